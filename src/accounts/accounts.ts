@@ -1,0 +1,75 @@
+import { iso } from '../clock.ts';
+import { type AppContext, newId } from '../context.ts';
+import { tx } from '../db/open.ts';
+import { fail } from '../http/errors.ts';
+import { hashKey, KEY_PATTERN, newApiKey } from './keys.ts';
+import { type AccountRow, accountStore } from './store.ts';
+
+export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{2,31}$/;
+export const ROLES = ['owner', 'operator', 'editor', 'reporter', 'scorekeeper'] as const;
+export type Role = (typeof ROLES)[number];
+
+export type Account = AccountRow;
+
+export const publicAgent = (a: AccountRow) => ({
+  id: a.id,
+  name: a.name,
+  description: a.description,
+  created_at: iso(a.created_at),
+});
+
+/** Creates an account; the key is returned once and only its hash is kept. */
+export function registerAgent(ctx: AppContext, input: { name: string; description?: string | null }) {
+  if (!NAME_PATTERN.test(input.name)) fail('INVALID_NAME', { pattern: NAME_PATTERN.source, field: 'name' });
+  const store = accountStore(ctx.db);
+  const apiKey = newApiKey();
+  const row: AccountRow = {
+    id: newId(ctx),
+    name: input.name,
+    description: input.description ?? null,
+    created_at: ctx.clock.now(),
+    revoked_at: null,
+    residency_stopped_at: null,
+  };
+  tx(ctx.db, () => {
+    // Checked inside the transaction: two registrations of one name at once store one account.
+    if (store.byName.get(input.name.toLowerCase())) fail('NAME_TAKEN', { name: input.name });
+    store.insert.run(row.id, row.name, row.name.toLowerCase(), row.description, hashKey(apiKey), row.created_at);
+  });
+  return { agent: publicAgent(row), api_key: apiKey };
+}
+
+/** Resolves an Authorization header to a live account, or refuses with 401. */
+export function authenticate(ctx: AppContext, authorization: string | null): AccountRow {
+  const m = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
+  const key = m?.[1];
+  if (!key) fail('UNAUTHORIZED', { reason: authorization ? 'malformed_authorization' : 'missing_key' });
+  if (!KEY_PATTERN.test(key)) fail('UNAUTHORIZED', { reason: 'unknown_key' });
+  const account = accountStore(ctx.db).byKeyHash.get(hashKey(key));
+  if (!account) fail('UNAUTHORIZED', { reason: 'unknown_key' });
+  if (account.revoked_at !== null) fail('UNAUTHORIZED', { reason: 'revoked_key' });
+  return account;
+}
+
+/** Revocation is permanent; the account's writing stays in the public logs. */
+export function revokeKey(ctx: AppContext, account: AccountRow) {
+  const now = ctx.clock.now();
+  accountStore(ctx.db).revoke.run(now, account.id);
+  return { revoked: true, revoked_at: iso(now) };
+}
+
+export function accountByName(ctx: AppContext, name: string): AccountRow {
+  const a = accountStore(ctx.db).byName.get(name.toLowerCase());
+  if (!a) fail('NOT_FOUND', { agent: name }, `No agent named ${name}.`);
+  return a;
+}
+
+export const rolesOf = (ctx: AppContext, accountId: string): Role[] =>
+  accountStore(ctx.db).roles.all(accountId).map((r) => r.role as Role);
+
+export const hasRole = (ctx: AppContext, accountId: string, role: Role): boolean => rolesOf(ctx, accountId).includes(role);
+
+export function crewOf(ctx: AppContext, accountId: string) {
+  const c = accountStore(ctx.db).crew.get(accountId);
+  return c ? { desk: c.desk, shift: c.shift, shift_next_on_at: c.shift_next_on_at === null ? null : iso(c.shift_next_on_at) } : null;
+}

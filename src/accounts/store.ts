@@ -1,0 +1,58 @@
+import type { Db } from '../db/open.ts';
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  description: string | null;
+  created_at: number;
+  revoked_at: number | null;
+  residency_stopped_at: number | null;
+}
+
+export interface CrewRow {
+  desk: string;
+  shift: 'on' | 'off' | null;
+  shift_next_on_at: number | null;
+}
+
+const COLS = 'id, name, description, created_at, revoked_at, residency_stopped_at';
+
+function build(db: Db) {
+  return {
+    insert: db.query<void, [string, string, string, string | null, string, number]>(
+      'INSERT INTO accounts (id, name, name_key, description, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    byKeyHash: db.query<AccountRow, [string]>(`SELECT ${COLS} FROM accounts WHERE key_hash = ?`),
+    byName: db.query<AccountRow, [string]>(`SELECT ${COLS} FROM accounts WHERE name_key = ?`),
+    byId: db.query<AccountRow, [string]>(`SELECT ${COLS} FROM accounts WHERE id = ?`),
+    revoke: db.query<void, [number, string]>('UPDATE accounts SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    setKeyHash: db.query<void, [string, string]>('UPDATE accounts SET key_hash = ? WHERE id = ?'),
+    stopResidency: db.query<void, [number, string]>('UPDATE accounts SET residency_stopped_at = ? WHERE id = ? AND residency_stopped_at IS NULL'),
+    resumeResidency: db.query<void, [string]>('UPDATE accounts SET residency_stopped_at = NULL WHERE id = ?'),
+    roles: db.query<{ role: string }, [string]>('SELECT role FROM account_roles WHERE account_id = ? ORDER BY role'),
+    grantRole: db.query<void, [string, string, number]>('INSERT OR IGNORE INTO account_roles (account_id, role, granted_at) VALUES (?, ?, ?)'),
+    revokeRole: db.query<void, [string, string]>('DELETE FROM account_roles WHERE account_id = ? AND role = ?'),
+    crew: db.query<CrewRow, [string]>('SELECT desk, shift, shift_next_on_at FROM crew WHERE account_id = ?'),
+    addCrew: db.query<void, [string, string, number]>(
+      'INSERT INTO crew (account_id, desk, added_at) VALUES (?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET desk = excluded.desk',
+    ),
+    removeCrew: db.query<void, [string]>('DELETE FROM crew WHERE account_id = ?'),
+    setShift: db.query<void, [string, number | null, string]>('UPDATE crew SET shift = ?, shift_next_on_at = ? WHERE account_id = ?'),
+    isResident: db.query<{ one: number }, [string]>('SELECT 1 AS one FROM residents WHERE account_id = ?'),
+    addResident: db.query<void, [string, number]>('INSERT OR IGNORE INTO residents (account_id, added_at) VALUES (?, ?)'),
+    removeResident: db.query<void, [string]>('DELETE FROM residents WHERE account_id = ?'),
+    isLabAllowed: db.query<{ one: number }, [string]>('SELECT 1 AS one FROM lab_allowed WHERE account_id = ?'),
+    allowLab: db.query<void, [string, number]>('INSERT OR IGNORE INTO lab_allowed (account_id, added_at) VALUES (?, ?)'),
+    denyLab: db.query<void, [string]>('DELETE FROM lab_allowed WHERE account_id = ?'),
+  };
+}
+
+export type AccountStore = ReturnType<typeof build>;
+const stores = new WeakMap<Db, AccountStore>();
+
+/** The account statements, prepared once per database. */
+export function accountStore(db: Db): AccountStore {
+  let s = stores.get(db);
+  if (!s) stores.set(db, (s = build(db)));
+  return s;
+}

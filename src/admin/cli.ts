@@ -1,0 +1,85 @@
+// `svc admin …`: operator commands on the same data directory. Prints JSON; on failure prints a
+// JSON error and exits non-zero. Each command calls the same domain functions as the routes.
+import { addCrew, createAgentWithRole, removeCrew, setLabAllowed, setResidency, setResident, setRole, setShift } from '../accounts/admin.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+
+export class UsageError extends Error {}
+
+export const ADMIN_USAGE = `svc admin agent create NAME [--role owner|operator|editor|reporter|scorekeeper]
+svc admin role grant|revoke NAME ROLE
+svc admin crew add NAME --desk DESK
+svc admin crew remove NAME
+svc admin shift set NAME on|off [--next-on ISO]
+svc admin resident add|remove NAME
+svc admin residency stop|resume NAME
+svc admin lab allow|deny NAME`;
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  if (v === undefined || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
+  args.splice(i, 2);
+  return v;
+}
+
+function positional(args: string[], count: number): string[] {
+  const unknownFlag = args.find((a) => a.startsWith('--'));
+  if (unknownFlag) throw new UsageError(`unknown option ${unknownFlag}`);
+  if (args.length !== count) throw new UsageError(`expected ${count} argument(s), got ${args.length}`);
+  return args;
+}
+
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T {
+  if (!value || !(allowed as readonly string[]).includes(value)) throw new UsageError(`expected one of ${allowed.join('|')}, got ${value ?? 'nothing'}`);
+  return value as T;
+}
+
+export function runAdmin(ctx: AppContext, argv: string[]): unknown {
+  const [group, action, ...rest] = argv;
+  const args = [...rest];
+  switch (`${group} ${action}`) {
+    case 'agent create': {
+      const role = option(args, '--role');
+      const [name] = positional(args, 1);
+      return createAgentWithRole(ctx, name!, role);
+    }
+    case 'role grant':
+    case 'role revoke': {
+      const [name, role] = positional(args, 2);
+      return setRole(ctx, action as 'grant' | 'revoke', name!, role!);
+    }
+    case 'crew add': {
+      const desk = option(args, '--desk');
+      if (!desk) throw new UsageError('crew add needs --desk DESK');
+      const [name] = positional(args, 1);
+      return addCrew(ctx, name!, desk);
+    }
+    case 'crew remove':
+      return removeCrew(ctx, positional(args, 1)[0]!);
+    case 'shift set': {
+      const nextOn = option(args, '--next-on');
+      const [name, shift] = positional(args, 2);
+      return setShift(ctx, name!, oneOf(shift, ['on', 'off'] as const), nextOn);
+    }
+    case 'resident add':
+    case 'resident remove':
+      return setResident(ctx, action as 'add' | 'remove', positional(args, 1)[0]!);
+    case 'residency stop':
+    case 'residency resume':
+      return setResidency(ctx, action as 'stop' | 'resume', positional(args, 1)[0]!);
+    case 'lab allow':
+    case 'lab deny':
+      return setLabAllowed(ctx, action as 'allow' | 'deny', positional(args, 1)[0]!);
+    default:
+      throw new UsageError(`unknown admin command: ${[group, action].filter(Boolean).join(' ') || '(none)'}`);
+  }
+}
+
+/** The JSON printed for a failed admin command. */
+export function adminError(err: unknown): { error: { code: string; message: string; details?: unknown; usage?: string } } {
+  if (err instanceof UsageError) return { error: { code: 'USAGE', message: err.message, usage: ADMIN_USAGE } };
+  if (err instanceof ApiError) return { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } };
+  return { error: { code: 'INTERNAL', message: String((err as Error)?.message ?? err) } };
+}

@@ -1,0 +1,18 @@
+// Builds the service from its domain plugins: the one place routes are mounted.
+import { Elysia } from 'elysia';
+import { accountRoutes } from './accounts/routes.ts';
+import type { AppContext } from './context.ts';
+import { docsRoutes } from './docs/routes.ts';
+import { healthRoutes } from './health.ts';
+import { httpPlugin } from './http/plugin.ts';
+
+export function createApp(ctx: AppContext) {
+  const app = new Elysia({ name: 'svc' });
+  return app
+    .use(httpPlugin(ctx, () => app.routes))
+    .use(healthRoutes(ctx))
+    .use(accountRoutes(ctx))
+    .use(docsRoutes(ctx, () => app));
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,92 @@
+// Settings come from the environment and command-line flags (flags win), once, at start.
+// The result is frozen and passed explicitly: no module reads process.env on its own.
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  baseUrl: string;
+  serviceName: string;
+  mint: string | null;
+  marketUrl: string | null;
+  registerPerHour: number; // 0 = off
+  publicReadsPerMinute: number; // 0 = off
+  trustProxy: boolean;
+  maxRequestBytes: number; // serialized request budget
+  maxPostChars: number; // decoded text budget of a post body
+  postingPerDay: number;
+  votesPerDay: number;
+  voteWeightTiers: readonly [number, number, number]; // karma needed for weight 1, 2, 3
+  maxOpenCommitments: number;
+}
+
+export class ConfigError extends Error {}
+
+type Source = Record<string, string | undefined>;
+
+const FLAG_TO_ENV: Record<string, string> = {
+  '--port': 'SVC_PORT',
+  '--host': 'SVC_HOST',
+  '--data': 'SVC_DATA_DIR',
+  '--base-url': 'SVC_BASE_URL',
+};
+
+/** Splits `--flag value` / `--flag=value` pairs that name settings off argv; returns the rest. */
+export function takeSettingFlags(argv: string[]): { flags: Source; rest: string[] } {
+  const flags: Source = {};
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    const env = FLAG_TO_ENV[name];
+    if (!env) {
+      rest.push(arg);
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new ConfigError(`${name} needs a value`);
+    flags[env] = value;
+  }
+  return { flags, rest };
+}
+
+function int(src: Source, key: string, fallback: number, min: number, max: number): number {
+  const raw = src[key];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${key} must be a whole number, got ${JSON.stringify(raw)}`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${key} must be within ${min}..${max}, got ${n}`);
+  return n;
+}
+
+export function loadConfig(env: Source = process.env, flags: Source = {}): Config {
+  const src: Source = { ...env, ...flags };
+  const port = int(src, 'SVC_PORT', 8080, 0, 65535);
+  const host = src.SVC_HOST || '127.0.0.1';
+  const baseUrl = (src.SVC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    const u = new URL(baseUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new ConfigError(`SVC_BASE_URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+  }
+  return Object.freeze({
+    port,
+    host,
+    dataDir: resolve(src.SVC_DATA_DIR || './data'),
+    baseUrl,
+    serviceName: 'svc',
+    mint: src.SVC_MINT || null,
+    marketUrl: src.SVC_MARKET_URL || null,
+    registerPerHour: int(src, 'SVC_REGISTER_PER_HOUR', 20, 0, 1_000_000),
+    publicReadsPerMinute: int(src, 'SVC_PUBLIC_READS_PER_MINUTE', 600, 0, 10_000_000),
+    trustProxy: src.SVC_TRUST_PROXY === '1' || src.SVC_TRUST_PROXY === 'true',
+    maxRequestBytes: 64 * 1024,
+    maxPostChars: 20_000,
+    postingPerDay: int(src, 'SVC_POSTING_PER_DAY', 60, 1, 1_000_000),
+    votesPerDay: int(src, 'SVC_VOTES_PER_DAY', 30, 1, 1_000_000),
+    voteWeightTiers: [0, 50, 500] as const,
+    maxOpenCommitments: 7,
+  });
+}

@@ -1,0 +1,30 @@
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/open.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+
+/** What every domain plugin, schedule and admin command is given: no globals beyond this. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  limiters: {
+    register: RateLimiter; // registrations per client address per hour
+    publicReads: RateLimiter; // public reads per client address per minute
+  };
+}
+
+export function createContext(config: Config, db: Db, clock: Clock): AppContext {
+  return {
+    config,
+    db,
+    clock,
+    limiters: {
+      register: new RateLimiter(clock, config.registerPerHour, 3_600_000),
+      publicReads: new RateLimiter(clock, config.publicReadsPerMinute, 60_000),
+    },
+  };
+}
+
+/** A fresh UUIDv7 stamped with the context's clock, so ids sort like the times they carry. */
+export const newId = (ctx: { clock: Clock }): string => Bun.randomUUIDv7('hex', ctx.clock.now());

@@ -1,0 +1,15 @@
+// The schema files are imported as text so that `bun build --compile` embeds them in dist/svc.
+// A test checks that every file in schema/ is listed here, in order.
+import m0001 from '../../schema/0001_accounts.sql' with { type: 'text' };
+import m0002 from '../../schema/0002_platform.sql' with { type: 'text' };
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: '0001_accounts.sql', sql: m0001 },
+  { version: 2, name: '0002_platform.sql', sql: m0002 },
+];

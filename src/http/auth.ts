@@ -1,0 +1,23 @@
+import { Elysia } from 'elysia';
+import { type Account, authenticate } from '../accounts/accounts.ts';
+import type { AppContext } from '../context.ts';
+import { fail } from './errors.ts';
+
+/**
+ * The `auth` route option: resolves the bearer key to `account`. On a write (any method but GET)
+ * a stopped residency refuses with 409, except where the route says `auth: 'always'` (revoking
+ * one's own key must stay possible while stopped).
+ */
+export const authPlugin = (ctx: AppContext) =>
+  new Elysia({ name: 'svc-auth', seed: ctx }).macro({
+    auth: (mode: true | 'always') => ({
+      resolve({ request }): { account: Account } {
+        const account = authenticate(ctx, request.headers.get('authorization'));
+        const isWrite = request.method !== 'GET' && request.method !== 'HEAD';
+        if (isWrite && mode !== 'always' && account.residency_stopped_at !== null) {
+          fail('RESIDENCY_STOPPED', { stopped_at: new Date(account.residency_stopped_at).toISOString() });
+        }
+        return { account };
+      },
+    }),
+  });

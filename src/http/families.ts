@@ -1,0 +1,25 @@
+// The two route families of the spec, told apart by path and method alone so that the guard can
+// run before routing (an unknown /v1 path still answers in the agent conventions).
+
+export type Family = 'agent' | 'public' | 'health' | 'other';
+
+export function routeFamily(method: string, path: string): Family {
+  if (path === '/v1' || path.startsWith('/v1/')) return 'agent';
+  if (path === '/votes' || path === '/pins') {
+    // Reading votes and pins is public; casting them is an agent write.
+    return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'public' : 'agent';
+  }
+  if (path === '/api' || path.startsWith('/api/')) return 'public';
+  if (path === '/healthz') return 'health';
+  return 'other';
+}
+
+export const PROTOCOL = 'svc/1';
+
+/** Path of a request URL without the query string. */
+export function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  const q = url.indexOf('?', start);
+  return q < 0 ? url.slice(start) : url.slice(start, q);
+}

@@ -1,0 +1,18 @@
+import { browserSignal } from './browser.ts';
+import { fail } from './errors.ts';
+import { PROTOCOL } from './families.ts';
+
+// The spec's order: a browser-shaped request is refused before anything else is said about it,
+// then the protocol handshake, then the JSON-only answer. Credentials come later, per route.
+export function guardAgentRequest(headers: Headers): void {
+  const signal = browserSignal(headers);
+  if (signal) fail('BROWSER_REQUEST', { reason: signal.reason, header: signal.header });
+  const protocol = headers.get('x-agent-protocol');
+  if (protocol?.trim() !== PROTOCOL) {
+    fail('PROTOCOL_REQUIRED', { header: 'X-Agent-Protocol', expected: PROTOCOL, received: protocol === null ? null : 'other value' });
+  }
+  const accept = headers.get('accept');
+  if (!accept || !/(^|,)\s*application\/json\s*(;|,|$)/i.test(accept)) {
+    fail('JSON_REQUIRED', { header: 'Accept', expected: 'application/json' });
+  }
+}

@@ -1,0 +1,110 @@
+// Idempotent writes. The key check, the write and the stored answer happen in one synchronous
+// SQLite transaction, so two concurrent requests with one key can never both write: the second
+// finds the first's row and replays it (or gets 409 when its body differs).
+import type { Context } from 'elysia';
+import type { AppContext } from '../context.ts';
+import { tx } from '../db/open.ts';
+import { fail } from './errors.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface Publication {
+  kind: string; // 'post', 'lab_page', …
+  id: string;
+}
+
+export interface WriteResult<T> {
+  status?: number;
+  body: T;
+  publication?: Publication;
+}
+
+/** Reads and checks the Idempotency-Key header (a uuid), normalized to lower case. */
+export function idempotencyKey(headers: Headers): string {
+  const raw = headers.get('idempotency-key');
+  if (raw === null || raw.trim() === '') fail('IDEMPOTENCY_KEY_REQUIRED', { header: 'Idempotency-Key', example: crypto.randomUUID() });
+  const key = raw.trim();
+  if (!UUID.test(key)) fail('INVALID_IDEMPOTENCY_KEY', { header: 'Idempotency-Key', example: crypto.randomUUID() });
+  return key.toLowerCase();
+}
+
+/** JSON with object keys sorted, so that key order never makes "the same body" differ. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+const fingerprint = (route: string, body: unknown): string =>
+  new Bun.CryptoHasher('sha256').update(`${route}\n${canonicalJson(body)}`).digest('hex');
+
+interface KeyRow {
+  route: string;
+  request_hash: string;
+  status: number;
+  response: string;
+}
+
+/**
+ * Runs `write` once per (account, key). A replay answers the first response verbatim with
+ * `Idempotent-Replayed: true`; a refused write (any thrown error) stores nothing, so the key
+ * stays free and the refusal cost nothing.
+ */
+export function idempotentWrite<T>(
+  ctx: AppContext,
+  req: { accountId: string; key: string; route: string; body: unknown; set: Context['set'] },
+  write: () => WriteResult<T>,
+): T | unknown {
+  const hash = fingerprint(req.route, req.body);
+  return tx(ctx.db, () => {
+    const prior = ctx.db
+      .query<KeyRow, [string, string]>('SELECT route, request_hash, status, response FROM idempotency_keys WHERE account_id = ? AND key = ?')
+      .get(req.accountId, req.key);
+    if (prior) {
+      if (prior.request_hash !== hash) fail('IDEMPOTENCY_CONFLICT', { key: req.key, original_route: prior.route, lookup: '/v1/me/publications/lookup' });
+      req.set.status = prior.status;
+      req.set.headers['idempotent-replayed'] = 'true';
+      return JSON.parse(prior.response) as unknown;
+    }
+    const result = write();
+    const status = result.status ?? 200;
+    ctx.db
+      .query(
+        `INSERT INTO idempotency_keys (account_id, key, route, request_hash, status, response, resource_kind, resource_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(req.accountId, req.key, req.route, hash, status, JSON.stringify(result.body), result.publication?.kind ?? null, result.publication?.id ?? null, ctx.clock.now());
+    req.set.status = status;
+    return result.body;
+  });
+}
+
+export interface PublicationInfo {
+  id: string;
+  seq: number;
+  thread_id: string;
+  url: string;
+}
+
+/** Each publishing domain says how to find its live publication by id (null once deleted). */
+export type PublicationResolver = (ctx: AppContext, id: string) => PublicationInfo | null;
+const resolvers = new Map<string, PublicationResolver>();
+
+export function registerPublicationKind(kind: string, resolver: PublicationResolver): void {
+  resolvers.set(kind, resolver);
+}
+
+/** The lookup route's answer: publishes nothing, finds only retained (live) publications. */
+export function lookupPublication(ctx: AppContext, accountId: string, key: string): { found: false } | ({ found: true } & PublicationInfo) {
+  const row = ctx.db
+    .query<{ resource_kind: string | null; resource_id: string | null }, [string, string]>(
+      'SELECT resource_kind, resource_id FROM idempotency_keys WHERE account_id = ? AND key = ?',
+    )
+    .get(accountId, key);
+  if (!row?.resource_kind || !row.resource_id) return { found: false };
+  const info = resolvers.get(row.resource_kind)?.(ctx, row.resource_id);
+  return info ? { found: true, ...info } : { found: false };
+}

@@ -1,0 +1,76 @@
+// The HTTP conventions every route shares: route-family guards, CORS and edge limits before
+// routing, the agent JSON body parser, and one error handler that answers every failure with the
+// spec's envelope (validation, unknown routes, wrong methods and internal faults included).
+import { Elysia } from 'elysia';
+import type { AppContext } from '../context.ts';
+import { readJsonObject } from './body.ts';
+import { clientAddress } from './client.ts';
+import { CORS_HEADERS, preflight } from './cors.ts';
+import { ApiError, envelope, failRetry } from './errors.ts';
+import { pathOf, routeFamily } from './families.ts';
+import { guardAgentRequest } from './guard.ts';
+import { MethodIndex } from './methods.ts';
+import { issuesToError } from './schema.ts';
+
+function errorResponse(ctx: AppContext, err: ApiError, family: string): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...err.headers };
+  if (family === 'public') Object.assign(headers, CORS_HEADERS);
+  return new Response(JSON.stringify(envelope(ctx.config.baseUrl, err.code, err.message, err.details)), { status: err.status, headers });
+}
+
+/** Re-runs a failed standard schema to read its issues with their real paths. */
+function validationError(error: unknown): ApiError {
+  const e = error as { type?: string; value?: unknown; validator?: { schema?: { '~standard'?: { validate(v: unknown): unknown } } } };
+  const where = e.type ?? 'request';
+  const std = e.validator?.schema?.['~standard'];
+  const result = std?.validate(e.value) as { issues?: { message: string }[] } | undefined;
+  if (result && !(result instanceof Promise) && result.issues?.length) return issuesToError(where, result.issues);
+  return new ApiError('INVALID_REQUEST', { in: where });
+}
+
+export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: string; path: string }[]) => {
+  const methods = new MethodIndex(routes);
+  return new Elysia({ name: 'svc-http', seed: ctx })
+    .onRequest(({ request, server, set }) => {
+      const path = pathOf(request.url);
+      const family = routeFamily(request.method, path);
+      if (family === 'agent') {
+        guardAgentRequest(request.headers);
+      } else if (family === 'public' || family === 'health') {
+        if (family === 'public') {
+          if (request.method === 'OPTIONS') return preflight(request);
+          Object.assign(set.headers, CORS_HEADERS);
+        }
+        const ip = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
+        const verdict = ctx.limiters.publicReads.hit(ip);
+        if (!verdict.ok) failRetry('EDGE_RATE_LIMIT', verdict.retryAt, ctx.clock.now(), { limit: ctx.limiters.publicReads.limit, window_seconds: 60 });
+      }
+    })
+    .onParse({ as: 'global' }, ({ request }) => {
+      if (routeFamily(request.method, pathOf(request.url)) !== 'agent') return;
+      return readJsonObject(request, { maxRequestBytes: ctx.config.maxRequestBytes, maxTextChars: ctx.config.maxPostChars });
+    })
+    .onError({ as: 'global' }, ({ code, error, request }) => {
+      const path = pathOf(request.url);
+      const family = routeFamily(request.method, path);
+      let err: ApiError;
+      // Errors thrown by the body parser arrive wrapped in Elysia's ParseError.
+      const cause = (error as { cause?: unknown })?.cause;
+      if (error instanceof ApiError) err = error;
+      else if (cause instanceof ApiError) err = cause;
+      else if (code === 'VALIDATION') err = validationError(error);
+      else if (code === 'PARSE') err = new ApiError('INVALID_JSON', { reason: 'body could not be parsed' });
+      else if (code === 'NOT_FOUND') {
+        const allowed = methods.allowed(path);
+        if (allowed.length && !allowed.includes(request.method)) {
+          err = new ApiError('METHOD_NOT_ALLOWED', { method: request.method, allowed });
+          err.headers.allow = allowed.join(', ');
+        } else err = new ApiError('NOT_FOUND', { path });
+      } else {
+        // An internal fault: logged in full for the operator, never shown to the caller.
+        console.error(JSON.stringify({ event: 'internal_error', method: request.method, path, code, error: String((error as Error)?.stack ?? error) }));
+        err = new ApiError('INTERNAL');
+      }
+      return errorResponse(ctx, err, family);
+    });
+};

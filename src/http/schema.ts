@@ -1,0 +1,69 @@
+// Shared valibot pieces. A schema action can name the error code its failure produces (`coded`),
+// so one schema both validates and picks the precise code (INVALID_LIMIT, INVALID_NAME, 413 …)
+// that tells the caller how to fix the call.
+import * as v from 'valibot';
+import { ApiError, type Details, type ErrorCode } from './errors.ts';
+import { charCount } from './body.ts';
+
+const TAG = '\u0000svc:';
+const tagged = new Map<string, { code: ErrorCode; details: Details }>();
+
+/** A valibot message that makes a failing action answer with `code` and `details`. */
+export function coded(code: ErrorCode, details: Details = {}): string {
+  const tag = `${TAG}${tagged.size}`;
+  tagged.set(tag, { code, details });
+  return tag;
+}
+
+export const SERIALIZED_BUDGET = 64 * 1024;
+
+/** A text field counted in characters (code points); over budget is a 413 with both budgets. */
+export function text(opts: { max: number; min?: number; field?: string }) {
+  const tooLong = coded('PAYLOAD_TOO_LARGE', { max_request_bytes: SERIALIZED_BUDGET, max_text_chars: opts.max });
+  return v.pipe(
+    v.string(),
+    ...(opts.min ? [v.check((s: string) => s.trim().length >= opts.min!, `must hold at least ${opts.min} characters`)] : []),
+    v.check((s: string) => charCount(s) <= opts.max, tooLong),
+  );
+}
+
+/** `limit` query parameter: a whole number within min..max, `def` when absent. */
+export function limitQuery(opts: { min?: number; max: number; def: number }) {
+  const min = opts.min ?? 1;
+  const msg = coded('INVALID_LIMIT', { min, max: opts.max, default: opts.def, example: Math.min(opts.max, Math.max(min, Math.round(opts.def / 2))) });
+  return v.optional(
+    v.pipe(v.string(msg), v.regex(/^\d{1,9}$/, msg), v.transform(Number), v.minValue(min, msg), v.maxValue(opts.max, msg)),
+    String(opts.def),
+  );
+}
+
+export const uuidString = v.pipe(v.string(), v.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a uuid'));
+
+interface Issue {
+  message: string;
+  type?: string;
+  expected?: string | null;
+  path?: readonly { key: unknown }[];
+}
+
+const fieldName = (issue: Issue): string =>
+  (issue.path ?? []).map((p) => (typeof p.key === 'number' ? `[${p.key}]` : String(p.key))).join('.').replace(/\.\[/g, '[');
+
+/**
+ * Turns the issues of a failed validation into one ApiError: the first issue that names a code
+ * wins; otherwise INVALID_REQUEST lists every failing field. Input values are never echoed.
+ */
+export function issuesToError(where: string, issues: readonly Issue[]): ApiError {
+  for (const issue of issues) {
+    const hit = tagged.get(issue.message);
+    if (hit) return new ApiError(hit.code, { ...hit.details, field: fieldName(issue) || where });
+  }
+  const fields = issues.map((i) => ({
+    field: fieldName(i) || where,
+    in: where,
+    problem: i.type ?? 'invalid',
+    ...(i.expected ? { expected: i.expected } : {}),
+    message: i.message.replace(/ but received .*$/s, ''),
+  }));
+  return new ApiError('INVALID_REQUEST', { in: where, fields });
+}

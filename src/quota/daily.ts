@@ -1,0 +1,49 @@
+// Daily allowances (posting, votes …) as a ledger per account, channel and UTC day. Consuming
+// happens inside the write's transaction, so a refused or failed write costs nothing, and a
+// deleted post gives nothing back (the spec: "quota not refunded").
+import { iso, nextUtcMidnight, utcDay } from '../clock.ts';
+import type { Db } from '../db/open.ts';
+import { type ErrorCode, failRetry } from '../http/errors.ts';
+
+export interface QuotaView {
+  limit: number;
+  used: number;
+  remaining: number;
+  as_of: string;
+  resets_at: string;
+}
+
+const usedStmt = new WeakMap<Db, ReturnType<typeof prepare>>();
+function prepare(db: Db) {
+  return {
+    used: db.query<{ used: number }, [string, string, string]>('SELECT used FROM quota_usage WHERE account_id = ? AND channel = ? AND day = ?'),
+    bump: db.query<void, [string, string, string]>(
+      'INSERT INTO quota_usage (account_id, channel, day, used) VALUES (?, ?, ?, 1) ON CONFLICT (account_id, channel, day) DO UPDATE SET used = used + 1',
+    ),
+  };
+}
+const stmts = (db: Db) => {
+  let s = usedStmt.get(db);
+  if (!s) usedStmt.set(db, (s = prepare(db)));
+  return s;
+};
+
+export function usedToday(db: Db, accountId: string, channel: string, now: number): number {
+  return stmts(db).used.get(accountId, channel, utcDay(now))?.used ?? 0;
+}
+
+export function quotaView(db: Db, accountId: string, channel: string, limit: number, now: number): QuotaView {
+  const used = usedToday(db, accountId, channel, now);
+  return { limit, used, remaining: Math.max(0, limit - used), as_of: iso(now), resets_at: iso(nextUtcMidnight(now)) };
+}
+
+/** Takes one unit of today's allowance or refuses with `code` (429, resets_at and retry_at). */
+export function consumeDaily(db: Db, opts: { accountId: string; channel: string; limit: number; now: number; code: ErrorCode }): void {
+  const { accountId, channel, limit, now, code } = opts;
+  const used = usedToday(db, accountId, channel, now);
+  if (used >= limit) {
+    const resets = nextUtcMidnight(now);
+    failRetry(code, resets, now, { limit, used, resets_at: iso(resets) });
+  }
+  stmts(db).bump.run(accountId, channel, utcDay(now));
+}

@@ -1,0 +1,35 @@
+// `svc serve`: migrate, listen, print one JSON "listening" line, and on SIGTERM/SIGINT stop
+// accepting, let in-flight requests finish, close the database cleanly and exit 0.
+import { createApp } from './app.ts';
+import { systemClock } from './clock.ts';
+import type { Config } from './config.ts';
+import { createContext } from './context.ts';
+import { migrate } from './db/migrate.ts';
+import { openDatabase } from './db/open.ts';
+
+// Large enough for a lab publish; ordinary agent routes refuse past 64 KB with the 413 envelope.
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export async function serve(config: Config): Promise<void> {
+  const db = openDatabase(config.dataDir);
+  migrate(db);
+  const ctx = createContext(config, db, systemClock);
+  const app = createApp(ctx);
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: MAX_BODY_BYTES, idleTimeout: 120 });
+  const server = app.server!;
+  console.log(JSON.stringify({ event: 'listening', url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`, base_url: config.baseUrl, data_dir: config.dataDir }));
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    // stop(false): no new connections; requests already in flight run to their end.
+    await server.stop(false);
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    db.close();
+    console.log(JSON.stringify({ event: 'stopped', signal }));
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}

@@ -1,0 +1,41 @@
+// Shared test harness: a fresh database and app per call, a manual clock, and request helpers
+// that send the headers a plain agent client sends.
+import { createApp } from '../src/app.ts';
+import { ManualClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { createContext } from '../src/context.ts';
+import { openMemoryDatabase } from '../src/db/open.ts';
+import { migrate } from '../src/db/migrate.ts';
+
+export const BASE = 'http://localhost';
+export const AGENT_HEADERS = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
+
+export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12:00:00Z') {
+  const clock = new ManualClock(Date.parse(start));
+  const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', ...env });
+  const db = openMemoryDatabase();
+  migrate(db);
+  const ctx = createContext(config, db, clock);
+  const app = createApp(ctx);
+
+  async function call(method: string, path: string, opts: { key?: string; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...AGENT_HEADERS, ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...opts.headers };
+    for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
+    const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    const res = await app.handle(new Request(`${BASE}${path}`, { method, headers, body }));
+    const text = await res.text();
+    let json: any = null;
+    try {
+      json = JSON.parse(text);
+    } catch {}
+    return { status: res.status, headers: res.headers, json, text };
+  }
+
+  async function register(name: string) {
+    const r = await call('POST', '/v1/agents', { body: { name } });
+    if (r.status !== 200) throw new Error(`register ${name}: ${r.status} ${r.text}`);
+    return { id: r.json.agent.id as string, name, key: r.json.api_key as string };
+  }
+
+  return { app, ctx, clock, db, config, call, register };
+}
