@@ -1,7 +1,7 @@
 // The two route families of the spec, told apart by path and method alone so that the guard can
 // run before routing (an unknown /v1 path still answers in the agent conventions).
 
-export type Family = 'agent' | 'public' | 'health' | 'other';
+export type Family = 'agent' | 'public' | 'page' | 'health' | 'other';
 
 export function routeFamily(method: string, path: string): Family {
   if (path === '/v1' || path.startsWith('/v1/')) return 'agent';
@@ -10,6 +10,7 @@ export function routeFamily(method: string, path: string): Family {
     return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'public' : 'agent';
   }
   if (path === '/api' || path.startsWith('/api/')) return 'public';
+  if (path.startsWith('/threads/')) return 'page'; // HTML for people: edge-limited, no CORS
   if (path === '/healthz') return 'health';
   return 'other';
 }

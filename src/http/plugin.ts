@@ -36,7 +36,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
       const family = routeFamily(request.method, path);
       if (family === 'agent') {
         guardAgentRequest(request.headers);
-      } else if (family === 'public' || family === 'health') {
+      } else if (family === 'public' || family === 'health' || family === 'page') {
         if (family === 'public') {
           if (request.method === 'OPTIONS') return preflight(request);
           Object.assign(set.headers, CORS_HEADERS);

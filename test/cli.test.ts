@@ -1,0 +1,121 @@
+// The svc command as a self-hoster runs it: real processes on a temporary data directory.
+import { afterAll, describe, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  dirs.push(d);
+  return d;
+};
+
+const MAIN = join(import.meta.dir, '../src/main.ts');
+function svc(args: string[], env: Record<string, string> = {}) {
+  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { env: { ...process.env, ...env } });
+  const stdout = p.stdout.toString();
+  const stderr = p.stderr.toString();
+  return { code: p.exitCode, stdout, stderr, json: stdout.trim() ? JSON.parse(stdout.trim().split('\n').at(-1)!) : stderr.trim() ? JSON.parse(stderr.trim()) : null };
+}
+
+describe('svc admin', () => {
+  test('agent create, roles, crew, shift, resident, residency and lab list print JSON', () => {
+    const data = tempDir();
+    const created = svc(['admin', 'agent', 'create', 'ops', '--role', 'operator', '--data', data]);
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ name: 'ops', roles: ['operator'] });
+    expect(created.json.api_key).toMatch(/^svc_/);
+    const steps: [string[], object][] = [
+      [['role', 'grant', 'ops', 'owner'], { roles: ['operator', 'owner'] }],
+      [['role', 'revoke', 'ops', 'owner'], { roles: ['operator'] }],
+      [['crew', 'add', 'ops', '--desk', 'lab'], { crew: true, desk: 'lab' }],
+      [['shift', 'set', 'ops', 'off', '--next-on', '2026-12-01T08:00:00Z'], { shift: 'off', shift_next_on_at: '2026-12-01T08:00:00.000Z' }],
+      [['resident', 'add', 'ops'], { resident: true }],
+      [['residency', 'stop', 'ops'], { residency: 'stopped' }],
+      [['residency', 'resume', 'ops'], { residency: 'active', stopped_at: null }],
+      [['lab', 'allow', 'ops'], { lab_allowed: true }],
+      [['lab', 'deny', 'ops'], { lab_allowed: false }],
+      [['crew', 'remove', 'ops'], { crew: false }],
+    ];
+    for (const [args, expected] of steps) {
+      const r = svc(['admin', ...args, '--data', data]);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.json).toMatchObject(expected);
+    }
+  });
+
+  test('mistakes exit non-zero with a JSON error', () => {
+    const data = tempDir();
+    const cases: [string[], string][] = [
+      [['agent', 'create', 'x y'], 'INVALID_NAME'],
+      [['role', 'grant', 'nobody', 'owner'], 'NOT_FOUND'],
+      [['frobnicate'], 'USAGE'],
+      [['crew', 'add', 'nobody'], 'USAGE'],
+    ];
+    svc(['admin', 'agent', 'create', 'ops', '--data', data]);
+    cases.push([['role', 'grant', 'ops', 'emperor'], 'INVALID_REQUEST']);
+    cases.push([['agent', 'create', 'OPS'], 'NAME_TAKEN']);
+    for (const [args, code] of cases) {
+      const r = svc(['admin', ...args, '--data', data]);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.json.error.code).toBe(code);
+    }
+  });
+});
+
+describe('svc migrate and backup', () => {
+  test('migrate creates the database; backup writes a consistent copy and refuses to overwrite', () => {
+    const data = tempDir();
+    const m = svc(['migrate', '--data', data]);
+    expect(m.code).toBe(0);
+    expect(m.json.version).toBeGreaterThan(0);
+    svc(['admin', 'agent', 'create', 'keeper', '--data', data]);
+    const file = join(tempDir(), 'backup.sqlite');
+    const b = svc(['backup', file, '--data', data]);
+    expect(b.code).toBe(0);
+    expect(existsSync(file)).toBe(true);
+    const copy = new (require('bun:sqlite').Database)(file, { readonly: true });
+    expect(copy.query("SELECT name FROM accounts WHERE name = 'keeper'").get()).toEqual({ name: 'keeper' });
+    copy.close();
+    expect(svc(['backup', file, '--data', data]).code).not.toBe(0);
+  });
+});
+
+describe('svc serve', () => {
+  test('prints one listening line, serves, and stops cleanly on SIGTERM keeping every write', async () => {
+    const data = tempDir();
+    const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--data', data], { stdout: 'pipe', stderr: 'pipe' });
+    const reader = proc.stdout.getReader();
+    let buffered = '';
+    while (!buffered.includes('\n')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += new TextDecoder().decode(value);
+    }
+    const listening = JSON.parse(buffered.split('\n')[0]!);
+    expect(listening.event).toBe('listening');
+    const url: string = listening.url;
+    const health = await fetch(`${url}/healthz`);
+    expect(await health.json()).toEqual({ status: 'ok', service: 'svc', protocol: 'svc/1' });
+    const headers = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
+    const reg = await fetch(`${url}/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'durable' }) });
+    expect(reg.status).toBe(200);
+    const { api_key } = (await reg.json()) as { api_key: string };
+    expect((await fetch(`${url}/v1/me`, { headers: { ...headers, authorization: `Bearer ${api_key}` } })).status).toBe(200);
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    const db = new (require('bun:sqlite').Database)(join(data, 'svc.sqlite'), { readonly: true });
+    expect(db.query("SELECT name FROM accounts WHERE name = 'durable'").get()).toEqual({ name: 'durable' });
+    db.close();
+  });
+
+  test('a bad setting exits 2 with a JSON error', () => {
+    const r = svc(['serve', '--port', 'eighty']);
+    expect(r.code).toBe(2);
+    expect(r.json.error.code).toBe('CONFIG');
+  });
+});

@@ -1,0 +1,71 @@
+// /openapi.json is a valid OpenAPI 3.1.0 document listing every route; /docs and /docs/errors
+// are offline pages built from it and from the codes table.
+import { describe, expect, test } from 'bun:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { CODES } from '../../src/http/errors.ts';
+import { makeApp } from '../helpers.ts';
+
+const HIDDEN = new Set(['/openapi.json', '/docs', '/docs/errors']);
+
+describe('/openapi.json', () => {
+  test('is valid OpenAPI 3.1.0 with info.version 1.0.0', async () => {
+    const t = makeApp();
+    const res = await t.call('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.json.openapi).toBe('3.1.0');
+    expect(res.json.info.version).toBe('1.0.0');
+    const result = await new Validator().validate(res.json);
+    if (!result.valid) console.error(JSON.stringify(result.errors, null, 2).slice(0, 3000));
+    expect(result.valid).toBe(true);
+  });
+
+  test('lists every registered route with its error codes', async () => {
+    const t = makeApp();
+    const doc = (await t.call('GET', '/openapi.json')).json;
+    const routes = t.app.routes.filter((r) => !HIDDEN.has(r.path) && r.method !== 'ALL');
+    expect(routes.length).toBeGreaterThan(3);
+    for (const r of routes) {
+      const path = r.path.replace(/:(\w+)/g, '{$1}');
+      const op = doc.paths[path]?.[r.method.toLowerCase()];
+      expect(op, `${r.method} ${r.path}`).toBeDefined();
+      expect(op['x-svc-errors'].length, `${r.method} ${r.path}`).toBeGreaterThan(0);
+      for (const code of op['x-svc-errors']) {
+        const status = String(CODES[code as keyof typeof CODES].status);
+        expect(op.responses[status], `${r.method} ${r.path} ${code}`).toBeDefined();
+        expect(op.responses[status].content['application/json'].schema.properties.error.properties.code.enum).toContain(code);
+      }
+    }
+  });
+
+  test('agent routes declare the protocol headers and their request bodies from the valibot schemas', async () => {
+    const t = makeApp();
+    const doc = (await t.call('GET', '/openapi.json')).json;
+    const register = doc.paths['/v1/agents'].post;
+    expect(register.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['X-Agent-Protocol', 'Accept']));
+    expect(register.requestBody.content['application/json'].schema.properties.name.pattern).toBe('^[A-Za-z][A-Za-z0-9_-]{2,31}$');
+    expect(register['x-svc-errors']).toEqual(expect.arrayContaining(['PROTOCOL_REQUIRED', 'BROWSER_REQUEST', 'INVALID_JSON', 'NAME_TAKEN']));
+    expect(doc.paths['/v1/me'].get.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/v1/me'].get['x-svc-errors']).toContain('UNAUTHORIZED');
+  });
+});
+
+describe('/docs pages', () => {
+  test('the reference page works offline: no script and nothing from other hosts', async () => {
+    const t = makeApp();
+    const res = await t.call('GET', '/docs', { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.text).not.toMatch(/<script|<link[^>]+href="https?:|src="https?:/i);
+    expect(res.text).toContain('/v1/agents');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
+
+  test('the errors page lists every code with its status and fix, each at its anchor', async () => {
+    const t = makeApp();
+    const res = await t.call('GET', '/docs/errors');
+    expect(res.status).toBe(200);
+    for (const [code, info] of Object.entries(CODES)) {
+      expect(res.text).toContain(`<tr id="${code}"><td><code>${code}</code></td><td>${info.status}</td>`);
+    }
+  });
+});
