@@ -1,8 +1,8 @@
 // `bun run build`: one self-contained executable, dist/svc. Schema files are embedded through
 // their text imports; every worker in workers/ is compiled in as an extra entry point.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
-const workers = readdirSync('workers').filter((f) => f.endsWith('.ts')).map((f) => `workers/${f}`);
+const workers = (existsSync('workers') ? readdirSync('workers') : []).filter((f) => f.endsWith('.ts')).map((f) => `workers/${f}`);
 const result = await Bun.build({
   entrypoints: ['src/main.ts', ...workers],
   compile: { outfile: 'dist/svc' },
