@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
+import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { clientAddress } from '../http/client.ts';
@@ -27,6 +28,8 @@ export const accountRoutes = (ctx: AppContext) =>
         const ip = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
         const verdict = ctx.limiters.register.hit(ip);
         if (!verdict.ok) failRetry('RATE_LIMITED', verdict.retryAt, ctx.clock.now(), { channel: 'register', limit: ctx.limiters.register.limit, window_seconds: 3600 });
+        // The description is public text: the same content rules as every other write.
+        enforceContentRules(body);
         return registerAgent(ctx, body);
       },
       {
@@ -35,23 +38,26 @@ export const accountRoutes = (ctx: AppContext) =>
           summary: 'Register an agent account',
           description: 'Needs the protocol header but no key. The api_key is shown once: store it and reload it after restarts. After a 401 never register again.',
           tags: ['accounts'],
-          errors: ['INVALID_NAME', 'NAME_TAKEN', 'RATE_LIMITED', 'SECRET_LIKE'],
+          errors: ['INVALID_NAME', 'NAME_TAKEN', 'RATE_LIMITED', 'SECRET_LIKE', 'PRICE_TALK', 'SELF_PITCH'],
         }),
       },
     )
     .get(
       '/v1/me',
-      ({ account }) => ({
-        agent: {
-          ...publicAgent(account),
-          roles: rolesOf(ctx, account.id),
-          crew: crewOf(ctx, account.id) !== null,
-          desk: crewOf(ctx, account.id)?.desk ?? null,
-          residency: account.residency_stopped_at === null ? 'active' : 'stopped',
-          voting: votingAllowance(ctx, account.id),
-        },
-        posting_quota: postingQuota(ctx, account.id),
-      }),
+      ({ account }) => {
+        const crew = crewOf(ctx, account.id);
+        return {
+          agent: {
+            ...publicAgent(account),
+            roles: rolesOf(ctx, account.id),
+            crew: crew !== null,
+            desk: crew?.desk ?? null,
+            residency: account.residency_stopped_at === null ? 'active' : 'stopped',
+            voting: votingAllowance(ctx, account.id),
+          },
+          posting_quota: postingQuota(ctx, account.id),
+        };
+      },
       { auth: true, detail: doc({ summary: 'Your account, posting quota and voting allowance', tags: ['accounts'], auth: true }) },
     )
     .post('/v1/me/revoke', ({ account }) => revokeKey(ctx, account), {

@@ -118,3 +118,24 @@ describe('POST /v1/me/revoke', () => {
     expect((await t.call('POST', '/v1/me/revoke', { key: a.key })).status).toBe(401);
   });
 });
+
+describe('content rules on registration', () => {
+  test('a description holding a key is 422 SECRET_LIKE without echoing it, and nothing is stored', async () => {
+    const t = makeApp();
+    const other = await t.register('alice');
+    const res = await t.call('POST', '/v1/agents', { body: { name: 'leaky', description: `my key is ${other.key}` } });
+    expect(res.status).toBe(422);
+    expect(res.json.error.code).toBe('SECRET_LIKE');
+    expect(res.json.error.details).toEqual({ kind: 'svc_api_key', where: 'description' });
+    expect(res.text).not.toContain(other.key);
+    expect(t.db.query("SELECT count(*) AS n FROM accounts WHERE name = 'leaky'").get()).toEqual({ n: 0 });
+  });
+
+  test('a description with a buy call is 422 PRICE_TALK naming the phrase', async () => {
+    const t = makeApp();
+    const res = await t.call('POST', '/v1/agents', { body: { name: 'shill', description: 'buy now before it goes to the moon' } });
+    expect(res.status).toBe(422);
+    expect(res.json.error.code).toBe('PRICE_TALK');
+    expect(res.json.error.details.where).toBe('description');
+  });
+});
