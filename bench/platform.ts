@@ -1,0 +1,328 @@
+// Platform benchmark: `bun bench/platform.ts` (or `npm run bench`).
+//
+// Starts `svc serve` on a fresh data dir and a bare Bun.serve (bench/raw-server.ts) that answers
+// /healthz with the same bytes, then drives both from a separate Node process running autocannon
+// (bench/load.mjs) over loopback. Prints req/s and p50/p99 per scenario, a PASS/FAIL per target,
+// and the JSON of every figure (also saved to bench/out/platform.json). Exits 0 when a target is
+// missed — it is a measuring tool — and 1 only when the bench itself could not run.
+//
+// Env: BENCH_SECONDS (measured seconds per scenario, default 10), BENCH_WARMUP_SECONDS (default 3),
+// BENCH_CONNECTIONS (default 50), BENCH_PIPELINING (depth of the second, pipelined /healthz pair;
+// default 10, 1 = skip it).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Subprocess } from 'bun';
+
+const ROOT = resolve(import.meta.dir, '..');
+const BUN = process.execPath; // the bun running this script, not a wrapper: its pid is the server's
+const num = (name: string, dflt: number): number => {
+  const v = Number(process.env[name] ?? dflt);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
+  return v;
+};
+const SECONDS = num('BENCH_SECONDS', 10);
+const WARMUP = num('BENCH_WARMUP_SECONDS', 3);
+const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
+const PIPELINING = num('BENCH_PIPELINING', 10);
+const RATE = 1000;
+const TARGET_HEALTH_RATIO = 0.7;
+const TARGET_ME_P99_MS = 5;
+const OTHER_CPU_LIMIT = 25; // % of one core used by neither server nor generator before we warn
+
+const PROTOCOL_HEADERS = { 'X-Agent-Protocol': 'svc/1', Accept: 'application/json' };
+const REGISTER_HEADERS = { ...PROTOCOL_HEADERS, 'Content-Type': 'application/json' };
+const TAG = Math.random().toString(36).slice(2, 8); // keeps agent names unique per bench run
+
+interface LoadResult {
+  duration_s: number;
+  window_s: number;
+  completed: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  status_codes: Record<string, number>;
+  rps: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
+  generator_cpu_pct: number;
+}
+interface Scenario extends LoadResult {
+  name: string;
+  server_cpu_pct: number; // of one core; above 100 means more than one thread was busy
+  server_cpu_us_per_req: number;
+  other_cpu_pct: number; // of one core, as server_cpu_pct
+}
+interface Pair {
+  depth: number; // HTTP pipelining depth
+  svc: Scenario;
+  raw: Scenario;
+}
+
+// ---- child processes -------------------------------------------------------------------------
+
+const children: Subprocess[] = [];
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+
+/** Spawns a server, waits for its {"event":"listening"} line and returns its base URL. */
+async function startServer(label: string, args: string[], env: Record<string, string>): Promise<{ proc: Subprocess<'ignore', 'pipe', 'pipe'>; url: string }> {
+  const proc = Bun.spawn([BUN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+  children.push(proc);
+  // Keep stderr's tail for the error message, and keep draining it so the child never blocks.
+  let stderr = '';
+  void (async () => {
+    for await (const chunk of proc.stderr) stderr = (stderr + new TextDecoder().decode(chunk)).slice(-4000);
+  })();
+  const reader = proc.stdout.getReader();
+  const deadline = Date.now() + 15_000;
+  let buf = '';
+  while (Date.now() < deadline) {
+    const next = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => null)]);
+    if (!next || next.done) break;
+    buf += new TextDecoder().decode(next.value);
+    for (const line of buf.split('\n').slice(0, -1)) {
+      try {
+        const ev = JSON.parse(line) as { event?: string; url?: string };
+        if (ev.event === 'listening' && ev.url) {
+          void (async () => {
+            while (!(await reader.read()).done); // drain the rest of stdout
+          })();
+          return { proc, url: ev.url };
+        }
+      } catch {
+        // not JSON: ignore
+      }
+    }
+  }
+  throw new Error(`${label} did not report listening within 15 s (exit ${proc.exitCode}); stderr: ${stderr}`);
+}
+
+/** SIGTERM, then SIGKILL after 5 s: both servers stop on SIGTERM, the timer is for a hung one. */
+async function stopAll(): Promise<void> {
+  await Promise.all(
+    children.splice(0).map(async (p) => {
+      if (p.exitCode !== null || p.signalCode !== null) return;
+      p.kill('SIGTERM');
+      const done = await Promise.race([p.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+      if (!done) p.kill('SIGKILL');
+    }),
+  );
+}
+
+async function cleanup(): Promise<void> {
+  await stopAll();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** CPU time (user+system, all threads) of a process in microseconds, from /proc (Linux only). */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100); // USER_HZ is 100 on Linux
+}
+
+/** Whole-machine [idle, total] jiffies (idle includes iowait): shows when neither side was busy. */
+function hostTicks(): [number, number] {
+  const f = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  return [(f[3] ?? 0) + (f[4] ?? 0), f.reduce((a, b) => a + b, 0)];
+}
+
+/** One run of the Node load generator in its own process; bounded by a hard kill. */
+async function load(opts: Record<string, unknown>): Promise<LoadResult> {
+  const duration = Number(opts.duration);
+  const proc = Bun.spawn(['node', join(ROOT, 'bench/load.mjs'), JSON.stringify(opts)], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
+  children.push(proc);
+  const killer = setTimeout(() => proc.kill('SIGKILL'), (duration + 30) * 1000);
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(killer);
+  children.splice(children.indexOf(proc), 1);
+  if (code !== 0) throw new Error(`load generator exited ${code}: ${err.slice(-2000)}`);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as LoadResult;
+}
+
+/** Warm-up run (discarded: JIT, SQLite page cache, connection set-up), then the measured run. */
+async function scenario(name: string, serverPid: number, opts: Record<string, unknown>): Promise<Scenario> {
+  process.stderr.write(`· ${name}: warm-up ${WARMUP} s, measure ${SECONDS} s\n`);
+  const named = (phase: string) => (opts.uniqueNames ? { uniqueNames: `b${TAG}${phase}_` } : {});
+  await load({ ...opts, ...named('w'), duration: WARMUP });
+  const before = cpuMicros(serverPid);
+  const [idle0, total0] = hostTicks();
+  const r = await load({ ...opts, ...named('m'), duration: SECONDS });
+  // The server is idle outside the measured window, so all CPU it used since `before` is load.
+  const used = cpuMicros(serverPid) - before;
+  const [idle1, total1] = hostTicks();
+  return {
+    name,
+    ...r,
+    server_cpu_pct: used / 1e4 / r.window_s,
+    server_cpu_us_per_req: r.completed ? used / r.completed : 0,
+    // CPU used on this machine by anything but the server and the generator (other jobs, the
+    // other server, Node start-up): more than a sliver means the figures were disturbed.
+    other_cpu_pct: (100 - (100 * (idle1 - idle0)) / Math.max(1, total1 - total0)) * availableParallelism() - used / 1e4 / r.window_s - r.generator_cpu_pct,
+  };
+}
+
+// ---- the bench -------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  try {
+    const svc = await startServer('svc', ['src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], {
+      SVC_REGISTER_PER_HOUR: '0',
+      SVC_PUBLIC_READS_PER_MINUTE: '0',
+    });
+
+    // Copy the service's exact /healthz bytes and Content-Type into the raw server.
+    const health = await fetch(`${svc.url}/healthz`);
+    const body = await health.text();
+    const contentType = health.headers.get('content-type') ?? '';
+    const raw = await startServer('raw Bun.serve', ['bench/raw-server.ts'], { RAW_BODY: body, RAW_CONTENT_TYPE: contentType });
+    const rawHealth = await fetch(`${raw.url}/healthz`);
+    const rawBody = await rawHealth.text();
+    // Same body and the same headers apart from Date, so both sides put the same bytes on the wire.
+    const headerList = (r: Response) => JSON.stringify([...r.headers].filter(([k]) => k !== 'date'));
+    if (rawBody !== body || headerList(rawHealth) !== headerList(health)) {
+      throw new Error(`raw /healthz differs from svc: ${headerList(rawHealth)} ${rawBody} vs ${headerList(health)} ${body}`);
+    }
+
+    // One agent whose key every GET /v1/me uses.
+    const reg = await fetch(`${svc.url}/v1/agents`, { method: 'POST', headers: REGISTER_HEADERS, body: JSON.stringify({ name: `bench${TAG}` }) });
+    if (reg.status !== 200) throw new Error(`registration failed: ${reg.status} ${await reg.text()}`);
+    const { api_key } = (await reg.json()) as { api_key: string };
+    const meHeaders = { ...PROTOCOL_HEADERS, Authorization: `Bearer ${api_key}` };
+    const me = await fetch(`${svc.url}/v1/me`, { headers: meHeaders });
+    if (me.status !== 200) throw new Error(`GET /v1/me failed: ${me.status} ${await me.text()}`);
+
+    const svcPid = svc.proc.pid;
+    const max = { connections: CONNECTIONS };
+    // /healthz, svc then raw, once with one request in flight per connection (how clients behave)
+    // and once pipelined: pipelining makes the generator cheaper per request, so the servers, not
+    // the generator, come closer to being the limit on a 2-core machine.
+    const pairs: Pair[] = [];
+    for (const depth of [...new Set([1, PIPELINING])]) {
+      const suffix = depth > 1 ? ` p${depth}` : '';
+      const shape = { ...max, pipelining: depth };
+      pairs.push({
+        depth,
+        svc: await scenario(`healthz svc${suffix}`, svcPid, { ...shape, url: `${svc.url}/healthz` }),
+        raw: await scenario(`healthz raw Bun.serve${suffix}`, raw.proc.pid, { ...shape, url: `${raw.url}/healthz` }),
+      });
+    }
+    // 1,000 req/s spread across each second (see `stagger` in load.mjs): the target's load.
+    const meRate = await scenario(`GET /v1/me @ ${RATE}/s`, svcPid, { ...max, overallRate: RATE, stagger: true, url: `${svc.url}/v1/me`, headers: meHeaders });
+    const results = [
+      ...pairs.flatMap((p) => [p.svc, p.raw]),
+      meRate,
+      await scenario('GET /v1/me max', svcPid, { ...max, url: `${svc.url}/v1/me`, headers: meHeaders }),
+      await scenario('POST /v1/agents max', svcPid, { ...max, method: 'POST', url: `${svc.url}/v1/agents`, headers: REGISTER_HEADERS, uniqueNames: true }),
+    ];
+    // The same rate with autocannon's own pacing (no verdict): every connection sends its share of
+    // the second back to back when the second starts, so the load is a burst of CONNECTIONS
+    // concurrent requests each second, much harsher than 1,000 req/s from independent clients.
+    results.push(await scenario(`GET /v1/me @ ${RATE}/s burst`, svcPid, { ...max, overallRate: RATE, url: `${svc.url}/v1/me`, headers: meHeaders }));
+    report(results, pairs, meRate);
+    return 0;
+  } finally {
+    await cleanup();
+  }
+}
+
+function report(results: Scenario[], pairs: Pair[], meRate: Scenario): void {
+  const fmt = (n: number | null, d = 2) => (n === null ? '-' : n.toFixed(d));
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL  <<<<<');
+
+  // req/s is the target's own measure, but when the generator is the bottleneck it mostly measures
+  // the generator. Server CPU per request does not depend on who is the bottleneck, so it is the
+  // fairer cost comparison. A pair passes only if both ratios clear the bar.
+  const healthz = pairs.map((p) => {
+    const rps_ratio = p.svc.rps / p.raw.rps;
+    const cpu_ratio = p.raw.server_cpu_us_per_req / p.svc.server_cpu_us_per_req;
+    return { depth: p.depth, rps_ratio, cpu_ratio, pass: rps_ratio >= TARGET_HEALTH_RATIO && cpu_ratio >= TARGET_HEALTH_RATIO };
+  });
+  const generatorBound = pairs.flatMap((p) => [p.svc, p.raw]).filter((r) => r.generator_cpu_pct >= 90);
+  const disturbed = results.filter((r) => r.other_cpu_pct > OTHER_CPU_LIMIT);
+  const meOk = meRate.p99_ms !== null && meRate.p99_ms < TARGET_ME_P99_MS && meRate.rps >= RATE * 0.95 && meRate.non2xx === 0 && meRate.errors === 0;
+  const failures = results.filter((r) => r.non2xx || r.errors || r.timeouts);
+  const targets = [
+    ...healthz.map((h) => ({
+      target: `/healthz ≥ ${TARGET_HEALTH_RATIO * 100} % of raw Bun.serve (${h.depth > 1 ? `pipelined ×${h.depth}` : '1 req/conn'})`,
+      value: `req/s ${fmt(h.rps_ratio * 100, 1)} % · CPU/req ${fmt(h.cpu_ratio * 100, 1)} %`,
+      pass: h.pass,
+    })),
+    { target: `GET /v1/me p99 < ${TARGET_ME_P99_MS} ms at ${RATE} req/s`, value: `p99 ${fmt(meRate.p99_ms)} ms at ${fmt(meRate.rps, 0)} req/s`, pass: meOk },
+    { target: 'no non-2xx, errors or timeouts in any scenario', value: failures.length ? failures.map((r) => r.name).join(', ') : 'none', pass: !failures.length },
+  ];
+
+  const facts = {
+    nproc: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    loadavg_1m: loadavg()[0],
+    bun: Bun.version,
+    node: Bun.spawnSync(['node', '--version']).stdout.toString().trim(),
+    autocannon: (JSON.parse(readFileSync(join(ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as { version: string }).version,
+    seconds: SECONDS,
+    warmup_seconds: WARMUP,
+    connections: CONNECTIONS,
+    healthz_pipelining: PIPELINING,
+  };
+  const all = { facts, scenarios: results, healthz, generator_bound: generatorBound.map((r) => r.name), disturbed: disturbed.map((r) => r.name), targets };
+  mkdirSync(join(ROOT, 'bench/out'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench/out/platform.json'), JSON.stringify(all, null, 2) + '\n');
+  console.log(JSON.stringify(all));
+
+  const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+  const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+  console.log(`\nsvc platform bench — ${facts.nproc} cores (${facts.cpu}), bun ${facts.bun}, node ${facts.node}, autocannon ${facts.autocannon}`);
+  console.log(`${SECONDS} s measured after ${WARMUP} s warm-up; ${CONNECTIONS} connections; loopback; generator in a separate Node process\n`);
+  console.log(`${pad('scenario', 28)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('max ms', 9)}${lpad('non-2xx', 9)}${lpad('srv CPU', 9)}${lpad('µs/req', 8)}${lpad('gen CPU', 9)}${lpad('other CPU', 11)}`);
+  for (const r of results) {
+    console.log(
+      `${pad(r.name, 28)}${lpad(fmt(r.rps, 0), 9)}${lpad(fmt(r.p50_ms), 9)}${lpad(fmt(r.p99_ms), 9)}${lpad(fmt(r.max_ms), 9)}${lpad(String(r.non2xx + r.errors + r.timeouts), 9)}` +
+        `${lpad(`${fmt(r.server_cpu_pct, 0)} %`, 9)}${lpad(fmt(r.server_cpu_us_per_req, 1), 8)}${lpad(`${fmt(r.generator_cpu_pct, 0)} %`, 9)}${lpad(`${fmt(r.other_cpu_pct, 0)} %`, 11)}`,
+    );
+  }
+  console.log('');
+  for (const t of targets) console.log(`${pad(t.target, 56)}${pad(t.value, 34)}${verdict(t.pass)}`);
+  console.log(
+    `\nnotes: srv CPU and µs/req are the server process's CPU time (all threads) in the measured window; gen CPU is\n` +
+      `the load generator's; other CPU is what the rest of the machine used. p50/p99 are exact (every 2xx\n` +
+      `response's time), not autocannon's whole-millisecond histogram. "@ ${RATE}/s" spreads the rate over each\n` +
+      `second (${CONNECTIONS} single-connection autocannons started 1/${CONNECTIONS} s apart); "burst" is autocannon's own pacing,\n` +
+      `where all ${CONNECTIONS} connections send their share back to back at the top of each second (shown, not judged).`,
+  );
+  if (generatorBound.length) {
+    console.log(
+      `\nnote: the load generator used ≥ 90 % of a core in: ${generatorBound.map((r) => r.name).join(', ')}.\n` +
+        `There req/s is capped by the generator (it shares ${facts.nproc} cores with the server), not by the server,\n` +
+        `so the req/s ratio understates the gap; CPU/req is the better measure of relative cost.`,
+    );
+  }
+  if (disturbed.length) {
+    console.log(
+      `\nWARNING: other work used more than ${OTHER_CPU_LIMIT} % of a core during: ${disturbed.map((r) => r.name).join(', ')}.\n` +
+        `The machine was not quiet; those figures are unreliable — rerun when nothing else is running.`,
+    );
+  }
+}
+
+// Ctrl-C / kill: stop both servers and any generator before leaving.
+let interrupted = false;
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`bench interrupted (${sig}); stopping servers`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (err: unknown) => {
+    if (interrupted) return; // the signal handler is already cleaning up and will exit
+    console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+    await cleanup();
+    process.exit(1);
+  },
+);
