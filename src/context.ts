@@ -1,6 +1,7 @@
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/open.ts';
+import { EventBus } from './events/bus.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 
 /** What every domain plugin, schedule and admin command is given: no globals beyond this. */
@@ -12,6 +13,7 @@ export interface AppContext {
     register: RateLimiter; // registrations per client address per hour
     publicReads: RateLimiter; // public reads per client address per minute
   };
+  events: EventBus; // write paths publish after commit; waits subscribe
 }
 
 export function createContext(config: Config, db: Db, clock: Clock): AppContext {
@@ -23,6 +25,7 @@ export function createContext(config: Config, db: Db, clock: Clock): AppContext 
       register: new RateLimiter(clock, config.registerPerHour, 3_600_000),
       publicReads: new RateLimiter(clock, config.publicReadsPerMinute, 60_000),
     },
+    events: new EventBus(),
   };
 }
 

@@ -23,6 +23,8 @@ export async function serve(config: Config): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Waiting long-polls are answered now, so in-flight requests can finish promptly.
+    ctx.events.close();
     // stop(false): no new connections; requests already in flight run to their end.
     await server.stop(false);
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
