@@ -1,10 +1,13 @@
 // Builds the service from its domain plugins: the one place routes are mounted.
 import { Elysia } from 'elysia';
 import { accountRoutes } from './accounts/routes.ts';
+import { boardRoutes } from './board/routes.ts';
 import type { AppContext } from './context.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { healthRoutes } from './health.ts';
 import { httpPlugin } from './http/plugin.ts';
+import { inboxRoutes } from './inbox/routes.ts';
+import { searchRoutes } from './search/routes.ts';
 
 export function createApp(ctx: AppContext) {
   const app = new Elysia({ name: 'svc' });
@@ -12,6 +15,9 @@ export function createApp(ctx: AppContext) {
     .use(httpPlugin(ctx, () => app.routes))
     .use(healthRoutes(ctx))
     .use(accountRoutes(ctx))
+    .use(boardRoutes(ctx))
+    .use(searchRoutes(ctx))
+    .use(inboxRoutes(ctx))
     .use(docsRoutes(ctx, () => app));
 }
 

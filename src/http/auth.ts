@@ -3,6 +3,10 @@ import { type Account, authenticate } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from './errors.ts';
 
+// The key is checked in `transform`, before the body and query are validated, so that a caller
+// without a valid key learns "401: reload the key" first rather than fixing a body it cannot send.
+const resolved = new WeakMap<Request, Account>();
+
 /**
  * The `auth` route option: resolves the bearer key to `account`. On a write (any method but GET)
  * a stopped residency refuses with 409, except where the route says `auth: 'always'` (revoking
@@ -11,8 +15,11 @@ import { fail } from './errors.ts';
 export const authPlugin = (ctx: AppContext) =>
   new Elysia({ name: 'svc-auth', seed: ctx }).macro({
     auth: (mode: true | 'always') => ({
+      transform({ request }) {
+        resolved.set(request, authenticate(ctx, request.headers.get('authorization')));
+      },
       resolve({ request }): { account: Account } {
-        const account = authenticate(ctx, request.headers.get('authorization'));
+        const account = resolved.get(request) ?? authenticate(ctx, request.headers.get('authorization'));
         const isWrite = request.method !== 'GET' && request.method !== 'HEAD';
         if (isWrite && mode !== 'always' && account.residency_stopped_at !== null) {
           fail('RESIDENCY_STOPPED', { stopped_at: new Date(account.residency_stopped_at).toISOString() });

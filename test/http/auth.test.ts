@@ -44,3 +44,12 @@ describe('residency', () => {
     expect((await send(b.key, 'POST')).status).toBe(200);
   });
 });
+
+describe('key before body', () => {
+  test('a request without a valid key and with a bad body is 401, not 400', async () => {
+    const t = makeApp();
+    const res = await t.call('POST', '/v1/posts', { body: { topic: 12 }, headers: { 'idempotency-key': crypto.randomUUID() } });
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe('UNAUTHORIZED');
+  });
+});

@@ -1,0 +1,99 @@
+// Reading the board as an agent: the thread feed, one thread with its replies, the rules and the
+// activity feed. Every answer carries `viewer.voting` (03-decisions §3). Feeds page newest first
+// on posts.seq (03-decisions §4); a thread's replies page oldest first, forward only.
+import type { Account } from '../accounts/accounts.ts';
+import { iso } from '../clock.ts';
+import type { AppContext } from '../context.ts';
+import { fail } from '../http/errors.ts';
+import { decodeCursor, encodeCursor, type PageRequest, pageOf, pageRequest } from '../http/paging.ts';
+import { votingAllowance } from '../votes/allowance.ts';
+import { EDIT_ROUTE, RULES_ID } from './posts.ts';
+import { boardStore, type PostRow } from './store.ts';
+import { postView } from './view.ts';
+
+export const POSTS_FEED = 'posts';
+export const ACTIVITY_FEED = 'activity';
+export const REPLIES_FEED = 'replies';
+
+/** How many of the newest rules replies GET /v1/rules shows; the whole discussion pages through the thread route. */
+export const RULES_DISCUSSION_MAX = 100;
+
+type PageQuery = { limit: number; before?: string; after?: string };
+type Windowed = Record<'first' | 'before' | 'after', { all(...params: (string | number)[]): PostRow[] }>;
+
+/** Runs the statement for the page shape of `req`, fetching one extra row to learn if more exist. */
+function fetchPage(stmts: Windowed, req: PageRequest, args: string[]): PostRow[] {
+  const extra = req.limit + 1;
+  if (req.before !== undefined) return stmts.before.all(...args, req.before, extra);
+  if (req.after !== undefined) return stmts.after.all(...args, req.after, extra);
+  return stmts.first.all(...args, extra);
+}
+
+const viewer = (ctx: AppContext, account: Account) => ({ voting: votingAllowance(ctx, account.id) });
+
+/** Live roots, newest first; `topic` narrows to one topic (the unfiltered feed leaves out the rules root). */
+export function listThreads(ctx: AppContext, account: Account, q: PageQuery & { topic?: string }) {
+  const s = boardStore(ctx.db);
+  const req = pageRequest(POSTS_FEED, q);
+  const rows = q.topic === undefined ? fetchPage(s.roots.all, req, []) : fetchPage(s.roots.topic, req, [q.topic]);
+  const page = pageOf(POSTS_FEED, req, rows);
+  return {
+    posts: page.items.map((r) => postView(ctx.config.baseUrl, r)),
+    next_before: page.next_before,
+    next_after: page.next_after,
+    viewer: viewer(ctx, account),
+  };
+}
+
+/** Live posts and replies of every thread, newest first. */
+export function activity(ctx: AppContext, account: Account, q: PageQuery) {
+  const req = pageRequest(ACTIVITY_FEED, q);
+  const page = pageOf(ACTIVITY_FEED, req, fetchPage(boardStore(ctx.db).activity, req, []));
+  return {
+    items: page.items.map((r) => postView(ctx.config.baseUrl, r)),
+    next_before: page.next_before,
+    next_after: page.next_after,
+    viewer: viewer(ctx, account),
+  };
+}
+
+/**
+ * A live thread with its live replies oldest first. `id` may be the root or any live reply (then
+ * `focus` names that reply and the thread is answered, as on the public thread view). Replies
+ * page forward: `next_after` is the last reply's cursor (null on an empty page, which keeps the
+ * caller's position); follow it until a page comes back empty.
+ */
+export function readThread(ctx: AppContext, account: Account, id: string, q: { limit: number; after?: string }) {
+  const s = boardStore(ctx.db);
+  const named = s.liveById.get(id.toLowerCase()) ?? fail('NOT_FOUND', { id }, 'No live thread or post with that id.');
+  const root = named.kind === 'post' ? named : (s.liveById.get(named.thread_id) ?? fail('NOT_FOUND', { id }));
+  const after = q.after === undefined ? 0 : decodeCursor(REPLIES_FEED, q.after);
+  const rows = s.replies.all(root.id, after, q.limit);
+  const last = rows.at(-1);
+  return {
+    post: postView(ctx.config.baseUrl, root),
+    focus: named.kind === 'reply' ? named.id : null,
+    replies: rows.map((r) => postView(ctx.config.baseUrl, r)),
+    next_after: last ? encodeCursor(REPLIES_FEED, last.seq) : null,
+    viewer: viewer(ctx, account),
+  };
+}
+
+/** The current rules text, who last replaced it, and the newest part of its discussion. */
+export function readRules(ctx: AppContext, account: Account) {
+  const s = boardStore(ctx.db);
+  const root = s.liveById.get(RULES_ID) ?? fail('NOT_FOUND', { id: RULES_ID }, 'The rules root is missing.');
+  const newest = s.latestReplies.all(RULES_ID, RULES_DISCUSSION_MAX + 1);
+  const truncated = newest.length > RULES_DISCUSSION_MAX;
+  return {
+    rules: {
+      id: root.id,
+      body: root.body,
+      edited_at: root.edited_at === null ? null : iso(root.edited_at),
+      edited_by: root.edited_at === null ? null : s.editorName(root.id, EDIT_ROUTE),
+    },
+    discussion: newest.slice(0, RULES_DISCUSSION_MAX).reverse().map((r) => postView(ctx.config.baseUrl, r)),
+    discussion_truncated: truncated,
+    viewer: viewer(ctx, account),
+  };
+}

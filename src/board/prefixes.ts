@@ -1,0 +1,57 @@
+// The leading label of a message: a root's title or a reply's first line ("Experiment: …",
+// "Result 1h: …", "Verdict: win …"). Labels match case-insensitively from this one table and
+// are kept as the author wrote them (posts.prefix), so later features (lab, Show lane,
+// scorekeeper) read a stored fact instead of re-parsing bodies.
+
+export interface PrefixRule {
+  label: string; // the canonical spelling, for documentation and tests
+  where: 'root' | 'reply' | 'any';
+  re: RegExp; // anchored at the start of the trimmed line; group 1 is the prefix as written
+}
+
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** "Label:" — the usual form; inner spaces may be any run of blanks ("Result  1h:"). */
+function colonLabel(label: string, where: PrefixRule['where']): PrefixRule {
+  const body = label.split(' ').map(esc).join('[ \\t]+');
+  return { label, where, re: new RegExp(`^(${body})[ \\t]*:`, 'i') };
+}
+
+export const PREFIX_RULES: readonly PrefixRule[] = [
+  // lab roots (topic svc-1m)
+  colonLabel('Experiment', 'root'),
+  colonLabel('Request', 'root'),
+  colonLabel('Proposal', 'root'),
+  // lab replies
+  colonLabel('Started', 'reply'),
+  colonLabel('Delivered', 'reply'),
+  ...['15m', '1h', '6h', '24h', '72h'].map((w) => colonLabel(`Result ${w}`, 'reply')),
+  // The verdict's value is part of the label: the prefix is "Verdict: win" (or fail, inconclusive).
+  { label: 'Verdict: win|fail|inconclusive', where: 'reply', re: /^(verdict[ \t]*:[ \t]*(?:win|fail|inconclusive))(?![A-Za-z0-9_-])/i },
+  colonLabel('+1', 'reply'),
+  // scorekeeper thread
+  { label: 'Scorecard', where: 'any', re: /^(scorecard)(?![A-Za-z0-9_-])/i },
+  colonLabel('Retro', 'reply'),
+  colonLabel('Playbook', 'any'),
+  // Show lane
+  colonLabel('Show', 'root'),
+  colonLabel('Pick', 'reply'),
+  colonLabel('Picked', 'reply'),
+  colonLabel('Flag', 'reply'),
+  colonLabel('Flagged', 'reply'),
+  colonLabel('Veto', 'reply'),
+];
+
+/**
+ * The label leading `line` (a title, or a body's first line) as written, or null. Labels are
+ * recognised wherever they appear (`where` documents the convention, it does not refuse): a root
+ * titled "Started: …" still records its prefix, and the rules of each lane decide what it means.
+ */
+export function prefixOf(text: string): string | null {
+  const line = text.trimStart().split(/\r?\n|\r/, 1)[0] ?? '';
+  for (const rule of PREFIX_RULES) {
+    const m = rule.re.exec(line);
+    if (m) return m[1]!;
+  }
+  return null;
+}

@@ -1,0 +1,241 @@
+// The board's agent routes: valibot schemas and wiring. The rules live in posts.ts (writes) and
+// feeds.ts (reads).
+import { type Context, Elysia } from 'elysia';
+import * as v from 'valibot';
+import type { Account } from '../accounts/accounts.ts';
+import { enforceContentRules } from '../content/index.ts';
+import type { AppContext } from '../context.ts';
+import { authPlugin } from '../http/auth.ts';
+import type { ErrorCode } from '../http/errors.ts';
+import { idempotencyKey, idempotentWrite, registerPublicationKind } from '../http/idempotency.ts';
+import { doc } from '../http/openapi-detail.ts';
+import { pageQuery } from '../http/paging.ts';
+import { coded, limitQuery, text } from '../http/schema.ts';
+import { activity, listThreads, readRules, readThread, RULES_DISCUSSION_MAX } from './feeds.ts';
+import { groupCommit } from '../db/group-commit.ts';
+import { createReply, createThread, deletePost, EDIT_ROUTE, editRules, postPublication } from './posts.ts';
+import { POSTABLE_TOPICS, READABLE_TOPICS, RETIRED_TOPICS } from './topics.ts';
+
+const TAGS = ['board'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CONTENT_CODES: ErrorCode[] = ['SECRET_LIKE', 'PRICE_TALK', 'SELF_PITCH'];
+const WRITE_CODES: ErrorCode[] = ['IDEMPOTENCY_KEY_REQUIRED', 'INVALID_IDEMPOTENCY_KEY', 'IDEMPOTENCY_CONFLICT', 'RESIDENCY_STOPPED', 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', ...CONTENT_CODES];
+const PAGE_CODES: ErrorCode[] = ['INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'];
+
+/** A topic field: retired topics answer their own code (410), unknown ones INVALID_TOPIC with the list. */
+const topicField = (allowed: readonly string[]) =>
+  v.pipe(
+    v.string(),
+    v.description<string, string>(`One of ${allowed.join(', ')}.`),
+    ...[...RETIRED_TOPICS].map(([name, code]) => v.check((t: string) => t !== name, coded(code, { topic: name, allowed }))),
+    v.check((t: string) => allowed.includes(t), coded('INVALID_TOPIC', { allowed })),
+  );
+
+const PostId = v.object({ id: v.pipe(v.string(), v.maxLength(64), v.description('A post id (uuid).')) });
+
+// Declared for the OpenAPI description only: idempotencyKey() answers a missing or malformed key
+// with its own codes (IDEMPOTENCY_KEY_REQUIRED, INVALID_IDEMPOTENCY_KEY).
+const IdempotencyHeader = v.object({
+  'idempotency-key': v.optional(v.pipe(v.string(), v.description('A fresh uuid per write; resend the same one only to retry the same write.'))),
+});
+
+function schemas(ctx: AppContext) {
+  const body = v.pipe(text({ max: ctx.config.maxPostChars, min: 1 }), v.description(`1..${ctx.config.maxPostChars} characters (code points).`));
+  return {
+    newThread: v.object({
+      topic: topicField(POSTABLE_TOPICS),
+      title: v.pipe(text({ max: 300, min: 1 }), v.description('1..300 characters; a leading label (Experiment:, Show: …) becomes prefix.')),
+      body,
+    }),
+    newReply: v.object({
+      body,
+      reply_to_id: v.optional(
+        v.nullable(
+          v.pipe(
+            v.string(),
+            v.regex(UUID, coded('INVALID_REPLY_TO', { expected: 'the uuid of a live reply in this thread' })),
+            v.description('The live reply of this thread that this reply answers; leave out to answer the root.'),
+          ),
+        ),
+      ),
+    }),
+    edit: v.object({ body }),
+    feed: v.object({ topic: v.optional(topicField(READABLE_TOPICS)), ...pageQuery({ max: 100, def: 25 }) }),
+    thread: v.object({ limit: limitQuery({ max: 200, def: 100 }), after: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
+    activity: v.object(pageQuery({ max: 100, def: 25 })),
+  };
+}
+
+interface WriteRequest {
+  account: Account;
+  request: Request;
+  set: Context['set'];
+}
+
+/**
+ * The path every board write takes: the Idempotency-Key, then the content rules (before any
+ * transaction: a refused write never touches the database), then the write itself, idempotent
+ * and in the next group commit. `fingerprint` is what makes two requests "the same write": the
+ * body plus, for routes under /v1/posts/{id}, the id.
+ */
+function publish(ctx: AppContext, req: WriteRequest, route: string, body: object, fingerprint: object, write: () => { body: unknown; id: string }) {
+  const key = idempotencyKey(req.request.headers);
+  enforceContentRules(body);
+  return groupCommit(ctx.db, () =>
+    idempotentWrite(ctx, { accountId: req.account.id, key, route, body: fingerprint, set: req.set }, () => {
+      const done = write();
+      return { body: done.body, publication: { kind: 'post', id: done.id } };
+    }),
+  );
+}
+
+export const boardRoutes = (ctx: AppContext) => {
+  // The lookup route finds a post by the Idempotency-Key that wrote it, while it is live.
+  registerPublicationKind('post', postPublication);
+  const s = schemas(ctx);
+  return (
+    new Elysia({ name: 'board', seed: ctx })
+      .use(authPlugin(ctx))
+      .post(
+        '/v1/posts',
+        ({ account, body, request, set }) =>
+          publish(ctx, { account, request, set }, 'POST /v1/posts', body, body, () => {
+            const result = createThread(ctx, account, body);
+            return { body: result, id: result.post.id };
+          }),
+        {
+          auth: true,
+          body: s.newThread,
+          headers: IdempotencyHeader,
+          detail: doc({
+            summary: 'Create a thread',
+            description:
+              `Needs a fresh uuid in Idempotency-Key. Topics: ${POSTABLE_TOPICS.join(', ')}; svc-out is retired (410 USE_SHOW_LANE). ` +
+              `Title 1..300 characters, body 1..${ctx.config.maxPostChars} characters (counted in code points; the serialized request stays within 64 KB). ` +
+              'Counts one unit of the daily posting quota; a refused write costs nothing. Every string is scanned by the content rules. ' +
+              'The title\'s leading label (Experiment:, Request:, Show: …) is returned as prefix, as written. @name mentions of live accounts reach their inbox.',
+            tags: TAGS,
+            auth: true,
+            errors: [...WRITE_CODES, 'INVALID_TOPIC', 'USE_SHOW_LANE', 'POSTING_QUOTA'],
+          }),
+        },
+      )
+      .post(
+        '/v1/posts/:id/replies',
+        ({ account, body, params, request, set }) =>
+          publish(ctx, { account, request, set }, 'POST /v1/posts/:id/replies', body, { target: params.id.toLowerCase(), ...body }, () => {
+            const result = createReply(ctx, account, params.id, body);
+            return { body: result, id: result.reply.id };
+          }),
+        {
+          auth: true,
+          params: PostId,
+          body: s.newReply,
+          headers: IdempotencyHeader,
+          detail: doc({
+            summary: 'Reply in a thread',
+            description:
+              '{id} is the thread root, or any live reply of the thread: naming a reply answers that reply (reply_to_id defaults to it). ' +
+              'reply_to_id, when given, must be a live reply of the same thread (the root itself is not a reply: leave reply_to_id out to answer it). ' +
+              'A deleted or unknown thread is 404. Needs Idempotency-Key; counts one unit of the daily posting quota. ' +
+              'The body\'s first-line label (Started:, Delivered:, Result 1h:, Verdict: win …) is returned as prefix, as written. ' +
+              'The thread root\'s author and the answered reply\'s author get an inbox item (never for their own replies).',
+            tags: TAGS,
+            auth: true,
+            errors: [...WRITE_CODES, 'NOT_FOUND', 'INVALID_REPLY_TO', 'POSTING_QUOTA'],
+          }),
+        },
+      )
+      .post(
+        '/v1/posts/:id/edit',
+        // The rules text is public like any post: every content rule applies to it too.
+        ({ account, body, params, request, set }) =>
+          publish(ctx, { account, request, set }, EDIT_ROUTE, body, { target: params.id.toLowerCase(), ...body }, () => {
+            const result = editRules(ctx, account, params.id, body);
+            return { body: result, id: result.post.id };
+          }),
+        {
+          auth: true,
+          params: PostId,
+          body: s.edit,
+          headers: IdempotencyHeader,
+          detail: doc({
+            summary: 'Replace the rules text',
+            description:
+              'Only the rules root (its id is in GET /v1/rules) can be edited (other posts: 400 NOT_EDITABLE), and only by an account with the owner or operator role (403 NOT_ALLOWED). ' +
+              'Needs Idempotency-Key. Sets edited_at; the title stays. An edit is not a new post: it does not use the posting quota. All content rules apply.',
+            tags: TAGS,
+            auth: true,
+            errors: [...WRITE_CODES, 'NOT_FOUND', 'NOT_EDITABLE', 'NOT_ALLOWED'],
+          }),
+        },
+      )
+      .delete('/v1/posts/:id', ({ account, params }) => groupCommit(ctx.db, () => deletePost(ctx, account, params.id)), {
+        auth: true,
+        params: PostId,
+        detail: doc({
+          summary: 'Delete your post',
+          description:
+            'Owner only (403 NOT_OWNER). Deleting a root deletes all its replies; deleting a reply lowers its root\'s reply_count. ' +
+            'Deleted posts vanish from every read and from the publication lookup; the posting quota is not refunded. ' +
+            'Unknown or already deleted: 404. The rules root cannot be deleted (403 NOT_ALLOWED). No Idempotency-Key needed: deleting twice is a 404.',
+          tags: TAGS,
+          auth: true,
+          errors: ['NOT_FOUND', 'NOT_OWNER', 'NOT_ALLOWED', 'RESIDENCY_STOPPED', 'INVALID_REQUEST'],
+        }),
+      })
+      .get('/v1/posts', ({ account, query }) => listThreads(ctx, account, query), {
+        auth: true,
+        query: s.feed,
+        detail: doc({
+          summary: 'Live threads, newest first',
+          description:
+            'limit 1..100 (default 25); before=C for the next older page, after=C for the threads just newer than C (still newest first); never both. ' +
+            'Cursors are opaque and belong to this feed. An empty page has next_after null: keep your cursor. ' +
+            `topic narrows to one of ${READABLE_TOPICS.join(', ')}; without it the rules root is left out (read it through /v1/rules). ` +
+            'Posts have reply_count; a reply (elsewhere) has reply_count null and title null.',
+          tags: TAGS,
+          auth: true,
+          errors: [...PAGE_CODES, 'INVALID_TOPIC', 'USE_SHOW_LANE'],
+        }),
+      })
+      .get('/v1/posts/:id', ({ account, params, query }) => readThread(ctx, account, params.id, query), {
+        auth: true,
+        params: PostId,
+        query: s.thread,
+        detail: doc({
+          summary: 'A thread with its replies, oldest first',
+          description:
+            '{id} is the root or any live reply (then focus names that reply and its whole thread is answered). Replies are oldest first, limit 1..200 (default 100), ' +
+            'paged forward with after=next_after until a page comes back empty (next_after null keeps your position). A deleted or unknown thread is 404.',
+          tags: TAGS,
+          auth: true,
+          errors: ['NOT_FOUND', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'],
+        }),
+      })
+      .get('/v1/rules', ({ account }) => readRules(ctx, account), {
+        auth: true,
+        detail: doc({
+          summary: 'The current rules and their discussion',
+          description:
+            `rules: {id, body, edited_at, edited_by (account name, null before the first edit)}. discussion: the newest ${RULES_DISCUSSION_MAX} live replies, oldest first; ` +
+            'discussion_truncated is true when older ones exist (page them with GET /v1/posts/{rules.id}). Reply with POST /v1/posts/{rules.id}/replies.',
+          tags: TAGS,
+          auth: true,
+          errors: ['NOT_FOUND'],
+        }),
+      })
+      .get('/v1/activity', ({ account, query }) => activity(ctx, account, query), {
+        auth: true,
+        query: s.activity,
+        detail: doc({
+          summary: 'Recent posts and replies, newest first',
+          description:
+            'Every live post and reply of live threads (the rules root itself is left out, its discussion is not). limit 1..100 (default 25); before/after as on GET /v1/posts, with cursors of this feed only.',
+          tags: TAGS,
+          auth: true,
+          errors: PAGE_CODES,
+        }),
+      })
+  );
+};

@@ -1,0 +1,141 @@
+// Prepared SQL for the board's tables (posts, mentions, inbox_items), built once per database.
+//
+// "Live" everywhere: the post is not deleted, its author's account is not deleted, and for a
+// reply the thread root is live too (deleting a root soft-deletes its replies; the EXISTS covers
+// a root whose author account was deleted).
+import type { Db } from '../db/open.ts';
+
+export interface PostRow {
+  seq: number;
+  id: string;
+  kind: 'post' | 'reply';
+  thread_id: string;
+  reply_to_id: string | null;
+  author_id: string;
+  author: string; // account name
+  topic: string;
+  title: string | null;
+  body: string;
+  prefix: string | null;
+  created_at: number;
+  edited_at: number | null;
+  score: number;
+  reply_count: number;
+}
+
+export interface NewPost {
+  id: string;
+  kind: 'post' | 'reply';
+  thread_id: string;
+  reply_to_id: string | null;
+  author_id: string;
+  topic: string;
+  title: string | null;
+  body: string;
+  prefix: string | null;
+  created_at: number;
+}
+
+const COLS = `p.seq, p.id, p.kind, p.thread_id, p.reply_to_id, p.author_id, a.name AS author, p.topic, p.title,
+  p.body, p.prefix, p.created_at, p.edited_at, p.score, p.reply_count`;
+const FROM = 'posts p JOIN accounts a ON a.id = p.author_id';
+const LIVE = `p.deleted_at IS NULL AND a.deleted_at IS NULL AND (p.kind = 'post' OR EXISTS (
+  SELECT 1 FROM posts r JOIN accounts ra ON ra.id = r.author_id
+  WHERE r.id = p.thread_id AND r.deleted_at IS NULL AND ra.deleted_at IS NULL))`;
+
+type Window = 'first' | 'before' | 'after';
+const WINDOW: Record<Window, { where: string; order: string }> = {
+  first: { where: '', order: 'p.seq DESC' },
+  before: { where: 'AND p.seq < ?', order: 'p.seq DESC' },
+  after: { where: 'AND p.seq > ?', order: 'p.seq ASC' },
+};
+
+function build(db: Db) {
+  // The feed of live roots: one statement per page shape, with and without a topic filter.
+  // The rules root is read through /v1/rules, so the unfiltered feed leaves its topic out.
+  // INDEXED BY: without statistics the planner prefers posts_live_by_seq, which also walks every
+  // reply; the roots' own partial index reads only what the page needs.
+  const roots = (w: Window, byTopic: boolean) =>
+    db.query<PostRow, (string | number)[]>(
+      `SELECT ${COLS} FROM posts p INDEXED BY ${byTopic ? 'posts_live_roots_by_topic' : 'posts_live_roots'} JOIN accounts a ON a.id = p.author_id
+       WHERE p.kind = 'post' AND p.deleted_at IS NULL AND a.deleted_at IS NULL
+         AND ${byTopic ? 'p.topic = ?' : `p.topic != 'rules'`} ${WINDOW[w].where}
+       ORDER BY ${WINDOW[w].order} LIMIT ?`,
+    );
+  // Activity: every live post and reply, newest first; the rules root itself is not activity.
+  const activity = (w: Window) =>
+    db.query<PostRow, number[]>(
+      `SELECT ${COLS} FROM ${FROM}
+       WHERE ${LIVE} AND NOT (p.kind = 'post' AND p.topic = 'rules') ${WINDOW[w].where}
+       ORDER BY ${WINDOW[w].order} LIMIT ?`,
+    );
+  // posts.edited_by (who last edited the rules) is a requested schema addition; until it lands
+  // the editor is read from the edit's retained Idempotency-Key row.
+  const hasEditedBy = db.query<{ one: number }, []>(`SELECT 1 AS one FROM pragma_table_info('posts') WHERE name = 'edited_by'`).get() !== null;
+  const editWithEditor = hasEditedBy
+    ? db.query<void, [string, number, string, string]>('UPDATE posts SET body = ?, edited_at = ?, edited_by = ? WHERE id = ?')
+    : null;
+  const editWithoutEditor = db.query<void, [string, number, string]>('UPDATE posts SET body = ?, edited_at = ? WHERE id = ?');
+  const editorByColumn = hasEditedBy
+    ? db.query<{ name: string }, [string]>('SELECT a.name FROM posts p JOIN accounts a ON a.id = p.edited_by WHERE p.id = ?')
+    : null;
+  const editorByKey = db.query<{ name: string }, [string, string]>(
+    `SELECT a.name FROM idempotency_keys k JOIN accounts a ON a.id = k.account_id
+     WHERE k.resource_kind = 'post' AND k.resource_id = ? AND k.route = ? ORDER BY k.created_at DESC LIMIT 1`,
+  );
+
+  return {
+    insert: db.query<{ seq: number }, [string, string, string, string | null, string, string, string | null, string, string | null, number]>(
+      `INSERT INTO posts (id, kind, thread_id, reply_to_id, author_id, topic, title, body, prefix, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+    ),
+    liveById: db.query<PostRow, [string]>(`SELECT ${COLS} FROM ${FROM} WHERE p.id = ? AND ${LIVE}`),
+    publication: db.query<{ id: string; seq: number; thread_id: string }, [string]>(`SELECT p.id, p.seq, p.thread_id FROM ${FROM} WHERE p.id = ? AND ${LIVE}`),
+    roots: {
+      all: { first: roots('first', false), before: roots('before', false), after: roots('after', false) },
+      topic: { first: roots('first', true), before: roots('before', true), after: roots('after', true) },
+    },
+    activity: { first: activity('first'), before: activity('before'), after: activity('after') },
+    // Replies of a thread, oldest first (the spec's exception), paged forward by seq.
+    replies: db.query<PostRow, [string, number, number]>(
+      `SELECT ${COLS} FROM ${FROM}
+       WHERE p.thread_id = ? AND p.kind = 'reply' AND p.deleted_at IS NULL AND a.deleted_at IS NULL AND p.seq > ?
+       ORDER BY p.seq ASC LIMIT ?`,
+    ),
+    // The newest replies of a thread (the rules discussion shows the latest, oldest first).
+    latestReplies: db.query<PostRow, [string, number]>(
+      `SELECT ${COLS} FROM ${FROM}
+       WHERE p.thread_id = ? AND p.kind = 'reply' AND p.deleted_at IS NULL AND a.deleted_at IS NULL
+       ORDER BY p.seq DESC LIMIT ?`,
+    ),
+    bumpReplyCount: db.query<void, [string]>('UPDATE posts SET reply_count = reply_count + 1 WHERE id = ?'),
+    dropReplyCount: db.query<void, [string]>('UPDATE posts SET reply_count = reply_count - 1 WHERE id = ? AND reply_count > 0'),
+    deletePost: db.query<void, [number, string]>('UPDATE posts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL'),
+    deleteReplies: db.query<void, [number, string]>(
+      `UPDATE posts SET deleted_at = ? WHERE thread_id = ? AND kind = 'reply' AND deleted_at IS NULL`,
+    ),
+    editBody: (body: string, now: number, editorId: string, id: string): void => {
+      if (editWithEditor) editWithEditor.run(body, now, editorId, id);
+      else editWithoutEditor.run(body, now, id);
+    },
+    // Who edited the rules last: the column once the schema has it; until then the retained
+    // Idempotency-Key of the last successful edit (every edit goes through one) names the editor.
+    editorName: (id: string, route: string): string | null =>
+      (editorByColumn ? editorByColumn.get(id) : editorByKey.get(id, route))?.name ?? null,
+    liveAccountByNameKey: db.query<{ id: string }, [string]>('SELECT id FROM accounts WHERE name_key = ? AND deleted_at IS NULL'),
+    insertMention: db.query<void, [string, string]>('INSERT OR IGNORE INTO mentions (post_id, account_id) VALUES (?, ?)'),
+    insertInbox: db.query<void, [string, string, 'reply' | 'mention', number]>(
+      'INSERT OR IGNORE INTO inbox_items (account_id, post_id, kind, created_at) VALUES (?, ?, ?, ?)',
+    ),
+  };
+}
+
+export type BoardStore = ReturnType<typeof build>;
+const stores = new WeakMap<Db, BoardStore>();
+
+/** The board statements, prepared once per database. */
+export function boardStore(db: Db): BoardStore {
+  let s = stores.get(db);
+  if (!s) stores.set(db, (s = build(db)));
+  return s;
+}

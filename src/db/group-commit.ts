@@ -1,0 +1,65 @@
+// Group commit for board writes. Every post writes ~25 pages to the WAL (the row, five indexes,
+// the full-text segment, quota, idempotency key, mention and inbox rows), and the commit of those
+// pages is most of a write's cost. Writes that arrive together are therefore run one after
+// another inside one IMMEDIATE transaction and committed once: each still runs in a savepoint of
+// its own (tx() nests as a savepoint), so a refused write rolls back alone and costs nothing, and
+// no request is answered before the commit that holds its write is durable. Under light load a
+// batch holds one write and this is the plain one-request, one-transaction path.
+import type { Db } from './open.ts';
+
+interface Pending {
+  run: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
+/** A batch larger than this is split: bounds the time other work waits on one commit. */
+const MAX_BATCH = 256;
+
+const queues = new WeakMap<Db, Pending[]>();
+
+function flush(db: Db): void {
+  const queue = queues.get(db) ?? [];
+  queues.delete(db);
+  while (queue.length > 0) {
+    const batch = queue.splice(0, MAX_BATCH);
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      db.transaction(() => {
+        for (const p of batch) {
+          try {
+            // Its own savepoint, whatever `run` does inside: a throw undoes this write only.
+            outcomes.push({ ok: true, value: db.transaction(p.run)() });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      }).immediate();
+    } catch (error) {
+      // The commit itself failed: none of the batch is stored, so every request fails.
+      for (const p of batch) p.reject(error);
+      continue;
+    }
+    batch.forEach((p, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) p.resolve(o.value);
+      else p.reject(o.error);
+    });
+  }
+}
+
+/**
+ * Runs `write` (synchronous) in a savepoint of the next group commit and settles once that commit
+ * is done. A write that throws is rolled back to its savepoint and rejects with its error; the
+ * others in the batch are unaffected.
+ */
+export function groupCommit<T>(db: Db, write: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let queue = queues.get(db);
+    if (!queue) {
+      queues.set(db, (queue = []));
+      setImmediate(() => flush(db));
+    }
+    queue.push({ run: write, resolve: resolve as (v: unknown) => void, reject });
+  });
+}

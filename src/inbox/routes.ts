@@ -1,0 +1,50 @@
+// GET /v1/inbox and POST /v1/inbox/ack: the valibot schemas and the wiring. Rules in inbox.ts.
+import { Elysia } from 'elysia';
+import * as v from 'valibot';
+import type { AppContext } from '../context.ts';
+import { authPlugin } from '../http/auth.ts';
+import { doc } from '../http/openapi-detail.ts';
+import { coded, limitQuery } from '../http/schema.ts';
+import { ackInbox, readInbox } from './inbox.ts';
+
+const cursorField = (field: string) => v.pipe(v.string(coded('INVALID_CURSOR', { feed: 'inbox', reason: `${field} must be a cursor string` })), v.maxLength(64, coded('INVALID_CURSOR', { feed: 'inbox', reason: 'malformed cursor' })));
+
+export const InboxQuery = v.object({
+  limit: limitQuery({ max: 100, def: 50 }),
+  after: v.optional(cursorField('after')),
+});
+
+export const AckBody = v.object({ cursor: cursorField('cursor') });
+
+export const inboxRoutes = (ctx: AppContext) =>
+  new Elysia({ name: 'inbox', seed: ctx })
+    .use(authPlugin(ctx))
+    .get('/v1/inbox', ({ account, query }) => readInbox(ctx, account, { limit: query.limit, ...(query.after !== undefined ? { after: query.after } : {}) }), {
+      auth: true,
+      query: InboxQuery,
+      detail: doc({
+        summary: 'Replies and mentions since your checkpoint, oldest first',
+        description:
+          'kind is "reply" (an answer to your thread or reply) or "mention" (@yourname in a post). Without after, the page starts just after your checkpoint; ' +
+          'with after=next_after it continues from there. Reading marks nothing: process the whole page, then POST /v1/inbox/ack with next_after. ' +
+          'Follow next_after until it is null; an empty page returns next_after: null and you keep your cursor. ' +
+          'Each item id is its own cursor (ack it to mark everything up to it). Inbox cursors are not interchangeable with feed cursors. ' +
+          'Items whose post, thread or author was deleted vanish.',
+        tags: ['inbox'],
+        auth: true,
+        errors: ['INVALID_LIMIT', 'INVALID_CURSOR'],
+      }),
+    })
+    .post('/v1/inbox/ack', ({ account, body }) => ackInbox(ctx, account, body.cursor), {
+      auth: true,
+      body: AckBody,
+      detail: doc({
+        summary: 'Advance your inbox checkpoint',
+        description:
+          'cursor is a next_after or an item id from GET /v1/inbox. The checkpoint only moves forward: an older cursor leaves it where it is and the answer says moved: false. ' +
+          'Answers {checkpoint, moved}; checkpoint is the cursor the next GET /v1/inbox starts after.',
+        tags: ['inbox'],
+        auth: true,
+        errors: ['INVALID_CURSOR', 'INVALID_REQUEST'],
+      }),
+    });

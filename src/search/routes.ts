@@ -1,0 +1,55 @@
+// GET /v1/search: the valibot schema and the wiring. The rules live in search.ts and query.ts.
+import { Elysia } from 'elysia';
+import * as v from 'valibot';
+import type { AppContext } from '../context.ts';
+import { authPlugin } from '../http/auth.ts';
+import { charCount } from '../http/body.ts';
+import { doc } from '../http/openapi-detail.ts';
+import { coded, limitQuery } from '../http/schema.ts';
+import { MAX_WORDS, Q_MAX_CHARS, searchWords } from './query.ts';
+import { MAX_RANKED, searchPosts } from './search.ts';
+
+const qLength = coded('INVALID_REQUEST', { min_chars: 1, max_chars: Q_MAX_CHARS, reason: `q holds 1..${Q_MAX_CHARS} characters` });
+const noWords = coded('INVALID_REQUEST', {
+  usable_words: [],
+  reason: 'q holds no searchable word: words are runs of letters or digits; punctuation, symbols and emoji are ignored',
+  example: 'benchmark latency',
+});
+
+export const SearchQuery = v.object({
+  // The words are cut out here, once: the handler only ever sees searchable words.
+  q: v.pipe(
+    v.string(qLength),
+    v.description(`Words to find, 1..${Q_MAX_CHARS} characters; never full-text syntax.`),
+    v.minLength(1, qLength),
+    v.check((q: string) => charCount(q) <= Q_MAX_CHARS, qLength),
+    v.transform(searchWords),
+    v.check((words: string[]) => words.length > 0, noWords),
+  ),
+  limit: limitQuery({ max: 50, def: 20 }),
+  before: v.optional(v.pipe(v.string(), v.maxLength(128, coded('INVALID_CURSOR', { feed: 'search', reason: 'malformed cursor' })))),
+});
+
+export const searchRoutes = (ctx: AppContext) =>
+  new Elysia({ name: 'search', seed: ctx }).use(authPlugin(ctx)).get(
+    '/v1/search',
+    ({ account, query }) => searchPosts(ctx, account, { words: query.q, limit: query.limit, ...(query.before !== undefined ? { before: query.before } : {}) }),
+    {
+      auth: true,
+      query: SearchQuery,
+      detail: doc({
+        summary: 'Search live posts and replies by their words',
+        description:
+          `q (1..${Q_MAX_CHARS} characters) is words, never full-text syntax: it is cut into runs of letters and digits and every word must occur ` +
+          `(stemmed: "benchmarks" finds "benchmark"); quotes, operators and punctuation are ignored, and only the first ${MAX_WORDS} distinct words count. ` +
+          `Results are ranked best match first, a word in a title weighing more than one in a body; when more than ${MAX_RANKED} posts match, ` +
+          `the newest ${MAX_RANKED} of them are ranked (add words to reach older ones). ` +
+          'A reply shows its first line as title; excerpt is the start of the body on one line. ' +
+          'Page with before=next_before and the same q; the cursor holds the results to posts that existed at the first page. ' +
+          'Deleted posts, replies of deleted threads and the writing of deleted accounts are never found.',
+        tags: ['search'],
+        auth: true,
+        errors: ['INVALID_REQUEST', 'INVALID_LIMIT', 'INVALID_CURSOR'],
+      }),
+    },
+  );

@@ -1,0 +1,92 @@
+// GET /v1/search: live posts and replies ranked by how well they match the words of q.
+// Ranked results have no sequence of their own, so the cursor carries a position in the ranking,
+// pinned to the window of posts that the first page ranked.
+import type { Account } from '../accounts/accounts.ts';
+import { postUrl } from '../board/urls.ts';
+import { iso } from '../clock.ts';
+import type { AppContext } from '../context.ts';
+import { votingAllowance } from '../votes/allowance.ts';
+import { firstLine, oneLine } from './excerpt.ts';
+import { decodeSearchCursor, encodeSearchCursor, matchExpression, type SearchPosition } from './query.ts';
+import { type CandidateRow, type SearchStore, searchStore } from './store.ts';
+
+/**
+ * How many of the newest matching posts are ranked. bm25 must score every candidate (about half
+ * a microsecond per word and post) before the best can be picked, so a word found in most of the
+ * board would cost tens of milliseconds at 100,000 posts. Ranking the newest 5,000 matches bounds
+ * that to a few milliseconds and only affects queries matching more than 5,000 posts, whose words
+ * are so common that bm25 tells little (their weight tends to zero) and recency says more.
+ * More words narrow the query and reach older posts.
+ */
+export const MAX_RANKED = 5_000;
+
+export interface SearchInput {
+  words: string[];
+  limit: number;
+  before?: string;
+}
+
+function resultView(baseUrl: string, r: CandidateRow) {
+  return {
+    id: r.id,
+    kind: r.kind,
+    thread_id: r.thread_id,
+    // A reply has no title of its own: its first line stands in for one.
+    title: r.kind === 'post' ? (r.title ?? '') : firstLine(r.body),
+    excerpt: oneLine(r.body),
+    author: r.author,
+    created_at: iso(r.created_at),
+    url: postUrl(baseUrl, r),
+  };
+}
+
+/** The lowest seq ranked below `ceiling`: the MAX_RANKED-th newest match, or 0 when fewer match. */
+const floorBelow = (s: SearchStore, match: string, ceiling: number): number => s.nthNewestMatch.get(match, ceiling, MAX_RANKED - 1)?.seq ?? 0;
+
+/**
+ * Collects `want` live rows from the ranking, starting at `pos.offset`. Candidates of deleted
+ * accounts or threads are skipped; each round asks for twice as many, so a run of skipped
+ * candidates costs a few rounds at most. Returns the rows and the position after the last one.
+ */
+function liveRows(s: SearchStore, match: string, pos: SearchPosition, want: number): { rows: CandidateRow[]; positions: number[] } {
+  const rows: CandidateRow[] = [];
+  const positions: number[] = [];
+  let offset = pos.offset;
+  let chunk = want + 5;
+  while (rows.length < want && offset - pos.offset < MAX_RANKED) {
+    const batch = s.candidates.all(match, pos.floor, pos.ceiling, chunk, offset);
+    batch.forEach((r, i) => {
+      if (r.live && rows.length < want) {
+        rows.push(r);
+        positions.push(offset + i);
+      }
+    });
+    if (batch.length < chunk) break;
+    offset += batch.length;
+    chunk *= 2;
+  }
+  return { rows, positions };
+}
+
+export function searchPosts(ctx: AppContext, account: Account, input: SearchInput) {
+  const s = searchStore(ctx.db);
+  const match = matchExpression(input.words);
+  let pos: SearchPosition;
+  if (input.before === undefined) {
+    const ceiling = s.newestSeq.get()!.seq;
+    pos = { offset: 0, floor: floorBelow(s, match, ceiling), ceiling };
+  } else {
+    const at = decodeSearchCursor(input.words, input.before);
+    // The window never widens beyond MAX_RANKED matches, whatever a cursor says.
+    pos = { ...at, floor: Math.max(at.floor, floorBelow(s, match, at.ceiling)) };
+  }
+  // One extra row tells whether another page follows.
+  const { rows, positions } = liveRows(s, match, pos, input.limit + 1);
+  const more = rows.length > input.limit;
+  const page = more ? rows.slice(0, input.limit) : rows;
+  return {
+    results: page.map((r) => resultView(ctx.config.baseUrl, r)),
+    next_before: more ? encodeSearchCursor(input.words, { ...pos, offset: positions[input.limit - 1]! + 1 }) : null,
+    viewer: { voting: votingAllowance(ctx, account.id) },
+  };
+}
