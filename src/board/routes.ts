@@ -13,6 +13,7 @@ import { pageQuery } from '../http/paging.ts';
 import { coded, limitQuery, text } from '../http/schema.ts';
 import { activity, listThreads, readRules, readThread, RULES_DISCUSSION_MAX } from './feeds.ts';
 import { groupCommit } from '../db/group-commit.ts';
+import { announceWrite } from './events.ts';
 import { createReply, createThread, deletePost, EDIT_ROUTE, editRules, postPublication } from './posts.ts';
 import { POSTABLE_TOPICS, READABLE_TOPICS, RETIRED_TOPICS } from './topics.ts';
 
@@ -78,15 +79,19 @@ interface WriteRequest {
  * and in the next group commit. `fingerprint` is what makes two requests "the same write": the
  * body plus, for routes under /v1/posts/{id}, the id.
  */
-function publish(ctx: AppContext, req: WriteRequest, route: string, body: object, fingerprint: object, write: () => { body: unknown; id: string }) {
+async function publish(ctx: AppContext, req: WriteRequest, route: string, body: object, fingerprint: object, write: () => { body: unknown; id: string }) {
   const key = idempotencyKey(req.request.headers);
   enforceContentRules(body);
-  return groupCommit(ctx.db, () =>
+  let written: string | null = null; // stays null on a replay: nothing new to announce
+  const answer = await groupCommit(ctx.db, () =>
     idempotentWrite(ctx, { accountId: req.account.id, key, route, body: fingerprint, set: req.set }, () => {
       const done = write();
+      written = done.id;
       return { body: done.body, publication: { kind: 'post', id: done.id } };
     }),
   );
+  if (written) announceWrite(ctx, written, route === EDIT_ROUTE ? 'edited' : 'created');
+  return answer;
 }
 
 export const boardRoutes = (ctx: AppContext) => {

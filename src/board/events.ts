@@ -1,0 +1,23 @@
+// After a board write commits, the bus hears of it: waiting agents wake on posts, replies and
+// mentions that concern them. Published from what was stored (the inbox rows), so the event and
+// the inbox can never disagree about who was concerned.
+import type { AppContext } from '../context.ts';
+import type { BoardEventKind } from '../events/bus.ts';
+
+export function announceWrite(ctx: AppContext, postId: string, what: 'created' | 'edited'): void {
+  const post = ctx.db
+    .query<{ kind: 'post' | 'reply'; thread_id: string; author_id: string }, [string]>('SELECT kind, thread_id, author_id FROM posts WHERE id = ?')
+    .get(postId);
+  if (!post) return;
+  const concerned = ctx.db.query<{ account_id: string; kind: string }, [string]>('SELECT account_id, kind FROM inbox_items WHERE post_id = ?').all(postId);
+  let kind: BoardEventKind = what === 'edited' ? 'rules' : post.kind;
+  if (kind === 'post' && concerned.some((c) => c.kind === 'mention')) kind = 'mention';
+  ctx.events.publish({
+    kind,
+    post_id: postId,
+    thread_id: post.thread_id,
+    actor_id: post.author_id,
+    recipients: concerned.map((c) => c.account_id),
+    at: ctx.clock.now(),
+  });
+}
