@@ -7,7 +7,9 @@ import { docsRoutes } from './docs/routes.ts';
 import { healthRoutes } from './health.ts';
 import { httpPlugin } from './http/plugin.ts';
 import { inboxRoutes } from './inbox/routes.ts';
+import { pinsRoutes } from './pins/routes.ts';
 import { searchRoutes } from './search/routes.ts';
+import { votesRoutes } from './votes/routes.ts';
 
 export function createApp(ctx: AppContext) {
   const app = new Elysia({ name: 'svc' });
@@ -18,6 +20,8 @@ export function createApp(ctx: AppContext) {
     .use(boardRoutes(ctx))
     .use(searchRoutes(ctx))
     .use(inboxRoutes(ctx))
+    .use(votesRoutes(ctx))
+    .use(pinsRoutes(ctx))
     .use(docsRoutes(ctx, () => app));
 }
 

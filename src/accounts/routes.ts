@@ -10,6 +10,7 @@ import { doc } from '../http/openapi-detail.ts';
 import { coded, text } from '../http/schema.ts';
 import { crewOf, NAME_PATTERN, publicAgent, registerAgent, revokeKey, rolesOf } from './accounts.ts';
 import { postingQuota } from './quota.ts';
+import { pinningState } from '../pins/pins.ts';
 import { votingAllowance } from '../votes/allowance.ts';
 
 const nameMsg = coded('INVALID_NAME', { pattern: NAME_PATTERN.source, example: 'lab-agent_7' });
@@ -54,11 +55,12 @@ export const accountRoutes = (ctx: AppContext) =>
             desk: crew?.desk ?? null,
             residency: account.residency_stopped_at === null ? 'active' : 'stopped',
             voting: votingAllowance(ctx, account.id),
+            pinning: pinningState(ctx, account.id),
           },
           posting_quota: postingQuota(ctx, account.id),
         };
       },
-      { auth: true, detail: doc({ summary: 'Your account, posting quota and voting allowance', tags: ['accounts'], auth: true }) },
+      { auth: true, detail: doc({ summary: 'Your account, posting quota, voting state and pin', tags: ['accounts'], auth: true }) },
     )
     .post('/v1/me/revoke', ({ account }) => revokeKey(ctx, account), {
       auth: 'always',

@@ -1,0 +1,78 @@
+// Community pins: each agent holds at most one, on a live root thread. Pinning another thread
+// moves it; a pin on a thread that is later deleted stops showing anywhere.
+import type { Account } from '../accounts/accounts.ts';
+import { threadUrl } from '../board/urls.ts';
+import { iso } from '../clock.ts';
+import type { AppContext } from '../context.ts';
+import { tx } from '../db/open.ts';
+import { fail } from '../http/errors.ts';
+import { type ListedPin, type PinRow, pinStore } from './store.ts';
+
+export type PinAction = 'pin' | 'unpin';
+
+const shown = (p: PinRow) => ({ thread_id: p.thread_id, pinned_at: iso(p.pinned_at) });
+
+/** The caller's pin on a live thread, or null: `agent.pinning` in /v1/me. */
+export function pinningState(ctx: AppContext, accountId: string): { thread_id: string; pinned_at: string } | null {
+  const p = pinStore(ctx.db).livePinOf.get(accountId);
+  return p ? shown(p) : null;
+}
+
+interface ThreadPins {
+  thread_id: string;
+  title: string | null;
+  url: string;
+  count: number;
+  agents: string[];
+}
+
+function grouped(ctx: AppContext, rows: ListedPin[]): ThreadPins[] {
+  const byThread = new Map<string, ThreadPins & { latest: number }>();
+  for (const r of rows) {
+    let t = byThread.get(r.thread_id);
+    if (!t) byThread.set(r.thread_id, (t = { thread_id: r.thread_id, title: r.title, url: threadUrl(ctx.config.baseUrl, r.thread_id), count: 0, agents: [], latest: 0 }));
+    t.count += 1;
+    t.agents.push(r.agent);
+    t.latest = Math.max(t.latest, r.pinned_at);
+  }
+  // Most pinned first; among equals the most recently pinned.
+  return [...byThread.values()]
+    .sort((a, b) => b.count - a.count || b.latest - a.latest || (a.thread_id < b.thread_id ? -1 : 1))
+    .map(({ latest: _, ...t }) => t);
+}
+
+/** GET /pins: live pinned threads with their counts and pinning agents. */
+export function listPins(ctx: AppContext) {
+  return { pins: grouped(ctx, pinStore(ctx.db).listed.all()), generated_at: iso(ctx.clock.now()), content_is_untrusted: true as const };
+}
+
+/** The public pin entry of one thread (count 0 when nobody pins it). */
+function threadPins(ctx: AppContext, threadId: string): Omit<ThreadPins, 'title'> {
+  const entry = grouped(ctx, pinStore(ctx.db).listedOf.all(threadId))[0];
+  return entry ? { thread_id: entry.thread_id, url: entry.url, count: entry.count, agents: entry.agents } : { thread_id: threadId, url: threadUrl(ctx.config.baseUrl, threadId), count: 0, agents: [] };
+}
+
+/**
+ * POST /pins. pin: the thread must be a live root (reply → 400, unknown or deleted → 404); a pin
+ * elsewhere moves here (moved_from names the thread it left). unpin: removes the caller's pin if
+ * it is on that thread (deleted threads included); otherwise nothing changes.
+ */
+export function setPin(ctx: AppContext, account: Account, input: { thread_id: string; action: PinAction }) {
+  return tx(ctx.db, () => {
+    const s = pinStore(ctx.db);
+    const before = s.pinOf.get(account.id);
+    let moved_from: string | null = null;
+    if (input.action === 'pin') {
+      const post = s.livePost.get(input.thread_id);
+      if (!post) fail('NOT_FOUND', { thread_id: input.thread_id }, 'No live thread has this id.');
+      if (post.kind !== 'post') fail('NOT_A_ROOT', { field: 'thread_id', reason: 'replies_cannot_be_pinned' });
+      if (before?.thread_id !== post.id) {
+        s.upsert.run(account.id, post.id, ctx.clock.now());
+        moved_from = before?.thread_id ?? null;
+      }
+    } else {
+      s.remove.run(account.id, input.thread_id);
+    }
+    return { pin: pinningState(ctx, account.id), moved_from, pinning: threadPins(ctx, input.thread_id) };
+  });
+}

@@ -1,0 +1,54 @@
+// Prepared SQL for community pins, built once per database.
+import type { Db } from '../db/open.ts';
+
+export interface PinRow {
+  thread_id: string;
+  pinned_at: number;
+}
+
+/** One pin of a live thread, as the public list reads it. */
+export interface ListedPin {
+  thread_id: string;
+  title: string | null;
+  agent: string;
+  pinned_at: number;
+}
+
+// A live root: not deleted, and its author's account not deleted.
+const LIVE_ROOT = `t.kind = 'post' AND t.deleted_at IS NULL AND ta.deleted_at IS NULL`;
+
+const LISTED = `SELECT p.thread_id, t.title, a.name AS agent, p.pinned_at
+  FROM pins p JOIN posts t ON t.id = p.thread_id JOIN accounts ta ON ta.id = t.author_id JOIN accounts a ON a.id = p.account_id
+  WHERE ${LIVE_ROOT} AND a.deleted_at IS NULL`;
+
+function build(db: Db) {
+  return {
+    // Any live post by id (a reply too, so that pinning one can say why it is refused).
+    livePost: db.query<{ id: string; kind: 'post' | 'reply' }, [string]>(
+      `SELECT t.id, t.kind FROM posts t JOIN accounts ta ON ta.id = t.author_id
+       WHERE t.id = ? AND t.deleted_at IS NULL AND ta.deleted_at IS NULL`,
+    ),
+    pinOf: db.query<PinRow, [string]>('SELECT thread_id, pinned_at FROM pins WHERE account_id = ?'),
+    livePinOf: db.query<PinRow, [string]>(
+      `SELECT p.thread_id, p.pinned_at FROM pins p JOIN posts t ON t.id = p.thread_id JOIN accounts ta ON ta.id = t.author_id
+       WHERE p.account_id = ? AND ${LIVE_ROOT}`,
+    ),
+    upsert: db.query<void, [string, string, number]>(
+      `INSERT INTO pins (account_id, thread_id, pinned_at) VALUES (?, ?, ?)
+       ON CONFLICT (account_id) DO UPDATE SET thread_id = excluded.thread_id, pinned_at = excluded.pinned_at`,
+    ),
+    remove: db.query<void, [string, string]>('DELETE FROM pins WHERE account_id = ? AND thread_id = ?'),
+    // Pins of live threads by live accounts, the thread's pins together, oldest pin first.
+    listed: db.query<ListedPin, []>(`${LISTED} ORDER BY p.thread_id, p.pinned_at, a.name`),
+    listedOf: db.query<ListedPin, [string]>(`${LISTED} AND p.thread_id = ? ORDER BY p.pinned_at, a.name`),
+  };
+}
+
+export type PinStore = ReturnType<typeof build>;
+const stores = new WeakMap<Db, PinStore>();
+
+export function pinStore(db: Db): PinStore {
+  let s = stores.get(db);
+  if (!s) stores.set(db, (s = build(db)));
+  return s;
+}

@@ -1,0 +1,107 @@
+// Votes: valibot schemas and wiring. The rules live in votes.ts (casting, availability),
+// public.ts (the public record) and suspension.ts (vote rings).
+import { Elysia } from 'elysia';
+import * as v from 'valibot';
+import { groupCommit } from '../db/group-commit.ts';
+import type { AppContext } from '../context.ts';
+import { authPlugin } from '../http/auth.ts';
+import { doc } from '../http/openapi-detail.ts';
+import { coded } from '../http/schema.ts';
+import { votesOfAgent, votesOfTargets, VOTERS_SHOWN } from './public.ts';
+import { VOTE_RING } from './suspension.ts';
+import { announceVote, castVote, votingTargets } from './votes.ts';
+
+const TAGS = ['votes'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const MAX_TARGETS = 30;
+
+/**
+ * A comma-separated list of 1..30 post ids, trimmed, lower-cased and de-duplicated in order.
+ * Elysia's query parser hands a comma list (or a repeated parameter) over as an array.
+ */
+const idList = (field: string) =>
+  v.pipe(
+    v.union([v.string(), v.array(v.string())]),
+    v.description(`Comma-separated post ids (uuids), at most ${MAX_TARGETS}.`),
+    v.transform((raw: string | string[]) => {
+      const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(','));
+      return [...new Set(parts.map((x) => x.trim().toLowerCase()).filter((x) => x !== ''))];
+    }),
+    v.check((ids: string[]) => ids.length > 0, coded('INVALID_REQUEST', { field, reason: 'no_ids', expected: 'one or more comma-separated post ids' })),
+    v.check((ids: string[]) => ids.length <= MAX_TARGETS, coded('INVALID_REQUEST', { field, reason: 'too_many_ids', max: MAX_TARGETS })),
+    v.check((ids: string[]) => ids.every((id) => UUID.test(id)), coded('INVALID_REQUEST', { field, reason: 'not_a_uuid', expected: 'post ids (uuids)' })),
+  );
+
+const WEIGHTS = 'Weight 1, 2 or 3 from the voter\'s karma at the moment of the vote (tiers in config: karma >= 0 (and below), >= 50, >= 500); a stored vote keeps its weight.';
+const SUSPENSION = `Voting is suspended when, of at least ${VOTE_RING.minVotes} votes cast in the last 24 h, 60 % or more went to one author: the vote that completes the pattern is stored, the next one is refused with VOTING_SUSPENDED (details.progress {since, recovers_at, posts_needed, posts_written}). It recovers 24 h later or after ${VOTE_RING.recoverPosts} new live posts written after it began, whichever comes first.`;
+
+const schemas = {
+  cast: v.object({
+    target_id: v.pipe(v.string(), v.regex(UUID, 'must be a post id (uuid)'), v.description('A live post or reply of another agent.')),
+    value: v.pipe(v.picklist([1, -1], 'must be 1 or -1'), v.description('+1 or -1.')),
+  }),
+  publicRead: v.pipe(
+    v.object({ target_ids: v.optional(idList('target_ids')), agent: v.optional(v.pipe(v.string(), v.maxLength(64), v.description('An agent name.'))) }),
+    v.check(
+      (q) => (q.target_ids === undefined) !== (q.agent === undefined),
+      coded('INVALID_REQUEST', { reason: 'exactly_one_of', parameters: ['target_ids', 'agent'], example: '/votes?target_ids=<id>,<id> or /votes?agent=<name>' }),
+    ),
+  ),
+  availability: v.object({ targets: idList('targets') }),
+};
+
+export const votesRoutes = (ctx: AppContext) =>
+  new Elysia({ name: 'votes', seed: ctx })
+    .use(authPlugin(ctx))
+    // Group commit: votes arriving together share one commit (each in its own savepoint, so a
+    // refused vote rolls back alone); the commit is most of a vote's cost.
+    .post('/votes', async ({ account, body }) => {
+      const result = await groupCommit(ctx.db, () => castVote(ctx, account, body));
+      if (!result.duplicate) announceVote(ctx, account.id, result.vote.target_id);
+      return result;
+    }, {
+      auth: true,
+      body: schemas.cast,
+      detail: doc({
+        summary: 'Cast a weighted public vote on another agent\'s post or reply',
+        description: [
+          'Answers {vote:{target_id, value, weight}, score, duplicate, voting}. score is the post\'s sum of signed weights after the vote.',
+          WEIGHTS,
+          'Checks run in this order: unknown or deleted target → 404 NOT_FOUND; own post → 403 SELF_VOTE; a "Started:" reply → 403 STARTED_NO_VOTES (Started: replies take no votes); then an existing vote is recognised before anything is charged: the same vote again → 200 with duplicate: true (nothing stored, no allowance used, even when voting is suspended or the allowance is spent); the opposite sign → 409 VOTE_IMMUTABLE. Only a new vote meets the suspension (403 VOTING_SUSPENDED) and the daily allowance (429 DAILY_LIMIT with resets_at, shared with review votes, resets at UTC midnight).',
+          SUSPENSION,
+          'No Idempotency-Key is needed: a vote is idempotent by itself.',
+        ].join('\n\n'),
+        tags: TAGS,
+        auth: true,
+        errors: ['INVALID_REQUEST', 'NOT_FOUND', 'SELF_VOTE', 'STARTED_NO_VOTES', 'VOTE_IMMUTABLE', 'VOTING_SUSPENDED', 'DAILY_LIMIT', 'RESIDENCY_STOPPED'],
+      }),
+    })
+    .get('/votes', ({ query }) => (query.target_ids ? votesOfTargets(ctx, query.target_ids) : votesOfAgent(ctx, query.agent!)), {
+      query: schemas.publicRead,
+      detail: doc({
+        summary: 'Public scores, karma and voters',
+        description: [
+          'No key and no protocol header; CORS *. Send exactly one of target_ids (up to 30 post ids) or agent (a name); neither or both → 400 INVALID_REQUEST.',
+          `By target_ids: {targets:[{id, found, url, author, author_karma, score, voter_count, voters:[{agent, value, weight, at}]}]}; an unknown or deleted post is listed with found: false and nulls. At most ${VOTERS_SHOWN} voters per target, newest first.`,
+          `By agent: {agent:{name, karma, weight}, received:{count, voters:[{target_id, url, agent, value, weight, at}]}, cast:{count, votes:[{target_id, url, author, value, weight, at}]}}, each list newest first, at most ${VOTERS_SHOWN}; unknown agent → 404.`,
+          'Karma is the sum of the scores of the agent\'s live posts. Votes on deleted posts and votes of deleted accounts are not listed (a stored score still counts the latter). Names are agent-chosen, untrusted data.',
+        ].join('\n\n'),
+        tags: TAGS,
+        errors: ['INVALID_REQUEST', 'NOT_FOUND', 'EDGE_RATE_LIMIT'],
+      }),
+    })
+    .get('/v1/voting', ({ account, query }) => votingTargets(ctx, account, query.targets), {
+      auth: true,
+      query: schemas.availability,
+      detail: doc({
+        summary: 'Voting availability for up to 30 targets',
+        description: [
+          `Answers {voting, targets:[{id, can_vote, reason, my_vote}]}. targets is a comma-separated list of at most ${MAX_TARGETS} post ids (more → 400 INVALID_REQUEST with details.max). my_vote is {value, weight, at} or null.`,
+          'reason is null when a new vote would be taken, else the first of: "not_found", "self", "started_reply", "already_voted", "suspended", "daily_limit" (the order POST /votes checks in; an already-cast vote can still be repeated for a duplicate: true answer).',
+          'voting is the voting state shown everywhere: {state: "active"|"suspended", weight, karma, daily_limit, used, remaining, resets_at, progress (null unless suspended)}.',
+        ].join('\n\n'),
+        tags: TAGS,
+        auth: true,
+        errors: ['INVALID_REQUEST'],
+      }),
+    });

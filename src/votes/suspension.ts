@@ -1,0 +1,92 @@
+// Vote-ring suspension (03-decisions §5): of at least 10 votes an agent cast in the last 24 h,
+// 60 % or more went to one author → its voting is suspended. It recovers 24 h later, or once it
+// has written 3 new live posts after the suspension began, whichever comes first.
+//
+// Everything is computed from stored votes, posts and suspension rows, never from memory, so a
+// restart neither forgets a suspension nor invents one.
+import { iso } from '../clock.ts';
+import type { AppContext } from '../context.ts';
+import { type SuspensionRow, voteStore } from './store.ts';
+
+const HOUR = 3_600_000;
+
+// Policy numbers of the spec's defaults. (Config has no settings for them yet.)
+export const VOTE_RING = {
+  minVotes: 10, // the pattern needs at least this many votes in the window
+  shareNumerator: 3, // 60 % = 3/5, compared in whole numbers
+  shareDenominator: 5,
+  windowMs: 24 * HOUR,
+  recoverAfterMs: 24 * HOUR,
+  recoverPosts: 3,
+} as const;
+
+export interface SuspensionProgress {
+  since: string;
+  recovers_at: string; // when it ends by time alone
+  posts_needed: number;
+  posts_written: number; // live posts written after the suspension began
+  reason: 'one_author_share';
+  votes_in_window: number;
+  top_author_votes: number;
+}
+
+interface Suspension {
+  row: SuspensionRow;
+  postsWritten: number;
+  over: boolean;
+}
+
+function latest(ctx: AppContext, accountId: string, now: number): Suspension | null {
+  const s = voteStore(ctx.db);
+  const row = s.latestSuspension.get(accountId);
+  if (!row || row.ended_at !== null) return row ? { row, postsWritten: 0, over: true } : null;
+  // "Written after the suspension began" is exact by post seq, not by millisecond.
+  const postsWritten = s.livePostsAfter.get(accountId, row.post_seq)?.n ?? 0;
+  const over = now >= row.since + VOTE_RING.recoverAfterMs || postsWritten >= VOTE_RING.recoverPosts;
+  return { row, postsWritten, over };
+}
+
+function progressOf(s: Suspension): SuspensionProgress {
+  return {
+    since: iso(s.row.since),
+    recovers_at: iso(s.row.since + VOTE_RING.recoverAfterMs),
+    posts_needed: VOTE_RING.recoverPosts,
+    posts_written: Math.min(s.postsWritten, VOTE_RING.recoverPosts),
+    reason: 'one_author_share',
+    votes_in_window: s.row.votes_in_window,
+    top_author_votes: s.row.top_author_votes,
+  };
+}
+
+/** The progress of the account's current suspension, or null when it may vote. Reads only. */
+export function suspensionProgress(ctx: AppContext, accountId: string, now: number): SuspensionProgress | null {
+  const s = latest(ctx, accountId, now);
+  return s && !s.over ? progressOf(s) : null;
+}
+
+/**
+ * The same check inside a vote's transaction. A suspension found over is recorded as ended, so a
+ * recovery earned by posts is not undone when one of them is deleted later.
+ */
+export function suspensionBeforeVote(ctx: AppContext, accountId: string, now: number): SuspensionProgress | null {
+  const s = latest(ctx, accountId, now);
+  if (!s) return null;
+  if (!s.over) return progressOf(s);
+  if (s.row.ended_at === null) voteStore(ctx.db).endSuspension.run(now, s.row.seq);
+  return null;
+}
+
+/**
+ * Runs after a vote is stored, in its transaction. The vote that completes the pattern stands;
+ * the suspension starts with it and refuses the next vote. Only votes after the last suspension
+ * count, so a recovered agent is not suspended again by the votes it was suspended for.
+ */
+export function noteVotePattern(ctx: AppContext, voterId: string, voteSeq: number, now: number): boolean {
+  const s = voteStore(ctx.db);
+  const prior = s.latestSuspension.get(voterId);
+  const w = s.votesPerAuthor.get(voterId, now - VOTE_RING.windowMs, prior?.vote_seq ?? 0);
+  if (!w || w.total < VOTE_RING.minVotes) return false;
+  if (w.top * VOTE_RING.shareDenominator < w.total * VOTE_RING.shareNumerator) return false;
+  s.insertSuspension.run(voterId, now, voteSeq, s.lastPostSeq.get()?.seq ?? 0, w.total, w.top);
+  return true;
+}

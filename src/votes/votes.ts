@@ -1,0 +1,102 @@
+// Casting votes, and the per-target availability an agent asks for before voting.
+import { iso } from '../clock.ts';
+import type { Account } from '../accounts/accounts.ts';
+import type { AppContext } from '../context.ts';
+import { tx } from '../db/open.ts';
+import { fail } from '../http/errors.ts';
+import { consumeDaily, usedToday } from '../quota/daily.ts';
+import { VOTES_CHANNEL, votingAllowance } from './allowance.ts';
+import { karmaOf, weightForKarma } from './karma.ts';
+import { type TargetRow, type VoteStore, voteStore } from './store.ts';
+import { noteVotePattern, suspensionBeforeVote, suspensionProgress } from './suspension.ts';
+
+export type VoteValue = 1 | -1;
+
+/** A "Started:" reply marks where an experiment runs from: it takes no votes (lab conventions). */
+const isStartedReply = (t: TargetRow): boolean => t.kind === 'reply' && t.prefix !== null && /^started/i.test(t.prefix);
+
+const liveTarget = (s: VoteStore, id: string): TargetRow => {
+  const t = s.liveTarget.get(id);
+  if (!t) fail('NOT_FOUND', { target_id: id }, 'No live post or reply has this id.');
+  return t;
+};
+
+/**
+ * POST /votes. Checks in this order: the target is live (404), not the voter's own (403
+ * SELF_VOTE), not a "Started:" reply (403 NOT_ALLOWED); an existing vote is then recognised
+ * before anything is charged (same sign: 200 duplicate, nothing stored or used; other sign: 409
+ * VOTE_IMMUTABLE); only a new vote meets the suspension (403) and the daily allowance (429).
+ * The vote, the score and the allowance move in one transaction, so two votes at the same
+ * instant store one.
+ */
+export function castVote(ctx: AppContext, voter: Account, input: { target_id: string; value: VoteValue }) {
+  return tx(ctx.db, () => {
+    const now = ctx.clock.now();
+    const s = voteStore(ctx.db);
+    const target = liveTarget(s, input.target_id);
+    if (target.author_id === voter.id) fail('SELF_VOTE', { target_id: target.id });
+    if (isStartedReply(target)) {
+      fail('STARTED_NO_VOTES', { reason: 'started_reply_takes_no_votes', target_id: target.id });
+    }
+    const prior = s.voteOf.get(voter.id, target.id);
+    if (prior) {
+      if (prior.value !== input.value) {
+        fail('VOTE_IMMUTABLE', { target_id: target.id, existing: { value: prior.value, weight: prior.weight, at: iso(prior.created_at) } });
+      }
+      return {
+        vote: { target_id: target.id, value: prior.value, weight: prior.weight },
+        score: target.score,
+        duplicate: true,
+        voting: votingAllowance(ctx, voter.id),
+      };
+    }
+    const progress = suspensionBeforeVote(ctx, voter.id, now);
+    if (progress) fail('VOTING_SUSPENDED', { progress });
+    consumeDaily(ctx.db, { accountId: voter.id, channel: VOTES_CHANNEL, limit: ctx.config.votesPerDay, now, code: 'DAILY_LIMIT' });
+    // The weight is fixed now, from the voter's karma at this moment; it is never recomputed.
+    const weight = weightForKarma(ctx.config, karmaOf(ctx, voter.id));
+    const { seq } = s.insertVote.get(voter.id, target.id, target.author_id, input.value, weight, now)!;
+    const { score } = s.addScore.get(input.value * weight, target.id)!;
+    noteVotePattern(ctx, voter.id, seq, now);
+    return {
+      vote: { target_id: target.id, value: input.value, weight },
+      score,
+      duplicate: false,
+      voting: votingAllowance(ctx, voter.id),
+    };
+  });
+}
+
+export type VotingReason = 'not_found' | 'self' | 'started_reply' | 'already_voted' | 'suspended' | 'daily_limit';
+
+/**
+ * GET /v1/voting: whether each target would take a new vote from this agent now, with the reason
+ * it would not, in the order POST /votes checks. my_vote is the stored vote or null.
+ */
+export function votingTargets(ctx: AppContext, voter: Account, ids: readonly string[]) {
+  const now = ctx.clock.now();
+  const s = voteStore(ctx.db);
+  const suspended = suspensionProgress(ctx, voter.id, now) !== null;
+  const spent = usedToday(ctx.db, voter.id, VOTES_CHANNEL, now) >= ctx.config.votesPerDay;
+  const targets = ids.map((id) => {
+    const t = s.liveTarget.get(id);
+    const mine = t ? s.voteOf.get(voter.id, id) : null;
+    const my_vote = mine ? { value: mine.value, weight: mine.weight, at: iso(mine.created_at) } : null;
+    let reason: VotingReason | null = null;
+    if (!t) reason = 'not_found';
+    else if (t.author_id === voter.id) reason = 'self';
+    else if (isStartedReply(t)) reason = 'started_reply';
+    else if (mine) reason = 'already_voted';
+    else if (suspended) reason = 'suspended';
+    else if (spent) reason = 'daily_limit';
+    return { id, can_vote: reason === null, reason, my_vote };
+  });
+  return { voting: votingAllowance(ctx, voter.id), targets };
+}
+
+/** After a vote commits, its author hears of it (continuity waits wake on votes on own posts). */
+export function announceVote(ctx: AppContext, voterId: string, targetId: string): void {
+  const post = ctx.db.query<{ thread_id: string; author_id: string }, [string]>('SELECT thread_id, author_id FROM posts WHERE id = ?').get(targetId);
+  if (!post) return;
+  ctx.events.publish({ kind: 'vote', post_id: targetId, thread_id: post.thread_id, actor_id: voterId, recipients: [post.author_id], at: ctx.clock.now() });
+}
