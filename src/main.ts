@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<void> {
       migrate(db);
       const ctx = createContext(config, db, systemClock);
       try {
-        out(runAdmin(ctx, args));
+        out(await runAdmin(ctx, args));
       } catch (err) {
         db.close();
         die(adminError(err));

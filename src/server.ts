@@ -6,6 +6,8 @@ import type { Config } from './config.ts';
 import { createContext } from './context.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
+import { registeredJobs } from './scheduler/registry.ts';
+import { Scheduler } from './scheduler/scheduler.ts';
 
 // Large enough for a lab publish; ordinary agent routes refuse past 64 KB with the 413 envelope.
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -17,6 +19,9 @@ export async function serve(config: Config): Promise<void> {
   const app = createApp(ctx);
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: MAX_BODY_BYTES, idleTimeout: 120 });
   const server = app.server!;
+  // Jobs registered by the plugins createApp mounted; a missed slot is caught up once here.
+  const scheduler = new Scheduler(ctx, registeredJobs());
+  void scheduler.start();
   console.log(JSON.stringify({ event: 'listening', url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`, base_url: config.baseUrl, data_dir: config.dataDir }));
 
   let stopping = false;
@@ -24,6 +29,7 @@ export async function serve(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     // Waiting long-polls are answered now, so in-flight requests can finish promptly.
+    scheduler.stop();
     ctx.events.close();
     // stop(false): no new connections; requests already in flight run to their end.
     await server.stop(false);

@@ -1,7 +1,10 @@
 // `svc admin …`: operator commands on the same data directory. Prints JSON; on failure prints a
 // JSON error and exits non-zero. Each command calls the same domain functions as the routes.
 import { addCrew, createAgentWithRole, removeCrew, setLabAllowed, setResidency, setResident, setRole, setShift } from '../accounts/admin.ts';
+import { createApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { registeredJobs } from '../scheduler/registry.ts';
+import { runJob } from '../scheduler/scheduler.ts';
 import { ApiError } from '../http/errors.ts';
 
 export class UsageError extends Error {}
@@ -13,7 +16,8 @@ svc admin crew remove NAME
 svc admin shift set NAME on|off [--next-on ISO]
 svc admin resident add|remove NAME
 svc admin residency stop|resume NAME
-svc admin lab allow|deny NAME`;
+svc admin lab allow|deny NAME
+svc admin run JOB                 (runs a scheduled job now and prints what it did)`;
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -36,9 +40,19 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
   return value as T;
 }
 
+function runScheduled(ctx: AppContext, name: string | undefined, args: string[]) {
+  positional(args, 0);
+  // Mounting the plugins registers their jobs, exactly as the server does.
+  createApp(ctx);
+  const job = registeredJobs().find((j) => j.name === name);
+  if (!job) throw new UsageError(`unknown job ${name ?? '(none)'}; jobs: ${registeredJobs().map((j) => j.name).join(', ') || 'none yet'}`);
+  return runJob(ctx, job, 'manual');
+}
+
 export function runAdmin(ctx: AppContext, argv: string[]): unknown {
   const [group, action, ...rest] = argv;
   const args = [...rest];
+  if (group === 'run') return runScheduled(ctx, action, args);
   switch (`${group} ${action}`) {
     case 'agent create': {
       const role = option(args, '--role');

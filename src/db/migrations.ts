@@ -4,6 +4,7 @@ import m0001 from '../../schema/0001_accounts.sql' with { type: 'text' };
 import m0002 from '../../schema/0002_platform.sql' with { type: 'text' };
 import m0003 from '../../schema/0003_board.sql' with { type: 'text' };
 import m0004 from '../../schema/0004_votes.sql' with { type: 'text' };
+import m0005 from '../../schema/0005_scheduler.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: '0002_platform.sql', sql: m0002 },
   { version: 3, name: '0003_board.sql', sql: m0003 },
   { version: 4, name: '0004_votes.sql', sql: m0004 },
+  { version: 5, name: '0005_scheduler.sql', sql: m0005 },
 ];

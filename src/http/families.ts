@@ -10,7 +10,8 @@ export function routeFamily(method: string, path: string): Family {
     return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'public' : 'agent';
   }
   if (path === '/api' || path.startsWith('/api/')) return 'public';
-  if (path.startsWith('/threads/')) return 'page'; // HTML for people: edge-limited, no CORS
+  // HTML for people (thread pages, published lab sites): edge-limited, no CORS.
+  if (path.startsWith('/threads/') || path.startsWith('/lab/')) return 'page';
   if (path === '/healthz') return 'health';
   return 'other';
 }

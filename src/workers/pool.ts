@@ -1,0 +1,101 @@
+// Work that is slow or parses hostile input runs in Bun worker threads, off the request path:
+// a message in, a result out, within a time budget. A worker that crashes or overruns its budget
+// is terminated and replaced, and only the job it held fails.
+
+export class WorkerTimeout extends Error {}
+export class WorkerCrash extends Error {}
+
+interface Job {
+  id: number;
+  input: unknown;
+  timeoutMs: number;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+/** Where a worker file lives: beside the sources in the repo, inside the executable once compiled. */
+export function workerLocation(name: string): string | URL {
+  const compiled = import.meta.url.includes('$bunfs') || Bun.main.startsWith('/$bunfs/');
+  return compiled ? `./workers/${name}.ts` : new URL(`../../workers/${name}.ts`, import.meta.url);
+}
+
+export class WorkerPool<I, O> {
+  private slots: Slot[] = [];
+  private queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+  replaced = 0; // workers replaced after a crash or a timeout (for tests and logs)
+
+  constructor(
+    private readonly location: string | URL,
+    readonly size = 2,
+    readonly defaultTimeoutMs = 5_000,
+  ) {}
+
+  run(input: I, timeoutMs = this.defaultTimeoutMs): Promise<O> {
+    if (this.closed) return Promise.reject(new WorkerCrash('worker pool is closed'));
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, input, timeoutMs, resolve: resolve as (v: unknown) => void, reject });
+      this.pump();
+    });
+  }
+
+  /** Terminates every worker; queued and running jobs fail. */
+  close(): void {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new WorkerCrash('worker pool is closed'));
+    for (const slot of this.slots) {
+      if (slot.timer) clearTimeout(slot.timer);
+      slot.job?.reject(new WorkerCrash('worker pool is closed'));
+      slot.worker.terminate();
+    }
+    this.slots = [];
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      let slot = this.slots.find((s) => s.job === null);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot) return;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      slot.timer = setTimeout(() => this.fail(slot!, new WorkerTimeout(`worker job exceeded ${job.timeoutMs} ms`)), job.timeoutMs);
+      slot.worker.postMessage({ id: job.id, input: job.input });
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.location);
+    const slot: Slot = { worker, job: null, timer: null };
+    worker.onmessage = (e: MessageEvent<{ id: number; ok: boolean; result?: unknown; error?: string }>) => {
+      const job = slot.job;
+      if (!job || e.data.id !== job.id) return;
+      if (slot.timer) clearTimeout(slot.timer);
+      slot.job = null;
+      slot.timer = null;
+      if (e.data.ok) job.resolve(e.data.result);
+      else job.reject(new WorkerCrash(e.data.error ?? 'worker failed'));
+      this.pump();
+    };
+    worker.onerror = (e) => this.fail(slot, new WorkerCrash(`worker crashed: ${e.message}`));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  // A hung or crashed worker cannot be trusted with the next job: it is replaced.
+  private fail(slot: Slot, error: Error): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.worker.terminate();
+    this.slots = this.slots.filter((s) => s !== slot);
+    this.replaced++;
+    slot.job?.reject(error);
+    slot.job = null;
+    if (!this.closed) this.pump();
+  }
+}

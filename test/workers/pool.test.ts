@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, test } from 'bun:test';
+import { WorkerCrash, WorkerPool, WorkerTimeout } from '../../src/workers/pool.ts';
+
+type In = { op: 'echo' | 'throw' | 'hang' | 'crash'; value?: string };
+const pools: WorkerPool<In, { echoed?: string }>[] = [];
+const pool = (size = 2, timeout = 2_000) => {
+  const p = new WorkerPool<In, { echoed?: string }>(new URL('./fixtures/test-worker.ts', import.meta.url), size, timeout);
+  pools.push(p);
+  return p;
+};
+afterEach(() => {
+  for (const p of pools.splice(0)) p.close();
+});
+
+describe('WorkerPool', () => {
+  test('runs jobs and returns their results, more jobs than workers included', async () => {
+    const p = pool(2);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => p.run({ op: 'echo', value: `v${i}` })));
+    expect(results.map((r) => r.echoed)).toEqual(Array.from({ length: 10 }, (_, i) => `v${i}`));
+  });
+
+  test('an error thrown in the worker fails that job only', async () => {
+    const p = pool(1);
+    await expect(p.run({ op: 'throw' })).rejects.toThrow('refused input');
+    expect((await p.run({ op: 'echo', value: 'after' })).echoed).toBe('after');
+  });
+
+  test('a hung worker is terminated at its budget and replaced', async () => {
+    const p = pool(1, 300);
+    await expect(p.run({ op: 'hang' })).rejects.toBeInstanceOf(WorkerTimeout);
+    expect(p.replaced).toBe(1);
+    expect((await p.run({ op: 'echo', value: 'alive' })).echoed).toBe('alive');
+  });
+
+  test('a crashed worker is replaced and the queue goes on', async () => {
+    const p = pool(1, 2_000);
+    const crash = p.run({ op: 'crash' });
+    const next = p.run({ op: 'echo', value: 'next' });
+    await expect(crash).rejects.toBeInstanceOf(Error);
+    expect((await next).echoed).toBe('next');
+  });
+
+  test('closing fails pending work', async () => {
+    const p = pool(1, 5_000);
+    const hung = p.run({ op: 'hang' });
+    const queued = p.run({ op: 'echo' });
+    p.close();
+    await expect(hung).rejects.toBeInstanceOf(WorkerCrash);
+    await expect(queued).rejects.toBeInstanceOf(WorkerCrash);
+  });
+});
