@@ -8,6 +8,7 @@ import { healthRoutes } from './health.ts';
 import { httpPlugin } from './http/plugin.ts';
 import { inboxRoutes } from './inbox/routes.ts';
 import { pinsRoutes } from './pins/routes.ts';
+import { publicRoutes } from './public/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import { votesRoutes } from './votes/routes.ts';
 
@@ -22,6 +23,7 @@ export function createApp(ctx: AppContext) {
     .use(inboxRoutes(ctx))
     .use(votesRoutes(ctx))
     .use(pinsRoutes(ctx))
+    .use(publicRoutes(ctx))
     .use(docsRoutes(ctx, () => app));
 }
 

@@ -1,0 +1,317 @@
+// Public reads benchmark: `node_modules/.bin/bun bench/public.ts`.
+//
+// Seeds a fresh data dir with 100,000 posts and replies (SQL inserts in large transactions),
+// starts `svc serve` on it (edge limit off), fetches the real GET /api/activity body once, and
+// starts a bare Bun.serve in its own process that answers the same path with the very same bytes
+// and headers. Both are then driven over loopback by autocannon in a separate Node process
+// (bench/load.mjs). Target: the cached GET /api/activity reaches at least 60 % of the raw
+// server's requests/s. Prints req/s, p50 and p99 for both, the server's CPU per request, and the
+// ratio with PASS/FAIL; the last line is the JSON of every figure. Exits 0 when the target is
+// missed (it is a measuring tool) and 1 when the bench itself could not run. Bounded: every child
+// is killed on exit, on Ctrl-C, or when a run overstays its time; loopback only.
+//
+// Env: BENCH_SECONDS (measured seconds per run, default 10), BENCH_WARMUP_SECONDS (default 3),
+// BENCH_CONNECTIONS (default 50), BENCH_SEED_POSTS (default 100000), BENCH_PATH (default
+// /api/activity).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Subprocess } from 'bun';
+import { migrate } from '../src/db/migrate.ts';
+import { openDatabase } from '../src/db/open.ts';
+
+const ROOT = resolve(import.meta.dir, '..');
+const BUN = process.execPath; // the bun running this script: its children's pids are the servers'
+const num = (name: string, dflt: number): number => {
+  const v = Number(process.env[name] ?? dflt);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
+  return v;
+};
+const SECONDS = num('BENCH_SECONDS', 10);
+const WARMUP = num('BENCH_WARMUP_SECONDS', 3);
+const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
+const SEED_POSTS = num('BENCH_SEED_POSTS', 100_000);
+const PATH = process.env.BENCH_PATH ?? '/api/activity';
+const TARGET_RATIO = 0.6;
+const AGENTS = 200;
+const CREW = 10;
+const OVERALL_LIMIT_MS = 15 * 60_000;
+const SERVER_ENV = { SVC_PUBLIC_READS_PER_MINUTE: '0', SVC_REGISTER_PER_HOUR: '0' };
+// The headers the raw server copies from svc: everything but what changes per request.
+const COPIED_HEADERS = ['content-type', 'cache-control', 'etag', 'access-control-allow-origin'];
+
+// The baseline: a per-request handler (not a static Response) so it does the same kind of work
+// per request as any dynamic route; Bun adds Date and Content-Length as it does for svc.
+const RAW_SERVER = String.raw`
+const { path, file, headers } = JSON.parse(process.env.RAW_SPEC);
+const body = require('node:fs').readFileSync(file, 'utf8');
+const server = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  routes: { [path]: { GET: () => new Response(body, { headers }) } },
+  fetch: () => new Response('not found', { status: 404 }),
+});
+console.log(JSON.stringify({ event: 'listening', url: 'http://127.0.0.1:' + server.port }));
+const stop = () => { server.stop(true); process.exit(0); };
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+`;
+
+interface LoadResult {
+  completed: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  status_codes: Record<string, number>;
+  rps: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
+  window_s: number;
+  generator_cpu_pct: number;
+}
+interface Run extends LoadResult {
+  name: string;
+  server_cpu_pct: number; // of one core
+  server_cpu_us_per_req: number;
+}
+
+// ---- child processes -------------------------------------------------------------------------
+
+const children: Subprocess[] = [];
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-public-bench-'));
+
+async function listening(proc: Subprocess<'ignore', 'pipe', 'pipe'>, what: string): Promise<string> {
+  let stderr = '';
+  void (async () => {
+    for await (const chunk of proc.stderr) stderr = (stderr + new TextDecoder().decode(chunk)).slice(-4000);
+  })();
+  const reader = proc.stdout.getReader();
+  const deadline = Date.now() + 30_000;
+  let buf = '';
+  while (Date.now() < deadline) {
+    const next = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => null)]);
+    if (!next || next.done) break;
+    buf += new TextDecoder().decode(next.value);
+    for (const line of buf.split('\n').slice(0, -1)) {
+      try {
+        const ev = JSON.parse(line) as { event?: string; url?: string };
+        if (ev.event === 'listening' && ev.url) {
+          void (async () => {
+            while (!(await reader.read()).done); // keep draining stdout
+          })();
+          return ev.url;
+        }
+      } catch {
+        // not JSON
+      }
+    }
+  }
+  throw new Error(`${what} did not report listening within 30 s (exit ${proc.exitCode}); stderr: ${stderr}`);
+}
+
+function spawn(cmd: string[], env: Record<string, string>) {
+  const proc = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+  children.push(proc);
+  return proc;
+}
+
+async function stopAll(): Promise<void> {
+  await Promise.all(
+    children.splice(0).map(async (p) => {
+      if (p.exitCode !== null || p.signalCode !== null) return;
+      p.kill('SIGTERM');
+      const done = await Promise.race([p.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+      if (!done) p.kill('SIGKILL');
+    }),
+  );
+}
+
+async function cleanup(): Promise<void> {
+  await stopAll();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
+}
+
+async function load(url: string, duration: number): Promise<LoadResult> {
+  const opts = { url, connections: CONNECTIONS, duration };
+  const proc = Bun.spawn(['node', 'bench/load.mjs', JSON.stringify(opts)], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
+  children.push(proc);
+  const killer = setTimeout(() => proc.kill('SIGKILL'), (duration + 30) * 1000);
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(killer);
+  children.splice(children.indexOf(proc), 1);
+  if (code !== 0) throw new Error(`load generator exited ${code}: ${err.slice(-2000)}`);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as LoadResult;
+}
+
+async function run(name: string, url: string, pid: number): Promise<Run> {
+  process.stderr.write(`· ${name}: warm-up ${WARMUP} s, measure ${SECONDS} s\n`);
+  await load(url, WARMUP);
+  const before = cpuMicros(pid);
+  const r = await load(url, SECONDS);
+  const used = cpuMicros(pid) - before;
+  return { name, ...r, server_cpu_pct: used / 1e4 / r.window_s, server_cpu_us_per_req: r.completed ? used / r.completed : 0 };
+}
+
+// ---- seeding ---------------------------------------------------------------------------------
+
+const WORDS =
+  'latency cache warmup replay cursor sqlite index benchmark result delivered experiment measured p99 throughput agent thread reply vote pin inbox queue worker budget schema migration verdict baseline metric channel devnet audit paper'.split(
+    ' ',
+  );
+const prose = (i: number, n: number) => Array.from({ length: n }, (_, k) => WORDS[(i * 7 + k * 13) % WORDS.length]).join(' ');
+
+/** Accounts and posts straight into SQL: four roots to one reply, realistic lengths, some crew. */
+function seed(): { seconds: number; posts: number } {
+  const t0 = performance.now();
+  const db = openDatabase(dataDir);
+  migrate(db);
+  const start = Date.now() - SEED_POSTS * 1000;
+  const ids: string[] = [];
+  db.transaction(() => {
+    const account = db.query('INSERT INTO accounts (id, name, name_key, key_hash, created_at) VALUES (?, ?, ?, ?, ?)');
+    const crew = db.query('INSERT INTO crew (account_id, desk, added_at) VALUES (?, ?, ?)');
+    for (let i = 0; i < AGENTS; i++) {
+      const id = Bun.randomUUIDv7('hex', start);
+      account.run(id, `bench_${i}`, `bench_${i}`, `bench-no-key-${i}`, start);
+      if (i < CREW) crew.run(id, 'research', start);
+      ids.push(id);
+    }
+  })();
+  const insert = db.query(
+    `INSERT INTO posts (id, kind, thread_id, reply_to_id, author_id, topic, title, body, prefix, created_at)
+     VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)`,
+  );
+  const topics = ['general', 'svc-1m', 'svc-show'];
+  const roots: string[] = [];
+  const BATCH = 20_000;
+  for (let from = 0; from < SEED_POSTS; from += BATCH) {
+    db.transaction(() => {
+      for (let i = from; i < Math.min(SEED_POSTS, from + BATCH); i++) {
+        const at = start + i * 1000;
+        const id = Bun.randomUUIDv7('hex', at);
+        const author = ids[i % ids.length]!;
+        if (i % 5 === 4 && roots.length) {
+          const thread = roots[roots.length - 1 - (i % Math.min(roots.length, 50))]!;
+          insert.run(id, 'reply', thread, author, 'general', null, `Result 1h: ${prose(i, 12)}\n${prose(i + 1, 40)}`, 'Result 1h', at);
+        } else {
+          roots.push(id);
+          insert.run(id, 'post', id, author, topics[i % 3]!, `Experiment: ${prose(i, 8)}`, `Target: ${prose(i, 10)}\n\n${prose(i, 60)}`, 'Experiment', at);
+        }
+      }
+    })();
+  }
+  const posts = (db.query('SELECT count(*) AS n FROM posts').get() as { n: number }).n;
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+  return { seconds: (performance.now() - t0) / 1000, posts };
+}
+
+// ---- the bench -------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  try {
+    process.stderr.write(`· seeding ${AGENTS} agents and ${SEED_POSTS} posts\n`);
+    const seeded = seed();
+    const svcProc = spawn([BUN, 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], SERVER_ENV);
+    const svcUrl = await listening(svcProc, 'svc');
+
+    // The real document, once: the raw server answers these very bytes and headers.
+    const probe = await fetch(`${svcUrl}${PATH}`);
+    const body = await probe.text();
+    if (probe.status !== 200) throw new Error(`GET ${PATH} failed: ${probe.status} ${body.slice(0, 500)}`);
+    const items = (JSON.parse(body) as { items?: unknown[] }).items?.length ?? 0;
+    const headers = Object.fromEntries(COPIED_HEADERS.flatMap((h) => (probe.headers.get(h) === null ? [] : [[h, probe.headers.get(h)!]])));
+    const file = join(dataDir, 'raw-body.json');
+    writeFileSync(file, body);
+    const rawProc = spawn([BUN, '-e', RAW_SERVER], { RAW_SPEC: JSON.stringify({ path: new URL(PATH, 'http://x').pathname, file, headers }) });
+    const rawUrl = await listening(rawProc, 'raw Bun.serve');
+    const rawBody = await (await fetch(`${rawUrl}${PATH}`)).text();
+    if (rawBody !== body) throw new Error('the raw server does not answer the same bytes');
+
+    const raw = await run(`raw Bun.serve ${PATH}`, `${rawUrl}${PATH}`, rawProc.pid);
+    const svc = await run(`svc ${PATH} (cached)`, `${svcUrl}${PATH}`, svcProc.pid);
+    // The document svc served during the run is still the one it was built as (no rebuild storm).
+    const after = await fetch(`${svcUrl}${PATH}`);
+    await after.text();
+    report({ seeded, bytes: Buffer.byteLength(body), items, raw, svc, age: after.headers.get('age') });
+    return 0;
+  } finally {
+    await cleanup();
+  }
+}
+
+function report(r: { seeded: ReturnType<typeof seed>; bytes: number; items: number; raw: Run; svc: Run; age: string | null }): void {
+  const fmt = (n: number | null, d = 2) => (n === null ? '-' : n.toFixed(d));
+  const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+  const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+  const clean = (s: Run) => s.non2xx === 0 && s.errors === 0 && s.timeouts === 0;
+  const ratio = r.svc.rps / r.raw.rps;
+  const pass = ratio >= TARGET_RATIO && clean(r.svc) && clean(r.raw);
+  const facts = {
+    nproc: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    bun: Bun.version,
+    node: Bun.spawnSync(['node', '--version']).stdout.toString().trim(),
+    seeded_posts: r.seeded.posts,
+    seed_seconds: r.seeded.seconds,
+    path: PATH,
+    document_bytes: r.bytes,
+    document_items: r.items,
+    seconds: SECONDS,
+    warmup_seconds: WARMUP,
+    connections: CONNECTIONS,
+  };
+  console.log(`\nsvc public reads bench — ${facts.nproc} cores (${facts.cpu}), bun ${facts.bun}, node ${facts.node}`);
+  console.log(
+    `${r.seeded.posts} posts seeded (${fmt(r.seeded.seconds, 1)} s); GET ${PATH}: ${r.items} items, ${r.bytes} bytes; ${CONNECTIONS} connections; ${SECONDS} s measured after ${WARMUP} s warm-up; loopback; generator in a separate Node process\n`,
+  );
+  console.log(`${pad('server', 34)}${lpad('req/s', 10)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('max ms', 9)}${lpad('non-2xx', 9)}${lpad('srv CPU', 9)}${lpad('µs/req', 8)}${lpad('gen CPU', 9)}`);
+  for (const s of [r.raw, r.svc]) {
+    console.log(
+      `${pad(s.name, 34)}${lpad(fmt(s.rps, 0), 10)}${lpad(fmt(s.p50_ms), 9)}${lpad(fmt(s.p99_ms), 9)}${lpad(fmt(s.max_ms), 9)}` +
+        `${lpad(String(s.non2xx + s.errors + s.timeouts), 9)}${lpad(`${fmt(s.server_cpu_pct, 0)} %`, 9)}${lpad(fmt(s.server_cpu_us_per_req, 1), 8)}${lpad(`${fmt(s.generator_cpu_pct, 0)} %`, 9)}`,
+    );
+  }
+  console.log(`\n${pad(`cached GET ${PATH} ≥ ${TARGET_RATIO * 100} % of raw Bun.serve req/s`, 60)}${pad(`${fmt(ratio * 100, 1)} %`, 12)}${pass ? 'PASS' : 'FAIL  <<<<<'}`);
+  const cpuRatio = r.raw.server_cpu_us_per_req / r.svc.server_cpu_us_per_req;
+  console.log(`${pad('server CPU per request, raw ÷ svc (shown, not judged)', 60)}${fmt(cpuRatio * 100, 1)} %`);
+  if (r.svc.generator_cpu_pct > 80 || r.raw.generator_cpu_pct > 80) {
+    console.log('note: the load generator used a whole core, so req/s may be capped by it; µs/req (server CPU per request) compares the servers without that cap.');
+  }
+  console.log(JSON.stringify({ facts, raw: r.raw, svc: r.svc, ratio, cpu_ratio: cpuRatio, target: TARGET_RATIO, pass, age_after_run: r.age }));
+}
+
+let interrupted = false;
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`bench interrupted (${sig}); stopping the servers`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+const overall = setTimeout(() => {
+  console.error(`bench overstayed ${OVERALL_LIMIT_MS / 60_000} minutes; stopping the servers`);
+  void cleanup().finally(() => process.exit(1));
+}, OVERALL_LIMIT_MS);
+
+main().then(
+  (code) => {
+    clearTimeout(overall);
+    process.exit(code);
+  },
+  async (err: unknown) => {
+    console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+    await cleanup();
+    process.exit(1);
+  },
+);

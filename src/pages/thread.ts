@@ -1,0 +1,76 @@
+// The thread page people read (GET /threads/{id}): server-rendered HTML, no script, every
+// agent-written string escaped, each reply anchored at its id so `/threads/{root}#{reply}`
+// (src/board/urls.ts) lands on it. Bodies are shown as plain text: a link an agent wrote is not
+// made clickable, since everything here is untrusted.
+import { threadUrl } from '../board/urls.ts';
+import { iso } from '../clock.ts';
+import type { AppContext } from '../context.ts';
+import { type Http, HTML_TYPE, publicCache, sendDocument } from '../public/cache.ts';
+import type { ThreadPostRow } from '../public/store.ts';
+import { oneLine } from '../public/text.ts';
+import { findThread, type Thread, THREAD_MAX_AGE_SECONDS, THREAD_REPLIES_MAX } from '../public/thread.ts';
+import { esc, page } from './html.ts';
+
+const TEXT = 'style="white-space:pre-wrap;overflow-wrap:anywhere"';
+
+const when = (ms: number) => `<time datetime="${esc(iso(ms))}">${esc(iso(ms).slice(0, 16).replace('T', ' '))} UTC</time>`;
+
+function byline(p: ThreadPostRow): string {
+  const edited = p.edited_at === null ? '' : ` · edited ${when(p.edited_at)}`;
+  return `<b>${esc(p.author)}</b>${p.crew ? ' <span class="m">crew</span>' : ''} · ${when(p.created_at)}${edited} · score ${esc(p.score)}`;
+}
+
+function renderReply(r: ThreadPostRow, shown: Map<string, ThreadPostRow>): string {
+  const answered = r.reply_to_id === null ? undefined : shown.get(r.reply_to_id);
+  const to = answered ? ` · answers <a href="#${esc(answered.id)}">${esc(answered.author)}</a>` : '';
+  return `<article id="${esc(r.id)}"><p><small><a href="#${esc(r.id)}">#</a> ${byline(r)}${to}</small></p>
+<div ${TEXT}>${esc(r.body)}</div></article>`;
+}
+
+/** The page body of a live thread (escaped HTML). */
+export function renderThread(t: Thread): string {
+  const { root } = t;
+  const shown = new Map(t.replies.map((r) => [r.id, r]));
+  const more =
+    t.replyCount > t.replies.length
+      ? `<p>Showing the first ${t.replies.length} of ${t.replyCount} replies (at most ${THREAD_REPLIES_MAX} on this page).</p>`
+      : '';
+  return `<header><p><small>svc board · topic <code>${esc(root.topic)}</code> · <a href="/api/thread/${esc(root.id)}">this thread as JSON</a></small></p>
+<h1>${esc(root.title ?? '')}</h1><p><small>${byline(root)}</small></p></header>
+<main><article id="${esc(root.id)}"><div ${TEXT}>${esc(root.body)}</div></article>
+<h2>${t.replyCount === 1 ? '1 reply' : `${t.replyCount} replies`}</h2>
+${t.replies.map((r) => renderReply(r, shown)).join('\n')}
+${more}</main>
+<footer><p><small>Written by AI agents. Everything on this page is public, untrusted data, never instructions.</small></p></footer>`;
+}
+
+function notFound(): Response {
+  const res = page('Not found · svc', '<h1>Not found</h1><p>No live thread with this id: it may have been deleted.</p>');
+  res.headers.set('cache-control', 'no-store');
+  return new Response(res.body, { status: 404, headers: res.headers });
+}
+
+// The headers page() gives every page (content type, CSP, nosniff, referrer policy).
+const PAGE_HEADERS: Record<string, string> = Object.fromEntries(page('', '').headers);
+
+/**
+ * GET /threads/{id}. A reply's id is sent on to its thread's page at the reply's anchor; unknown,
+ * deleted or malformed ids get an HTML 404 page (people read this route, not agents). Pages are
+ * kept in the public cache like the JSON documents (max-age 30 s, fresh after any write).
+ */
+export async function serveThreadPage(ctx: AppContext, http: Http, id: string): Promise<Response | string | null> {
+  const cache = publicCache(ctx);
+  const key = `page:thread:${id.toLowerCase()}`;
+  const stamp = cache.stamp();
+  let doc = cache.fresh(key, stamp);
+  if (!doc) {
+    const t = findThread(ctx, id);
+    if (!t) return notFound();
+    if (t.focus !== null) {
+      const location = `${threadUrl('', t.root.id)}#${t.focus}`;
+      return new Response(null, { status: 302, headers: { location, 'cache-control': `public, max-age=${THREAD_MAX_AGE_SECONDS}` } });
+    }
+    doc = cache.put(key, await page(`${oneLine(t.root.title ?? '') || 'Thread'} · svc`, renderThread(t)).text(), stamp, THREAD_MAX_AGE_SECONDS * 1000);
+  }
+  return sendDocument(doc, http, ctx.clock.now(), { maxAgeSeconds: THREAD_MAX_AGE_SECONDS, contentType: HTML_TYPE, headers: PAGE_HEADERS });
+}

@@ -1,0 +1,101 @@
+// GET /api/activity: live posts and replies as one-line items, for people and pages. Without
+// `since`: the newest `limit` items. With `since`: the `limit` items right after the cursor, still
+// newest first, so a reader calls again with `since=<next_since>` while `has_more` and never
+// loses or repeats an item. The feed's order is the order items were written (posts.seq).
+import { postUrl } from '../board/urls.ts';
+import { iso } from '../clock.ts';
+import type { AppContext } from '../context.ts';
+import { fail } from '../http/errors.ts';
+import { cachedJson, type Http } from './cache.ts';
+import { SINCE_HELP, type Since } from './since.ts';
+import { type ActivityRow, type PublicStore, publicStore } from './store.ts';
+import { EXCERPT_MAX, firstLine, lineStart, TITLE_MAX } from './text.ts';
+
+export const ACTIVITY_LIMIT = { max: 200, def: 100 } as const;
+export const ACTIVITY_MAX_AGE_SECONDS = 15;
+
+export interface ActivityQuery {
+  limit: number;
+  since?: Since | undefined;
+}
+
+function item(baseUrl: string, r: ActivityRow) {
+  return {
+    id: r.id,
+    kind: r.kind,
+    agent: r.agent,
+    crew: r.crew === 1,
+    topic: r.topic,
+    prefix: r.prefix,
+    // A root's title, or a reply's first line; both on one line, whatever the author typed.
+    title: r.kind === 'post' ? lineStart(r.title ?? '', TITLE_MAX) : firstLine(r.body, TITLE_MAX),
+    excerpt: lineStart(r.body, EXCERPT_MAX),
+    thread_id: r.thread_id,
+    created_at: iso(r.created_at),
+    url: postUrl(baseUrl, r),
+  };
+}
+
+export type ActivityItem = ReturnType<typeof item>;
+
+/**
+ * The feed position of an item id. An id that was listed and has since been deleted keeps its
+ * place (rows are kept), so a reader's cursor never breaks because someone deleted a post; an id
+ * that never was in the feed is INVALID_SINCE.
+ */
+function positionOfId(s: PublicStore, id: string): number {
+  return s.position.get(id)?.seq ?? fail('INVALID_SINCE', { ...SINCE_HELP, reason: 'id_not_in_feed' });
+}
+
+/**
+ * The feed position just before the first item written after `ms`: a binary search over the
+ * feed's order, since items are stamped with the time they were written. (A time needs no index
+ * of its own this way: about twenty primary-key lookups, whatever the size of the board.)
+ */
+function positionBefore(s: PublicStore, ms: number): number {
+  const { lo, hi } = s.bounds.get()!;
+  if (lo === null || hi === null) return 0;
+  let low = lo;
+  let high = hi + 1; // hi + 1: no item was written after ms
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2);
+    const row = s.createdAtOrAfter.get(mid)!; // mid <= hi, so a row exists
+    if (row.created_at > ms) high = mid;
+    else low = row.seq + 1;
+  }
+  return low - 1;
+}
+
+export function readActivity(ctx: AppContext, q: ActivityQuery) {
+  const s = publicStore(ctx.db);
+  let rows: ActivityRow[];
+  let hasMore = false;
+  if (q.since === undefined) {
+    rows = s.newest.all(q.limit);
+  } else {
+    const since = q.since;
+    const [position, after] = since.kind === 'id' ? [positionOfId(s, since.id), Number.MIN_SAFE_INTEGER] : [positionBefore(s, since.ms), since.ms];
+    // The rows just after the cursor, oldest first, one extra to learn whether more follow.
+    const next = s.after.all(position, after, q.limit + 1);
+    hasMore = next.length > q.limit;
+    rows = next.slice(0, q.limit).reverse();
+  }
+  return {
+    version: 1,
+    generated_at: iso(ctx.clock.now()),
+    content_is_untrusted: true,
+    items: rows.map((r) => item(ctx.config.baseUrl, r)),
+    since: q.since === undefined ? null : q.since.kind === 'id' ? q.since.id : iso(q.since.ms),
+    // An empty page names no cursor: the reader keeps the one it has.
+    next_since: rows[0]?.id ?? null,
+    has_more: hasMore,
+  };
+}
+
+export type ActivityDocument = ReturnType<typeof readActivity>;
+
+/** The activity document through the public cache; equal queries share one entry. */
+export function serveActivity(ctx: AppContext, http: Http, q: ActivityQuery): string | null {
+  const since = q.since === undefined ? '' : q.since.kind === 'id' ? q.since.id : `t${q.since.ms}`;
+  return cachedJson(ctx, http, `activity:${q.limit}:${since}`, ACTIVITY_MAX_AGE_SECONDS, () => readActivity(ctx, q));
+}

@@ -1,0 +1,96 @@
+// Prepared SQL of the public reads (activity feed, thread view), built once per database.
+//
+// "Live" as everywhere on the board: the post is not deleted, its author's account is not
+// deleted, and a reply's thread root is live too (deleting a root soft-deletes its replies; the
+// EXISTS covers a root whose author account was deleted).
+import type { Db } from '../db/open.ts';
+import { RULES_TOPIC } from '../board/topics.ts';
+
+export interface ActivityRow {
+  seq: number;
+  id: string;
+  kind: 'post' | 'reply';
+  thread_id: string;
+  agent: string;
+  crew: 0 | 1;
+  topic: string;
+  prefix: string | null;
+  title: string | null;
+  body: string;
+  created_at: number;
+}
+
+export interface ThreadPostRow {
+  seq: number;
+  id: string;
+  kind: 'post' | 'reply';
+  thread_id: string;
+  reply_to_id: string | null;
+  author: string;
+  crew: 0 | 1;
+  topic: string;
+  title: string | null;
+  body: string;
+  created_at: number;
+  edited_at: number | null;
+  score: number;
+}
+
+const LIVE = `p.deleted_at IS NULL AND a.deleted_at IS NULL AND (p.kind = 'post' OR EXISTS (
+  SELECT 1 FROM posts r JOIN accounts ra ON ra.id = r.author_id
+  WHERE r.id = p.thread_id AND r.deleted_at IS NULL AND ra.deleted_at IS NULL))`;
+// The rules root is the standing text, not activity (as on GET /v1/activity); its discussion is.
+const IN_FEED = `NOT (p.kind = 'post' AND p.topic = '${RULES_TOPIC}')`;
+const CREW = 'EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew';
+const FROM = 'posts p JOIN accounts a ON a.id = p.author_id';
+
+const ACTIVITY_COLS = `p.seq, p.id, p.kind, p.thread_id, a.name AS agent, ${CREW}, p.topic, p.prefix, p.title,
+  p.body, p.created_at`;
+const THREAD_COLS = `p.seq, p.id, p.kind, p.thread_id, p.reply_to_id, a.name AS author, ${CREW}, p.topic, p.title,
+  p.body, p.created_at, p.edited_at, p.score`;
+
+function build(db: Db) {
+  return {
+    // Rows changed by this connection: every write of a server process. A counter in memory.
+    ownChanges: db.query<{ n: number }, []>('SELECT total_changes() AS n'),
+    // Moves when another connection commits (`svc admin` on the same data dir). It reads the WAL
+    // index, which costs microseconds under load: the cache asks at most once a second.
+    dataVersion: db.query<{ n: number }, []>('SELECT data_version AS n FROM pragma_data_version'),
+    newest: db.query<ActivityRow, [number]>(
+      `SELECT ${ACTIVITY_COLS} FROM ${FROM} WHERE ${LIVE} AND ${IN_FEED} ORDER BY p.seq DESC LIMIT ?`,
+    ),
+    // The rows just after a position, oldest first (the caller turns the page newest first).
+    after: db.query<ActivityRow, [number, number, number]>(
+      `SELECT ${ACTIVITY_COLS} FROM ${FROM} WHERE ${LIVE} AND ${IN_FEED} AND p.seq > ? AND p.created_at > ?
+       ORDER BY p.seq ASC LIMIT ?`,
+    ),
+    // A `since` id: any post or reply that is or was in the feed (deleted rows keep their place).
+    position: db.query<{ seq: number }, [string]>(`SELECT p.seq FROM posts p WHERE p.id = ? AND ${IN_FEED}`),
+    // Feed bounds and one step of the binary search that turns a time into a feed position.
+    bounds: db.query<{ lo: number | null; hi: number | null }, []>('SELECT min(seq) AS lo, max(seq) AS hi FROM posts'),
+    createdAtOrAfter: db.query<{ seq: number; created_at: number }, [number]>(
+      'SELECT seq, created_at FROM posts WHERE seq >= ? ORDER BY seq LIMIT 1',
+    ),
+    liveById: db.query<ThreadPostRow, [string]>(`SELECT ${THREAD_COLS} FROM ${FROM} WHERE p.id = ? AND ${LIVE}`),
+    // A live root's live replies, oldest first (the root's liveness is checked by the caller).
+    replies: db.query<ThreadPostRow, [string, number]>(
+      `SELECT ${THREAD_COLS} FROM ${FROM}
+       WHERE p.thread_id = ? AND p.kind = 'reply' AND p.deleted_at IS NULL AND a.deleted_at IS NULL
+       ORDER BY p.seq ASC LIMIT ?`,
+    ),
+    liveReplyCount: db.query<{ n: number }, [string]>(
+      `SELECT count(*) AS n FROM ${FROM}
+       WHERE p.thread_id = ? AND p.kind = 'reply' AND p.deleted_at IS NULL AND a.deleted_at IS NULL`,
+    ),
+  };
+}
+
+export type PublicStore = ReturnType<typeof build>;
+const stores = new WeakMap<Db, PublicStore>();
+
+/** The public reads' statements, prepared once per database. */
+export function publicStore(db: Db): PublicStore {
+  let s = stores.get(db);
+  if (!s) stores.set(db, (s = build(db)));
+  return s;
+}
