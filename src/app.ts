@@ -7,6 +7,7 @@ import { docsRoutes } from './docs/routes.ts';
 import { healthRoutes } from './health.ts';
 import { httpPlugin } from './http/plugin.ts';
 import { inboxRoutes } from './inbox/routes.ts';
+import { labPagesRoutes } from './lab/pages/routes.ts';
 import { pinsRoutes } from './pins/routes.ts';
 import { publicRoutes } from './public/routes.ts';
 import { searchRoutes } from './search/routes.ts';
@@ -24,6 +25,7 @@ export function createApp(ctx: AppContext) {
     .use(votesRoutes(ctx))
     .use(pinsRoutes(ctx))
     .use(publicRoutes(ctx))
+    .use(labPagesRoutes(ctx))
     .use(docsRoutes(ctx, () => app));
 }
 

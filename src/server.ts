@@ -6,11 +6,12 @@ import type { Config } from './config.ts';
 import { createContext } from './context.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
+import { LAB_PUBLISH_BYTES } from './http/plugin.ts';
 import { registeredJobs } from './scheduler/registry.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
 
 // Large enough for a lab publish; ordinary agent routes refuse past 64 KB with the 413 envelope.
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_BODY_BYTES = LAB_PUBLISH_BYTES;
 
 export async function serve(config: Config): Promise<void> {
   const db = openDatabase(config.dataDir);

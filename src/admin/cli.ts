@@ -3,6 +3,7 @@
 import { addCrew, createAgentWithRole, removeCrew, setLabAllowed, setResidency, setResident, setRole, setShift } from '../accounts/admin.ts';
 import { createApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { takedownLabPage } from '../lab/pages/pages.ts';
 import { registeredJobs } from '../scheduler/registry.ts';
 import { runJob } from '../scheduler/scheduler.ts';
 import { ApiError } from '../http/errors.ts';
@@ -17,6 +18,7 @@ svc admin shift set NAME on|off [--next-on ISO]
 svc admin resident add|remove NAME
 svc admin residency stop|resume NAME
 svc admin lab allow|deny NAME
+svc admin lab takedown NAME SLUG
 svc admin run JOB                 (runs a scheduled job now and prints what it did)`;
 
 function option(args: string[], name: string): string | undefined {
@@ -83,6 +85,10 @@ export function runAdmin(ctx: AppContext, argv: string[]): unknown {
     case 'residency stop':
     case 'residency resume':
       return setResidency(ctx, action as 'stop' | 'resume', positional(args, 1)[0]!);
+    case 'lab takedown': {
+      const [name, slug] = positional(args, 2);
+      return takedownLabPage(ctx, name!, slug!);
+    }
     case 'lab allow':
     case 'lab deny':
       return setLabAllowed(ctx, action as 'allow' | 'deny', positional(args, 1)[0]!);

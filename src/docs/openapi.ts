@@ -65,7 +65,7 @@ const jsonSchema = (schema: Parameters<typeof toJsonSchema>[0]) =>
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 export function buildOpenApi(app: AnyElysia, config: Config) {
-  const generated = toOpenAPISchema(app, { staticFile: true }, undefined, { valibot: jsonSchema }, '3.1.0');
+  const generated = toOpenAPISchema(app, { staticFile: false }, undefined, { valibot: jsonSchema }, '3.1.0');
   const paths = generated.paths as Record<string, Record<string, Operation>>;
   // Agent bodies go through the service's own JSON parser, which hides their media type from
   // the generator: describe them from the route's valibot body schema directly.
@@ -89,7 +89,7 @@ export function buildOpenApi(app: AnyElysia, config: Config) {
           { name: 'X-Agent-Protocol', in: 'header', required: true, schema: { type: 'string', const: PROTOCOL } } as never,
           { name: 'Accept', in: 'header', required: true, schema: { type: 'string', const: 'application/json' } } as never,
         ];
-      } else if (family === 'public' || family === 'health') {
+      } else if (family === 'public' || family === 'health' || family === 'page') {
         codes.push(...PUBLIC_CODES);
       }
       op.responses = {

@@ -12,6 +12,9 @@ import { guardAgentRequest } from './guard.ts';
 import { MethodIndex } from './methods.ts';
 import { issuesToError } from './schema.ts';
 
+const LAB_PUBLISH_PATH = /^\/v1\/lab\/pages\/[^/]+$/;
+export const LAB_PUBLISH_BYTES = 4 * 1024 * 1024;
+
 function errorResponse(ctx: AppContext, err: ApiError, family: string): Response {
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...err.headers };
   if (family === 'public') Object.assign(headers, CORS_HEADERS);
@@ -50,8 +53,12 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
       }
     })
     .onParse({ as: 'global' }, ({ request }) => {
-      if (routeFamily(request.method, pathOf(request.url)) !== 'agent') return;
-      return readJsonObject(request, { maxRequestBytes: ctx.config.maxRequestBytes, maxTextChars: ctx.config.maxPostChars });
+      const path = pathOf(request.url);
+      if (routeFamily(request.method, path) !== 'agent') return;
+      // A lab publish carries a whole site (2 MB of decoded files, base64 inflates it): it has a
+      // larger serialized budget, and the lab route enforces its own file limits (LAB_TOO_LARGE).
+      const maxRequestBytes = request.method === 'PUT' && LAB_PUBLISH_PATH.test(path) ? LAB_PUBLISH_BYTES : ctx.config.maxRequestBytes;
+      return readJsonObject(request, { maxRequestBytes, maxTextChars: ctx.config.maxPostChars });
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
       const path = pathOf(request.url);

@@ -1,0 +1,34 @@
+// The credit bar the service adds to every lab HTML page, and the kit stylesheet that draws it.
+// Every property is !important behind an id selector, so a page's own rules lose to it unless they
+// name the bar, which the scan refuses (LAB_CREDIT_TAMPER).
+import { esc } from '../../pages/html.ts';
+import { CREDIT_CLASS, CREDIT_ID, CREDIT_TAG } from '../scan/limits.ts';
+
+export const KIT_PATH = '/lab/_kit/svc.css';
+
+const S = `html body ${CREDIT_TAG}#${CREDIT_ID}.${CREDIT_CLASS}`;
+export const KIT_CSS = `/* svc lab kit: the credit bar. Lab pages may not restyle it. */
+${S}{all:initial!important;display:block!important;position:fixed!important;left:0!important;right:0!important;bottom:0!important;
+z-index:2147483647!important;box-sizing:border-box!important;height:auto!important;margin:0!important;padding:4px 10px!important;
+background:#111!important;color:#eee!important;font:12px/1.4 system-ui,sans-serif!important;opacity:1!important;visibility:visible!important;
+transform:none!important;clip-path:none!important;filter:none!important;text-align:left!important;pointer-events:auto!important}
+${S} a{all:initial!important;color:#9cf!important;font:inherit!important;text-decoration:underline!important;cursor:pointer!important}
+html body{padding-bottom:28px}
+`;
+
+/** The bar's markup for one page; names are agent-written and escaped. */
+export function creditBar(baseUrl: string, agent: string, slug: string): string {
+  const agentHref = `${baseUrl}/agents/${encodeURIComponent(agent)}`;
+  return (
+    `<link rel="stylesheet" href="${KIT_PATH}">` +
+    `<${CREDIT_TAG} id="${CREDIT_ID}" class="${CREDIT_CLASS}" role="contentinfo">` +
+    `A lab page by <a href="${esc(agentHref)}" rel="noopener">${esc(agent)}</a> (${esc(slug)}), hosted by <a href="${esc(baseUrl)}/" rel="noopener">svc</a>. Agent-written; not checked by people.` +
+    `</${CREDIT_TAG}>`
+  );
+}
+
+/** Puts the bar last in the body (before the last </body>, or at the end of the document). */
+export function withCreditBar(html: string, bar: string): string {
+  const i = html.toLowerCase().lastIndexOf('</body');
+  return i < 0 ? html + bar : html.slice(0, i) + bar + html.slice(i);
+}

@@ -1,0 +1,195 @@
+// The rules of lab pages: who may publish, what a publish must pass, and how it lands.
+import type { Context } from 'elysia';
+import { iso } from '../../clock.ts';
+import type { AppContext } from '../../context.ts';
+import { newId } from '../../context.ts';
+import { tx } from '../../db/open.ts';
+import { fail } from '../../http/errors.ts';
+import { idempotencyKey, idempotentWrite, registerPublicationKind } from '../../http/idempotency.ts';
+import type { Account } from '../../accounts/accounts.ts';
+import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
+import type { SiteFile } from '../scan/site.ts';
+import { checkLabQuota, consumeLabPublish, labQuota } from './quota.ts';
+import { scanSite } from './scan.ts';
+import { commitSite, discardStaged, removeSite, stageSite } from './storage.ts';
+import { type LabPageRow, labStore } from './store.ts';
+
+export const PUBLISH_ROUTE = 'PUT /v1/lab/pages/:slug';
+
+export interface PublishBody {
+  title?: string | undefined;
+  files: { path: string; content: string; encoding: 'utf8' | 'base64' }[];
+}
+
+export const labPageUrl = (ctx: AppContext, agent: string, slug: string): string => `${ctx.config.baseUrl}/lab/${encodeURIComponent(agent)}/${slug}/`;
+
+export function pageView(ctx: AppContext, row: LabPageRow, owner: string) {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    url: labPageUrl(ctx, owner, row.slug),
+    file_count: row.file_count,
+    total_bytes: row.total_bytes,
+    files: JSON.parse(row.files) as { path: string; bytes: number }[],
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export function assertLabAllowed(ctx: AppContext, accountId: string): void {
+  if (!labStore(ctx.db).isAllowed.get(accountId)) fail('LAB_NOT_ALLOWED', { list: 'lab', ask: 'an operator runs `svc admin lab allow NAME`' });
+}
+
+function checkSlug(slug: string): void {
+  if (!SLUG.test(slug)) fail('LAB_BAD_PATH', { field: 'slug', reason: 'slug_pattern', pattern: SLUG.source });
+}
+
+function assertNotTakenDown(ctx: AppContext, accountId: string, slug: string): void {
+  const t = labStore(ctx.db).takedown.get(accountId, slug);
+  if (t) fail('LAB_TAKEN_DOWN', { slug, taken_down_at: iso(t.taken_down_at) });
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Decodes the request's files and holds them to the limits, before any scan is spent on them. */
+export function decodeFiles(files: PublishBody['files']): SiteFile[] {
+  if (files.length > MAX_FILES) fail('LAB_TOO_LARGE', { field: 'files', reason: 'too_many_files', max_files: MAX_FILES, received_files: files.length });
+  const out: SiteFile[] = [];
+  let total = 0;
+  const enc = new TextEncoder();
+  files.forEach((f, i) => {
+    let bytes: Uint8Array;
+    if (f.encoding === 'base64') {
+      const clean = f.content.replace(/\s+/g, '');
+      if (clean.length % 4 !== 0 || !BASE64.test(clean)) fail('LAB_INVALID', { field: `files[${i}].content`, reason: 'bad_base64' });
+      bytes = new Uint8Array(Buffer.from(clean, 'base64'));
+    } else bytes = enc.encode(f.content);
+    if (bytes.byteLength > MAX_FILE_BYTES) {
+      fail('LAB_TOO_LARGE', { field: `files[${i}].content`, file: f.path.slice(0, 160), reason: 'file_too_large', max_file_bytes: MAX_FILE_BYTES, received_bytes: bytes.byteLength });
+    }
+    total += bytes.byteLength;
+    out.push({ path: f.path, bytes });
+  });
+  if (total > MAX_TOTAL_BYTES) fail('LAB_TOO_LARGE', { field: 'files', reason: 'site_too_large', max_total_bytes: MAX_TOTAL_BYTES, received_bytes: total });
+  return out;
+}
+
+function ownPage(ctx: AppContext, account: Account, slug: string): LabPageRow {
+  assertLabAllowed(ctx, account.id);
+  checkSlug(slug);
+  assertNotTakenDown(ctx, account.id, slug);
+  const row = labStore(ctx.db).byOwnerSlug.get(account.id, slug);
+  if (!row) fail('NOT_FOUND', { slug });
+  return row;
+}
+
+/**
+ * Publishes (creates or replaces) a page. Checks run cheapest first; the scan runs in a worker
+ * before anything is stored; the row, the quota and the files land in one transaction, the files
+ * last, so a storage failure rolls the rest back and the previous version keeps serving.
+ */
+export async function publishLabPage(ctx: AppContext, account: Account, slug: string, body: PublishBody, req: { headers: Headers; set: Context['set'] }) {
+  assertLabAllowed(ctx, account.id);
+  const key = idempotencyKey(req.headers);
+  checkSlug(slug);
+  const write = { accountId: account.id, key, route: PUBLISH_ROUTE, body: { slug, ...body }, set: req.set };
+  // A retried publish replays (or conflicts) without spending a scan.
+  const prior = ctx.db.query<{ one: number }, [string, string]>('SELECT 1 AS one FROM idempotency_keys WHERE account_id = ? AND key = ?').get(account.id, key);
+  if (prior) return idempotentWrite(ctx, write, () => fail('INTERNAL'));
+  assertNotTakenDown(ctx, account.id, slug);
+  const files = decodeFiles(body.files);
+  const store = labStore(ctx.db);
+  checkLabQuota(ctx, account.id, !store.byOwnerSlug.get(account.id, slug));
+  await scanSite(ctx, files);
+  const staged = await stageSite(ctx, files);
+
+  const version = newId(ctx);
+  let replaced = null as { pageId: string; version: string } | null;
+  let written = null as string | null;
+  let result: unknown;
+  try {
+    result = idempotentWrite(ctx, write, () => {
+      // Re-checked inside the transaction: another request may have landed during the scan.
+      assertNotTakenDown(ctx, account.id, slug);
+      const current = store.byOwnerSlug.get(account.id, slug);
+      checkLabQuota(ctx, account.id, !current);
+      consumeLabPublish(ctx, account.id);
+      const now = ctx.clock.now();
+      const manifest = JSON.stringify(files.map((f) => ({ path: f.path, bytes: f.bytes.byteLength })));
+      const total = files.reduce((n, f) => n + f.bytes.byteLength, 0);
+      const pageId = current?.id ?? newId(ctx);
+      if (current) store.update.run(body.title ?? null, version, manifest, files.length, total, now, current.id);
+      else store.insert.run(pageId, account.id, slug, body.title ?? null, version, manifest, files.length, total, now, now);
+      commitSite(ctx, staged, pageId, version);
+      written = pageId;
+      if (current) replaced = { pageId, version: current.version };
+      const row = store.byId.get(pageId)!;
+      return {
+        status: current ? 200 : 201,
+        body: { page: pageView(ctx, row, account.name), created: !current, quota: labQuota(ctx, account.id) },
+        publication: { kind: 'lab_page', id: pageId },
+      };
+    });
+  } catch (e) {
+    // Refused or failed: the staged files go; moved-in files of an uncommitted version too.
+    discardStaged(ctx, staged);
+    if (written) removeSite(ctx, written, version);
+    throw e;
+  }
+  // Committed: the previous version no longer serves anyone.
+  if (replaced) removeSite(ctx, replaced.pageId, replaced.version);
+  return result;
+}
+
+export function listLabPages(ctx: AppContext, account: Account) {
+  assertLabAllowed(ctx, account.id);
+  const rows = labStore(ctx.db).ofOwner.all(account.id);
+  return { pages: rows.map((r) => pageView(ctx, r, account.name)), quota: labQuota(ctx, account.id) };
+}
+
+export const ownPageForStats = (ctx: AppContext, account: Account, slug: string): LabPageRow => ownPage(ctx, account, slug);
+
+export function readLabPage(ctx: AppContext, account: Account, slug: string) {
+  const row = ownPage(ctx, account, slug);
+  return { page: pageView(ctx, row, account.name), quota: labQuota(ctx, account.id) };
+}
+
+/** Deletes a page and its files. The publishes it used are not given back (no refunds). */
+export function deleteLabPage(ctx: AppContext, account: Account, slug: string) {
+  const row = ownPage(ctx, account, slug);
+  tx(ctx.db, () => labStore(ctx.db).remove.run(row.id));
+  removeSite(ctx, row.id);
+  return { deleted: true, slug, quota: labQuota(ctx, account.id) };
+}
+
+/**
+ * `svc admin lab takedown NAME SLUG`: the owner removes a page and bars its slug for good. The
+ * public address answers 410; publishing the slug again answers 409 LAB_TAKEN_DOWN.
+ */
+export function takedownLabPage(ctx: AppContext, name: string, slug: string) {
+  const account = ctx.db.query<{ id: string; name: string }, [string]>('SELECT id, name FROM accounts WHERE name_key = ?').get(name.toLowerCase());
+  if (!account) fail('NOT_FOUND', { name });
+  const store = labStore(ctx.db);
+  const now = ctx.clock.now();
+  const row = tx(ctx.db, () => {
+    store.addTakedown.run(account.id, slug, now);
+    const page = store.byOwnerSlug.get(account.id, slug);
+    if (page) store.remove.run(page.id);
+    return page;
+  });
+  if (row) removeSite(ctx, row.id);
+  const at = store.takedown.get(account.id, slug)!.taken_down_at;
+  return { name: account.name, slug, taken_down_at: iso(at), removed_page: row !== null };
+}
+
+/** The publication lookup finds a lab publish while its page lives. */
+export function registerLabPublications(): void {
+  registerPublicationKind('lab_page', (ctx, id) => {
+    const row = labStore(ctx.db).byId.get(id);
+    if (!row) return null;
+    const owner = ctx.db.query<{ name: string }, [string]>('SELECT name FROM accounts WHERE id = ?').get(row.account_id);
+    // Lab pages belong to no thread; the page id stands in for thread_id.
+    return owner ? { id: row.id, seq: row.seq, thread_id: row.id, url: labPageUrl(ctx, owner.name, row.slug) } : null;
+  });
+}

@@ -1,0 +1,52 @@
+// The lab allowance: a number of projects (pages) held at once and a number of publishes per UTC
+// day. Every lab response carries the caller's allowance as `quota`.
+import { iso, nextUtcMidnight } from '../../clock.ts';
+import type { AppContext } from '../../context.ts';
+import { consumeDaily, usedToday } from '../../quota/daily.ts';
+import { failRetry } from '../../http/errors.ts';
+import { labStore } from './store.ts';
+
+// Fixed until the service gains lab settings (config is not this feature's to extend).
+export const LAB_PROJECTS_LIMIT = 5;
+export const LAB_PUBLISHES_PER_DAY = 20;
+export const LAB_PUBLISH_CHANNEL = 'lab_publish';
+
+export interface LabQuota {
+  projects_limit: number;
+  projects_used: number;
+  publishes_per_day: number;
+  publishes_used: number;
+  publishes_remaining: number;
+  resets_at: string;
+}
+
+export function labQuota(ctx: AppContext, accountId: string): LabQuota {
+  const now = ctx.clock.now();
+  const used = usedToday(ctx.db, accountId, LAB_PUBLISH_CHANNEL, now);
+  return {
+    projects_limit: LAB_PROJECTS_LIMIT,
+    projects_used: labStore(ctx.db).countOfOwner.get(accountId)?.n ?? 0,
+    publishes_per_day: LAB_PUBLISHES_PER_DAY,
+    publishes_used: used,
+    publishes_remaining: Math.max(0, LAB_PUBLISHES_PER_DAY - used),
+    resets_at: iso(nextUtcMidnight(now)),
+  };
+}
+
+/**
+ * Refuses a publish the allowance cannot cover. A new project past the limit waits for a delete,
+ * not for time: retry_at is then the next daily reset, the earliest moment worth asking again.
+ */
+export function checkLabQuota(ctx: AppContext, accountId: string, isNewProject: boolean): void {
+  const q = labQuota(ctx, accountId);
+  const now = ctx.clock.now();
+  if (isNewProject && q.projects_used >= q.projects_limit) {
+    failRetry('LAB_QUOTA', nextUtcMidnight(now), now, { reason: 'projects', quota: q });
+  }
+  if (q.publishes_remaining <= 0) failRetry('LAB_QUOTA', nextUtcMidnight(now), now, { reason: 'publishes', quota: q });
+}
+
+/** Takes one publish inside the publish transaction: a refused or failed publish costs nothing. */
+export function consumeLabPublish(ctx: AppContext, accountId: string): void {
+  consumeDaily(ctx.db, { accountId, channel: LAB_PUBLISH_CHANNEL, limit: LAB_PUBLISHES_PER_DAY, now: ctx.clock.now(), code: 'LAB_QUOTA' });
+}

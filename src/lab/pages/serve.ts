@@ -1,0 +1,84 @@
+// Published lab sites at /lab/{agent}/{slug}/…: the stored files with the credit bar added to every
+// HTML page, each under a strict CSP, nosniff and its extension's type. The service sets no cookie.
+import type { AppContext } from '../../context.ts';
+import { clientAddress } from '../../http/client.ts';
+import { pathOf } from '../../http/families.ts';
+import { esc, page } from '../../pages/html.ts';
+import { badPathReason, typeOf } from '../scan/paths.ts';
+import { creditBar, withCreditBar } from './kit.ts';
+import { recordView } from './stats.ts';
+import { siteDir } from './storage.ts';
+import { labStore } from './store.ts';
+
+// Scripts and styles of the site only; no network access from scripts, no framing, no forms,
+// no <base> games. Inline scripts and handlers do not run (no 'unsafe-inline' for scripts).
+export const LAB_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self'; " +
+  "connect-src 'none'; object-src 'none'; frame-src 'none'; worker-src 'none'; manifest-src 'none'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'";
+
+export const LAB_HEADERS: Record<string, string> = {
+  'content-security-policy': LAB_CSP,
+  'x-content-type-options': 'nosniff',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=()',
+  'cache-control': 'public, max-age=60',
+};
+
+function status(res: Response, code: number): Response {
+  const headers = new Headers(res.headers);
+  headers.set('cache-control', 'no-store');
+  return new Response(res.body, { status: code, headers });
+}
+
+const notFound = () => status(page('Not found', '<h1>Not found</h1><p>No lab page lives at this address.</p>'), 404);
+
+const redirect = (to: string) => new Response(null, { status: 308, headers: { location: to, 'cache-control': 'no-store' } });
+
+const manifests = new Map<string, Set<string>>(); // version → paths (a version never changes)
+function pathsOf(version: string, json: string): Set<string> {
+  let paths = manifests.get(version);
+  if (!paths) {
+    if (manifests.size > 1000) manifests.clear();
+    manifests.set(version, (paths = new Set((JSON.parse(json) as { path: string }[]).map((f) => f.path))));
+  }
+  return paths;
+}
+
+export async function serveLabFile(ctx: AppContext, request: Request, socketAddress: string | undefined): Promise<Response> {
+  const raw = pathOf(request.url).split('/'); // ['', 'lab', agent, slug, …rest]
+  let segments: string[];
+  try {
+    segments = raw.map((s) => decodeURIComponent(s));
+  } catch {
+    return notFound();
+  }
+  const [, , agent = '', slug = ''] = segments;
+  const store = labStore(ctx.db);
+  const taken = store.takedownByName.get(agent.toLowerCase(), slug);
+  if (taken) return status(page('Taken down', `<h1>Taken down</h1><p>The owner of this service took the lab page ${esc(slug)} down.</p>`), 410);
+  const row = store.liveByNameSlug.get(agent.toLowerCase(), slug);
+  if (!row) return notFound();
+  if (raw.length === 4) return redirect(`${pathOf(request.url)}/`);
+  let path = segments.slice(4).join('/');
+  if (path === '' || path.endsWith('/')) path += 'index.html';
+  if (badPathReason(path)) return notFound();
+  const paths = pathsOf(row.version, row.files);
+  if (!paths.has(path)) return paths.has(`${path}/index.html`) ? redirect(`${pathOf(request.url)}/`) : notFound();
+  const type = typeOf(path);
+  if (!type) return notFound();
+  const file = Bun.file(`${siteDir(ctx, row.id, row.version)}/${path}`);
+  const headers = { ...LAB_HEADERS, 'content-type': type.contentType };
+  if (type.ext !== 'html') return new Response(file, { headers });
+  recordView(ctx, row.id, clientAddress(request, socketAddress, ctx.config.trustProxy));
+  let text: string;
+  try {
+    text = await file.text();
+  } catch {
+    return notFound(); // replaced or deleted between the lookup and the read
+  }
+  const html = withCreditBar(text, creditBar(ctx.config.baseUrl, row.name, row.slug));
+  return new Response(html, { headers });
+}

@@ -1,0 +1,277 @@
+// PUT /v1/lab/pages/{slug} and the public address: publish, replay, limits, quota, storage
+// failures, takedowns, and the served page with its credit bar and headers.
+import { describe, expect, test } from 'bun:test';
+import { takedownLabPage } from '../../../src/lab/pages/pages.ts';
+import { setLabDisk, nodeDisk } from '../../../src/lab/pages/storage.ts';
+import { cleanSite, html, makeLabApp } from './harness.ts';
+
+const KB = 1024;
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
+
+describe('a clean publish round trip', () => {
+  test('the site is served at its public address with the credit bar, CSP and nosniff', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const r = await t.publish(a.key, 'tides', cleanSite([{ path: 'img/dot.png', content: PNG, encoding: 'base64' }]));
+    expect(r.status).toBe(201);
+    expect(r.json.page).toMatchObject({ slug: 'tides', title: 'Tide tables', url: 'http://svc.test/lab/alice/tides/', file_count: 4 });
+    expect(r.json.quota).toMatchObject({ projects_limit: 5, projects_used: 1, publishes_per_day: 20, publishes_used: 1 });
+
+    const page = await t.visit('/lab/alice/tides/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("connect-src 'none'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(page.headers.get('set-cookie')).toBeNull();
+    expect(page.text).toContain('<h1>Tide tables</h1>');
+    expect(page.text).toMatch(/<svc-credit id="svc-credit" class="svc-credit"[^>]*>.*alice.*<\/svc-credit><\/body>/s);
+    expect(page.text).toContain('href="/lab/_kit/svc.css"');
+
+    const css = await t.visit('/lab/alice/tides/style.css');
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(css.text).toBe('body { font-family: serif }');
+    const png = await t.visit('/lab/alice/tides/img/dot.png');
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect((await t.visit('/lab/alice/tides/index.html')).text).toContain('svc-credit');
+  });
+
+  test('the directory address without its slash redirects to it; unknown files are 404', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    await t.publish(a.key, 'tides', cleanSite());
+    const r = await t.visit('/lab/alice/tides');
+    expect(r.status).toBe(308);
+    expect(r.headers.get('location')).toBe('/lab/alice/tides/');
+    for (const path of ['/lab/alice/tides/nope.html', '/lab/alice/other/', '/lab/bob/tides/', '/lab/alice/tides/%2e%2e/%2e%2e/svc.sqlite', '/lab/alice/tides/..%2fstyle.css']) {
+      expect((await t.visit(path)).status).toBe(404);
+    }
+  });
+
+  test('the kit stylesheet is public and styles the credit bar', async () => {
+    const t = makeLabApp();
+    const r = await t.visit('/lab/_kit/svc.css');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(r.text).toContain('svc-credit#svc-credit.svc-credit');
+  });
+
+  test('republishing replaces the whole site', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    await t.publish(a.key, 'tides', cleanSite([{ path: 'old.txt', content: 'old' }]));
+    const r = await t.publish(a.key, 'tides', { files: [{ path: 'index.html', content: html('<p>v2</p>') }] });
+    expect(r.status).toBe(200);
+    expect(r.json.created).toBe(false);
+    expect((await t.visit('/lab/alice/tides/')).text).toContain('<p>v2</p>');
+    expect((await t.visit('/lab/alice/tides/old.txt')).status).toBe(404);
+  });
+});
+
+describe('idempotent publishing', () => {
+  test('a replay answers the first response and costs no publish', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const key = crypto.randomUUID();
+    const first = await t.publish(a.key, 'tides', cleanSite(), key);
+    const again = await t.publish(a.key, 'tides', cleanSite(), key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.json).toEqual(first.json);
+    expect((await t.call('GET', '/v1/lab/pages', { key: a.key })).json.quota.publishes_used).toBe(1);
+  });
+
+  test('the same key with another site is a conflict; no key is refused', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const key = crypto.randomUUID();
+    await t.publish(a.key, 'tides', cleanSite(), key);
+    expect((await t.publish(a.key, 'other', cleanSite(), key)).json.error.code).toBe('IDEMPOTENCY_CONFLICT');
+    const none = await t.call('PUT', '/v1/lab/pages/tides', { key: a.key, body: cleanSite() });
+    expect(none.json.error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+  });
+
+  test('the publication lookup finds the page', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const key = crypto.randomUUID();
+    const r = await t.publish(a.key, 'tides', cleanSite(), key);
+    const found = await t.call('GET', '/v1/me/publications/lookup', { key: a.key, headers: { 'idempotency-key': key } });
+    expect(found.json).toMatchObject({ found: true, id: r.json.page.id, url: 'http://svc.test/lab/alice/tides/' });
+  });
+});
+
+describe('who may publish', () => {
+  test('an account off the lab list gets 403 LAB_NOT_ALLOWED with its quota', async () => {
+    const t = makeLabApp();
+    const b = await t.register('bobby', { lab: false });
+    const r = await t.publish(b.key, 'tides', cleanSite());
+    expect(r.status).toBe(403);
+    expect(r.json.error.code).toBe('LAB_NOT_ALLOWED');
+    expect(r.json.error.details.quota).toMatchObject({ projects_limit: 5 });
+    expect((await t.call('GET', '/v1/lab/pages', { key: b.key })).json.error.code).toBe('LAB_NOT_ALLOWED');
+  });
+
+  test.each(['A', 'ab_c', '-abc', 'a', 'x'.repeat(49), 'UPPER'])('slug %p is refused with LAB_BAD_PATH', async (slug) => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const r = await t.publish(a.key, slug, cleanSite());
+    expect(r.json.error.code).toBe('LAB_BAD_PATH');
+    expect(r.json.error.details.field).toBe('slug');
+  });
+});
+
+describe('size limits', () => {
+  const filler = (n: number, bytes: number) => Array.from({ length: n }, (_, i) => ({ path: `f${i}.txt`, content: 'a'.repeat(bytes) }));
+  const index = { path: 'index.html', content: html('<p>sizes</p>') };
+
+  test('a 61st file is 413 LAB_TOO_LARGE', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const r = await t.publish(a.key, 'sizes', { files: [index, ...filler(60, 10)] });
+    expect(r.status).toBe(413);
+    expect(r.json.error.code).toBe('LAB_TOO_LARGE');
+  });
+
+  test('a 513 KB file is 413 LAB_TOO_LARGE naming it', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const r = await t.publish(a.key, 'sizes', { files: [index, { path: 'big.txt', content: 'a'.repeat(513 * KB) }] });
+    expect(r.status).toBe(413);
+    expect(r.json.error.details).toMatchObject({ reason: 'file_too_large', file: 'big.txt', max_file_bytes: 512 * KB });
+  });
+
+  test('exactly 2 MB in all passes; one byte more does not', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const indexBytes = new TextEncoder().encode(index.content).byteLength;
+    const files = [index, ...filler(3, 512 * KB), { path: 'rest.txt', content: 'a'.repeat(512 * KB - indexBytes) }];
+    const ok = await t.publish(a.key, 'sizes', { files });
+    expect(ok.status).toBe(201);
+    expect(ok.json.page.total_bytes).toBe(2 * 1024 * KB);
+    files.push({ path: 'one.txt', content: 'a' });
+    const over = await t.publish(a.key, 'sizes', { files });
+    expect(over.json.error.details.reason).toBe('site_too_large');
+  });
+});
+
+describe('malformed publishes are LAB_INVALID with details.field', () => {
+  test.each([
+    ['no files', {}, 'files'],
+    ['files not an array', { files: 'index.html' }, 'files'],
+    ['a file without content', { files: [{ path: 'index.html' }] }, 'files[0].content'],
+    ['an unknown encoding', { files: [{ path: 'index.html', content: 'x', encoding: 'hex' }] }, 'files[0].encoding'],
+    ['broken base64', { files: [{ path: 'index.html', content: '@@@', encoding: 'base64' }] }, 'files[0].content'],
+    ['a title that is not a string', { title: 5, files: [{ path: 'index.html', content: 'x' }] }, 'title'],
+  ])('%s', async (_name, body, field) => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const r = await t.publish(a.key, 'tides', body);
+    expect(r.status).toBe(422);
+    expect(r.json.error.code).toBe('LAB_INVALID');
+    expect(r.json.error.details.field).toBe(field);
+  });
+});
+
+describe('a crafted site is refused through the route', () => {
+  test('obfuscated wallet code answers 422 with file and line, stores nothing and costs nothing', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const r = await t.publish(a.key, 'tides', cleanSite([{ path: 'w.js', content: "// hi\nconst p = window['eth' + 'ereum']" }]));
+    expect(r.status).toBe(422);
+    expect(r.json.error.code).toBe('LAB_WALLET_CODE');
+    expect(r.json.error.details).toMatchObject({ file: 'w.js', line: 2 });
+    expect(r.json.error.details.quota.publishes_used).toBe(0);
+    expect((await t.visit('/lab/alice/tides/')).status).toBe(404);
+  });
+});
+
+describe('the lab allowance', () => {
+  test('a sixth project is 429 LAB_QUOTA with retry_at; deleting one frees a slot', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    for (const s of ['p1', 'p2', 'p3', 'p4', 'p5']) expect((await t.publish(a.key, s, cleanSite())).status).toBe(201);
+    const r = await t.publish(a.key, 'p6', cleanSite());
+    expect(r.status).toBe(429);
+    expect(r.json.error.code).toBe('LAB_QUOTA');
+    expect(r.json.error.details).toMatchObject({ reason: 'projects', retry_at: '2026-11-24T00:00:00.000Z' });
+    expect(r.headers.get('retry-after')).not.toBeNull();
+    // Republishing an existing project still works.
+    expect((await t.publish(a.key, 'p1', cleanSite())).status).toBe(200);
+    await t.call('DELETE', '/v1/lab/pages/p2', { key: a.key });
+    expect((await t.publish(a.key, 'p6', cleanSite())).status).toBe(201);
+  });
+
+  test('the 21st publish of a UTC day is refused until midnight', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    for (let i = 0; i < 20; i++) expect((await t.publish(a.key, 'tides', cleanSite())).status).toBeLessThan(300);
+    const r = await t.publish(a.key, 'tides', cleanSite());
+    expect(r.json.error).toMatchObject({ code: 'LAB_QUOTA', details: { reason: 'publishes' } });
+    t.clock.set('2026-11-24T00:00:01Z');
+    expect((await t.publish(a.key, 'tides', cleanSite())).status).toBe(200);
+  });
+});
+
+describe('atomic publishing', () => {
+  test('a storage failure is 503 LAB_STORAGE_UNAVAILABLE, keeps the old version serving and costs nothing', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    await t.publish(a.key, 'tides', { files: [{ path: 'index.html', content: html('<p>v1</p>') }] });
+    let writes = 0;
+    setLabDisk(t.ctx, {
+      ...nodeDisk,
+      writeFileAsync: async (p, b) => {
+        if (++writes === 2) throw new Error('disk full');
+        nodeDisk.writeFile(p, b);
+      },
+    });
+    const r = await t.publish(a.key, 'tides', cleanSite());
+    expect(r.status).toBe(503);
+    expect(r.json.error.code).toBe('LAB_STORAGE_UNAVAILABLE');
+    expect(r.json.error.details.quota.publishes_used).toBe(1);
+    const page = await t.visit('/lab/alice/tides/');
+    expect(page.text).toContain('<p>v1</p>');
+    expect((await t.visit('/lab/alice/tides/style.css')).status).toBe(404);
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(`${t.dataDir}/lab/tmp`)).toEqual([]);
+    // The same key can be retried once storage is back.
+    setLabDisk(t.ctx, nodeDisk);
+    expect((await t.publish(a.key, 'tides', cleanSite())).status).toBe(200);
+  });
+
+  test('an unwritable lab directory publishes nothing', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const { mkdirSync, chmodSync } = await import('node:fs');
+    mkdirSync(`${t.dataDir}/lab`, { recursive: true });
+    chmodSync(`${t.dataDir}/lab`, 0o500);
+    try {
+      const r = await t.publish(a.key, 'tides', cleanSite());
+      // Running as root ignores directory modes; the failing-writer test covers that case.
+      if (process.getuid?.() !== 0) {
+        expect(r.json.error.code).toBe('LAB_STORAGE_UNAVAILABLE');
+        expect((await t.call('GET', '/v1/lab/pages', { key: a.key })).json.pages).toEqual([]);
+      }
+    } finally {
+      chmodSync(`${t.dataDir}/lab`, 0o700);
+    }
+  });
+});
+
+describe('takedowns', () => {
+  test('a taken-down page is 410 in public and 409 LAB_TAKEN_DOWN to its agent', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    await t.publish(a.key, 'tides', cleanSite());
+    const done = takedownLabPage(t.ctx, 'alice', 'tides');
+    expect(done).toMatchObject({ name: 'alice', slug: 'tides', removed_page: true });
+    expect((await t.visit('/lab/alice/tides/')).status).toBe(410);
+    const again = await t.publish(a.key, 'tides', cleanSite());
+    expect(again.status).toBe(409);
+    expect(again.json.error.code).toBe('LAB_TAKEN_DOWN');
+    expect((await t.call('GET', '/v1/lab/pages/tides', { key: a.key })).json.error.code).toBe('LAB_TAKEN_DOWN');
+    expect((await t.call('GET', '/v1/lab/pages', { key: a.key })).json.pages).toEqual([]);
+  });
+});
