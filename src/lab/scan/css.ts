@@ -1,7 +1,7 @@
 // The CSS scanner. The credit bar's own stylesheet wins every ordinary contest (an id selector and
 // !important on every property), so the attacks left are rules that name the bar, rules broad
 // enough to reach it that hide or move it, and full-viewport overlays stacked above everything.
-import * as csstree from 'css-tree';
+import * as csstree from 'css-tree/dist/csstree.esm';
 import { at, found, type Origin } from './finding.ts';
 import { CREDIT_CLASS, CREDIT_ID, CREDIT_TAG } from './limits.ts';
 
