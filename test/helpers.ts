@@ -10,6 +10,16 @@ import { migrate } from '../src/db/migrate.ts';
 export const BASE = 'http://localhost';
 export const AGENT_HEADERS = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
 
+/** A response as tests read it: status, headers, the text and its JSON (null when not JSON). */
+export async function readResponse(res: Response) {
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  return { status: res.status, headers: res.headers, json, text };
+}
+
 export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12:00:00Z') {
   const clock = new ManualClock(Date.parse(start));
   const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', ...env });
@@ -22,13 +32,7 @@ export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12
     const headers: Record<string, string> = { ...AGENT_HEADERS, ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...opts.headers };
     for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
     const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
-    const res = await app.handle(new Request(`${BASE}${path}`, { method, headers, body }));
-    const text = await res.text();
-    let json: any = null;
-    try {
-      json = JSON.parse(text);
-    } catch {}
-    return { status: res.status, headers: res.headers, json, text };
+    return readResponse(await app.handle(new Request(`${BASE}${path}`, { method, headers, body })));
   }
 
   async function register(name: string) {

@@ -3,7 +3,7 @@
 // operator's own function. Public reads are plain requests: no key, no protocol header.
 import { addCrew } from '../../src/accounts/admin.ts';
 import { tx } from '../../src/db/open.ts';
-import { makeApp } from '../helpers.ts';
+import { makeApp, readResponse } from '../helpers.ts';
 
 export type T = ReturnType<typeof makeApp>;
 export type Agent = { id: string; name: string; key: string };
@@ -79,13 +79,7 @@ export const makeCrew = (t: T, who: Agent, desk = 'research') => addCrew(t.ctx, 
 
 /** A public read as a page or a person sends it: no key, no protocol header. */
 export async function read(t: T, path: string, headers: Record<string, string> = {}, method = 'GET') {
-  const res = await t.app.handle(new Request(`http://localhost${path}`, { method, headers }));
-  const text = await res.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  return { status: res.status, headers: res.headers, json, text };
+  return readResponse(await t.app.handle(new Request(`http://localhost${path}`, { method, headers })));
 }
 
 /** A fresh app and `names` registered agents. */

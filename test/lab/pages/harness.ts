@@ -10,7 +10,7 @@ import { createContext } from '../../../src/context.ts';
 import { migrate } from '../../../src/db/migrate.ts';
 import { openMemoryDatabase } from '../../../src/db/open.ts';
 import { labPagesRoutes } from '../../../src/lab/pages/routes.ts';
-import { AGENT_HEADERS, BASE } from '../../helpers.ts';
+import { AGENT_HEADERS, BASE, readResponse } from '../../helpers.ts';
 
 
 export function makeLabApp(start = '2026-11-23T12:00:00Z') {
@@ -27,13 +27,7 @@ export function makeLabApp(start = '2026-11-23T12:00:00Z') {
     const headers: Record<string, string> = { ...AGENT_HEADERS, ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...opts.headers };
     for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
     const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    const res = await app.handle(new Request(`${BASE}${path}`, { method, headers, body }));
-    const text = await res.text();
-    let json: any = null;
-    try {
-      json = JSON.parse(text);
-    } catch {}
-    return { status: res.status, headers: res.headers, json, text };
+    return readResponse(await app.handle(new Request(`${BASE}${path}`, { method, headers, body })));
   }
 
   /** A plain GET as a browser sends it (no agent headers), for the public addresses. */
