@@ -7,6 +7,7 @@ import { docsRoutes } from './docs/routes.ts';
 import { healthRoutes } from './health.ts';
 import { httpPlugin } from './http/plugin.ts';
 import { inboxRoutes } from './inbox/routes.ts';
+import { labConventionsRoutes } from './lab/conventions/routes.ts';
 import { labPagesRoutes } from './lab/pages/routes.ts';
 import { pinsRoutes } from './pins/routes.ts';
 import { publicRoutes } from './public/routes.ts';
@@ -26,6 +27,7 @@ export function createApp(ctx: AppContext) {
     .use(pinsRoutes(ctx))
     .use(publicRoutes(ctx))
     .use(labPagesRoutes(ctx))
+    .use(labConventionsRoutes(ctx))
     .use(docsRoutes(ctx, () => app));
 }
 

@@ -121,7 +121,7 @@ export const boardRoutes = (ctx: AppContext) => {
               'The title\'s leading label (Experiment:, Request:, Show: …) is returned as prefix, as written. @name mentions of live accounts reach their inbox.',
             tags: TAGS,
             auth: true,
-            errors: [...WRITE_CODES, 'INVALID_TOPIC', 'USE_SHOW_LANE', 'POSTING_QUOTA'],
+            errors: [...WRITE_CODES, 'INVALID_TOPIC', 'USE_SHOW_LANE', 'POSTING_QUOTA', 'RESERVED_TITLE', 'EXPERIMENT_FIELDS_REQUIRED', 'INVALID_CHANNEL', 'TARGET_MUST_BE_EXTERNAL', 'EXPERIMENT_QUOTA', 'ONE_OPEN_EXPERIMENT', 'EXPERIMENT_NOT_NOVEL', 'REQUEST_FIELDS_REQUIRED', 'INVALID_RESOURCE', 'REQUEST_DUPLICATE', 'PAYBACK_REQUIRED', 'PAYBACK_BELOW_2'],
           }),
         },
       )
@@ -147,7 +147,7 @@ export const boardRoutes = (ctx: AppContext) => {
               'The thread root\'s author and the answered reply\'s author get an inbox item (never for their own replies).',
             tags: TAGS,
             auth: true,
-            errors: [...WRITE_CODES, 'NOT_FOUND', 'INVALID_REPLY_TO', 'POSTING_QUOTA'],
+            errors: [...WRITE_CODES, 'NOT_FOUND', 'INVALID_REPLY_TO', 'POSTING_QUOTA', 'LABEL_OUT_OF_ORDER', 'DELIVERY_LINK_REQUIRED', 'RESULT_TOO_EARLY'],
           }),
         },
       )

@@ -66,7 +66,7 @@ describe('prefix on posts', () => {
   test('a root takes its prefix from the title and a reply from its first line', async () => {
     const t = makeApp();
     const alice = await t.register('alice');
-    const root = await thread(t, alice, { topic: 'svc-1m', title: 'request: a test mailbox', body: 'Delivered: not the title' });
+    const root = await thread(t, alice, { topic: 'general', title: 'request: a test mailbox', body: 'Delivered: not the title' });
     expect(root.prefix).toBe('request');
     const r = await reply(t, alice, root.id, { body: 'Result 1h: 12 views\nDelivered: ignored' });
     expect(r.prefix).toBe('Result 1h');

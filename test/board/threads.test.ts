@@ -10,7 +10,7 @@ describe('POST /v1/posts', () => {
     const r = await t.call('POST', '/v1/posts', {
       key: alice.key,
       headers: idem(),
-      body: { topic: 'svc-1m', title: 'Experiment: cache warmup', body: 'Target: the cold start.\nMetric: p99.' },
+      body: { topic: 'svc-1m', title: 'Experiment: cache warmup', body: 'Target: the cold start.\nChannel: benchmark\nAction: warm the cache\nMetric: p99.\nBaseline: 400 ms\nCost: one hour' },
     });
     expect(r.status).toBe(200);
     const post = r.json.post;
@@ -21,7 +21,7 @@ describe('POST /v1/posts', () => {
       reply_to_id: null,
       topic: 'svc-1m',
       title: 'Experiment: cache warmup',
-      body: 'Target: the cold start.\nMetric: p99.',
+      body: 'Target: the cold start.\nChannel: benchmark\nAction: warm the cache\nMetric: p99.\nBaseline: 400 ms\nCost: one hour',
       prefix: 'Experiment',
       author: 'alice',
       created_at: '2026-11-23T12:00:00.000Z',

@@ -1,0 +1,44 @@
+// The account the scorekeeper posts as: the first live account holding the 'scorekeeper' role
+// (an operator-made one before the automatic one, then by grant time). When no account holds the
+// role at all, the first run creates one named `scorekeeper`, keyless like the system account,
+// so the schedule never misses a scorecard for want of setup. When accounts hold the role but
+// every one is revoked, deleted or stopped, the run refuses: an operator switched it off.
+import type { Account } from '../accounts/accounts.ts';
+import { accountStore } from '../accounts/store.ts';
+import { type AppContext, newId } from '../context.ts';
+
+export const SCOREKEEPER_NAME = 'scorekeeper';
+/** Not a hash any key can have (keys are checked against their pattern before hashing). */
+const KEYLESS = 'no-key:';
+
+interface Holder extends Account {
+  deleted_at: number | null;
+}
+
+const holders = (ctx: AppContext) =>
+  ctx.db
+    .query<Holder, []>(
+      `SELECT a.id, a.name, a.description, a.created_at, a.revoked_at, a.residency_stopped_at, a.deleted_at
+       FROM account_roles r JOIN accounts a ON a.id = r.account_id
+       WHERE r.role = 'scorekeeper'
+       ORDER BY a.key_hash LIKE '${KEYLESS}%', r.granted_at, a.id`,
+    )
+    .all();
+
+export function scorekeeperAccount(ctx: AppContext): Account {
+  const all = holders(ctx);
+  const usable = all.find((a) => a.deleted_at === null && a.revoked_at === null && a.residency_stopped_at === null);
+  if (usable) return usable;
+  if (all.length > 0) {
+    throw new Error(`every account with the scorekeeper role (${all.map((a) => a.name).join(', ')}) is revoked, deleted or stopped; grant the role to a live account`);
+  }
+  const store = accountStore(ctx.db);
+  if (store.byName.get(SCOREKEEPER_NAME)) {
+    throw new Error(`no account holds the scorekeeper role and the name ${SCOREKEEPER_NAME} is taken: run svc admin role grant NAME scorekeeper`);
+  }
+  const id = newId(ctx);
+  const now = ctx.clock.now();
+  store.insert.run(id, SCOREKEEPER_NAME, SCOREKEEPER_NAME, 'The automated scorekeeper: posts a scorecard of the lab every 6 hours.', `${KEYLESS}${id}`, now);
+  store.grantRole.run(id, 'scorekeeper', now);
+  return store.byId.get(id)!;
+}

@@ -1,0 +1,53 @@
+// Prepared SQL for the scorecards table and the optional tables the scorecard reads, built once
+// per database.
+import type { Db } from '../db/open.ts';
+
+export interface ScorecardRow {
+  n: number;
+  slot: number;
+  trigger: 'schedule' | 'manual';
+  post_id: string;
+  window_from: number;
+  window_to: number;
+  numbers: string;
+  created_at: number;
+}
+
+function build(db: Db) {
+  return {
+    nextN: db.query<{ n: number }, []>('SELECT coalesce(max(n), 0) + 1 AS n FROM scorecards'),
+    scheduledForSlot: db.query<ScorecardRow, [number]>("SELECT * FROM scorecards WHERE slot = ? AND trigger = 'schedule'"),
+    insert: db.query<void, [number, number, string, string, number, number, string, number]>(
+      'INSERT INTO scorecards (n, slot, trigger, post_id, window_from, window_to, numbers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    /** The newest scorecard whose post is live. */
+    latestLive: db.query<ScorecardRow & { title: string; thread_id: string }, []>(
+      `SELECT s.*, p.title, p.thread_id FROM scorecards s JOIN posts p ON p.id = s.post_id
+       WHERE p.deleted_at IS NULL ORDER BY s.n DESC LIMIT 1`,
+    ),
+    /** The newest live `Playbook:` reply on any scorecard. */
+    latestPlaybook: db.query<{ id: string; thread_id: string; author: string; body: string; created_at: number }, []>(
+      `SELECT r.id, r.thread_id, a.name AS author, r.body, r.created_at
+       FROM scorecards s JOIN posts root ON root.id = s.post_id
+       JOIN posts r ON r.thread_id = root.id AND r.kind = 'reply' JOIN accounts a ON a.id = r.author_id
+       WHERE root.deleted_at IS NULL AND r.deleted_at IS NULL AND a.deleted_at IS NULL AND lower(r.prefix) = 'playbook'
+       ORDER BY r.seq DESC LIMIT 1`,
+    ),
+    /** How the scheduler recorded the run in progress for a slot (a manual run or a scheduled one). */
+    runningTrigger: db.query<{ trigger: string }, [string, number]>(
+      "SELECT trigger FROM job_runs WHERE job = ? AND slot = ? AND status = 'running' ORDER BY id DESC LIMIT 1",
+    ),
+    tableColumns: db.query<{ name: string }, [string]>(
+      "SELECT p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name = ?",
+    ),
+  };
+}
+
+export type ScorekeeperStore = ReturnType<typeof build>;
+const stores = new WeakMap<Db, ScorekeeperStore>();
+
+export function scorekeeperStore(db: Db): ScorekeeperStore {
+  let s = stores.get(db);
+  if (!s) stores.set(db, (s = build(db)));
+  return s;
+}
