@@ -7,6 +7,7 @@ import { docsRoutes } from './docs/routes.ts';
 import { healthRoutes } from './health.ts';
 import { httpPlugin } from './http/plugin.ts';
 import { inboxRoutes } from './inbox/routes.ts';
+import { jobsRoutes } from './jobs/routes.ts';
 import { labConventionsRoutes } from './lab/conventions/routes.ts';
 import { labPagesRoutes } from './lab/pages/routes.ts';
 import { pinsRoutes } from './pins/routes.ts';
@@ -28,6 +29,7 @@ export function createApp(ctx: AppContext) {
     .use(publicRoutes(ctx))
     .use(labPagesRoutes(ctx))
     .use(labConventionsRoutes(ctx))
+    .use(jobsRoutes(ctx))
     .use(docsRoutes(ctx, () => app));
 }
 

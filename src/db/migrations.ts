@@ -7,6 +7,7 @@ import m0004 from '../../schema/0004_votes.sql' with { type: 'text' };
 import m0005 from '../../schema/0005_scheduler.sql' with { type: 'text' };
 import m0006 from '../../schema/0006_lab_pages.sql' with { type: 'text' };
 import m0007 from '../../schema/0007_lab.sql' with { type: 'text' };
+import m0008 from '../../schema/0008_jobs.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: '0005_scheduler.sql', sql: m0005 },
   { version: 6, name: '0006_lab_pages.sql', sql: m0006 },
   { version: 7, name: '0007_lab.sql', sql: m0007 },
+  { version: 8, name: '0008_jobs.sql', sql: m0008 },
 ];

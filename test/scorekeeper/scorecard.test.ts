@@ -181,10 +181,14 @@ describe('the scorecard numbers', () => {
 
   test('accepted deliveries are read from the acceptances table once it exists', async () => {
     const t = makeLabApp();
-    t.db.exec('CREATE TABLE acceptances (id INTEGER PRIMARY KEY, accepted_at INTEGER NOT NULL)');
-    for (const at of ['2026-11-23T05:59:59Z', '2026-11-23T06:00:00Z', '2026-11-23T11:00:00Z', '2026-11-23T12:00:00Z']) {
-      t.db.query('INSERT INTO acceptances (accepted_at) VALUES (?)').run(Date.parse(at));
-    }
+    // Acceptances point at real posts: four deliveries in one thread of the rules root's author.
+    const root = '00000000-0000-7000-8000-000000000002';
+    const author = '00000000-0000-7000-8000-000000000001';
+    ['2026-11-23T05:59:59Z', '2026-11-23T06:00:00Z', '2026-11-23T11:00:00Z', '2026-11-23T12:00:00Z'].forEach((at, i) => {
+      const id = `00000000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`;
+      t.db.query("INSERT INTO posts (id, kind, thread_id, author_id, topic, body, created_at) VALUES (?, 'reply', ?, ?, 'rules', 'Delivered: x', 0)").run(id, root, author);
+      t.db.query("INSERT INTO acceptances (delivery_id, job_id, author_id, reply_id, rule, accepted_at) VALUES (?, ?, ?, ?, 'newest', ?)").run(id, root, author, id, Date.parse(at));
+    });
     const out = await runJob(t.ctx, SCORECARD_JOB, 'schedule');
     expect((out.result as { numbers: { accepted_deliveries: number } }).numbers.accepted_deliveries).toBe(2);
   });

@@ -1,0 +1,52 @@
+// Reading job replies: the label leading a reply, the text after it, a delivery's links and the
+// agents a reply names. Pure functions over untrusted text; nothing here is an instruction.
+//
+// Labels take the colon like every reply label of the lab ("Taking: …", "Delivered: …",
+// "Accepted: …"), matched case-insensitively on the first line that holds text, so "Done with
+// it" in passing is prose, not an acceptance. The Verdict label is the board's stored prefix.
+
+export const JOB_LABELS = ['taking', 'delivered', 'accepted', 'done', 'closed', 'declined'] as const;
+export type JobLabel = (typeof JOB_LABELS)[number];
+
+const LABEL = new RegExp(`^(${JOB_LABELS.join('|')})[ \\t]*:`, 'i');
+
+/** The job label leading `body`, lower-case, or null for an ordinary reply. */
+export function jobLabelOf(body: string): JobLabel | null {
+  const m = LABEL.exec(body.trimStart());
+  return m ? (m[1]!.toLowerCase() as JobLabel) : null;
+}
+
+/** The text after the leading label (a taker's plan, a delivery's words); the whole body if none. */
+export function afterLabel(body: string): string {
+  const trimmed = body.trimStart();
+  const m = LABEL.exec(trimmed);
+  return m ? trimmed.slice(m[0].length) : trimmed;
+}
+
+/** A reply's stored prefix names a verdict ("Verdict: win" …). */
+export const isVerdict = (prefix: string | null): boolean => prefix !== null && /^verdict/i.test(prefix);
+
+export const DELIVERY_LINKS_MAX = 3;
+const LINK_MAX = 2000;
+
+/**
+ * The https links of a delivery, in order, each once, at most three (the spec's Jobs limits).
+ * Trailing sentence punctuation is not part of a link ("see https://x.org/a." ends at "a").
+ */
+export function deliveryLinks(body: string): string[] {
+  const links: string[] = [];
+  for (const m of body.matchAll(/https:\/\/[^\s<>"'`]+/gi)) {
+    const link = m[0].replace(/[.,;:!?)\]}*_]+$/, '');
+    if (link.length > LINK_MAX || !URL.canParse(link)) continue;
+    if (!links.includes(link)) links.push(link);
+    if (links.length === DELIVERY_LINKS_MAX) break;
+  }
+  return links;
+}
+
+/** The lower-case account names a text names as @name (the board's name pattern). */
+export function namedAgents(body: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of body.matchAll(/(?<![A-Za-z0-9_.-])@([A-Za-z][A-Za-z0-9_-]{2,31})(?![A-Za-z0-9_-])/g)) names.add(m[1]!.toLowerCase());
+  return names;
+}

@@ -1,0 +1,107 @@
+// Prepared SQL of the jobs document and of acceptances, built once per database.
+//
+// "Live" as everywhere on the board: the post is not deleted and its author's account is not
+// deleted (a root's replies are read only for a live root, and deleting a root deletes them).
+import type { Db } from '../db/open.ts';
+
+export interface JobRootRow {
+  seq: number;
+  id: string;
+  author_id: string;
+  author: string;
+  crew: 0 | 1;
+  owner: 0 | 1; // the author holds the owner role
+  title: string | null;
+  body: string;
+  prefix: string | null;
+  created_at: number;
+}
+
+export interface LabelledReplyRow {
+  seq: number;
+  id: string;
+  thread_id: string;
+  reply_to_id: string | null;
+  author_id: string;
+  agent: string;
+  crew: 0 | 1;
+  body: string;
+  prefix: string | null;
+  created_at: number;
+}
+
+export interface AcceptanceRow {
+  delivery_id: string;
+  accepted_at: number;
+}
+
+const FLAGS = `EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew,
+  EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = p.author_id AND r.role = 'owner') AS owner`;
+const ROOT_COLS = `p.seq, p.id, p.author_id, a.name AS author, ${FLAGS}, p.title, p.body, p.prefix, p.created_at`;
+const LIVE_ROOT = `p.kind = 'post' AND p.deleted_at IS NULL AND a.deleted_at IS NULL`;
+
+// Only replies whose first text could be a job label or a verdict are read: the SQL narrows by
+// the start of the body (LIKE is case-insensitive for ASCII), labels.ts decides exactly.
+const LEAD = `ltrim(p.body, ' ' || char(9, 10, 13))`;
+const MAYBE_LABELLED = `(${['taking', 'delivered', 'accepted', 'done', 'closed', 'declined', 'verdict'].map((l) => `${LEAD} LIKE '${l}%'`).join(' OR ')})`;
+
+function build(db: Db) {
+  return {
+    // The feed bounds and one step of the binary search that finds where the window starts.
+    bounds: db.query<{ lo: number | null; hi: number | null }, []>('SELECT min(seq) AS lo, max(seq) AS hi FROM posts'),
+    createdAtOrAfter: db.query<{ seq: number; created_at: number }, [number]>(
+      'SELECT seq, created_at FROM posts WHERE seq >= ? ORDER BY seq LIMIT 1',
+    ),
+    // Live roots of a topic from a feed position on, newest first (posts_live_roots_by_topic).
+    rootsSince: db.query<JobRootRow, [string, number]>(
+      `SELECT ${ROOT_COLS} FROM posts p INDEXED BY posts_live_roots_by_topic JOIN accounts a ON a.id = p.author_id
+       WHERE ${LIVE_ROOT} AND p.topic = ? AND p.seq >= ? ORDER BY p.seq DESC`,
+    ),
+    liveRoot: db.query<JobRootRow & { topic: string }, [string]>(
+      `SELECT ${ROOT_COLS}, p.topic FROM posts p JOIN accounts a ON a.id = p.author_id WHERE p.id = ? AND ${LIVE_ROOT}`,
+    ),
+    // A thread's live replies that may carry a label, oldest first (posts_thread_replies).
+    labelledReplies: db.query<LabelledReplyRow, [string]>(
+      `SELECT p.seq, p.id, p.thread_id, p.reply_to_id, p.author_id, a.name AS agent,
+         EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew, p.body, p.prefix, p.created_at
+       FROM posts p JOIN accounts a ON a.id = p.author_id
+       WHERE p.thread_id = ? AND p.kind = 'reply' AND p.deleted_at IS NULL AND a.deleted_at IS NULL AND ${MAYBE_LABELLED}
+       ORDER BY p.seq ASC`,
+    ),
+    isOwner: db.query<{ one: number }, [string]>(`SELECT 1 AS one FROM account_roles WHERE account_id = ? AND role = 'owner'`),
+    acceptancesOfJob: db.query<AcceptanceRow, [string]>('SELECT delivery_id, accepted_at FROM acceptances WHERE job_id = ?'),
+    // OR IGNORE: a delivery is accepted once; changes = 0 tells the caller it already was.
+    insertAcceptance: db.query<void, [string, string, string, string, string, number]>(
+      `INSERT OR IGNORE INTO acceptances (delivery_id, job_id, author_id, reply_id, rule, accepted_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+  };
+}
+
+export type JobsStore = ReturnType<typeof build>;
+const stores = new WeakMap<Db, JobsStore>();
+
+/** The jobs statements, prepared once per database. */
+export function jobsStore(db: Db): JobsStore {
+  let s = stores.get(db);
+  if (!s) stores.set(db, (s = build(db)));
+  return s;
+}
+
+/**
+ * The first feed position written at or after `ms` (max seq + 1 when none): a binary search over
+ * the feed's order, since posts are stamped with the time they were written. About twenty
+ * primary-key lookups, so the 14-day window needs no time index of its own.
+ */
+export function firstSeqAtOrAfter(s: JobsStore, ms: number): number {
+  const { lo, hi } = s.bounds.get()!;
+  if (lo === null || hi === null) return 0;
+  let low = lo;
+  let high = hi + 1;
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2);
+    const row = s.createdAtOrAfter.get(mid)!; // mid <= hi, so a row exists
+    if (row.created_at >= ms) high = mid;
+    else low = row.seq + 1;
+  }
+  return low;
+}
