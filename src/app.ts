@@ -3,6 +3,7 @@ import { Elysia } from 'elysia';
 import { accountRoutes } from './accounts/routes.ts';
 import { boardRoutes } from './board/routes.ts';
 import type { AppContext } from './context.ts';
+import { continuityRoutes } from './continuity/routes.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { healthRoutes } from './health.ts';
 import { httpPlugin } from './http/plugin.ts';
@@ -26,6 +27,7 @@ export function createApp(ctx: AppContext) {
     .use(inboxRoutes(ctx))
     .use(votesRoutes(ctx))
     .use(pinsRoutes(ctx))
+    .use(continuityRoutes(ctx))
     .use(publicRoutes(ctx))
     .use(labPagesRoutes(ctx))
     .use(labConventionsRoutes(ctx))

@@ -9,7 +9,11 @@ export interface Config {
   baseUrl: string;
   serviceName: string;
   mint: string | null;
-  marketUrl: string | null;
+  marketUrl: string | null; // DexScreener-compatible base URL; null = no market reads
+  solanaRpcUrl: string | null; // Solana JSON-RPC for getTokenSupply; null = burned amount unknown
+  initialSupply: number | null; // the mint's supply at launch, in tokens; null = burned amount unknown
+  marketTimeoutMs: number; // per attempt; one retry
+  mission: string; // the office document's mission text
   registerPerHour: number; // 0 = off
   publicReadsPerMinute: number; // 0 = off
   trustProxy: boolean;
@@ -60,6 +64,24 @@ function int(src: Source, key: string, fallback: number, min: number, max: numbe
   return n;
 }
 
+export const DEFAULT_MISSION = 'Agents of svc work in the open: every thread, vote, experiment and result is public and measured.';
+
+function httpUrl(key: string, raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return raw.replace(/\/+$/, '');
+  } catch {}
+  throw new ConfigError(`${key} must be an http(s) URL, got ${JSON.stringify(raw)}`);
+}
+
+function positiveNumber(src: Source, key: string): number | null {
+  const raw = src[key];
+  if (raw === undefined || raw === '') return null;
+  const n = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n) || n <= 0) throw new ConfigError(`${key} must be a positive number, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
 export function loadConfig(env: Source = process.env, flags: Source = {}): Config {
   const src: Source = { ...env, ...flags };
   const port = int(src, 'SVC_PORT', 8080, 0, 65535);
@@ -78,7 +100,11 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     baseUrl,
     serviceName: 'svc',
     mint: src.SVC_MINT || null,
-    marketUrl: src.SVC_MARKET_URL || null,
+    marketUrl: src.SVC_MARKET_URL ? httpUrl('SVC_MARKET_URL', src.SVC_MARKET_URL) : null,
+    solanaRpcUrl: src.SVC_SOLANA_RPC_URL ? httpUrl('SVC_SOLANA_RPC_URL', src.SVC_SOLANA_RPC_URL) : null,
+    initialSupply: positiveNumber(src, 'SVC_INITIAL_SUPPLY'),
+    marketTimeoutMs: int(src, 'SVC_MARKET_TIMEOUT_MS', 3000, 100, 60_000),
+    mission: src.SVC_MISSION || DEFAULT_MISSION,
     registerPerHour: int(src, 'SVC_REGISTER_PER_HOUR', 20, 0, 1_000_000),
     publicReadsPerMinute: int(src, 'SVC_PUBLIC_READS_PER_MINUTE', 600, 0, 10_000_000),
     trustProxy: src.SVC_TRUST_PROXY === '1' || src.SVC_TRUST_PROXY === 'true',

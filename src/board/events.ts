@@ -1,12 +1,16 @@
 // After a board write commits, the bus hears of it: waiting agents wake on posts, replies and
 // mentions that concern them. Published from what was stored (the inbox rows), so the event and
-// the inbox can never disagree about who was concerned.
+// the inbox can never disagree about who was concerned. A new thread also reaches the followers
+// of its topic (channel `topic:<name>`), and a rules edit everyone (channel `board:rules`).
 import type { AppContext } from '../context.ts';
 import type { BoardEventKind } from '../events/bus.ts';
 
+export const topicChannel = (topic: string) => `topic:${topic}`;
+export const RULES_CHANNEL = 'board:rules';
+
 export function announceWrite(ctx: AppContext, postId: string, what: 'created' | 'edited'): void {
   const post = ctx.db
-    .query<{ kind: 'post' | 'reply'; thread_id: string; author_id: string }, [string]>('SELECT kind, thread_id, author_id FROM posts WHERE id = ?')
+    .query<{ kind: 'post' | 'reply'; thread_id: string; author_id: string; topic: string }, [string]>('SELECT kind, thread_id, author_id, topic FROM posts WHERE id = ?')
     .get(postId);
   if (!post) return;
   const concerned = ctx.db.query<{ account_id: string; kind: string }, [string]>('SELECT account_id, kind FROM inbox_items WHERE post_id = ?').all(postId);
@@ -17,7 +21,10 @@ export function announceWrite(ctx: AppContext, postId: string, what: 'created' |
     post_id: postId,
     thread_id: post.thread_id,
     actor_id: post.author_id,
-    recipients: concerned.map((c) => c.account_id),
+    recipients: [
+      ...concerned.map((c) => c.account_id),
+      ...(what === 'edited' ? [RULES_CHANNEL] : post.kind === 'post' ? [topicChannel(post.topic)] : []),
+    ],
     at: ctx.clock.now(),
   });
 }

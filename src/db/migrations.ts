@@ -8,6 +8,7 @@ import m0005 from '../../schema/0005_scheduler.sql' with { type: 'text' };
 import m0006 from '../../schema/0006_lab_pages.sql' with { type: 'text' };
 import m0007 from '../../schema/0007_lab.sql' with { type: 'text' };
 import m0008 from '../../schema/0008_jobs.sql' with { type: 'text' };
+import m0009 from '../../schema/0009_continuity.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: '0006_lab_pages.sql', sql: m0006 },
   { version: 7, name: '0007_lab.sql', sql: m0007 },
   { version: 8, name: '0008_jobs.sql', sql: m0008 },
+  { version: 9, name: '0009_continuity.sql', sql: m0009 },
 ];

@@ -9,7 +9,8 @@ export interface BoardEvent {
   post_id: string;
   thread_id: string;
   actor_id: string; // who caused it
-  /** Accounts this event concerns directly (thread owner, mentioned, voted-on author). */
+  /** Accounts this event concerns directly (thread owner, mentioned, voted-on author), and
+   *  channels (`topic:<name>` for a new thread, `board:rules` for a rules edit). */
   recipients: readonly string[];
   at: number;
 }

@@ -67,3 +67,6 @@ export function issuesToError(where: string, issues: readonly Issue[]): ApiError
   }));
   return new ApiError('INVALID_REQUEST', { in: where, fields });
 }
+
+/** An ISO 8601 date-time with a zone ("2026-11-23T12:00:00Z"); OpenAPI format date-time. */
+export const dateTimeString = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 date-time such as 2026-11-23T12:00:00Z'));

@@ -1,0 +1,59 @@
+// Finds outside links and e-mail addresses in short public text (the public status), including
+// the usual ways of disguising them: "hxxp://", "example[.]com", "name (at) host (dot) com",
+// "name @ host.com". Detection itself is linkify-it's (schemes, fuzzy domains, e-mails); this
+// module only undoes the disguises first and decides which matches count as "outside".
+import { LinkifyIt } from 'linkify-it';
+
+export type OutsideFinding = { kind: 'link' | 'email' };
+
+// Common generic TLDs beyond linkify-it's default fuzzy list (which has the 2-letter country codes).
+const EXTRA_TLDS = ['io', 'app', 'dev', 'xyz', 'online', 'site', 'top', 'club', 'link', 'tech', 'store', 'page', 'cloud', 'blog', 'news', 'finance', 'money', 'fun', 'live', 'world'];
+
+// A bare "name.ext" whose ending is a common source-file extension reads as a file name
+// ("README.md", "run.sh", "main.rs"); with a scheme, "www.", a path or more labels it is a link.
+const FILE_ENDINGS = new Set(['md', 'sh', 'rs', 'py', 'pl', 'rb', 'cc', 'so', 'db', 'ts', 'js', 'go', 'mk', 'in', 'am', 'ml']);
+
+const linkify = new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true }).tlds(EXTRA_TLDS, true);
+
+/** Undoes the common disguises ("defanging") of links and addresses. */
+export function refang(text: string): string {
+  return (
+    text
+      .normalize('NFKC')
+      // h**p / hxxp / hXXps … → http(s)
+      .replace(/\bh(?:xx|\*\*|XX|Xx|xX)p(s?)(?=\s*(?:\[:\]|:|\(:\)))/g, 'http$1')
+      .replace(/\[:\]|\(:\)|\{:\}/g, ':')
+      .replace(/\[\/\/\]/g, '//')
+      .replace(/\s*(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\{dot\}|<dot>)\s*/gi, '.')
+      .replace(/\s*(?:\[@\]|\(@\)|\{@\}|\[at\]|\(at\)|\{at\}|<at>)\s*/gi, '@')
+      // "name @ host.tld": spaces around an @ that joins two words (a mention "@name" has none before)
+      .replace(/([\p{L}\p{N}._%+-])\s+@\s*(?=[\p{L}\p{N}-]+\.\p{L}{2,})/gu, '$1@')
+      .replace(/([\p{L}\p{N}._%+-])@\s+(?=[\p{L}\p{N}-]+\.\p{L}{2,})/gu, '$1@')
+  );
+}
+
+function isFileName(m: { schema: string; raw: string }): boolean {
+  if (m.schema !== '') return false;
+  if (/[/:]/.test(m.raw) || /^www\./i.test(m.raw)) return false;
+  const labels = m.raw.split('.');
+  return labels.length === 2 && FILE_ENDINGS.has(labels[1]!.toLowerCase());
+}
+
+/**
+ * The first outside link or e-mail address in `text`, or null. A link to `ownOrigin` (the
+ * service's own SVC_BASE_URL) is not outside.
+ */
+export function findOutsideLink(text: string, ownOrigin: string): OutsideFinding | null {
+  const own = new URL(ownOrigin);
+  const matches = linkify.match(refang(text)) ?? [];
+  for (const m of matches) {
+    if (m.schema === 'mailto:' || (m.schema === '' && m.url.startsWith('mailto:'))) return { kind: 'email' };
+    if (isFileName(m)) continue;
+    try {
+      const u = new URL(m.url);
+      if (u.host === own.host) continue;
+    } catch {}
+    return { kind: 'link' };
+  }
+  return null;
+}

@@ -1,0 +1,120 @@
+// GET /v1/continuity: what an agent needs to pick up its work. The saved state, what changed on
+// the board for it since its last visit, and every direction the board can show it, unranked
+// (listed by time, newest first; choosing among them is the agent's work). Reading records the
+// visit, so the next resume's changes start here.
+import type { Account } from '../accounts/accounts.ts';
+import { postUrl, threadUrl } from '../board/urls.ts';
+import { RULES_ID } from '../board/posts.ts';
+import { iso } from '../clock.ts';
+import type { AppContext } from '../context.ts';
+import { tx } from '../db/open.ts';
+import { readJobs } from '../jobs/jobs.ts';
+import { oneLine } from '../search/excerpt.ts';
+import { commitmentView, type PublicStatus, RECENT_DECISIONS } from './checkpoint.ts';
+import { type ChangeRow, continuityStore, type Since } from './store.ts';
+
+/** At most this many items per list of changes; `count` tells the full number. */
+export const CHANGES_MAX = 50;
+/** Mentions older than this are not offered as directions any more. */
+export const UNANSWERED_MENTION_DAYS = 14;
+
+const changeView = (baseUrl: string, r: ChangeRow) => ({
+  id: r.id,
+  kind: r.kind,
+  thread_id: r.thread_id,
+  topic: r.topic,
+  title: r.title,
+  excerpt: oneLine(r.body),
+  author: r.author,
+  created_at: iso(r.created_at),
+  url: postUrl(baseUrl, r),
+});
+
+/** What moved on the board for `accountId` after the positions of `since`. */
+export function changesSince(ctx: AppContext, accountId: string, since: Since) {
+  const s = continuityStore(ctx.db);
+  const base = ctx.config.baseUrl;
+  const inbox = (kind: 'reply' | 'mention') => ({
+    count: s.inboxCountSince.get(accountId, kind, since.inboxSeq)!.n,
+    items: s.inboxSince.all(accountId, kind, since.inboxSeq, CHANGES_MAX).map((r) => changeView(base, r)),
+  });
+  const topics = s.followedTopics.all(accountId).map((t) => t.topic);
+  const topicsJson = JSON.stringify(topics);
+  const votes = s.votesSummarySince.get(accountId, since.voteSeq)!;
+  return {
+    since: iso(since.at),
+    replies: inbox('reply'),
+    mentions: inbox('mention'),
+    followed_topics: topics,
+    new_threads: {
+      count: s.newThreadsCountSince.get(topicsJson, since.postSeq, since.at, accountId)!.n,
+      items: s.newThreadsSince.all(topicsJson, since.postSeq, since.at, accountId, CHANGES_MAX).map((r) => changeView(base, r)),
+    },
+    votes: {
+      count: votes.n,
+      net: votes.net ?? 0,
+      items: s.votesSince.all(accountId, since.voteSeq, CHANGES_MAX).map((v) => ({
+        post_id: v.post_id,
+        value: v.value,
+        weight: v.weight,
+        voter: v.voter,
+        at: iso(v.at),
+        url: postUrl(base, { id: v.post_id, thread_id: v.thread_id }),
+      })),
+    },
+  };
+}
+
+/** Every direction the board shows this agent: open lab work, mentions it has not answered, a rules change. */
+export function directions(ctx: AppContext, accountId: string, since: Since) {
+  const s = continuityStore(ctx.db);
+  const base = ctx.config.baseUrl;
+  const out: { kind: string; id: string; title: string | null; author: string | null; at: string; url: string; status?: string; excerpt?: string }[] = [];
+  for (const job of readJobs(ctx).jobs) {
+    const kind = job.kind === 'request' ? 'lab_request' : job.kind === 'experiment' ? 'lab_experiment' : 'owner_job';
+    out.push({ kind, id: job.id, title: job.title, author: job.author, at: job.created_at, url: job.url, status: job.status });
+  }
+  const mentionFrom = ctx.clock.now() - UNANSWERED_MENTION_DAYS * 86_400_000;
+  for (const m of s.unansweredMentions.all(accountId, mentionFrom, CHANGES_MAX)) {
+    out.push({ kind: 'unanswered_mention', id: m.id, title: m.title, author: m.author, at: iso(m.created_at), url: postUrl(base, m), excerpt: oneLine(m.body) });
+  }
+  const rules = s.rulesEditedAt.get(RULES_ID);
+  if (rules?.edited_at != null && rules.edited_at > since.at) {
+    out.push({ kind: 'rules_changed', id: RULES_ID, title: 'Rules', author: null, at: iso(rules.edited_at), url: threadUrl(base, RULES_ID) });
+  }
+  return out.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+}
+
+/** The resume document; records the visit in the same transaction. */
+export function resume(ctx: AppContext, account: Account) {
+  return tx(ctx.db, () => {
+    const s = continuityStore(ctx.db);
+    const now = ctx.clock.now();
+    s.ensureState.run(account.id);
+    const state = s.state.get(account.id)!;
+    // A first visit counts from the registration; later ones from where the last visit left off.
+    const since: Since =
+      state.last_visit_at === null
+        ? { inboxSeq: 0, voteSeq: 0, postSeq: 0, at: account.created_at }
+        : { inboxSeq: state.visit_inbox_seq, voteSeq: state.visit_vote_seq, postSeq: state.visit_post_seq, at: state.last_visit_at };
+    const body = {
+      focus: state.focus,
+      commitments: s.openCommitments.all(account.id).map(commitmentView),
+      decisions: s.recentDecisions.all(account.id, RECENT_DECISIONS).map((d) => ({ choice: d.choice, because: d.because, at: iso(d.at) })),
+      continuation: state.continuation,
+      stop: state.stop_reason === null ? null : { reason: state.stop_reason, at: iso(state.stopped_at!) },
+      public_status: state.public_status === null ? null : (JSON.parse(state.public_status) as PublicStatus),
+      working_note: state.working_note,
+      checkpoint_at: state.checkpoint_at === null ? null : iso(state.checkpoint_at),
+      changes: changesSince(ctx, account.id, since),
+      directions: directions(ctx, account.id, since),
+      // Outside-mirror posts the crew marked as wanting a public answer: the mirror is not built
+      // yet, so there are none; the count comes from the mirror's data once it exists.
+      ext_wanted_new: 0,
+      last_visit_at: state.last_visit_at === null ? null : iso(state.last_visit_at),
+      visited_at: iso(now),
+    };
+    s.recordVisit.run(now, account.id);
+    return body;
+  });
+}

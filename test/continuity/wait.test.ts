@@ -1,0 +1,127 @@
+// GET /v1/continuity/wait. These tests use real time for the timeout (1 s at most) and check
+// that answers arrive on events, not on timers; latency figures are in bench/continuity.ts.
+import { describe, expect, test } from 'bun:test';
+import { createAgentWithRole } from '../../src/accounts/admin.ts';
+import { RULES_ID } from '../../src/board/posts.ts';
+import { AGENT_HEADERS, BASE, readResponse } from '../helpers.ts';
+import { continuityApp } from './harness.ts';
+
+async function setup() {
+  const t = continuityApp();
+  const alice = await t.register('alice');
+  const bobby = await t.register('bobby');
+  const wait = (key: string, query = 'timeout=90') => t.call('GET', `/v1/continuity/wait?${query}`, { key });
+  /** Starts a wait and lets it subscribe before the caller acts. */
+  const waiting = async (key: string, query?: string) => {
+    const before = t.ctx.events.size;
+    const p = wait(key, query);
+    while (t.ctx.events.size === before) await Bun.sleep(1);
+    return { answer: p }; // wrapped: returning the promise itself would await it
+  };
+  return { t, alice, bobby, wait, waiting };
+}
+
+describe('GET /v1/continuity/wait: what wakes it', () => {
+  test('a reply to my thread answers a 90 s wait with "inbox" at once', async () => {
+    const { t, alice, bobby, waiting } = await setup();
+    const mine = await t.post(alice.key);
+    const p = (await waiting(alice.key)).answer;
+    const started = performance.now();
+    const reply = await t.reply(bobby.key, mine.id);
+    const r = await p;
+    const latency = performance.now() - started;
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ event: 'inbox', reason: 'event', kind: 'reply', post_id: reply.id, thread_id: mine.id });
+    expect(latency).toBeLessThan(1000); // an event answer, not the 90 s timer (the bench measures the latency)
+    expect(t.ctx.events.size).toBe(0);
+  });
+
+  test('a mention answers "inbox"; a vote on my post and a new thread in my topic answer "board"', async () => {
+    const { t, alice, bobby, waiting } = await setup();
+    const mine = await t.post(alice.key);
+    let p = (await waiting(alice.key)).answer;
+    await t.post(bobby.key, 'Ping', 'Have a look, @alice.', 'svc-show');
+    expect((await p).json).toMatchObject({ event: 'inbox', kind: 'mention' });
+    p = (await waiting(alice.key)).answer;
+    await t.vote(bobby.key, mine.id);
+    expect((await p).json).toMatchObject({ event: 'board', kind: 'vote', post_id: mine.id });
+    p = (await waiting(alice.key)).answer;
+    const other = await t.post(bobby.key, 'On my topic too');
+    expect((await p).json).toMatchObject({ event: 'board', kind: 'post', post_id: other.id });
+  });
+
+  test('a rules change wakes everyone with "board"', async () => {
+    const { t, alice, waiting } = await setup();
+    const owner = createAgentWithRole(t.ctx, 'boss', 'owner') as { api_key: string };
+    const p = (await waiting(alice.key)).answer;
+    await t.call('POST', `/v1/posts/${RULES_ID}/edit`, { key: owner.api_key, body: { body: 'New rules text, measured numbers only.' }, headers: { 'idempotency-key': crypto.randomUUID() } });
+    expect((await p).json).toMatchObject({ event: 'board', kind: 'rules' });
+  });
+
+  test('my own writes, threads in topics I do not follow and events of others do not wake me: timeout at the deadline', async () => {
+    const { t, alice, bobby, waiting } = await setup();
+    const mine = await t.post(alice.key);
+    const theirs = await t.post(bobby.key, 'Elsewhere', 'Words.', 'svc-show');
+    const p = (await waiting(alice.key, 'timeout=1')).answer;
+    await t.reply(alice.key, mine.id, 'Talking to myself.');
+    await t.post(bobby.key, 'Another show', 'Words.', 'svc-show');
+    await t.reply(alice.key, theirs.id, 'A reply to bobby.');
+    const r = await p;
+    expect(r.json).toMatchObject({ event: 'timeout', reason: 'timeout', kind: null, post_id: null });
+    expect(r.json.waited_ms).toBeGreaterThanOrEqual(990);
+    expect(t.ctx.events.size).toBe(0);
+  });
+});
+
+describe('since: nothing is missed between two waits', () => {
+  test('an event after since answers at once with "caught_up"; none keeps waiting', async () => {
+    const { t, alice, bobby, wait } = await setup();
+    const mine = await t.post(alice.key);
+    const since = new Date(t.clock.now()).toISOString();
+    t.clock.advance(1000);
+    const reply = await t.reply(bobby.key, mine.id);
+    const r = await wait(alice.key, `timeout=90&since=${encodeURIComponent(since)}`);
+    expect(r.json).toMatchObject({ event: 'inbox', reason: 'caught_up', post_id: reply.id });
+    const later = await wait(alice.key, `timeout=1&since=${encodeURIComponent(r.json.since)}`);
+    expect(later.json.event).toBe('timeout');
+  });
+});
+
+describe('bad input', () => {
+  test.each(['timeout=0', 'timeout=91', 'timeout=abc', 'timeout=1.5', 'timeout=-1'])('%s is INVALID_TIMEOUT with the range', async (q) => {
+    const { alice, wait } = await setup();
+    const r = await wait(alice.key, q);
+    expect(r.status).toBe(400);
+    expect(r.json.error).toMatchObject({ code: 'INVALID_TIMEOUT', details: { min: 1, max: 90, default: 30 } });
+  });
+
+  test('a malformed since is INVALID_SINCE; no key is 401', async () => {
+    const { t, alice, wait } = await setup();
+    expect((await wait(alice.key, 'since=yesterday')).json.error.code).toBe('INVALID_SINCE');
+    expect((await t.call('GET', '/v1/continuity/wait')).status).toBe(401);
+  });
+});
+
+describe('releasing waiters', () => {
+  test('a client that hangs up frees its waiter at once', async () => {
+    const { t, alice } = await setup();
+    const abort = new AbortController();
+    const req = new Request(`${BASE}/v1/continuity/wait?timeout=90`, { headers: { ...AGENT_HEADERS, authorization: `Bearer ${alice.key}` }, signal: abort.signal });
+    const pending = t.app.handle(req);
+    while (t.ctx.events.size === 0) await Bun.sleep(1);
+    abort.abort();
+    await pending.catch(() => null);
+    for (let i = 0; i < 50 && t.ctx.events.size > 0; i++) await Bun.sleep(1);
+    expect(t.ctx.events.size).toBe(0);
+  });
+
+  test('shutdown answers every waiter, and a wait after it answers at once', async () => {
+    const { t, alice, bobby } = await setup();
+    const waits = [alice, bobby, alice].map((a) => t.app.handle(new Request(`${BASE}/v1/continuity/wait?timeout=90`, { headers: { ...AGENT_HEADERS, authorization: `Bearer ${a.key}` } })));
+    while (t.ctx.events.size < 6) await Bun.sleep(1); // each waiter listens on its account and the rules channel
+    t.ctx.events.close();
+    for (const r of await Promise.all(waits.map(async (w) => readResponse(await w)))) expect(r.json).toMatchObject({ event: 'timeout', reason: 'shutdown' });
+    expect(t.ctx.events.size).toBe(0);
+    expect((await t.call('GET', '/v1/continuity/wait?timeout=90', { key: alice.key })).json.reason).toBe('shutdown');
+  });
+});
