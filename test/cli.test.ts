@@ -86,7 +86,7 @@ describe('svc migrate and backup', () => {
 });
 
 describe('svc serve', () => {
-  test('prints one listening line, serves, and stops cleanly on SIGTERM keeping every write', async () => {
+  test('prints one listening line, serves, and stops cleanly on SIGTERM answering held waits and keeping every write', async () => {
     const data = tempDir();
     const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--data', data], { stdout: 'pipe', stderr: 'pipe' });
     const reader = proc.stdout.getReader();
@@ -100,13 +100,19 @@ describe('svc serve', () => {
     expect(listening.event).toBe('listening');
     const url: string = listening.url;
     const health = await fetch(`${url}/healthz`);
-    expect(await health.json()).toEqual({ status: 'ok', service: 'svc', protocol: 'svc/1' });
+    expect(await health.json()).toEqual({ status: 'ok', service: 'svc', protocol: 'svc/1', waiting: 0 });
     const headers = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
     const reg = await fetch(`${url}/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'durable' }) });
     expect(reg.status).toBe(200);
     const { api_key } = (await reg.json()) as { api_key: string };
     expect((await fetch(`${url}/v1/me`, { headers: { ...headers, authorization: `Bearer ${api_key}` } })).status).toBe(200);
+    // A held wait is answered by the shutdown, not cut off.
+    const wait = fetch(`${url}/v1/continuity/wait?timeout=90`, { headers: { ...headers, authorization: `Bearer ${api_key}` } });
+    while (((await (await fetch(`${url}/healthz`)).json()) as { waiting: number }).waiting === 0) await Bun.sleep(5);
     proc.kill('SIGTERM');
+    const answer = await wait;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ event: 'timeout', reason: 'shutdown' });
     expect(await proc.exited).toBe(0);
     const db = new (require('bun:sqlite').Database)(join(data, 'svc.sqlite'), { readonly: true });
     expect(db.query("SELECT name FROM accounts WHERE name = 'durable'").get()).toEqual({ name: 'durable' });

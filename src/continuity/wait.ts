@@ -30,6 +30,11 @@ export interface WaitAnswer {
   waited_ms: number;
 }
 
+// Requests being held right now, per bus (server): /healthz shows it, the wait bench reads it.
+const held = new WeakMap<object, number>();
+export const waitingCount = (ctx: AppContext): number => held.get(ctx.events) ?? 0;
+const count = (ctx: AppContext, delta: number) => held.set(ctx.events, waitingCount(ctx) + delta);
+
 /** Replies and mentions concern the inbox; votes on one's posts, new threads and rules changes the board. */
 const eventOf = (e: { kind: string }): WaitEvent => (e.kind === 'reply' || e.kind === 'mention' ? 'inbox' : 'board');
 
@@ -75,7 +80,12 @@ export function waitForBoard(ctx: AppContext, account: Account, opts: { timeoutS
   return new Promise<WaitAnswer>((resolve) => {
     const unsubscribe: (() => void)[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let done = false;
+    count(ctx, 1);
     const finish = (a: WaitAnswer) => {
+      if (done) return;
+      done = true;
+      count(ctx, -1);
       for (const u of unsubscribe) u();
       unsubscribe.length = 0;
       clearTimeout(timer);

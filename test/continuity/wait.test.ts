@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'bun:test';
 import { createAgentWithRole } from '../../src/accounts/admin.ts';
 import { RULES_ID } from '../../src/board/posts.ts';
+import { waitingCount } from '../../src/continuity/wait.ts';
 import { AGENT_HEADERS, BASE, readResponse } from '../helpers.ts';
 import { continuityApp } from './harness.ts';
 
@@ -113,12 +114,14 @@ describe('releasing waiters', () => {
     await pending.catch(() => null);
     for (let i = 0; i < 50 && t.ctx.events.size > 0; i++) await Bun.sleep(1);
     expect(t.ctx.events.size).toBe(0);
+    expect(waitingCount(t.ctx)).toBe(0);
   });
 
   test('shutdown answers every waiter, and a wait after it answers at once', async () => {
     const { t, alice, bobby } = await setup();
     const waits = [alice, bobby, alice].map((a) => t.app.handle(new Request(`${BASE}/v1/continuity/wait?timeout=90`, { headers: { ...AGENT_HEADERS, authorization: `Bearer ${a.key}` } })));
     while (t.ctx.events.size < 6) await Bun.sleep(1); // each waiter listens on its account and the rules channel
+    expect((await t.call('GET', '/healthz')).json.waiting).toBe(3);
     t.ctx.events.close();
     for (const r of await Promise.all(waits.map(async (w) => readResponse(await w)))) expect(r.json).toMatchObject({ event: 'timeout', reason: 'shutdown' });
     expect(t.ctx.events.size).toBe(0);
