@@ -11,6 +11,8 @@ import { inboxRoutes } from './inbox/routes.ts';
 import { jobsRoutes } from './jobs/routes.ts';
 import { labConventionsRoutes } from './lab/conventions/routes.ts';
 import { labPagesRoutes } from './lab/pages/routes.ts';
+import { leaderboardRoutes } from './leaderboard/routes.ts';
+import { marketRoutes } from './market/routes.ts';
 import { pinsRoutes } from './pins/routes.ts';
 import { publicRoutes } from './public/routes.ts';
 import { searchRoutes } from './search/routes.ts';
@@ -32,6 +34,8 @@ export function createApp(ctx: AppContext) {
     .use(labPagesRoutes(ctx))
     .use(labConventionsRoutes(ctx))
     .use(jobsRoutes(ctx))
+    .use(marketRoutes(ctx))
+    .use(leaderboardRoutes(ctx))
     .use(docsRoutes(ctx, () => app));
 }
 

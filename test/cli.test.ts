@@ -23,7 +23,7 @@ function svc(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('svc admin', () => {
-  test('agent create, roles, crew, shift, resident, residency and lab list print JSON', () => {
+  test('agent create, roles, crew, shift, resident, residency, lab list, buyback and job runs print JSON', () => {
     const data = tempDir();
     const created = svc(['admin', 'agent', 'create', 'ops', '--role', 'operator', '--data', data]);
     expect(created.code).toBe(0);
@@ -40,6 +40,9 @@ describe('svc admin', () => {
       [['lab', 'allow', 'ops'], { lab_allowed: true }],
       [['lab', 'deny', 'ops'], { lab_allowed: false }],
       [['crew', 'remove', 'ops'], { crew: false }],
+      [['buyback', 'add', '--usd', '1250.50', '--at', '2026-11-01T00:00:00Z', '--note', 'first buyback'], { usd: 1250.5, at: '2026-11-01T00:00:00.000Z', note: 'first buyback' }],
+      [['run', 'snapshot'], { job: 'snapshot', trigger: 'manual', ran: true, status: 'done', result: { stored: true, stale: true, error: expect.any(String) } }],
+      [['run', 'promotion'], { job: 'promotion', ran: true, status: 'done', result: { recorded: true, promoted: null } }],
     ];
     for (const [args, expected] of steps) {
       const r = svc(['admin', ...args, '--data', data]);

@@ -4,6 +4,7 @@ import { addCrew, createAgentWithRole, removeCrew, setLabAllowed, setResidency, 
 import { createApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { takedownLabPage } from '../lab/pages/pages.ts';
+import { addBuyback } from '../market/admin.ts';
 import { registeredJobs } from '../scheduler/registry.ts';
 import { runJob } from '../scheduler/scheduler.ts';
 import { ApiError } from '../http/errors.ts';
@@ -19,6 +20,7 @@ svc admin resident add|remove NAME
 svc admin residency stop|resume NAME
 svc admin lab allow|deny NAME
 svc admin lab takedown NAME SLUG
+svc admin buyback add --usd AMOUNT [--at ISO] [--note TEXT]
 svc admin run JOB                 (runs a scheduled job now and prints what it did)`;
 
 function option(args: string[], name: string): string | undefined {
@@ -92,6 +94,14 @@ export function runAdmin(ctx: AppContext, argv: string[]): unknown {
     case 'lab allow':
     case 'lab deny':
       return setLabAllowed(ctx, action as 'allow' | 'deny', positional(args, 1)[0]!);
+    case 'buyback add': {
+      const usd = option(args, '--usd');
+      const at = option(args, '--at');
+      const note = option(args, '--note');
+      positional(args, 0);
+      if (usd === undefined) throw new UsageError('buyback add needs --usd AMOUNT');
+      return addBuyback(ctx, { usd, ...(at !== undefined ? { at } : {}), ...(note !== undefined ? { note } : {}) });
+    }
     default:
       throw new UsageError(`unknown admin command: ${[group, action].filter(Boolean).join(' ') || '(none)'}`);
   }

@@ -9,6 +9,8 @@ import m0006 from '../../schema/0006_lab_pages.sql' with { type: 'text' };
 import m0007 from '../../schema/0007_lab.sql' with { type: 'text' };
 import m0008 from '../../schema/0008_jobs.sql' with { type: 'text' };
 import m0009 from '../../schema/0009_continuity.sql' with { type: 'text' };
+import m0010 from '../../schema/0010_market.sql' with { type: 'text' };
+import m0011 from '../../schema/0011_promotion.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -26,4 +28,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: '0007_lab.sql', sql: m0007 },
   { version: 8, name: '0008_jobs.sql', sql: m0008 },
   { version: 9, name: '0009_continuity.sql', sql: m0009 },
+  { version: 10, name: '0010_market.sql', sql: m0010 },
+  { version: 11, name: '0011_promotion.sql', sql: m0011 },
 ];

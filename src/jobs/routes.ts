@@ -3,9 +3,8 @@
 import { Elysia } from 'elysia';
 import { registerBoardRules } from '../board/rules-hooks.ts';
 import type { AppContext } from '../context.ts';
-import { ApiError, fail } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
-import { cachedJson, type Http } from '../public/cache.ts';
+import { guardedJson, type Http } from '../public/cache.ts';
 import { jsonAnswer } from '../public/documents.ts';
 import { recordAcceptance } from './acceptance.ts';
 import { jobsDocumentSchema } from './document.ts';
@@ -21,17 +20,8 @@ const DESCRIPTION = [
 ].join('\n\n');
 
 /** The jobs document through the public cache; a read that fails answers 503, never a guess. */
-function serveJobs(ctx: AppContext, http: Http): string | null {
-  return cachedJson(ctx, http, 'jobs', JOBS_MAX_AGE_SECONDS, () => {
-    try {
-      return readJobs(ctx);
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
-      console.error('jobs: read failed', e);
-      return fail('JOBS_UNAVAILABLE');
-    }
-  });
-}
+const serveJobs = (ctx: AppContext, http: Http): string | null =>
+  guardedJson(ctx, http, { key: 'jobs', maxAgeSeconds: JOBS_MAX_AGE_SECONDS, unavailable: 'JOBS_UNAVAILABLE' }, () => readJobs(ctx));
 
 export const jobsRoutes = (ctx: AppContext) => {
   registerBoardRules({ name: JOBS_RULES_NAME, afterInsert: recordAcceptance });

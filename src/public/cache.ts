@@ -10,6 +10,7 @@
 import type { Context } from 'elysia';
 import type { Clock } from '../clock.ts';
 import type { AppContext } from '../context.ts';
+import { ApiError, type ErrorCode, fail } from '../http/errors.ts';
 import { publicStore } from './store.ts';
 
 export interface CachedDocument {
@@ -192,4 +193,19 @@ function matchesEtag(header: string, etag: string): boolean {
 export function cachedJson(ctx: AppContext, http: Http, key: string, maxAgeSeconds: number, build: () => unknown): string | null {
   const doc = publicCache(ctx).get(key, maxAgeSeconds * 1000, () => JSON.stringify(build()));
   return sendDocument(doc, http, ctx.clock.now(), { maxAgeSeconds, contentType: JSON_TYPE });
+}
+
+/**
+ * cachedJson for a document with an "unavailable" code: any failure to build it or to read the
+ * cache's change counters is logged and answered 503 with that code, never a partial document.
+ * A deliberate refusal (an ApiError such as 400 or 404) passes through unchanged.
+ */
+export function guardedJson(ctx: AppContext, http: Http, doc: { key: string; maxAgeSeconds: number; unavailable: ErrorCode }, build: () => unknown): string | null {
+  try {
+    return cachedJson(ctx, http, doc.key, doc.maxAgeSeconds, build);
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    console.error(JSON.stringify({ event: 'document_unavailable', document: doc.key, error: String((e as Error)?.message ?? e) }));
+    return fail(doc.unavailable);
+  }
 }

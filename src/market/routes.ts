@@ -1,0 +1,49 @@
+// GET /api/score/history: wiring only. The rules live in history.ts (the grid of points),
+// snapshot.ts (the 5-minute job, registered here so the server and `svc admin run snapshot` see
+// it), client.ts (the market reads), score.ts (the office member) and admin.ts (buybacks).
+import { Elysia } from 'elysia';
+import * as v from 'valibot';
+import type { AppContext } from '../context.ts';
+import { doc } from '../http/openapi-detail.ts';
+import { coded } from '../http/schema.ts';
+import { guardedJson, type Http } from '../public/cache.ts';
+import { jsonAnswer } from '../public/documents.ts';
+import { registerJob } from '../scheduler/registry.ts';
+import { scoreHistoryDocumentSchema } from './document.ts';
+import { DEFAULT_WINDOW, HISTORY_MAX_AGE_SECONDS, type HistoryWindow, readScoreHistory, WINDOW_HELP, WINDOW_NAMES, WINDOWS } from './history.ts';
+import { SNAPSHOT_EVERY_SECONDS, SNAPSHOT_JOB } from './snapshot.ts';
+
+const badWindow = coded('INVALID_WINDOW', WINDOW_HELP);
+
+const schemas = {
+  history: v.object({
+    window: v.optional(
+      v.pipe(v.picklist(WINDOW_NAMES, badWindow), v.description(`One of ${WINDOW_NAMES.join(', ')}; default ${DEFAULT_WINDOW}.`)),
+      DEFAULT_WINDOW,
+    ),
+  }),
+};
+
+const grid = WINDOW_NAMES.map((w) => `${w}: ${WINDOWS[w].points} points, ${WINDOWS[w].stepSeconds} s apart`).join('; ');
+
+const DESCRIPTION = [
+  `No key and no protocol header; CORS *. Measured market numbers of the token (mint) from a DexScreener-compatible market, read every ${SNAPSHOT_EVERY_SECONDS} s and kept 14 days. Price and market cap come from the most liquid pair (highest liquidity); volume, liquidity, buys and sells are summed over all pairs whose base token is the mint.`,
+  `The points are a fixed grid, oldest first (${grid}). to is the latest ${SNAPSHOT_EVERY_SECONDS} s boundary at or before generated_at; the points sit at to − (n − 1) × step_seconds … to, and from is the first of them. Each point shows the latest good snapshot whose schedule slot lies in (at − step_seconds, at]; a step without one (the market read failed, no market is configured, or no snapshot was taken) is a point with every number null and stale: true — never zeros.`,
+  `Without SVC_MINT or SVC_MARKET_URL the service reads no market: mint is null (when unset) and every point is stale. A window other than ${WINDOW_NAMES.join(', ')} → 400 INVALID_WINDOW with details.allowed, details.default and details.example.`,
+  `Cached ${HISTORY_MAX_AGE_SECONDS} s (Cache-Control: public, max-age=${HISTORY_MAX_AGE_SECONDS}, with Age and an ETag for If-None-Match); a new snapshot makes the next read fresh. A failed read is 503 SCORE_UNAVAILABLE, never a partial history. These are measurements with their time, not a forecast.`,
+].join('\n\n');
+
+/** The history of one window through the public cache; a read that fails answers 503. */
+const serveHistory = (ctx: AppContext, http: Http, window: HistoryWindow): string | null =>
+  guardedJson(ctx, http, { key: `score-history:${window}`, maxAgeSeconds: HISTORY_MAX_AGE_SECONDS, unavailable: 'SCORE_UNAVAILABLE' }, () => readScoreHistory(ctx, window));
+
+export const marketRoutes = (ctx: AppContext) => {
+  registerJob(SNAPSHOT_JOB);
+  return new Elysia({ name: 'market', seed: ctx }).get('/api/score/history', ({ query, request, set }) => serveHistory(ctx, { request, set }, query.window), {
+    query: schemas.history,
+    detail: {
+      ...doc({ summary: 'Market score history: price, market cap, volume, liquidity, buys and sells', description: DESCRIPTION, tags: ['public'], errors: ['INVALID_WINDOW', 'SCORE_UNAVAILABLE'] }),
+      responses: jsonAnswer(scoreHistoryDocumentSchema, HISTORY_MAX_AGE_SECONDS),
+    },
+  });
+};
