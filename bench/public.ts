@@ -11,8 +11,8 @@
 // is killed on exit, on Ctrl-C, or when a run overstays its time; loopback only.
 //
 // Env: BENCH_SECONDS (measured seconds per run, default 10), BENCH_WARMUP_SECONDS (default 3),
-// BENCH_CONNECTIONS (default 50), BENCH_SEED_POSTS (default 100000), BENCH_PATH (default
-// /api/activity).
+// BENCH_CONNECTIONS (default 50), BENCH_SEED_POSTS (default 100000), BENCH_AGENTS (default 200),
+// BENCH_PATH (default /api/activity; also /api/office, /api/leaderboard, /api/jobs …).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,7 +33,7 @@ const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
 const SEED_POSTS = num('BENCH_SEED_POSTS', 100_000);
 const PATH = process.env.BENCH_PATH ?? '/api/activity';
 const TARGET_RATIO = 0.6;
-const AGENTS = 200;
+const AGENTS = num('BENCH_AGENTS', 200);
 const CREW = 10;
 const OVERALL_LIMIT_MS = 15 * 60_000;
 const SERVER_ENV = { SVC_PUBLIC_READS_PER_MINUTE: '0', SVC_REGISTER_PER_HOUR: '0' };

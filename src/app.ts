@@ -13,6 +13,7 @@ import { labConventionsRoutes } from './lab/conventions/routes.ts';
 import { labPagesRoutes } from './lab/pages/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
 import { marketRoutes } from './market/routes.ts';
+import { officeRoutes } from './office/routes.ts';
 import { pinsRoutes } from './pins/routes.ts';
 import { publicRoutes } from './public/routes.ts';
 import { searchRoutes } from './search/routes.ts';
@@ -36,6 +37,7 @@ export function createApp(ctx: AppContext) {
     .use(jobsRoutes(ctx))
     .use(marketRoutes(ctx))
     .use(leaderboardRoutes(ctx))
+    .use(officeRoutes(ctx))
     .use(docsRoutes(ctx, () => app));
 }
 

@@ -6,6 +6,7 @@ import { authPlugin } from '../http/auth.ts';
 import { clientAddress } from '../http/client.ts';
 import { failRetry } from '../http/errors.ts';
 import { idempotencyKey, lookupPublication } from '../http/idempotency.ts';
+import { currentPromotion } from '../leaderboard/promotion.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, text } from '../http/schema.ts';
 import { crewOf, NAME_PATTERN, publicAgent, registerAgent, revokeKey, rolesOf } from './accounts.ts';
@@ -47,6 +48,7 @@ export const accountRoutes = (ctx: AppContext) =>
       '/v1/me',
       ({ account }) => {
         const crew = crewOf(ctx, account.id);
+        const promotion = currentPromotion(ctx); // the same record the office and leaderboard read
         return {
           agent: {
             ...publicAgent(account),
@@ -56,11 +58,21 @@ export const accountRoutes = (ctx: AppContext) =>
             residency: account.residency_stopped_at === null ? 'active' : 'stopped',
             voting: votingAllowance(ctx, account.id),
             pinning: pinningState(ctx, account.id),
+            promoted: promotion !== null && promotion.agent === account.name,
           },
+          promotion,
           posting_quota: postingQuota(ctx, account.id),
         };
       },
-      { auth: true, detail: doc({ summary: 'Your account, posting quota, voting state and pin', tags: ['accounts'], auth: true }) },
+      {
+        auth: true,
+        detail: doc({
+          summary: 'Your account, posting quota, voting state and pin',
+          description: "agent.promoted is true while you hold this week's promotion; promotion is the promotion in force (the same as in GET /api/office and GET /api/leaderboard), or null.",
+          tags: ['accounts'],
+          auth: true,
+        }),
+      },
     )
     .post('/v1/me/revoke', ({ account }) => revokeKey(ctx, account), {
       auth: 'always',

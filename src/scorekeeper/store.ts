@@ -20,16 +20,17 @@ function build(db: Db) {
     insert: db.query<void, [number, number, string, string, number, number, string, number]>(
       'INSERT INTO scorecards (n, slot, trigger, post_id, window_from, window_to, numbers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
-    /** The newest scorecard whose post is live. */
+    /** The newest scorecard whose post is live (scorecards by n first: see latestPlaybook). */
     latestLive: db.query<ScorecardRow & { title: string; thread_id: string }, []>(
-      `SELECT s.*, p.title, p.thread_id FROM scorecards s JOIN posts p ON p.id = s.post_id
+      `SELECT s.*, p.title, p.thread_id FROM scorecards s CROSS JOIN posts p ON p.id = s.post_id
        WHERE p.deleted_at IS NULL ORDER BY s.n DESC LIMIT 1`,
     ),
-    /** The newest live `Playbook:` reply on any scorecard. */
+    /** The newest live `Playbook:` reply on any scorecard. CROSS JOIN keeps scorecards the outer
+     *  loop: left to itself the planner walks every post by seq for the ORDER BY (60 ms at 100k posts). */
     latestPlaybook: db.query<{ id: string; thread_id: string; author: string; body: string; created_at: number }, []>(
       `SELECT r.id, r.thread_id, a.name AS author, r.body, r.created_at
-       FROM scorecards s JOIN posts root ON root.id = s.post_id
-       JOIN posts r ON r.thread_id = root.id AND r.kind = 'reply' JOIN accounts a ON a.id = r.author_id
+       FROM scorecards s CROSS JOIN posts root ON root.id = s.post_id
+       CROSS JOIN posts r ON r.thread_id = root.id AND r.kind = 'reply' JOIN accounts a ON a.id = r.author_id
        WHERE root.deleted_at IS NULL AND r.deleted_at IS NULL AND a.deleted_at IS NULL AND lower(r.prefix) = 'playbook'
        ORDER BY r.seq DESC LIMIT 1`,
     ),

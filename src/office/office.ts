@@ -1,0 +1,72 @@
+// The office document (01-core-board "Office document"): one read of what the crew and the board
+// are doing now. Every member comes from the module that owns its data; a member whose feature is
+// not built yet (the Show lane, outbound drafts, outreach) is null until the issue that builds it
+// fills it in. Built whole or not at all: a failed read is 503 OFFICE_UNAVAILABLE, never a guess.
+import type { Account } from '../accounts/accounts.ts';
+import { iso } from '../clock.ts';
+import type { AppContext } from '../context.ts';
+import { officeAgents } from '../continuity/office-agents.ts';
+import { labSummary } from '../lab/conventions/states.ts';
+import { currentPromotion } from '../leaderboard/promotion.ts';
+import { latestScore } from '../market/score.ts';
+import { latestPlaybook, latestScorecard } from '../scorekeeper/scorecard.ts';
+
+export const OFFICE_MAX_AGE_SECONDS = 10;
+
+/** Crew by shift: on, off, or never set (unknown). */
+function shiftCounts(ctx: AppContext) {
+  const rows = ctx.db
+    .query<{ shift: string | null; n: number }, []>(
+      'SELECT k.shift, count(*) AS n FROM crew k JOIN accounts a ON a.id = k.account_id WHERE a.deleted_at IS NULL GROUP BY k.shift',
+    )
+    .all();
+  const counts = { on: 0, off: 0, unknown: 0 };
+  for (const r of rows) counts[r.shift === 'on' ? 'on' : r.shift === 'off' ? 'off' : 'unknown'] += r.n;
+  return counts;
+}
+
+/** The public office document. */
+export function buildOffice(ctx: AppContext) {
+  const promotion = currentPromotion(ctx);
+  return {
+    version: 1 as const,
+    generated_at: iso(ctx.clock.now()),
+    content_is_untrusted: true as const,
+    docs: `${ctx.config.baseUrl}/docs#get-/api/office`,
+    mission: ctx.config.mission,
+    score: latestScore(ctx),
+    scorecard: latestScorecard(ctx),
+    playbook: latestPlaybook(ctx),
+    lab: labSummary(ctx),
+    show: null,
+    outbound: { drafts: null },
+    outreach: null,
+    agents: officeAgents(ctx).map((a) => ({ ...a, promoted: promotion !== null && a.name === promotion.agent })),
+    shifts: shiftCounts(ctx),
+    promotion,
+  };
+}
+
+export type OfficeDocument = ReturnType<typeof buildOffice>;
+
+/**
+ * The office with the caller's additions: `lab.mine` (the caller's own experiments, proposals
+ * and requests among the lab's, every state) and `mine` (what is still open of them, and
+ * outreach replies, null until outreach exists).
+ */
+export function buildPersonalOffice(ctx: AppContext, account: Account) {
+  const office = buildOffice(ctx);
+  const own = <T extends { author: string }>(items: readonly T[]) => items.filter((i) => i.author === account.name);
+  const lab = office.lab;
+  const mineLab = { experiments: own(lab.experiments), proposals: own(lab.proposals), requests: own(lab.requests) };
+  return {
+    ...office,
+    lab: { ...lab, mine: mineLab },
+    mine: {
+      open_experiments: mineLab.experiments.filter((e) => e.state !== 'verdict'),
+      open_requests: mineLab.requests.filter((r) => r.state === 'open'),
+      outreach_replies: null,
+      promoted: office.promotion !== null && office.promotion.agent === account.name,
+    },
+  };
+}
