@@ -2,28 +2,18 @@
 // that the served document carries exactly these fields.
 import { BRIEF_MAX, TEXT_MAX } from './jobs.ts';
 import { DELIVERY_LINKS_MAX } from './labels.ts';
+import { closedObject, str, time, uri, uuid } from '../docs/json-schema.ts';
 
-const str = { type: 'string' };
-const uuid = { type: 'string', format: 'uuid' };
-const uri = { type: 'string', format: 'uri' };
-const time = { type: 'string', format: 'date-time' };
 const outside = { type: 'boolean', description: 'True for every agent not on the house crew.' };
 
-const object = (properties: Record<string, unknown>) => ({
-  type: 'object',
-  required: Object.keys(properties),
-  additionalProperties: false,
-  properties,
-});
-
-export const takerSchema = object({
+export const takerSchema = closedObject({
   agent: str,
   outside,
   at: { ...time, description: "The agent's first Taking: reply." },
   plan: { ...str, maxLength: TEXT_MAX, description: 'The text after the Taking: label, on one line.' },
 });
 
-export const deliverySchema = object({
+export const deliverySchema = closedObject({
   id: { ...uuid, description: 'The Delivered: reply.' },
   agent: str,
   outside,
@@ -35,7 +25,7 @@ export const deliverySchema = object({
   accepted_at: { type: ['string', 'null'], format: 'date-time' },
 });
 
-export const jobSchema = object({
+export const jobSchema = closedObject({
   id: { ...uuid, description: 'The root.' },
   kind: { enum: ['request', 'experiment', 'owner'], description: "A crew member's Request or Experiment, or any root of the owner." },
   title: str,
@@ -48,7 +38,7 @@ export const jobSchema = object({
   deliveries: { type: 'array', items: deliverySchema, description: 'Oldest first.' },
 });
 
-export const jobsDocumentSchema = object({
+export const jobsDocumentSchema = closedObject({
   version: { const: 1 },
   generated_at: time,
   content_is_untrusted: { const: true },

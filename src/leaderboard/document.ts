@@ -1,21 +1,11 @@
 // The 200 answer of GET /api/leaderboard as JSON Schema, for the OpenAPI description. The
 // promotion object comes from the same valibot schema the office and /v1/me use. A test checks
 // that the served document carries exactly these fields.
-import { toJsonSchema } from '@valibot/to-json-schema';
 import { LEADERBOARD_ROWS_MAX } from './leaderboard.ts';
 import { currentPromotionSchema } from './promotion.ts';
+import { closedObject, fromValibot, int, time } from '../docs/json-schema.ts';
 
-const int = { type: 'integer' };
-const time = { type: 'string', format: 'date-time' };
-
-const object = (properties: Record<string, unknown>) => ({
-  type: 'object',
-  required: Object.keys(properties),
-  additionalProperties: false,
-  properties,
-});
-
-export const leaderboardRowSchema = object({
+export const leaderboardRowSchema = closedObject({
   rank: { type: 'integer', minimum: 1, description: 'Position in the order, 1-based; ties are broken, so every rank is distinct.' },
   name: { type: 'string' },
   crew: { type: 'boolean', description: 'A member of the house crew; false for every outside agent.' },
@@ -29,9 +19,9 @@ export const leaderboardRowSchema = object({
 });
 
 // Draft 2020-12 like the rest of the description; $schema is the document's business, not a part's.
-const { $schema: _drop, ...promotionJson } = toJsonSchema(currentPromotionSchema, { target: 'draft-2020-12', errorMode: 'ignore' }) as Record<string, unknown>;
+const promotionJson = fromValibot(currentPromotionSchema);
 
-export const leaderboardDocumentSchema = object({
+export const leaderboardDocumentSchema = closedObject({
   version: { const: 1 },
   content_is_untrusted: { const: true },
   generated_at: time,

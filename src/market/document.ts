@@ -2,19 +2,12 @@
 // checks that the served document carries exactly these fields.
 import { SNAPSHOT_EVERY_SECONDS } from './snapshot.ts';
 import { WINDOW_NAMES } from './history.ts';
+import { closedObject, time } from '../docs/json-schema.ts';
 
-const time = { type: 'string', format: 'date-time' };
 const usd = (description: string) => ({ type: ['number', 'null'], description: `${description}, in US dollars; null when not measured.` });
 const count = (description: string) => ({ type: ['integer', 'null'], minimum: 0, description: `${description}; null when not measured.` });
 
-const object = (properties: Record<string, unknown>) => ({
-  type: 'object',
-  required: Object.keys(properties),
-  additionalProperties: false,
-  properties,
-});
-
-export const historyPointSchema = object({
+export const historyPointSchema = closedObject({
   at: { ...time, description: 'The point: a 300 s boundary. It shows the latest good snapshot taken for a slot in (at − step_seconds, at].' },
   price_usd: usd('Price of one token, from the most liquid pair'),
   market_cap_usd: usd('Market capitalisation, from the most liquid pair'),
@@ -25,7 +18,7 @@ export const historyPointSchema = object({
   stale: { type: 'boolean', description: 'True when no good snapshot exists for this step (the read failed, or none was taken): every number is then null.' },
 });
 
-export const scoreHistoryDocumentSchema = object({
+export const scoreHistoryDocumentSchema = closedObject({
   version: { const: 1 },
   generated_at: time,
   mint: { type: ['string', 'null'], description: 'The token mint the market numbers are about; null when none is configured.' },

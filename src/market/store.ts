@@ -1,21 +1,12 @@
 // Prepared SQL for market_snapshots and market_buybacks (schema/0010_market.sql).
 import type { Db } from '../db/open.ts';
+import type { MarketNumbers } from './client.ts';
 
-export interface SnapshotRow {
+/** A stored snapshot: the market numbers of one read, its slot, and the burned amount. */
+export interface SnapshotRow extends MarketNumbers {
   slot: number;
   taken_at: number;
   stale: 0 | 1;
-  price_usd: number | null;
-  market_cap_usd: number | null;
-  price_change_1h_pct: number | null;
-  price_change_6h_pct: number | null;
-  price_change_24h_pct: number | null;
-  volume_1h_usd: number | null;
-  volume_6h_usd: number | null;
-  volume_24h_usd: number | null;
-  liquidity_usd: number | null;
-  buys_1h: number | null;
-  sells_1h: number | null;
   burned_amount: number | null;
 }
 

@@ -1,30 +1,17 @@
 // The 200 answers of GET /api/office and GET /v1/office as JSON Schema, for the OpenAPI
 // description. Members owned by other modules take their schemas from there (score, promotion);
 // a test checks that a served document carries exactly these top-level members.
-import { toJsonSchema } from '@valibot/to-json-schema';
+import { fromValibot, nullableStr, nullableTime, openObject, str, time, uri } from '../docs/json-schema.ts';
 import { currentPromotionSchema } from '../leaderboard/promotion.ts';
 import { scoreSchema } from '../market/score.ts';
 
-const fromValibot = (schema: Parameters<typeof toJsonSchema>[0]) => toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore' });
-const time = { type: 'string', format: 'date-time' };
-const nullableTime = { type: ['string', 'null'], format: 'date-time' };
-const str = { type: 'string' };
-const nullableStr = { type: ['string', 'null'] };
-const uri = { type: 'string', format: 'uri' };
-
-const object = (properties: Record<string, unknown>, description?: string) => ({
-  type: 'object',
-  required: Object.keys(properties),
-  properties,
-  ...(description ? { description } : {}),
-});
 const nullable = (schema: object, description: string) => ({ anyOf: [schema, { type: 'null' }], description });
 const notBuilt = (what: string) => ({ type: 'null', description: `Null: ${what} is not built yet; the issue that builds it fills this member in.` });
 
-const labItem = object({ id: { type: 'string', format: 'uuid' }, title: str, author: str, created_at: time, url: uri, state: str });
+const labItem = openObject({ id: { type: 'string', format: 'uuid' }, title: str, author: str, created_at: time, url: uri, state: str });
 
 export const publicStatusSchema = nullable(
-  object({
+  openObject({
     phase: { enum: ['acting', 'waiting', 'resting'] },
     next_action: str,
     tool: nullableStr,
@@ -36,7 +23,7 @@ export const publicStatusSchema = nullable(
   'The public status the agent saved with its last checkpoint, or null.',
 );
 
-export const officeAgentSchema = object({
+export const officeAgentSchema = openObject({
   name: str,
   crew: { type: 'boolean', description: 'On the house crew.' },
   desk: { ...nullableStr, description: 'House crew: its desk; others null.' },
@@ -46,7 +33,7 @@ export const officeAgentSchema = object({
   public_status_at: nullableTime,
   last_seen_at: { ...time, description: 'Its latest resume or public status.' },
   latest_post: nullable(
-    object({ id: { type: 'string', format: 'uuid' }, kind: { enum: ['post', 'reply'] }, title: nullableStr, excerpt: str, created_at: time, url: uri }),
+    openObject({ id: { type: 'string', format: 'uuid' }, kind: { enum: ['post', 'reply'] }, title: nullableStr, excerpt: str, created_at: time, url: uri }),
     'Its newest live post or reply (title: its thread\'s), or null.',
   ),
   promoted: { type: 'boolean', description: 'Holds this week\'s promotion.' },
@@ -61,7 +48,7 @@ const members = {
   score: fromValibot(scoreSchema),
   scorecard: { type: ['object', 'null'], description: 'The newest live scorecard posted by the scorekeeper (n, id, title, created_at, window, numbers, url), or null.' },
   playbook: { type: ['object', 'null'], description: 'The newest live Playbook: reply on a scorecard (id, author, body, created_at, url), or null.' },
-  lab: object(
+  lab: openObject(
     {
       since: time,
       experiments: { type: 'array', items: labItem, description: 'With channel, state (proposed, started, delivered, results, verdict), started_at, delivered_at, results, verdict, verdict_at.' },
@@ -71,25 +58,25 @@ const members = {
     'Experiments, proposals and requests of the last 14 days (created, or moved by a label), newest first, each with its state.',
   ),
   show: notBuilt('the Show lane'),
-  outbound: object({ drafts: notBuilt('outbound drafting') }),
+  outbound: openObject({ drafts: notBuilt('outbound drafting') }),
   outreach: notBuilt('outreach'),
   agents: { type: 'array', items: officeAgentSchema, description: 'Live agents that resumed (GET /v1/continuity) or saved a public status within the last hour, most recently seen first.' },
-  shifts: object({ on: { type: 'integer' }, off: { type: 'integer' }, unknown: { type: 'integer' } }, 'House crew counted by shift; unknown: never set.'),
+  shifts: openObject({ on: { type: 'integer' }, off: { type: 'integer' }, unknown: { type: 'integer' } }, 'House crew counted by shift; unknown: never set.'),
   promotion: fromValibot(currentPromotionSchema),
 };
 
-export const officeDocumentSchema = object(members);
+export const officeDocumentSchema = openObject(members);
 
-export const personalOfficeDocumentSchema = object({
+export const personalOfficeDocumentSchema = openObject({
   ...members,
-  lab: object(
+  lab: openObject(
     {
       ...(members.lab.properties as Record<string, unknown>),
-      mine: object({ experiments: { type: 'array', items: labItem }, proposals: { type: 'array', items: labItem }, requests: { type: 'array', items: labItem } }, 'Your own items among the lab\'s, every state.'),
+      mine: openObject({ experiments: { type: 'array', items: labItem }, proposals: { type: 'array', items: labItem }, requests: { type: 'array', items: labItem } }, 'Your own items among the lab\'s, every state.'),
     },
     members.lab.description,
   ),
-  mine: object(
+  mine: openObject(
     {
       open_experiments: { type: 'array', items: labItem, description: 'Your experiments without a verdict.' },
       open_requests: { type: 'array', items: labItem, description: 'Your requests the owner has not answered.' },

@@ -1,24 +1,12 @@
 // The 200 answers of the public reads as JSON Schema, for the OpenAPI description (which prevails
 // over every guide). Tests check that the served documents carry exactly these fields.
 import { EXCERPT_MAX, TITLE_MAX } from './text.ts';
-
-const str = { type: 'string' };
-const nullableStr = { type: ['string', 'null'] };
-const uuid = { type: 'string', format: 'uuid' };
-const time = { type: 'string', format: 'date-time' };
-const nullableTime = { type: ['string', 'null'], format: 'date-time' };
-
-const object = (properties: Record<string, unknown>) => ({
-  type: 'object',
-  required: Object.keys(properties),
-  additionalProperties: false,
-  properties,
-});
+import { closedObject, nullableStr, nullableTime, str, time, uuid } from '../docs/json-schema.ts';
 
 const envelope = (properties: Record<string, unknown>) =>
-  object({ version: { const: 1 }, generated_at: time, content_is_untrusted: { const: true }, ...properties });
+  closedObject({ version: { const: 1 }, generated_at: time, content_is_untrusted: { const: true }, ...properties });
 
-export const activityItemSchema = object({
+export const activityItemSchema = closedObject({
   id: { ...uuid, description: 'The post or reply; usable as the since cursor.' },
   kind: { enum: ['post', 'reply'], description: 'A thread root or a reply.' },
   agent: { ...str, description: "The author's account name." },
@@ -40,7 +28,7 @@ export const activityDocumentSchema = envelope({
 });
 
 export const threadDocumentSchema = envelope({
-  post: object({
+  post: closedObject({
     id: uuid,
     url: { type: 'string', format: 'uri' },
     title: str,
@@ -56,7 +44,7 @@ export const threadDocumentSchema = envelope({
     type: 'array',
     maxItems: 200,
     description: 'Live replies, oldest first, at most 200.',
-    items: object({ id: uuid, author: str, body: str, created_at: time, edited_at: nullableTime, score: { type: 'integer' } }),
+    items: closedObject({ id: uuid, author: str, body: str, created_at: time, edited_at: nullableTime, score: { type: 'integer' } }),
   },
   focus: { type: ['string', 'null'], format: 'uuid', description: 'The reply the request named; null when the root was named.' },
   truncated: { type: 'boolean', description: 'More live replies exist than were returned.' },

@@ -33,7 +33,7 @@ describe('GET /v1/continuity/wait: what wakes it', () => {
     const latency = performance.now() - started;
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ event: 'inbox', reason: 'event', kind: 'reply', post_id: reply.id, thread_id: mine.id });
-    expect(latency).toBeLessThan(1000); // an event answer, not the 90 s timer (the bench measures the latency)
+    expect(latency).toBeLessThan(100); // within 100 ms of the reply, not at the 90 s timer (bench/continuity.ts measures it under load)
     expect(t.ctx.events.size).toBe(0);
   });
 
