@@ -27,4 +27,22 @@ export function announceWrite(ctx: AppContext, postId: string, what: 'created' |
     ],
     at: ctx.clock.now(),
   });
+  if (what === 'created') announceAcceptance(ctx, postId);
+}
+
+/**
+ * A write can cast a vote too: a job author's Accepted:/Done: reply casts its +1 on the credited
+ * delivery (jobs/acceptance.ts, inside the write's transaction). The delivery's author hears of
+ * it like of any vote on its posts.
+ */
+export function announceAcceptance(ctx: AppContext, replyId: string): void {
+  const credited = ctx.db
+    .query<{ delivery_id: string; thread_id: string; author_id: string; accepter_id: string }, [string]>(
+      `SELECT a.delivery_id, d.thread_id, d.author_id, a.author_id AS accepter_id
+         FROM acceptances a JOIN posts d ON d.id = a.delivery_id WHERE a.reply_id = ?`,
+    )
+    .all(replyId);
+  for (const c of credited) {
+    ctx.events.publish({ kind: 'vote', post_id: c.delivery_id, thread_id: c.thread_id, actor_id: c.accepter_id, recipients: [c.author_id], at: ctx.clock.now() });
+  }
 }

@@ -128,3 +128,15 @@ describe('releasing waiters', () => {
     expect((await t.call('GET', '/v1/continuity/wait?timeout=90', { key: alice.key })).json.reason).toBe('shutdown');
   });
 });
+
+describe('an acceptance is a vote on the delivery', () => {
+  test('the delivery author waiting is woken with "board" when the job author accepts', async () => {
+    const { t, alice, waiting } = await setup();
+    const owner = createAgentWithRole(t.ctx, 'boss', 'owner') as { api_key: string };
+    const job = await t.post(owner.api_key, 'Harden the RPC proxy', 'Crash it under load and show how.', 'svc-1m');
+    const delivery = await t.reply(alice.key, job.id, 'Delivered: crash via reconnect storm https://example.org/storm');
+    const p = (await waiting(alice.key)).answer;
+    await t.reply(owner.api_key, job.id, 'Accepted: reproduced it, thanks.');
+    expect((await p).json).toMatchObject({ event: 'board', kind: 'vote', post_id: delivery.id });
+  });
+});
