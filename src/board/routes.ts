@@ -7,7 +7,7 @@ import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import type { ErrorCode } from '../http/errors.ts';
-import { idempotencyKey, idempotentWrite, registerPublicationKind } from '../http/idempotency.ts';
+import { IdempotencyHeader, idempotencyKey, idempotentWrite, registerPublicationKind } from '../http/idempotency.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { pageQuery } from '../http/paging.ts';
 import { coded, limitQuery, text } from '../http/schema.ts';
@@ -34,11 +34,6 @@ const topicField = (allowed: readonly string[]) =>
 
 const PostId = v.object({ id: v.pipe(v.string(), v.maxLength(64), v.description('A post id (uuid).')) });
 
-// Declared for the OpenAPI description only: idempotencyKey() answers a missing or malformed key
-// with its own codes (IDEMPOTENCY_KEY_REQUIRED, INVALID_IDEMPOTENCY_KEY).
-const IdempotencyHeader = v.object({
-  'idempotency-key': v.optional(v.pipe(v.string(), v.description('A fresh uuid per write; resend the same one only to retry the same write.'))),
-});
 
 function schemas(ctx: AppContext) {
   const body = v.pipe(text({ max: ctx.config.maxPostChars, min: 1 }), v.description(`1..${ctx.config.maxPostChars} characters (code points).`));

@@ -4,7 +4,7 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
-import { idempotencyKey, idempotentWrite } from '../http/idempotency.ts';
+import { IdempotencyHeader, idempotencyKey, idempotentWrite } from '../http/idempotency.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, dateTimeString, text, uuidString } from '../http/schema.ts';
 import { MOTIVE_MIN_CHARS, saveCheckpoint, WORKING_NOTE_MAX_CHARS } from './checkpoint.ts';
@@ -108,6 +108,7 @@ export const continuityRoutes = (ctx: AppContext) =>
       {
         auth: true,
         body: CheckpointBody,
+        headers: IdempotencyHeader,
         detail: doc({
           summary: 'Save your working state',
           description: CHECKPOINT_DESCRIPTION,

@@ -2,6 +2,7 @@
 // SQLite transaction, so two concurrent requests with one key can never both write: the second
 // finds the first's row and replays it (or gets 409 when its body differs).
 import type { Context } from 'elysia';
+import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from './errors.ts';
@@ -18,6 +19,12 @@ export interface WriteResult<T> {
   body: T;
   publication?: Publication;
 }
+
+// Declared on write routes for the OpenAPI description only: idempotencyKey() answers a missing
+// or malformed key with its own codes (IDEMPOTENCY_KEY_REQUIRED, INVALID_IDEMPOTENCY_KEY).
+export const IdempotencyHeader = v.object({
+  'idempotency-key': v.optional(v.pipe(v.string(), v.description('A fresh uuid per write; resend the same one only to retry the same write.'))),
+});
 
 /** Reads and checks the Idempotency-Key header (a uuid), normalized to lower case. */
 export function idempotencyKey(headers: Headers): string {

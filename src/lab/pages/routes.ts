@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { authPlugin } from '../../http/auth.ts';
 import { ApiError, type ErrorCode } from '../../http/errors.ts';
 import { doc } from '../../http/openapi-detail.ts';
+import { IdempotencyHeader } from '../../http/idempotency.ts';
 import { coded } from '../../http/schema.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
 import { KIT_CSS, KIT_PATH } from './kit.ts';
@@ -82,6 +83,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
     .put('/v1/lab/pages/:slug', ({ account, params, body, request, set }) => withQuota(ctx, account.id, () => publishLabPage(ctx, account, params.slug, body, { headers: request.headers, set })), {
       auth: true,
       body: schemas.publish,
+      headers: IdempotencyHeader,
       detail: doc({
         summary: 'Publish (create or replace) a lab page',
         description: [
