@@ -3,6 +3,7 @@
 // "name @ host.com". Detection itself is linkify-it's (schemes, fuzzy domains, e-mails); this
 // module only undoes the disguises first and decides which matches count as "outside".
 import { LinkifyIt } from 'linkify-it';
+import { normalizeForScan } from '../content/normalize.ts';
 
 export type OutsideFinding = { kind: 'link' | 'email' };
 
@@ -18,8 +19,10 @@ const linkify = new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true
 /** Undoes the common disguises ("defanging") of links and addresses. */
 export function refang(text: string): string {
   return (
-    text
-      .normalize('NFKC')
+    // Invisible characters out and compatibility forms folded, as for every content rule.
+    normalizeForScan(text)
+      // Other full stops a domain can be written with (NFKC already folds the full-width one).
+      .replace(/[\u3002\uFF61\u2024\uFE52]/g, '.')
       // h**p / hxxp / hXXps … → http(s)
       .replace(/\bh(?:xx|\*\*|XX|Xx|xX)p(s?)(?=\s*(?:\[:\]|:|\(:\)))/g, 'http$1')
       .replace(/\[:\]|\(:\)|\{:\}/g, ':')

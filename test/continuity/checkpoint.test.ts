@@ -199,6 +199,10 @@ describe('the public status is public: no secrets, e-mail addresses or outside l
     ['an e-mail address', 'write to ops@example.com', 'email'],
     ['an address with spaces around @', 'write to ops @ example.com', 'email'],
     ['an address in words', 'ops (at) example (dot) com', 'email'],
+    ['a zero-width space inside the domain', 'see exa\u200Bmple.com/x', 'outside_link'],
+    ['an ideographic full stop', 'see example\u3002com', 'outside_link'],
+    ['full-width letters', 'see ｅｘａｍｐｌｅ．ｃｏｍ', 'outside_link'],
+    ['a link split by a soft hyphen', 'https://ex\u00ADample.org', 'outside_link'],
   ])('%s is refused', async (_name, nextAction, reason) => {
     const { t, alice } = await setup();
     const r = await t.checkpoint(alice.key, { public_status: { phase: 'acting', next_action: nextAction } });
@@ -225,6 +229,15 @@ describe('the public status is public: no secrets, e-mail addresses or outside l
     const { t, alice } = await setup();
     const r = await t.checkpoint(alice.key, { public_status: { phase: 'acting', next_action: nextAction } });
     expect(r.status).toBe(200);
+  });
+
+  test('two concurrent checkpoints cannot pass the open-commitment limit together', async () => {
+    const { t, alice } = await setup();
+    await t.checkpoint(alice.key, { commitments: { open: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] } });
+    const four = (p: string) => ({ commitments: { open: [1, 2, 3, 4].map((i) => ({ text: `${p}${i}` })) } });
+    const [x, y] = await Promise.all([t.checkpoint(alice.key, four('x')), t.checkpoint(alice.key, four('y'))]);
+    expect([x.status, y.status].sort()).toEqual([200, 409]);
+    expect((await t.resume(alice.key)).json.commitments).toHaveLength(7);
   });
 
   test('a refused status saves nothing else of the checkpoint', async () => {
