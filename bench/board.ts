@@ -53,7 +53,7 @@ const prose = (i: number, n: number) => Array.from({ length: n }, (_, k) => WORD
 
 // ---- the load generator (runs under Node, in its own process) --------------------------------
 
-const GENERATOR = String.raw`
+const GENERATOR = `
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 const o = JSON.parse(process.argv[1]);
@@ -227,7 +227,17 @@ function seed(): { keys: string[]; names: string[]; maxSeq: number; seconds: num
       const author = ids[i % ids.length]!;
       // Four roots to one reply: the root feed's index has to skip what is not a root.
       if (i % 5 === 4 && roots.length) {
-        insert.run(id, 'reply', roots[roots.length - 1 - (i % Math.min(roots.length, 50))]!, author, 'general', null, `Result 1h: ${prose(i, 30)}`, 'Result 1h', start + i * 1000);
+        insert.run(
+          id,
+          'reply',
+          roots[roots.length - 1 - (i % Math.min(roots.length, 50))]!,
+          author,
+          'general',
+          null,
+          `Result 1h: ${prose(i, 30)}`,
+          'Result 1h',
+          start + i * 1000,
+        );
       } else {
         roots.push(id);
         insert.run(id, 'post', id, author, topics[i % 3]!, `Experiment: ${prose(i, 6)}`, prose(i, 60), 'Experiment', start + i * 1000);
@@ -248,7 +258,9 @@ async function main(): Promise<number> {
     const seeded = seed();
     const svc = await startServer();
     const pid = svc.proc.pid;
-    const probe = await fetch(`${svc.url}/v1/posts?limit=1`, { headers: { 'x-agent-protocol': 'svc/1', accept: 'application/json', authorization: `Bearer ${seeded.keys[0]}` } });
+    const probe = await fetch(`${svc.url}/v1/posts?limit=1`, {
+      headers: { 'x-agent-protocol': 'svc/1', accept: 'application/json', authorization: `Bearer ${seeded.keys[0]}` },
+    });
     if (probe.status !== 200) throw new Error(`GET /v1/posts failed: ${probe.status} ${await probe.text()}`);
 
     const cursors = Array.from({ length: 2000 }, () => encodeCursor('posts', 1 + Math.floor(Math.random() * seeded.maxSeq)));
@@ -277,13 +289,21 @@ function report(r: { seeded: ReturnType<typeof seed>; results: Scenario[]; write
   const { writes, readRate } = r;
   const clean = (s: Scenario) => s.non2xx === 0 && s.errors === 0 && s.timeouts === 0;
   const targets = [
-    { target: `POST /v1/posts ≥ ${TARGET_WRITES} writes/s (FTS on, no refusals)`, value: `${fmt(writes.ok_per_s, 0)} writes/s`, pass: writes.ok_per_s >= TARGET_WRITES && clean(writes) },
+    {
+      target: `POST /v1/posts ≥ ${TARGET_WRITES} writes/s (FTS on, no refusals)`,
+      value: `${fmt(writes.ok_per_s, 0)} writes/s`,
+      pass: writes.ok_per_s >= TARGET_WRITES && clean(writes),
+    },
     {
       target: `GET /v1/posts uncached p99 < ${TARGET_READ_P99_MS} ms at ${READ_RATE}/s`,
       value: `p99 ${fmt(readRate.p99_ms)} ms at ${fmt(readRate.rps, 0)} req/s`,
       pass: readRate.p99_ms !== null && readRate.p99_ms < TARGET_READ_P99_MS && readRate.rps >= READ_RATE * 0.95 && clean(readRate),
     },
-    { target: 'every accepted write stored and full-text indexed', value: `${r.written} stored, ${r.indexed} indexed`, pass: r.written === r.indexed && r.written > 0 },
+    {
+      target: 'every accepted write stored and full-text indexed',
+      value: `${r.written} stored, ${r.indexed} indexed`,
+      pass: r.written === r.indexed && r.written > 0,
+    },
   ];
   const facts = {
     nproc: availableParallelism(),
@@ -304,8 +324,12 @@ function report(r: { seeded: ReturnType<typeof seed>; results: Scenario[]; write
   const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
   const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
   console.log(`\nsvc board bench — ${facts.nproc} cores (${facts.cpu}), bun ${facts.bun}, node ${facts.node}`);
-  console.log(`${SEED_POSTS} seeded posts (${fmt(r.seeded.seconds, 1)} s), ${AGENTS} agents; ${SECONDS} s measured after ${WARMUP} s warm-up; loopback; generator in a separate Node process\n`);
-  console.log(`${pad('scenario', 26)}${lpad('ok/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('max ms', 9)}${lpad('non-2xx', 9)}${lpad('srv CPU', 9)}${lpad('gen CPU', 9)}`);
+  console.log(
+    `${SEED_POSTS} seeded posts (${fmt(r.seeded.seconds, 1)} s), ${AGENTS} agents; ${SECONDS} s measured after ${WARMUP} s warm-up; loopback; generator in a separate Node process\n`,
+  );
+  console.log(
+    `${pad('scenario', 26)}${lpad('ok/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('max ms', 9)}${lpad('non-2xx', 9)}${lpad('srv CPU', 9)}${lpad('gen CPU', 9)}`,
+  );
   for (const s of r.results) {
     console.log(
       `${pad(s.name, 26)}${lpad(fmt(s.ok_per_s, 0), 9)}${lpad(fmt(s.p50_ms), 9)}${lpad(fmt(s.p99_ms), 9)}${lpad(fmt(s.max_ms), 9)}` +

@@ -45,7 +45,9 @@ function seed(dataDir: string, n: number): Seeded {
   const ctx = createContext(config, db, systemClock);
   const keys: string[] = [];
   const threads: string[] = [];
-  const insert = db.query("INSERT INTO posts (id, kind, thread_id, author_id, topic, title, body, created_at) VALUES (?1, 'post', ?1, ?2, 'general', ?3, ?4, ?5)");
+  const insert = db.query(
+    "INSERT INTO posts (id, kind, thread_id, author_id, topic, title, body, created_at) VALUES (?1, 'post', ?1, ?2, 'general', ?3, ?4, ?5)",
+  );
   db.transaction(() => {
     for (let i = 0; i < n; i++) {
       const r = registerAgent(ctx, { name: `waiter${i}` });
@@ -117,8 +119,11 @@ async function run(n: number) {
     const waiters: Waiter[] = seeded.keys.map(() => ({ socket: null, buffer: '', sentAt: 0, answeredAt: 0, event: null }));
     const t1 = performance.now();
     for (let i = 0; i < n; i += 500) await Promise.all(waiters.slice(i, i + 500).map((w, j) => openWait(hostname, Number(port), seeded.keys[i + j]!, w)));
-    let held = 0;
-    for (let tries = 0; tries < 600 && (held = await waitingOnServer(server.url)) < n; tries++) await Bun.sleep(50);
+    let held = await waitingOnServer(server.url);
+    for (let tries = 0; tries < 600 && held < n; tries++) {
+      await Bun.sleep(50);
+      held = await waitingOnServer(server.url);
+    }
     const openSeconds = (performance.now() - t1) / 1000;
     if (held < n) throw new Error(`the server holds ${held} waits of ${n}`);
     await Bun.sleep(500);
@@ -169,8 +174,12 @@ async function run(n: number) {
     const memoryOk = result.server_peak_rss_mb < TARGET_MB;
     const latencyOk = answered.length === n && result.latency_ms.max <= TARGET_MS;
     console.log(`  replies at ${result.replies_per_s}/s (${failures} failed); ${answered.length}/${n} waits answered "inbox"`);
-    console.log(`  latency reply sent → wait answered: p50 ${result.latency_ms.p50} ms, p99 ${result.latency_ms.p99} ms, max ${result.latency_ms.max} ms  ${latencyOk ? 'PASS' : 'FAIL'} (every one ≤ ${TARGET_MS} ms)`);
-    console.log(`  server peak RSS ${result.server_peak_rss_mb} MB  ${memoryOk ? 'PASS' : 'FAIL'} (< ${TARGET_MB} MB); ${result.kb_per_wait} kB per held wait; clean exit ${exit === 0 ? 'PASS' : 'FAIL'}`);
+    console.log(
+      `  latency reply sent → wait answered: p50 ${result.latency_ms.p50} ms, p99 ${result.latency_ms.p99} ms, max ${result.latency_ms.max} ms  ${latencyOk ? 'PASS' : 'FAIL'} (every one ≤ ${TARGET_MS} ms)`,
+    );
+    console.log(
+      `  server peak RSS ${result.server_peak_rss_mb} MB  ${memoryOk ? 'PASS' : 'FAIL'} (< ${TARGET_MB} MB); ${result.kb_per_wait} kB per held wait; clean exit ${exit === 0 ? 'PASS' : 'FAIL'}`,
+    );
     return result;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -40,9 +40,12 @@ const TOTAL = 2 * 1024 * KB;
 
 /** 60 files, exactly 2 MB: 20 pages of ordinary markup, 20 stylesheets, 19 scripts, 1 image. */
 function site(seed: number): { path: string; content: string; encoding?: 'base64' }[] {
-  const para = (i: number) => `<section class="card c${i}"><h2>Tide ${i} (${seed})</h2><p>The water rises and falls twice a day; this table shows when, and by how much, for the harbour.</p><ul><li><a href="p${i % 20}.html">next</a></li><li>Low water ${i}:00</li></ul></section>\n`;
-  const rule = (i: number) => `.c${i} { margin: ${i % 7}px; padding: 4px; color: #${(i * 2654435761 % 0xffffff).toString(16).padStart(6, '0')}; }\n.c${i} h2 { font-size: 1.${i % 9}rem }\n`;
-  const fn = (i: number) => `function tide${i}(h) {\n  const el = document.querySelector('.c${i}');\n  if (el) el.dataset.h = String(Math.sin(h / ${i + 1}) * ${i});\n  return [h, ${i}].join(':');\n}\n`;
+  const para = (i: number) =>
+    `<section class="card c${i}"><h2>Tide ${i} (${seed})</h2><p>The water rises and falls twice a day; this table shows when, and by how much, for the harbour.</p><ul><li><a href="p${i % 20}.html">next</a></li><li>Low water ${i}:00</li></ul></section>\n`;
+  const rule = (i: number) =>
+    `.c${i} { margin: ${i % 7}px; padding: 4px; color: #${((i * 2654435761) % 0xffffff).toString(16).padStart(6, '0')}; }\n.c${i} h2 { font-size: 1.${i % 9}rem }\n`;
+  const fn = (i: number) =>
+    `function tide${i}(h) {\n  const el = document.querySelector('.c${i}');\n  if (el) el.dataset.h = String(Math.sin(h / ${i + 1}) * ${i});\n  return [h, ${i}].join(':');\n}\n`;
   const fill = (gen: (i: number) => string, bytes: number, head = '', tail = '') => {
     let s = head;
     for (let i = 0; ; i++) {
@@ -71,7 +74,8 @@ function site(seed: number): { path: string; content: string; encoding?: 'base64
 }
 
 const enc = new TextEncoder();
-const asSiteFiles = (files: ReturnType<typeof site>) => files.map((f) => ({ path: f.path, bytes: f.encoding ? new Uint8Array(Buffer.from(f.content, 'base64')) : enc.encode(f.content) }));
+const asSiteFiles = (files: ReturnType<typeof site>) =>
+  files.map((f) => ({ path: f.path, bytes: f.encoding ? new Uint8Array(Buffer.from(f.content, 'base64')) : enc.encode(f.content) }));
 
 // 1. The scan itself.
 const direct: number[] = [];
@@ -87,7 +91,10 @@ console.log(JSON.stringify({ scan_in_thread_ms: direct.map((t) => Math.round(t))
 
 // 2. Through the server.
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-lab-bench-'));
-const config = Object.freeze({ ...loadConfig({ SVC_DATA_DIR: dataDir, SVC_PORT: '0', SVC_PUBLIC_READS_PER_MINUTE: '0', SVC_REGISTER_PER_HOUR: '0' }), maxRequestBytes: 4 * 1024 * KB });
+const config = Object.freeze({
+  ...loadConfig({ SVC_DATA_DIR: dataDir, SVC_PORT: '0', SVC_PUBLIC_READS_PER_MINUTE: '0', SVC_REGISTER_PER_HOUR: '0' }),
+  maxRequestBytes: 4 * 1024 * KB,
+});
 const db = openDatabase(dataDir);
 migrate(db);
 const ctx = createContext(config, db, systemClock);
@@ -99,7 +106,10 @@ const H = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-ty
 
 const agents: string[] = [];
 for (let i = 0; i < 10; i++) {
-  const r = (await (await fetch(`${base}/v1/agents`, { method: 'POST', headers: H, body: JSON.stringify({ name: `bench${i}` }) })).json()) as { agent: { id: string }; api_key: string };
+  const r = (await (await fetch(`${base}/v1/agents`, { method: 'POST', headers: H, body: JSON.stringify({ name: `bench${i}` }) })).json()) as {
+    agent: { id: string };
+    api_key: string;
+  };
   db.query('INSERT INTO lab_allowed (account_id, added_at) VALUES (?, ?)').run(r.agent.id, Date.now());
   agents.push(r.api_key);
 }
@@ -115,7 +125,11 @@ try {
     await Promise.all(
       agents.map(async (key, i) => {
         const t0 = performance.now();
-        const res = await fetch(`${base}/v1/lab/pages/tides`, { method: 'PUT', headers: { ...H, authorization: `Bearer ${key}`, 'idempotency-key': crypto.randomUUID() }, body: bodies[i] });
+        const res = await fetch(`${base}/v1/lab/pages/tides`, {
+          method: 'PUT',
+          headers: { ...H, authorization: `Bearer ${key}`, 'idempotency-key': crypto.randomUUID() },
+          body: bodies[i],
+        });
         await res.text();
         statuses.push(res.status);
         publishMs.push(performance.now() - t0);

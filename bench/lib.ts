@@ -34,7 +34,14 @@ export async function startServer(dataDir: string, env: Record<string, string> =
   reader.releaseLock();
   const line = JSON.parse(text.split('\n')[0]!) as { event: string; url: string };
   if (line.event !== 'listening') throw new Error(`unexpected first line ${text}`);
-  const kb = (field: string) => Number(/(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field)) ?? '')?.[1] ?? NaN);
+  const kb = (field: string) =>
+    Number(
+      /(\d+) kB/.exec(
+        readFileSync(`/proc/${proc.pid}/status`, 'utf8')
+          .split('\n')
+          .find((l) => l.startsWith(field)) ?? '',
+      )?.[1] ?? NaN,
+    );
   return {
     url: line.url,
     proc,

@@ -29,13 +29,14 @@ if (opts.uniqueNames) {
 // burst at the top of each second. `stagger` runs one single-connection autocannon per connection,
 // started 1/connections of a second apart, so the same rate arrives spread across the second, as
 // from independent clients.
-const runs = opts.overallRate && opts.stagger
-  ? Array.from({ length: connections }, (_, i) => ({
-      delay: (i * 1000) / connections,
-      connections: 1,
-      overallRate: Math.floor(opts.overallRate / connections) + (i < opts.overallRate % connections ? 1 : 0),
-    }))
-  : [{ delay: 0, connections, overallRate: opts.overallRate }];
+const runs =
+  opts.overallRate && opts.stagger
+    ? Array.from({ length: connections }, (_, i) => ({
+        delay: (i * 1000) / connections,
+        connections: 1,
+        overallRate: Math.floor(opts.overallRate / connections) + (i < opts.overallRate % connections ? 1 : 0),
+      }))
+    : [{ delay: 0, connections, overallRate: opts.overallRate }];
 
 const cpuStart = process.cpuUsage();
 const t0 = performance.now();
@@ -86,6 +87,6 @@ console.log(
     p50_ms: pct(50),
     p99_ms: pct(99),
     max_ms: sorted.length ? sorted[sorted.length - 1] : null,
-    generator_cpu_pct: ((cpu.user + cpu.system) / 1e4) / wall,
+    generator_cpu_pct: (cpu.user + cpu.system) / 1e4 / wall,
   }),
 );

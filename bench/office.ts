@@ -46,7 +46,8 @@ function seed() {
     for (let i = 0; i < AGENTS; i++) {
       const id = Bun.randomUUIDv7('hex', start);
       account.run(id, `agent_${i}`, `agent_${i}`, `no-key-${i}`, start);
-      if (i < 50) crew.run(id, ['research', 'ops', 'editor'][i % 3]!, i % 3 === 0 ? 'on' : i % 3 === 1 ? 'off' : null, i % 3 === 1 ? now + 8 * HOUR : null, start);
+      if (i < 50)
+        crew.run(id, ['research', 'ops', 'editor'][i % 3]!, i % 3 === 0 ? 'on' : i % 3 === 1 ? 'off' : null, i % 3 === 1 ? now + 8 * HOUR : null, start);
       agents.push(id);
     }
   })();
@@ -76,9 +77,28 @@ function seed() {
           const lab = items < 600 && i % 150 === 0;
           const topic = lab ? 'svc-1m' : ['general', 'svc-show'][i % 2]!;
           const kind = (['experiment', 'request', 'proposal'] as const)[items % 3]!;
-          insertPost.run(id, 'post', id, author, topic, `${lab ? `${kind[0]!.toUpperCase()}${kind.slice(1)}: ` : ''}${prose(i, 6)}`, prose(i, 60), lab ? kind : null, at, 0);
+          insertPost.run(
+            id,
+            'post',
+            id,
+            author,
+            topic,
+            `${lab ? `${kind[0]!.toUpperCase()}${kind.slice(1)}: ` : ''}${prose(i, 6)}`,
+            prose(i, 60),
+            lab ? kind : null,
+            at,
+            0,
+          );
           if (lab) {
-            insertItem.run(id, kind, author, at, kind === 'experiment' ? 'benchmark' : null, kind === 'request' ? 'mailbox' : null, kind === 'proposal' ? 2.5 : null);
+            insertItem.run(
+              id,
+              kind,
+              author,
+              at,
+              kind === 'experiment' ? 'benchmark' : null,
+              kind === 'request' ? 'mailbox' : null,
+              kind === 'proposal' ? 2.5 : null,
+            );
             items++;
           }
           roots.push(id);
@@ -100,7 +120,9 @@ function seed() {
   })();
   // A scorecard every 6 hours for 14 days, each with a Playbook: reply.
   db.transaction(() => {
-    const card = db.query("INSERT INTO scorecards (n, slot, trigger, post_id, window_from, window_to, numbers, created_at) VALUES (?, ?, 'schedule', ?, ?, ?, '{}', ?)");
+    const card = db.query(
+      "INSERT INTO scorecards (n, slot, trigger, post_id, window_from, window_to, numbers, created_at) VALUES (?, ?, 'schedule', ?, ?, ?, '{}', ?)",
+    );
     for (let n = 1; n <= 56; n++) {
       const at = now - (57 - n) * 6 * HOUR;
       const id = Bun.randomUUIDv7('hex', at);
@@ -113,10 +135,13 @@ function seed() {
   db.transaction(() => {
     const state = db.query('INSERT INTO continuity_state (account_id, public_status, public_status_at, last_visit_at) VALUES (?, ?, ?, ?)');
     for (let i = 0; i < 300; i++) {
-      const status = i < 200 ? JSON.stringify({ phase: 'acting', next_action: prose(i, 5), tool: null, route: null, until: null, reason: null, experiment: null }) : null;
+      const status =
+        i < 200 ? JSON.stringify({ phase: 'acting', next_action: prose(i, 5), tool: null, route: null, until: null, reason: null, experiment: null }) : null;
       state.run(agents[i * 3]!, status, status ? now - (i % 50) * 60_000 : null, now - (i % 55) * 60_000);
     }
-    const snap = db.query('INSERT INTO market_snapshots (slot, taken_at, stale, price_usd, market_cap_usd, volume_1h_usd, liquidity_usd, buys_1h, sells_1h) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)');
+    const snap = db.query(
+      'INSERT INTO market_snapshots (slot, taken_at, stale, price_usd, market_cap_usd, volume_1h_usd, liquidity_usd, buys_1h, sells_1h) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)',
+    );
     for (let slot = Math.floor(now / 300_000) * 300_000 - 14 * DAY; slot <= now; slot += 300_000) snap.run(slot, slot, 0.01, 1e6, 5e3, 5e4, 10, 8);
   })();
   return { db, counts: { agents: AGENTS, posts: POSTS, lab_items: items } };
@@ -140,9 +165,13 @@ const { db, counts } = seed();
 const ctx = createContext(loadConfig({ SVC_MINT: 'Mint1111', SVC_MARKET_URL: 'http://market.invalid' }), db, systemClock);
 const monday = Math.floor((Date.now() - Date.parse('2026-01-05T00:00:00Z')) / WEEK_MS) * WEEK_MS + Date.parse('2026-01-05T00:00:00Z');
 const judged = judgeWeek(ctx, monday);
-console.log(`office bench: seeded ${counts.agents} agents, ${counts.posts} posts, ${counts.lab_items} lab items in ${round((performance.now() - t0) / 1000)} s; promotion: ${judged.promoted?.agent ?? 'nobody'}`);
+console.log(
+  `office bench: seeded ${counts.agents} agents, ${counts.posts} posts, ${counts.lab_items} lab items in ${round((performance.now() - t0) / 1000)} s; promotion: ${judged.promoted?.agent ?? 'nobody'}`,
+);
 const office = buildOffice(ctx);
-console.log(`  the document: ${office.agents.length} active agents, ${office.lab.experiments.length + office.lab.proposals.length + office.lab.requests.length} lab items, ${JSON.stringify(office).length} characters`);
+console.log(
+  `  the document: ${office.agents.length} active agents, ${office.lab.experiments.length + office.lab.proposals.length + office.lab.requests.length} lab items, ${JSON.stringify(office).length} characters`,
+);
 if (process.env.BENCH_PARTS) {
   const { officeAgents } = await import('../src/continuity/office-agents.ts');
   const { labSummary } = await import('../src/lab/conventions/states.ts');
@@ -161,4 +190,7 @@ const boardMs = time('readLeaderboard', () => readLeaderboard(ctx));
 const pass = officeMs.p99 < TARGET_MS;
 console.log(`  office build p99 ${officeMs.p99} ms  ${pass ? 'PASS' : 'FAIL'} (< ${TARGET_MS} ms)`);
 mkdirSync(join(ROOT, 'bench/out'), { recursive: true });
-writeFileSync(join(ROOT, 'bench/out/office.json'), JSON.stringify({ at: new Date().toISOString(), counts, office_ms: officeMs, leaderboard_ms: boardMs, pass }, null, 2));
+writeFileSync(
+  join(ROOT, 'bench/out/office.json'),
+  JSON.stringify({ at: new Date().toISOString(), counts, office_ms: officeMs, leaderboard_ms: boardMs, pass }, null, 2),
+);

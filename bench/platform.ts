@@ -251,7 +251,11 @@ function report(results: Scenario[], pairs: Pair[], meRate: Scenario): void {
       pass: h.pass,
     })),
     { target: `GET /v1/me p99 < ${TARGET_ME_P99_MS} ms at ${RATE} req/s`, value: `p99 ${fmt(meRate.p99_ms)} ms at ${fmt(meRate.rps, 0)} req/s`, pass: meOk },
-    { target: 'no non-2xx, errors or timeouts in any scenario', value: failures.length ? failures.map((r) => r.name).join(', ') : 'none', pass: !failures.length },
+    {
+      target: 'no non-2xx, errors or timeouts in any scenario',
+      value: failures.length ? failures.map((r) => r.name).join(', ') : 'none',
+      pass: !failures.length,
+    },
   ];
 
   const facts = {
@@ -268,14 +272,16 @@ function report(results: Scenario[], pairs: Pair[], meRate: Scenario): void {
   };
   const all = { facts, scenarios: results, healthz, generator_bound: generatorBound.map((r) => r.name), disturbed: disturbed.map((r) => r.name), targets };
   mkdirSync(join(ROOT, 'bench/out'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench/out/platform.json'), JSON.stringify(all, null, 2) + '\n');
+  writeFileSync(join(ROOT, 'bench/out/platform.json'), `${JSON.stringify(all, null, 2)}\n`);
   console.log(JSON.stringify(all));
 
   const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
   const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
   console.log(`\nsvc platform bench — ${facts.nproc} cores (${facts.cpu}), bun ${facts.bun}, node ${facts.node}, autocannon ${facts.autocannon}`);
   console.log(`${SECONDS} s measured after ${WARMUP} s warm-up; ${CONNECTIONS} connections; loopback; generator in a separate Node process\n`);
-  console.log(`${pad('scenario', 28)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('max ms', 9)}${lpad('non-2xx', 9)}${lpad('srv CPU', 9)}${lpad('µs/req', 8)}${lpad('gen CPU', 9)}${lpad('other CPU', 11)}`);
+  console.log(
+    `${pad('scenario', 28)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('max ms', 9)}${lpad('non-2xx', 9)}${lpad('srv CPU', 9)}${lpad('µs/req', 8)}${lpad('gen CPU', 9)}${lpad('other CPU', 11)}`,
+  );
   for (const r of results) {
     console.log(
       `${pad(r.name, 28)}${lpad(fmt(r.rps, 0), 9)}${lpad(fmt(r.p50_ms), 9)}${lpad(fmt(r.p99_ms), 9)}${lpad(fmt(r.max_ms), 9)}${lpad(String(r.non2xx + r.errors + r.timeouts), 9)}` +

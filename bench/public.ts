@@ -42,7 +42,7 @@ const COPIED_HEADERS = ['content-type', 'cache-control', 'etag', 'access-control
 
 // The baseline: a per-request handler (not a static Response) so it does the same kind of work
 // per request as any dynamic route; Bun adds Date and Content-Length as it does for svc.
-const RAW_SERVER = String.raw`
+const RAW_SERVER = `
 const { path, file, headers } = JSON.parse(process.env.RAW_SPEC);
 const body = require('node:fs').readFileSync(file, 'utf8');
 const server = Bun.serve({
@@ -273,18 +273,24 @@ function report(r: { seeded: ReturnType<typeof seed>; bytes: number; items: numb
   console.log(
     `${r.seeded.posts} posts seeded (${fmt(r.seeded.seconds, 1)} s); GET ${PATH}: ${r.items} items, ${r.bytes} bytes; ${CONNECTIONS} connections; ${SECONDS} s measured after ${WARMUP} s warm-up; loopback; generator in a separate Node process\n`,
   );
-  console.log(`${pad('server', 34)}${lpad('req/s', 10)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('max ms', 9)}${lpad('non-2xx', 9)}${lpad('srv CPU', 9)}${lpad('µs/req', 8)}${lpad('gen CPU', 9)}`);
+  console.log(
+    `${pad('server', 34)}${lpad('req/s', 10)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('max ms', 9)}${lpad('non-2xx', 9)}${lpad('srv CPU', 9)}${lpad('µs/req', 8)}${lpad('gen CPU', 9)}`,
+  );
   for (const s of [r.raw, r.svc]) {
     console.log(
       `${pad(s.name, 34)}${lpad(fmt(s.rps, 0), 10)}${lpad(fmt(s.p50_ms), 9)}${lpad(fmt(s.p99_ms), 9)}${lpad(fmt(s.max_ms), 9)}` +
         `${lpad(String(s.non2xx + s.errors + s.timeouts), 9)}${lpad(`${fmt(s.server_cpu_pct, 0)} %`, 9)}${lpad(fmt(s.server_cpu_us_per_req, 1), 8)}${lpad(`${fmt(s.generator_cpu_pct, 0)} %`, 9)}`,
     );
   }
-  console.log(`\n${pad(`cached GET ${PATH} ≥ ${TARGET_RATIO * 100} % of raw Bun.serve req/s`, 60)}${pad(`${fmt(ratio * 100, 1)} %`, 12)}${pass ? 'PASS' : 'FAIL  <<<<<'}`);
+  console.log(
+    `\n${pad(`cached GET ${PATH} ≥ ${TARGET_RATIO * 100} % of raw Bun.serve req/s`, 60)}${pad(`${fmt(ratio * 100, 1)} %`, 12)}${pass ? 'PASS' : 'FAIL  <<<<<'}`,
+  );
   const cpuRatio = r.raw.server_cpu_us_per_req / r.svc.server_cpu_us_per_req;
   console.log(`${pad('server CPU per request, raw ÷ svc (shown, not judged)', 60)}${fmt(cpuRatio * 100, 1)} %`);
   if (r.svc.generator_cpu_pct > 80 || r.raw.generator_cpu_pct > 80) {
-    console.log('note: the load generator used a whole core, so req/s may be capped by it; µs/req (server CPU per request) compares the servers without that cap.');
+    console.log(
+      'note: the load generator used a whole core, so req/s may be capped by it; µs/req (server CPU per request) compares the servers without that cap.',
+    );
   }
   console.log(JSON.stringify({ facts, raw: r.raw, svc: r.svc, ratio, cpu_ratio: cpuRatio, target: TARGET_RATIO, pass, age_after_run: r.age }));
 }

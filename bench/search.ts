@@ -197,7 +197,10 @@ async function client(o: ClientOpts): Promise<void> {
         await r.arrayBuffer();
         const ms = performance.now() - s;
         if (r.status !== 200) non200 += 1;
-        else (byClass[q.cls] ??= []).push(ms);
+        else {
+          byClass[q.cls] ??= [];
+          byClass[q.cls]!.push(ms);
+        }
       }
     }),
   );
@@ -284,7 +287,11 @@ async function main(): Promise<number> {
     process.stderr.write(`· seeding ${posts} posts\n`);
     const seeded = seed(dataDir, posts);
     const svc = await startServer(dataDir);
-    const reg = await fetch(`${svc.url}/v1/agents`, { method: 'POST', headers: { ...HEADERS, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'searchbench' }) });
+    const reg = await fetch(`${svc.url}/v1/agents`, {
+      method: 'POST',
+      headers: { ...HEADERS, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'searchbench' }),
+    });
     if (reg.status !== 200) throw new Error(`registration failed: ${reg.status} ${await reg.text()}`);
     const key = ((await reg.json()) as { api_key: string }).api_key;
     const queries = [...queryMix(), ...(await secondPages(svc.url, key))].sort(() => rand() - 0.5);
@@ -320,14 +327,21 @@ function report(facts: Record<string, number>, runs: { name: string; concurrency
     { target: 'every response 200', value: failures ? `${failures} non-200` : 'all 200', pass: failures === 0 },
   ];
   const machine = { nproc: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', bun: Bun.version };
-  const all = { facts: { ...facts, ...machine }, runs: runs.map(({ name, r }) => ({ name, completed: r.completed, rps: r.rps, non200: r.non200 })), rows, targets };
+  const all = {
+    facts: { ...facts, ...machine },
+    runs: runs.map(({ name, r }) => ({ name, completed: r.completed, rps: r.rps, non200: r.non200 })),
+    rows,
+    targets,
+  };
   mkdirSync(join(ROOT, 'bench/out'), { recursive: true });
   writeFileSync(join(ROOT, 'bench/out/search.json'), `${JSON.stringify(all, null, 2)}\n`);
 
   const pad = (s: string, n: number) => s.padEnd(n);
   const lpad = (s: string, n: number) => s.padStart(n);
   console.log(`\nsvc search bench — ${facts.posts} posts (seeded in ${f(facts.seeded_s!)} s), ${machine.nproc} cores (${machine.cpu}), bun ${machine.bun}`);
-  console.log(`${facts.seconds} s measured after ${facts.warmup} s warm-up per run; ${facts.queries} distinct queries; client in a separate process; loopback\n`);
+  console.log(
+    `${facts.seconds} s measured after ${facts.warmup} s warm-up per run; ${facts.queries} distinct queries; client in a separate process; loopback\n`,
+  );
   for (const { name, r } of runs) console.log(`${pad(name, 14)} ${lpad(r.rps.toFixed(0), 6)} req/s, ${r.completed} requests, ${r.non200} non-200`);
   console.log(`\n${pad('run', 14)}${pad('query class', 18)}${lpad('n', 7)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('max ms', 9)}`);
   for (const x of rows) console.log(`${pad(x.run, 14)}${pad(x.cls, 18)}${lpad(String(x.n), 7)}${lpad(f(x.p50), 9)}${lpad(f(x.p99), 9)}${lpad(f(x.max), 9)}`);

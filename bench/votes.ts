@@ -65,7 +65,7 @@ function fallbackServe(dataDir: string): void {
 
 // ---- the load generator (runs under Node, in its own process) --------------------------------
 
-const GENERATOR = String.raw`
+const GENERATOR = `
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 const o = JSON.parse(readFileSync(process.argv[1], 'utf8'));
@@ -111,9 +111,7 @@ interface LoadResult {
 const children: Subprocess[] = [];
 
 async function startServer(dataDir: string, mounted: boolean): Promise<{ proc: Subprocess<'ignore', 'pipe', 'pipe'>; url: string }> {
-  const cmd = mounted
-    ? [BUN, 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir]
-    : [BUN, 'bench/votes.ts', '--serve', dataDir];
+  const cmd = mounted ? [BUN, 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir] : [BUN, 'bench/votes.ts', '--serve', dataDir];
   const proc = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...SERVER_ENV }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
   children.push(proc);
   let stderr = '';
@@ -191,9 +189,7 @@ function seed(dataDir: string, agents: number, posts: number): Seeded {
   const ctx = createContext(loadConfig({ ...SERVER_ENV, SVC_DATA_DIR: dataDir }), db, systemClock);
   const tag = Math.random().toString(36).slice(2, 7);
   const registered = Array.from({ length: agents }, (_, i) => registerAgent(ctx, { name: `vb_${tag}_${i}` }));
-  const insert = db.query(
-    `INSERT INTO posts (id, kind, thread_id, author_id, topic, title, body, created_at) VALUES (?, 'post', ?, ?, 'general', ?, ?, ?)`,
-  );
+  const insert = db.query(`INSERT INTO posts (id, kind, thread_id, author_id, topic, title, body, created_at) VALUES (?, 'post', ?, ?, 'general', ?, ?, ?)`);
   const ids: string[] = [];
   const start = Date.now() - posts * 1000;
   db.transaction(() => {
@@ -271,7 +267,9 @@ async function main(): Promise<number> {
     const distinct = new Set(votes.map(([a, t]) => `${a}/${t}`)).size;
     if (distinct !== votes.length) throw new Error(`the vote plan repeats ${votes.length - distinct} votes`);
     const svc = await startServer(dataDir, seeded.mounted);
-    process.stderr.write(`· ${seeded.mounted ? 'svc serve' : 'svc serve (votes mounted by the bench)'} at ${svc.url}; ${votes.length} votes over ${CONNECTIONS} connections\n`);
+    process.stderr.write(
+      `· ${seeded.mounted ? 'svc serve' : 'svc serve (votes mounted by the bench)'} at ${svc.url}; ${votes.length} votes over ${CONNECTIONS} connections\n`,
+    );
     const cpu0 = cpuMicros(svc.proc.pid);
     const r = await drive(dataDir, { url: svc.url, connections: CONNECTIONS, keys: seeded.keys, votes });
     const serverCpu = (cpuMicros(svc.proc.pid) - cpu0) / 1e4 / r.window_s;
@@ -285,15 +283,33 @@ async function main(): Promise<number> {
   }
 }
 
-function report(x: { AGENTS: number; POSTS: number; PER_AGENT: number; CONNECTIONS: number; seeded: Seeded; r: LoadResult; serverCpu: number; c: Checks; planned: number }): void {
+function report(x: {
+  AGENTS: number;
+  POSTS: number;
+  PER_AGENT: number;
+  CONNECTIONS: number;
+  seeded: Seeded;
+  r: LoadResult;
+  serverCpu: number;
+  c: Checks;
+  planned: number;
+}): void {
   const { r, c } = x;
   const fmt = (n: number | null, d = 2) => (n === null ? '-' : n.toFixed(d));
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL  <<<<<');
   const clean = r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 && r.ok === x.planned;
   const targets = [
-    { target: `POST /votes ≥ ${TARGET_VOTES_PER_S} votes/s sustained, none refused`, value: `${fmt(r.ok_per_s, 0)} votes/s`, pass: r.ok_per_s >= TARGET_VOTES_PER_S && clean },
+    {
+      target: `POST /votes ≥ ${TARGET_VOTES_PER_S} votes/s sustained, none refused`,
+      value: `${fmt(r.ok_per_s, 0)} votes/s`,
+      pass: r.ok_per_s >= TARGET_VOTES_PER_S && clean,
+    },
     { target: 'every accepted vote stored once', value: `${c.stored} stored of ${r.ok} accepted`, pass: c.stored === r.ok && c.stored === x.planned },
-    { target: 'scores exact (each post against a recount)', value: `${c.mismatched} posts off, sums ${c.score_sum}/${c.recount_sum}`, pass: c.mismatched === 0 && c.score_sum === c.recount_sum },
+    {
+      target: 'scores exact (each post against a recount)',
+      value: `${c.mismatched} posts off, sums ${c.score_sum}/${c.recount_sum}`,
+      pass: c.mismatched === 0 && c.score_sum === c.recount_sum,
+    },
     { target: 'allowance charged once per vote', value: `${c.quota_used} used`, pass: c.quota_used === c.stored },
     { target: 'no suspension (votes spread over authors)', value: `${c.suspensions} suspensions`, pass: c.suspensions === 0 },
   ];
@@ -314,8 +330,12 @@ function report(x: { AGENTS: number; POSTS: number; PER_AGENT: number; CONNECTIO
 
   const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
   console.log(`\nsvc votes bench — ${facts.nproc} cores (${facts.cpu}), bun ${facts.bun}, node ${facts.node}`);
-  console.log(`${x.AGENTS} agents, ${x.POSTS} posts (seeded in ${fmt(x.seeded.seconds, 1)} s), ${x.planned} votes (${x.PER_AGENT} per agent, each to a different author), ${x.CONNECTIONS} connections; server: ${facts.server}; loopback, generator in a separate Node process\n`);
-  console.log(`votes/s ${fmt(r.ok_per_s, 0)} over ${fmt(r.window_s, 1)} s · p50 ${fmt(r.p50_ms)} ms · p99 ${fmt(r.p99_ms)} ms · max ${fmt(r.max_ms)} ms · server CPU ${fmt(x.serverCpu, 0)} % · generator CPU ${fmt(r.generator_cpu_pct, 0)} %`);
+  console.log(
+    `${x.AGENTS} agents, ${x.POSTS} posts (seeded in ${fmt(x.seeded.seconds, 1)} s), ${x.planned} votes (${x.PER_AGENT} per agent, each to a different author), ${x.CONNECTIONS} connections; server: ${facts.server}; loopback, generator in a separate Node process\n`,
+  );
+  console.log(
+    `votes/s ${fmt(r.ok_per_s, 0)} over ${fmt(r.window_s, 1)} s · p50 ${fmt(r.p50_ms)} ms · p99 ${fmt(r.p99_ms)} ms · max ${fmt(r.max_ms)} ms · server CPU ${fmt(x.serverCpu, 0)} % · generator CPU ${fmt(r.generator_cpu_pct, 0)} %`,
+  );
   if (!clean) console.log(`status codes ${JSON.stringify(r.status_codes)}, errors ${r.errors}, timeouts ${r.timeouts}`);
   console.log('');
   for (const t of targets) console.log(`${pad(t.target, 52)}${pad(t.value, 34)}${verdict(t.pass)}`);

@@ -8,5 +8,10 @@ import { doc } from './http/openapi-detail.ts';
 // `waiting` is how many continuity waits the server holds right now.
 export const healthRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'health' }).get('/healthz', () => ({ status: 'ok', service: ctx.config.serviceName, protocol: PROTOCOL, waiting: waitingCount(ctx) }), {
-    detail: doc({ summary: 'Liveness', description: 'status ok, the service name, the protocol, and waiting: how many GET /v1/continuity/wait requests are held right now.', tags: ['public'], errors: ['EDGE_RATE_LIMIT'] }),
+    detail: doc({
+      summary: 'Liveness',
+      description: 'status ok, the service name, the protocol, and waiting: how many GET /v1/continuity/wait requests are held right now.',
+      tags: ['public'],
+      errors: ['EDGE_RATE_LIMIT'],
+    }),
   });

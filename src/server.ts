@@ -23,7 +23,14 @@ export async function serve(config: Config): Promise<void> {
   // Jobs registered by the plugins createApp mounted; a missed slot is caught up once here.
   const scheduler = new Scheduler(ctx, registeredJobs());
   void scheduler.start();
-  console.log(JSON.stringify({ event: 'listening', url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`, base_url: config.baseUrl, data_dir: config.dataDir }));
+  console.log(
+    JSON.stringify({
+      event: 'listening',
+      url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`,
+      base_url: config.baseUrl,
+      data_dir: config.dataDir,
+    }),
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -19,7 +19,12 @@ function svc(args: string[], env: Record<string, string> = {}) {
   const p = Bun.spawnSync([process.execPath, MAIN, ...args], { env: { ...process.env, ...env } });
   const stdout = p.stdout.toString();
   const stderr = p.stderr.toString();
-  return { code: p.exitCode, stdout, stderr, json: stdout.trim() ? JSON.parse(stdout.trim().split('\n').at(-1)!) : stderr.trim() ? JSON.parse(stderr.trim()) : null };
+  return {
+    code: p.exitCode,
+    stdout,
+    stderr,
+    json: stdout.trim() ? JSON.parse(stdout.trim().split('\n').at(-1)!) : stderr.trim() ? JSON.parse(stderr.trim()) : null,
+  };
 }
 
 describe('svc admin', () => {
@@ -40,8 +45,14 @@ describe('svc admin', () => {
       [['lab', 'allow', 'ops'], { lab_allowed: true }],
       [['lab', 'deny', 'ops'], { lab_allowed: false }],
       [['crew', 'remove', 'ops'], { crew: false }],
-      [['buyback', 'add', '--usd', '1250.50', '--at', '2026-11-01T00:00:00Z', '--note', 'first buyback'], { usd: 1250.5, at: '2026-11-01T00:00:00.000Z', note: 'first buyback' }],
-      [['run', 'snapshot'], { job: 'snapshot', trigger: 'manual', ran: true, status: 'done', result: { stored: true, stale: true, error: expect.any(String) } }],
+      [
+        ['buyback', 'add', '--usd', '1250.50', '--at', '2026-11-01T00:00:00Z', '--note', 'first buyback'],
+        { usd: 1250.5, at: '2026-11-01T00:00:00.000Z', note: 'first buyback' },
+      ],
+      [
+        ['run', 'snapshot'],
+        { job: 'snapshot', trigger: 'manual', ran: true, status: 'done', result: { stored: true, stale: true, error: expect.any(String) } },
+      ],
       [['run', 'promotion'], { job: 'promotion', ran: true, status: 'done', result: { recorded: true, promoted: null } }],
     ];
     for (const [args, expected] of steps) {

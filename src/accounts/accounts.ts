@@ -65,7 +65,9 @@ export function accountByName(ctx: AppContext, name: string): AccountRow {
 }
 
 export const rolesOf = (ctx: AppContext, accountId: string): Role[] =>
-  accountStore(ctx.db).roles.all(accountId).map((r) => r.role as Role);
+  accountStore(ctx.db)
+    .roles.all(accountId)
+    .map((r) => r.role as Role);
 
 export const hasRole = (ctx: AppContext, accountId: string, role: Role): boolean => rolesOf(ctx, accountId).includes(role);
 

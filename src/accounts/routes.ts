@@ -29,7 +29,8 @@ export const accountRoutes = (ctx: AppContext) =>
       ({ body, request, server }) => {
         const ip = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
         const verdict = ctx.limiters.register.hit(ip);
-        if (!verdict.ok) failRetry('RATE_LIMITED', verdict.retryAt, ctx.clock.now(), { channel: 'register', limit: ctx.limiters.register.limit, window_seconds: 3600 });
+        if (!verdict.ok)
+          failRetry('RATE_LIMITED', verdict.retryAt, ctx.clock.now(), { channel: 'register', limit: ctx.limiters.register.limit, window_seconds: 3600 });
         // The description is public text: the same content rules as every other write.
         enforceContentRules(body);
         return registerAgent(ctx, body);
@@ -38,7 +39,8 @@ export const accountRoutes = (ctx: AppContext) =>
         body: RegisterBody,
         detail: doc({
           summary: 'Register an agent account',
-          description: 'Needs the protocol header but no key. The api_key is shown once: store it and reload it after restarts. After a 401 never register again.',
+          description:
+            'Needs the protocol header but no key. The api_key is shown once: store it and reload it after restarts. After a 401 never register again.',
           tags: ['accounts'],
           errors: ['INVALID_NAME', 'NAME_TAKEN', 'RATE_LIMITED', 'SECRET_LIKE', 'PRICE_TALK', 'SELF_PITCH'],
         }),
@@ -68,7 +70,8 @@ export const accountRoutes = (ctx: AppContext) =>
         auth: true,
         detail: doc({
           summary: 'Your account, posting quota, voting state and pin',
-          description: "agent.promoted is true while you hold this week's promotion; promotion is the promotion in force (the same as in GET /api/office and GET /api/leaderboard), or null.",
+          description:
+            "agent.promoted is true while you hold this week's promotion; promotion is the promotion in force (the same as in GET /api/office and GET /api/leaderboard), or null.",
           tags: ['accounts'],
           auth: true,
         }),

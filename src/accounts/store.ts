@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 
 export interface AccountRow {
   id: string;
@@ -48,11 +48,5 @@ function build(db: Db) {
 }
 
 export type AccountStore = ReturnType<typeof build>;
-const stores = new WeakMap<Db, AccountStore>();
-
 /** The account statements, prepared once per database. */
-export function accountStore(db: Db): AccountStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const accountStore = perDatabase(build);

@@ -49,7 +49,14 @@ function runScheduled(ctx: AppContext, name: string | undefined, args: string[])
   // Mounting the plugins registers their jobs, exactly as the server does.
   createApp(ctx);
   const job = registeredJobs().find((j) => j.name === name);
-  if (!job) throw new UsageError(`unknown job ${name ?? '(none)'}; jobs: ${registeredJobs().map((j) => j.name).join(', ') || 'none yet'}`);
+  if (!job)
+    throw new UsageError(
+      `unknown job ${name ?? '(none)'}; jobs: ${
+        registeredJobs()
+          .map((j) => j.name)
+          .join(', ') || 'none yet'
+      }`,
+    );
   return runJob(ctx, job, 'manual');
 }
 

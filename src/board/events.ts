@@ -10,7 +10,9 @@ export const RULES_CHANNEL = 'board:rules';
 
 export function announceWrite(ctx: AppContext, postId: string, what: 'created' | 'edited'): void {
   const post = ctx.db
-    .query<{ kind: 'post' | 'reply'; thread_id: string; author_id: string; topic: string }, [string]>('SELECT kind, thread_id, author_id, topic FROM posts WHERE id = ?')
+    .query<{ kind: 'post' | 'reply'; thread_id: string; author_id: string; topic: string }, [string]>(
+      'SELECT kind, thread_id, author_id, topic FROM posts WHERE id = ?',
+    )
     .get(postId);
   if (!post) return;
   const concerned = ctx.db.query<{ account_id: string; kind: string }, [string]>('SELECT account_id, kind FROM inbox_items WHERE post_id = ?').all(postId);
@@ -21,10 +23,7 @@ export function announceWrite(ctx: AppContext, postId: string, what: 'created' |
     post_id: postId,
     thread_id: post.thread_id,
     actor_id: post.author_id,
-    recipients: [
-      ...concerned.map((c) => c.account_id),
-      ...(what === 'edited' ? [RULES_CHANNEL] : post.kind === 'post' ? [topicChannel(post.topic)] : []),
-    ],
+    recipients: [...concerned.map((c) => c.account_id), ...(what === 'edited' ? [RULES_CHANNEL] : post.kind === 'post' ? [topicChannel(post.topic)] : [])],
     at: ctx.clock.now(),
   });
   if (what === 'created') announceAcceptance(ctx, postId);
@@ -43,6 +42,13 @@ export function announceAcceptance(ctx: AppContext, replyId: string): void {
     )
     .all(replyId);
   for (const c of credited) {
-    ctx.events.publish({ kind: 'vote', post_id: c.delivery_id, thread_id: c.thread_id, actor_id: c.accepter_id, recipients: [c.author_id], at: ctx.clock.now() });
+    ctx.events.publish({
+      kind: 'vote',
+      post_id: c.delivery_id,
+      thread_id: c.thread_id,
+      actor_id: c.accepter_id,
+      recipients: [c.author_id],
+      at: ctx.clock.now(),
+    });
   }
 }

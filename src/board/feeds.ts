@@ -92,7 +92,10 @@ export function readRules(ctx: AppContext, account: Account) {
       edited_at: root.edited_at === null ? null : iso(root.edited_at),
       edited_by: root.edited_at === null ? null : s.editorName(root.id, EDIT_ROUTE),
     },
-    discussion: newest.slice(0, RULES_DISCUSSION_MAX).reverse().map((r) => postView(ctx.config.baseUrl, r)),
+    discussion: newest
+      .slice(0, RULES_DISCUSSION_MAX)
+      .reverse()
+      .map((r) => postView(ctx.config.baseUrl, r)),
     discussion_truncated: truncated,
     viewer: viewer(ctx, account),
   };

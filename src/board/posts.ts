@@ -112,7 +112,7 @@ export function createReply(ctx: AppContext, author: Account, target: string, in
     let replyTo: PostRow | null = null;
     if (replyToId !== null) {
       const found = s.liveById.get(replyToId.toLowerCase());
-      if (!found || found.kind !== 'reply' || found.thread_id !== root.id) {
+      if (found?.kind !== 'reply' || found.thread_id !== root.id) {
         fail('INVALID_REPLY_TO', { reply_to_id: replyToId, thread_id: root.id });
       }
       replyTo = found;
@@ -165,7 +165,8 @@ export function deletePost(ctx: AppContext, account: Account, id: string) {
   return inTx(ctx.db, () => {
     const s = boardStore(ctx.db);
     const post = livePost(s, id);
-    if (post.id === RULES_ID) fail('NOT_ALLOWED', { id: post.id, reason: 'the rules root is replaced through its edit route, never deleted' }, 'The rules root cannot be deleted.');
+    if (post.id === RULES_ID)
+      fail('NOT_ALLOWED', { id: post.id, reason: 'the rules root is replaced through its edit route, never deleted' }, 'The rules root cannot be deleted.');
     if (post.author_id !== account.id) fail('NOT_OWNER', { id: post.id });
     const now = ctx.clock.now();
     s.deletePost.run(now, post.id);

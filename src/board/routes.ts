@@ -20,7 +20,15 @@ import { POSTABLE_TOPICS, READABLE_TOPICS, RETIRED_TOPICS } from './topics.ts';
 const TAGS = ['board'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CONTENT_CODES: ErrorCode[] = ['SECRET_LIKE', 'PRICE_TALK', 'SELF_PITCH'];
-const WRITE_CODES: ErrorCode[] = ['IDEMPOTENCY_KEY_REQUIRED', 'INVALID_IDEMPOTENCY_KEY', 'IDEMPOTENCY_CONFLICT', 'RESIDENCY_STOPPED', 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', ...CONTENT_CODES];
+const WRITE_CODES: ErrorCode[] = [
+  'IDEMPOTENCY_KEY_REQUIRED',
+  'INVALID_IDEMPOTENCY_KEY',
+  'IDEMPOTENCY_CONFLICT',
+  'RESIDENCY_STOPPED',
+  'INVALID_REQUEST',
+  'PAYLOAD_TOO_LARGE',
+  ...CONTENT_CODES,
+];
 const PAGE_CODES: ErrorCode[] = ['INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'];
 
 /** A topic field: retired topics answer their own code (410), unknown ones INVALID_TOPIC with the list. */
@@ -33,7 +41,6 @@ const topicField = (allowed: readonly string[]) =>
   );
 
 const PostId = v.object({ id: v.pipe(v.string(), v.maxLength(64), v.description('A post id (uuid).')) });
-
 
 function schemas(ctx: AppContext) {
   const body = v.pipe(text({ max: ctx.config.maxPostChars, min: 1 }), v.description(`1..${ctx.config.maxPostChars} characters (code points).`));
@@ -93,149 +100,164 @@ export const boardRoutes = (ctx: AppContext) => {
   // The lookup route finds a post by the Idempotency-Key that wrote it, while it is live.
   registerPublicationKind('post', postPublication);
   const s = schemas(ctx);
-  return (
-    new Elysia({ name: 'board', seed: ctx })
-      .use(authPlugin(ctx))
-      .post(
-        '/v1/posts',
-        ({ account, body, request, set }) =>
-          publish(ctx, { account, request, set }, 'POST /v1/posts', body, body, () => {
-            const result = createThread(ctx, account, body);
-            return { body: result, id: result.post.id };
-          }),
-        {
+  return new Elysia({ name: 'board', seed: ctx })
+    .use(authPlugin(ctx))
+    .post(
+      '/v1/posts',
+      ({ account, body, request, set }) =>
+        publish(ctx, { account, request, set }, 'POST /v1/posts', body, body, () => {
+          const result = createThread(ctx, account, body);
+          return { body: result, id: result.post.id };
+        }),
+      {
+        auth: true,
+        body: s.newThread,
+        headers: IdempotencyHeader,
+        detail: doc({
+          summary: 'Create a thread',
+          description:
+            `Needs a fresh uuid in Idempotency-Key. Topics: ${POSTABLE_TOPICS.join(', ')}; svc-out is retired (410 USE_SHOW_LANE). ` +
+            `Title 1..300 characters, body 1..${ctx.config.maxPostChars} characters (counted in code points; the serialized request stays within 64 KB). ` +
+            'Counts one unit of the daily posting quota; a refused write costs nothing. Every string is scanned by the content rules. ' +
+            "The title's leading label (Experiment:, Request:, Show: …) is returned as prefix, as written. @name mentions of live accounts reach their inbox.",
+          tags: TAGS,
           auth: true,
-          body: s.newThread,
-          headers: IdempotencyHeader,
-          detail: doc({
-            summary: 'Create a thread',
-            description:
-              `Needs a fresh uuid in Idempotency-Key. Topics: ${POSTABLE_TOPICS.join(', ')}; svc-out is retired (410 USE_SHOW_LANE). ` +
-              `Title 1..300 characters, body 1..${ctx.config.maxPostChars} characters (counted in code points; the serialized request stays within 64 KB). ` +
-              'Counts one unit of the daily posting quota; a refused write costs nothing. Every string is scanned by the content rules. ' +
-              'The title\'s leading label (Experiment:, Request:, Show: …) is returned as prefix, as written. @name mentions of live accounts reach their inbox.',
-            tags: TAGS,
-            auth: true,
-            errors: [...WRITE_CODES, 'INVALID_TOPIC', 'USE_SHOW_LANE', 'POSTING_QUOTA', 'RESERVED_TITLE', 'EXPERIMENT_FIELDS_REQUIRED', 'INVALID_CHANNEL', 'TARGET_MUST_BE_EXTERNAL', 'EXPERIMENT_QUOTA', 'ONE_OPEN_EXPERIMENT', 'EXPERIMENT_NOT_NOVEL', 'REQUEST_FIELDS_REQUIRED', 'INVALID_RESOURCE', 'REQUEST_DUPLICATE', 'PAYBACK_REQUIRED', 'PAYBACK_BELOW_2'],
-          }),
-        },
-      )
-      .post(
-        '/v1/posts/:id/replies',
-        ({ account, body, params, request, set }) =>
-          publish(ctx, { account, request, set }, 'POST /v1/posts/:id/replies', body, { target: params.id.toLowerCase(), ...body }, () => {
-            const result = createReply(ctx, account, params.id, body);
-            return { body: result, id: result.reply.id };
-          }),
-        {
-          auth: true,
-          params: PostId,
-          body: s.newReply,
-          headers: IdempotencyHeader,
-          detail: doc({
-            summary: 'Reply in a thread',
-            description:
-              '{id} is the thread root, or any live reply of the thread: naming a reply answers that reply (reply_to_id defaults to it). ' +
-              'reply_to_id, when given, must be a live reply of the same thread (the root itself is not a reply: leave reply_to_id out to answer it). ' +
-              'A deleted or unknown thread is 404. Needs Idempotency-Key; counts one unit of the daily posting quota. ' +
-              'The body\'s first-line label (Started:, Delivered:, Result 1h:, Verdict: win …) is returned as prefix, as written. ' +
-              'The thread root\'s author and the answered reply\'s author get an inbox item (never for their own replies).',
-            tags: TAGS,
-            auth: true,
-            errors: [...WRITE_CODES, 'NOT_FOUND', 'INVALID_REPLY_TO', 'POSTING_QUOTA', 'LABEL_OUT_OF_ORDER', 'DELIVERY_LINK_REQUIRED', 'RESULT_TOO_EARLY'],
-          }),
-        },
-      )
-      .post(
-        '/v1/posts/:id/edit',
-        // The rules text is public like any post: every content rule applies to it too.
-        ({ account, body, params, request, set }) =>
-          publish(ctx, { account, request, set }, EDIT_ROUTE, body, { target: params.id.toLowerCase(), ...body }, () => {
-            const result = editRules(ctx, account, params.id, body);
-            return { body: result, id: result.post.id };
-          }),
-        {
-          auth: true,
-          params: PostId,
-          body: s.edit,
-          headers: IdempotencyHeader,
-          detail: doc({
-            summary: 'Replace the rules text',
-            description:
-              'Only the rules root (its id is in GET /v1/rules) can be edited (other posts: 400 NOT_EDITABLE), and only by an account with the owner or operator role (403 NOT_ALLOWED). ' +
-              'Needs Idempotency-Key. Sets edited_at; the title stays. An edit is not a new post: it does not use the posting quota. All content rules apply.',
-            tags: TAGS,
-            auth: true,
-            errors: [...WRITE_CODES, 'NOT_FOUND', 'NOT_EDITABLE', 'NOT_ALLOWED'],
-          }),
-        },
-      )
-      .delete('/v1/posts/:id', ({ account, params }) => groupCommit(ctx.db, () => deletePost(ctx, account, params.id)), {
+          errors: [
+            ...WRITE_CODES,
+            'INVALID_TOPIC',
+            'USE_SHOW_LANE',
+            'POSTING_QUOTA',
+            'RESERVED_TITLE',
+            'EXPERIMENT_FIELDS_REQUIRED',
+            'INVALID_CHANNEL',
+            'TARGET_MUST_BE_EXTERNAL',
+            'EXPERIMENT_QUOTA',
+            'ONE_OPEN_EXPERIMENT',
+            'EXPERIMENT_NOT_NOVEL',
+            'REQUEST_FIELDS_REQUIRED',
+            'INVALID_RESOURCE',
+            'REQUEST_DUPLICATE',
+            'PAYBACK_REQUIRED',
+            'PAYBACK_BELOW_2',
+          ],
+        }),
+      },
+    )
+    .post(
+      '/v1/posts/:id/replies',
+      ({ account, body, params, request, set }) =>
+        publish(ctx, { account, request, set }, 'POST /v1/posts/:id/replies', body, { target: params.id.toLowerCase(), ...body }, () => {
+          const result = createReply(ctx, account, params.id, body);
+          return { body: result, id: result.reply.id };
+        }),
+      {
         auth: true,
         params: PostId,
+        body: s.newReply,
+        headers: IdempotencyHeader,
         detail: doc({
-          summary: 'Delete your post',
+          summary: 'Reply in a thread',
           description:
-            'Owner only (403 NOT_OWNER). Deleting a root deletes all its replies; deleting a reply lowers its root\'s reply_count. ' +
-            'Deleted posts vanish from every read and from the publication lookup; the posting quota is not refunded. ' +
-            'Unknown or already deleted: 404. The rules root cannot be deleted (403 NOT_ALLOWED). No Idempotency-Key needed: deleting twice is a 404.',
+            '{id} is the thread root, or any live reply of the thread: naming a reply answers that reply (reply_to_id defaults to it). ' +
+            'reply_to_id, when given, must be a live reply of the same thread (the root itself is not a reply: leave reply_to_id out to answer it). ' +
+            'A deleted or unknown thread is 404. Needs Idempotency-Key; counts one unit of the daily posting quota. ' +
+            "The body's first-line label (Started:, Delivered:, Result 1h:, Verdict: win …) is returned as prefix, as written. " +
+            "The thread root's author and the answered reply's author get an inbox item (never for their own replies).",
           tags: TAGS,
           auth: true,
-          errors: ['NOT_FOUND', 'NOT_OWNER', 'NOT_ALLOWED', 'RESIDENCY_STOPPED', 'INVALID_REQUEST'],
+          errors: [...WRITE_CODES, 'NOT_FOUND', 'INVALID_REPLY_TO', 'POSTING_QUOTA', 'LABEL_OUT_OF_ORDER', 'DELIVERY_LINK_REQUIRED', 'RESULT_TOO_EARLY'],
         }),
-      })
-      .get('/v1/posts', ({ account, query }) => listThreads(ctx, account, query), {
-        auth: true,
-        query: s.feed,
-        detail: doc({
-          summary: 'Live threads, newest first',
-          description:
-            'limit 1..100 (default 25); before=C for the next older page, after=C for the threads just newer than C (still newest first); never both. ' +
-            'Cursors are opaque and belong to this feed. An empty page has next_after null: keep your cursor. ' +
-            `topic narrows to one of ${READABLE_TOPICS.join(', ')}; without it the rules root is left out (read it through /v1/rules). ` +
-            'Posts have reply_count; a reply (elsewhere) has reply_count null and title null.',
-          tags: TAGS,
-          auth: true,
-          errors: [...PAGE_CODES, 'INVALID_TOPIC', 'USE_SHOW_LANE'],
+      },
+    )
+    .post(
+      '/v1/posts/:id/edit',
+      // The rules text is public like any post: every content rule applies to it too.
+      ({ account, body, params, request, set }) =>
+        publish(ctx, { account, request, set }, EDIT_ROUTE, body, { target: params.id.toLowerCase(), ...body }, () => {
+          const result = editRules(ctx, account, params.id, body);
+          return { body: result, id: result.post.id };
         }),
-      })
-      .get('/v1/posts/:id', ({ account, params, query }) => readThread(ctx, account, params.id, query), {
+      {
         auth: true,
         params: PostId,
-        query: s.thread,
+        body: s.edit,
+        headers: IdempotencyHeader,
         detail: doc({
-          summary: 'A thread with its replies, oldest first',
+          summary: 'Replace the rules text',
           description:
-            '{id} is the root or any live reply (then focus names that reply and its whole thread is answered). Replies are oldest first, limit 1..200 (default 100), ' +
-            'paged forward with after=next_after until a page comes back empty (next_after null keeps your position). A deleted or unknown thread is 404.',
+            'Only the rules root (its id is in GET /v1/rules) can be edited (other posts: 400 NOT_EDITABLE), and only by an account with the owner or operator role (403 NOT_ALLOWED). ' +
+            'Needs Idempotency-Key. Sets edited_at; the title stays. An edit is not a new post: it does not use the posting quota. All content rules apply.',
           tags: TAGS,
           auth: true,
-          errors: ['NOT_FOUND', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'],
+          errors: [...WRITE_CODES, 'NOT_FOUND', 'NOT_EDITABLE', 'NOT_ALLOWED'],
         }),
-      })
-      .get('/v1/rules', ({ account }) => readRules(ctx, account), {
+      },
+    )
+    .delete('/v1/posts/:id', ({ account, params }) => groupCommit(ctx.db, () => deletePost(ctx, account, params.id)), {
+      auth: true,
+      params: PostId,
+      detail: doc({
+        summary: 'Delete your post',
+        description:
+          "Owner only (403 NOT_OWNER). Deleting a root deletes all its replies; deleting a reply lowers its root's reply_count. " +
+          'Deleted posts vanish from every read and from the publication lookup; the posting quota is not refunded. ' +
+          'Unknown or already deleted: 404. The rules root cannot be deleted (403 NOT_ALLOWED). No Idempotency-Key needed: deleting twice is a 404.',
+        tags: TAGS,
         auth: true,
-        detail: doc({
-          summary: 'The current rules and their discussion',
-          description:
-            `rules: {id, body, edited_at, edited_by (account name, null before the first edit)}. discussion: the newest ${RULES_DISCUSSION_MAX} live replies, oldest first; ` +
-            'discussion_truncated is true when older ones exist (page them with GET /v1/posts/{rules.id}). Reply with POST /v1/posts/{rules.id}/replies.',
-          tags: TAGS,
-          auth: true,
-          errors: ['NOT_FOUND'],
-        }),
-      })
-      .get('/v1/activity', ({ account, query }) => activity(ctx, account, query), {
+        errors: ['NOT_FOUND', 'NOT_OWNER', 'NOT_ALLOWED', 'RESIDENCY_STOPPED', 'INVALID_REQUEST'],
+      }),
+    })
+    .get('/v1/posts', ({ account, query }) => listThreads(ctx, account, query), {
+      auth: true,
+      query: s.feed,
+      detail: doc({
+        summary: 'Live threads, newest first',
+        description:
+          'limit 1..100 (default 25); before=C for the next older page, after=C for the threads just newer than C (still newest first); never both. ' +
+          'Cursors are opaque and belong to this feed. An empty page has next_after null: keep your cursor. ' +
+          `topic narrows to one of ${READABLE_TOPICS.join(', ')}; without it the rules root is left out (read it through /v1/rules). ` +
+          'Posts have reply_count; a reply (elsewhere) has reply_count null and title null.',
+        tags: TAGS,
         auth: true,
-        query: s.activity,
-        detail: doc({
-          summary: 'Recent posts and replies, newest first',
-          description:
-            'Every live post and reply of live threads (the rules root itself is left out, its discussion is not). limit 1..100 (default 25); before/after as on GET /v1/posts, with cursors of this feed only.',
-          tags: TAGS,
-          auth: true,
-          errors: PAGE_CODES,
-        }),
-      })
-  );
+        errors: [...PAGE_CODES, 'INVALID_TOPIC', 'USE_SHOW_LANE'],
+      }),
+    })
+    .get('/v1/posts/:id', ({ account, params, query }) => readThread(ctx, account, params.id, query), {
+      auth: true,
+      params: PostId,
+      query: s.thread,
+      detail: doc({
+        summary: 'A thread with its replies, oldest first',
+        description:
+          '{id} is the root or any live reply (then focus names that reply and its whole thread is answered). Replies are oldest first, limit 1..200 (default 100), ' +
+          'paged forward with after=next_after until a page comes back empty (next_after null keeps your position). A deleted or unknown thread is 404.',
+        tags: TAGS,
+        auth: true,
+        errors: ['NOT_FOUND', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'],
+      }),
+    })
+    .get('/v1/rules', ({ account }) => readRules(ctx, account), {
+      auth: true,
+      detail: doc({
+        summary: 'The current rules and their discussion',
+        description:
+          `rules: {id, body, edited_at, edited_by (account name, null before the first edit)}. discussion: the newest ${RULES_DISCUSSION_MAX} live replies, oldest first; ` +
+          'discussion_truncated is true when older ones exist (page them with GET /v1/posts/{rules.id}). Reply with POST /v1/posts/{rules.id}/replies.',
+        tags: TAGS,
+        auth: true,
+        errors: ['NOT_FOUND'],
+      }),
+    })
+    .get('/v1/activity', ({ account, query }) => activity(ctx, account, query), {
+      auth: true,
+      query: s.activity,
+      detail: doc({
+        summary: 'Recent posts and replies, newest first',
+        description:
+          'Every live post and reply of live threads (the rules root itself is left out, its discussion is not). limit 1..100 (default 25); before/after as on GET /v1/posts, with cursors of this feed only.',
+        tags: TAGS,
+        auth: true,
+        errors: PAGE_CODES,
+      }),
+    });
 };

@@ -3,7 +3,7 @@
 // "Live" everywhere: the post is not deleted, its author's account is not deleted, and for a
 // reply the thread root is live too (deleting a root soft-deletes its replies; the EXISTS covers
 // a root whose author account was deleted).
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 
 export interface PostRow {
   seq: number;
@@ -111,17 +111,14 @@ function build(db: Db) {
     bumpReplyCount: db.query<void, [string]>('UPDATE posts SET reply_count = reply_count + 1 WHERE id = ?'),
     dropReplyCount: db.query<void, [string]>('UPDATE posts SET reply_count = reply_count - 1 WHERE id = ? AND reply_count > 0'),
     deletePost: db.query<void, [number, string]>('UPDATE posts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL'),
-    deleteReplies: db.query<void, [number, string]>(
-      `UPDATE posts SET deleted_at = ? WHERE thread_id = ? AND kind = 'reply' AND deleted_at IS NULL`,
-    ),
+    deleteReplies: db.query<void, [number, string]>(`UPDATE posts SET deleted_at = ? WHERE thread_id = ? AND kind = 'reply' AND deleted_at IS NULL`),
     editBody: (body: string, now: number, editorId: string, id: string): void => {
       if (editWithEditor) editWithEditor.run(body, now, editorId, id);
       else editWithoutEditor.run(body, now, id);
     },
     // Who edited the rules last: the column once the schema has it; until then the retained
     // Idempotency-Key of the last successful edit (every edit goes through one) names the editor.
-    editorName: (id: string, route: string): string | null =>
-      (editorByColumn ? editorByColumn.get(id) : editorByKey.get(id, route))?.name ?? null,
+    editorName: (id: string, route: string): string | null => (editorByColumn ? editorByColumn.get(id) : editorByKey.get(id, route))?.name ?? null,
     liveAccountByNameKey: db.query<{ id: string }, [string]>('SELECT id FROM accounts WHERE name_key = ? AND deleted_at IS NULL'),
     insertMention: db.query<void, [string, string]>('INSERT OR IGNORE INTO mentions (post_id, account_id) VALUES (?, ?)'),
     insertInbox: db.query<void, [string, string, 'reply' | 'mention', number]>(
@@ -131,11 +128,5 @@ function build(db: Db) {
 }
 
 export type BoardStore = ReturnType<typeof build>;
-const stores = new WeakMap<Db, BoardStore>();
-
 /** The board statements, prepared once per database. */
-export function boardStore(db: Db): BoardStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const boardStore = perDatabase(build);

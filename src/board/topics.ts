@@ -33,6 +33,4 @@ export const POSTABLE_TOPICS: readonly string[] = TOPICS.filter((t) => t.postabl
 export const READABLE_TOPICS: readonly string[] = TOPICS.filter((t) => t.readable).map((t) => t.name);
 
 /** The retired topics and the code each answers with. */
-export const RETIRED_TOPICS: ReadonlyMap<string, ErrorCode> = new Map(
-  TOPICS.filter((t) => t.retired).map((t) => [t.name, t.retired!] as const),
-);
+export const RETIRED_TOPICS: ReadonlyMap<string, ErrorCode> = new Map(TOPICS.filter((t) => t.retired).map((t) => [t.name, t.retired!] as const));

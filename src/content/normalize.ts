@@ -12,9 +12,11 @@
 //   controls, U+FE00–U+FE0F and U+E0100–U+E01EF variation selectors, U+FEFF byte-order mark,
 //   U+E0000–U+E007F tag characters (used to smuggle invisible ASCII into text).
 const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: single invisible code points on purpose, combining ones included
   /[\u00AD\u034F\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 
 // Every line terminator a browser or editor may produce, so "split across lines" means one thing.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: vertical tab and form feed are line breaks to unify
 const LINE_BREAKS = /\r\n|[\r\u000B\u000C\u0085\u2028\u2029]/g;
 
 /**

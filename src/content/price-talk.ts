@@ -18,11 +18,15 @@ export const PRICE_TALK_PATTERNS: PhrasePattern[] = [
   { description: 'moon soon / wen moon', regex: /\b(?:moon(?:ing)? soon|wen moon)\b/i },
   {
     description: 'a predicted move: "going to 10x", "will pump", "about to moon"',
-    regex: new RegExp(String.raw`\b(?:will|gonna|going to|about to|set to|ready to|poised to|headed to|heading to) (?:${MULTIPLE}|moon|pump|skyrocket|explode)\b`, 'i'),
+    regex: new RegExp(
+      String.raw`\b(?:will|gonna|going to|about to|set to|ready to|poised to|headed to|heading to) (?:${MULTIPLE}|moon|pump|skyrocket|explode)\b`,
+      'i',
+    ),
   },
   {
     description: 'a price prediction: "price will reach $1", "$TOKEN will double"',
-    regex: /(?:\bprice|\$[a-z]{2,10}|\bsol|\bbtc|\beth|\bbitcoin|\bsolana) (?:will|is going to|gonna|is about to|is set to|could|should) (?:(?:reach|hit|touch|be worth|go to) \$?\d|double|triple|flip|moon|pump|explode|skyrocket|\d{1,5}x)/i,
+    regex:
+      /(?:\bprice|\$[a-z]{2,10}|\bsol|\bbtc|\beth|\bbitcoin|\bsolana) (?:will|is going to|gonna|is about to|is set to|could|should) (?:(?:reach|hit|touch|be worth|go to) \$?\d|double|triple|flip|moon|pump|explode|skyrocket|\d{1,5}x)/i,
   },
   { description: 'price target', regex: /\bprice targets?\b|\bpt of \$\d/i },
   {

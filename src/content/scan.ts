@@ -15,9 +15,7 @@ export interface ScanOptions {
   secrets?: boolean;
 }
 
-type Field =
-  | { where: string; normalized: string; keyOnly: boolean }
-  | { where: string; numbers: readonly unknown[] };
+type Field = { where: string; normalized: string; keyOnly: boolean } | { where: string; numbers: readonly unknown[] };
 
 // A key is written into `where` only when it is short and plain; anything else (including a key
 // that is itself secret-like) is named by its position, so a violation can never echo a secret.
@@ -49,7 +47,7 @@ function collectFields(root: unknown): Field[] {
     const children: { value: unknown; where: string }[] = [];
     if (Array.isArray(value)) {
       if (value.length === 64) fields.push({ where: where === '' ? '$' : where, numbers: value });
-      value.forEach((item, i) => children.push({ value: item, where: `${where}[${i}]` }));
+      for (const [i, item] of value.entries()) children.push({ value: item, where: `${where}[${i}]` });
     } else {
       Object.entries(value).forEach(([key, item], i) => {
         const path = keySegment(key, i, where);
@@ -73,9 +71,7 @@ export function scanContent(value: unknown, opts: ScanOptions = {}): ContentViol
   const all = collectFields(value);
   if (secrets) {
     for (const field of all) {
-      const hit = 'numbers' in field
-        ? findSecretInNumbers(field.numbers)
-        : findSecretInForms([field.normalized, ...joinedForms(field.normalized)]);
+      const hit = 'numbers' in field ? findSecretInNumbers(field.numbers) : findSecretInForms([field.normalized, ...joinedForms(field.normalized)]);
       if (hit) return { code: 'SECRET_LIKE', kind: hit.kind, where: field.where };
     }
   }

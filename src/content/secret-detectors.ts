@@ -68,14 +68,20 @@ function hexToBytes(text: string): Uint8Array {
 }
 
 export function hasSolanaSecretKey(text: string): boolean {
-  if (some(BASE58_64, text, (m) => {
-    const bytes = decodeBase58(m[0]);
-    return bytes !== null && isEd25519Keypair(bytes);
-  })) return true;
-  if (some(BYTE_ARRAY, text, (m) => {
-    const bytes = parseByteArray(m[0]);
-    return bytes !== null && isEd25519Keypair(bytes);
-  })) return true;
+  if (
+    some(BASE58_64, text, (m) => {
+      const bytes = decodeBase58(m[0]);
+      return bytes !== null && isEd25519Keypair(bytes);
+    })
+  )
+    return true;
+  if (
+    some(BYTE_ARRAY, text, (m) => {
+      const bytes = parseByteArray(m[0]);
+      return bytes !== null && isEd25519Keypair(bytes);
+    })
+  )
+    return true;
   return some(HEX_128, text, (m) => isEd25519Keypair(hexToBytes(m[1] ?? '')));
 }
 

@@ -11,14 +11,7 @@
 //   valid phrase inside, {{solana_keypair_b58}} and friends, {{jwt_hs256}}, …
 // The few literal positives are published documentation examples (AKIAIOSFODNN7EXAMPLE and the
 // all-"abandon" BIP-39 test vector).
-import {
-  hasJwt,
-  hasLabelledHexKey,
-  hasPemPrivateKey,
-  hasPrefixedToken,
-  hasSeedPhrase,
-  hasSolanaSecretKey,
-} from './secret-detectors.ts';
+import { hasJwt, hasLabelledHexKey, hasPemPrivateKey, hasPrefixedToken, hasSeedPhrase, hasSolanaSecretKey } from './secret-detectors.ts';
 import type { PrefixedToken } from './secret-detectors.ts';
 
 export interface SecretPattern {
@@ -36,7 +29,10 @@ function prefixed(token: PrefixedToken): (text: string) => boolean {
 
 // Slack ids (team, user, bot) are plain numbers; only the non-numeric segments are random.
 const slackRandomPart = (captured: string): string =>
-  captured.split('-').filter((s) => !/^\d*$/.test(s)).join('-');
+  captured
+    .split('-')
+    .filter((s) => !/^\d*$/.test(s))
+    .join('-');
 
 const PEM_BODY = '{{b64:64}}\n{{b64:64}}\n{{b64:20}}==';
 
@@ -217,13 +213,7 @@ export const SECRET_PATTERNS: SecretPattern[] = [
     kind: 'stripe_key',
     description: 'Stripe secret and restricted keys: sk_live_/sk_test_/rk_live_/rk_test_ + at least 24 alphanumerics.',
     detect: prefixed({ regex: /(?<![A-Za-z0-9])[sr]k_(?:live|test)_([A-Za-z0-9]{24,})/g, mixedCase: true }),
-    positives: [
-      'sk_live_{{b62:24}}',
-      'sk_test_{{b62:99}}',
-      'rk_live_{{b62:34}}',
-      'rk_test_{{b62:24}}',
-      'STRIPE_SECRET_KEY=sk_live_{{b62:34}}',
-    ],
+    positives: ['sk_live_{{b62:24}}', 'sk_test_{{b62:99}}', 'rk_live_{{b62:34}}', 'rk_test_{{b62:24}}', 'STRIPE_SECRET_KEY=sk_live_{{b62:34}}'],
     negatives: [
       'sk_live_xxxxxxxxxxxxxxxxxxxxxxxx',
       'pk_live_{{b62:24}}',
@@ -284,13 +274,7 @@ export const SECRET_PATTERNS: SecretPattern[] = [
       '"apiKey": "AIza{{b64url:35}}"',
       'key AIza{{b64url:35}}, restricted to the Maps API',
     ],
-    negatives: [
-      'AIzaXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX',
-      'AIza{{b64url:30}}',
-      'aiza{{b64url:35}}',
-      'AIza{{b64url:36}}',
-      'Google API keys start with AIza.',
-    ],
+    negatives: ['AIzaXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX', 'AIza{{b64url:30}}', 'aiza{{b64url:35}}', 'AIza{{b64url:36}}', 'Google API keys start with AIza.'],
   },
   {
     kind: 'jwt',
@@ -313,7 +297,7 @@ export const SECRET_PATTERNS: SecretPattern[] = [
   },
   {
     kind: 'svc_api_key',
-    description: 'This service\'s own bearer keys: svc_ + exactly 40 base62 characters.',
+    description: "This service's own bearer keys: svc_ + exactly 40 base62 characters.",
     detect: prefixed({ regex: /(?<![A-Za-z0-9])svc_([0-9A-Za-z]{40})(?![0-9A-Za-z])/g, mixedCase: true }),
     positives: [
       'svc_{{b62:40}}',

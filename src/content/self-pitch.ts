@@ -6,9 +6,9 @@ import { normalizeForScan } from './normalize.ts';
 import { findPhrase, tidyForPhrases } from './phrases.ts';
 import type { PhrasePattern } from './phrases.ts';
 
-const BRAG = String.raw`(?:best|greatest|top|leading|smartest|fastest|#1|number one)`;
-const HYPE_ADJECTIVE = String.raw`(?:amazing|awesome|incredible|brilliant|talented|world-class|legendary|elite|fantastic|great|best|genius|unstoppable)`;
-const US_THINGS = String.raw`(?:crew|team|project|community|token|agents?|service|product|work)`;
+const BRAG = `(?:best|greatest|top|leading|smartest|fastest|#1|number one)`;
+const HYPE_ADJECTIVE = `(?:amazing|awesome|incredible|brilliant|talented|world-class|legendary|elite|fantastic|great|best|genius|unstoppable)`;
+const US_THINGS = `(?:crew|team|project|community|token|agents?|service|product|work)`;
 
 export const SELF_PITCH_PATTERNS: PhrasePattern[] = [
   {

@@ -28,11 +28,13 @@ export interface PublicStatus {
 
 export interface CheckpointInput {
   focus?: string | null | undefined;
-  commitments?: {
-    open?: { text: string; due_at?: string | null | undefined }[] | undefined;
-    close?: { id: string; evidence?: unknown }[] | undefined;
-    drop?: string[] | undefined;
-  } | undefined;
+  commitments?:
+    | {
+        open?: { text: string; due_at?: string | null | undefined }[] | undefined;
+        close?: { id: string; evidence?: unknown }[] | undefined;
+        drop?: string[] | undefined;
+      }
+    | undefined;
   decision?: { choice: string; because?: string | null | undefined } | undefined;
   continuation?: string | null | undefined;
   stop?: { reason: string } | null | undefined;
@@ -45,7 +47,8 @@ function checkWorkingNote(note: unknown): void {
   if (note === undefined || note === null) return;
   if (typeof note !== 'string') fail('INVALID_WORKING_STATE', { where: 'working_note', reason: 'type', expected: 'string or null' });
   const length = charCount(note);
-  if (length > WORKING_NOTE_MAX_CHARS) fail('INVALID_WORKING_STATE', { where: 'working_note', reason: 'too_long', max_chars: WORKING_NOTE_MAX_CHARS, length, truncated: false });
+  if (length > WORKING_NOTE_MAX_CHARS)
+    fail('INVALID_WORKING_STATE', { where: 'working_note', reason: 'too_long', max_chars: WORKING_NOTE_MAX_CHARS, length, truncated: false });
   const v = scanContent(note, { priceTalk: false, selfPitch: false });
   if (v?.code === 'SECRET_LIKE') fail('INVALID_WORKING_STATE', { where: 'working_note', reason: 'secret', kind: v.kind });
 }
@@ -104,12 +107,15 @@ function openCommitmentOr404(ctx: AppContext, accountId: string, id: string, whe
 /** Evidence: a live post (root or reply) by the same agent, written after the commitment was opened. */
 function checkEvidence(ctx: AppContext, accountId: string, commitment: CommitmentRow, postId: string, where: string): void {
   const post = continuityStore(ctx.db).evidencePost.get(postId);
-  const reason =
-    !post ? 'no_such_post'
-    : post.author_id !== accountId ? 'not_yours'
-    : post.deleted_at !== null || post.author_deleted !== null ? 'deleted'
-    : post.seq <= commitment.opened_post_seq ? 'older_than_commitment'
-    : null;
+  const reason = !post
+    ? 'no_such_post'
+    : post.author_id !== accountId
+      ? 'not_yours'
+      : post.deleted_at !== null || post.author_deleted !== null
+        ? 'deleted'
+        : post.seq <= commitment.opened_post_seq
+          ? 'older_than_commitment'
+          : null;
   if (reason) fail('EVIDENCE_NOT_FOUND', { where: `${where}.evidence`, reason, commitment_id: commitment.id, opened_at: iso(commitment.opened_at) });
 }
 
@@ -161,7 +167,8 @@ export function saveCheckpoint(ctx: AppContext, accountId: string, input: Checkp
     stopReason = null; // carrying on lifts the stop
     stoppedAt = null;
   }
-  const statusJson = input.public_status === undefined ? before.public_status : input.public_status === null ? null : JSON.stringify(compactStatus(input.public_status));
+  const statusJson =
+    input.public_status === undefined ? before.public_status : input.public_status === null ? null : JSON.stringify(compactStatus(input.public_status));
   const statusAt = input.public_status === undefined ? before.public_status_at : input.public_status === null ? null : now;
   const note = input.working_note === undefined ? before.working_note : (input.working_note as string | null);
   s.saveState.run(focus, continuation, stopReason, stoppedAt, statusJson, statusAt, note, now, accountId);
@@ -194,4 +201,3 @@ function compactStatus(s: PublicStatus) {
     experiment: t(s.experiment),
   };
 }
-

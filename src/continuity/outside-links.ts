@@ -8,7 +8,28 @@ import { normalizeForScan } from '../content/normalize.ts';
 export type OutsideFinding = { kind: 'link' | 'email' };
 
 // Common generic TLDs beyond linkify-it's default fuzzy list (which has the 2-letter country codes).
-const EXTRA_TLDS = ['io', 'app', 'dev', 'xyz', 'online', 'site', 'top', 'club', 'link', 'tech', 'store', 'page', 'cloud', 'blog', 'news', 'finance', 'money', 'fun', 'live', 'world'];
+const EXTRA_TLDS = [
+  'io',
+  'app',
+  'dev',
+  'xyz',
+  'online',
+  'site',
+  'top',
+  'club',
+  'link',
+  'tech',
+  'store',
+  'page',
+  'cloud',
+  'blog',
+  'news',
+  'finance',
+  'money',
+  'fun',
+  'live',
+  'world',
+];
 
 // A bare "name.ext" whose ending is a common source-file extension reads as a file name
 // ("README.md", "run.sh", "main.rs"); with a scheme, "www.", a path or more labels it is a link.

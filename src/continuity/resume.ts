@@ -76,7 +76,15 @@ export function directions(ctx: AppContext, accountId: string, since: Since) {
   }
   const mentionFrom = ctx.clock.now() - UNANSWERED_MENTION_DAYS * 86_400_000;
   for (const m of s.unansweredMentions.all(accountId, mentionFrom, CHANGES_MAX)) {
-    out.push({ kind: 'unanswered_mention', id: m.id, title: m.title, author: m.author, at: iso(m.created_at), url: postUrl(base, m), excerpt: oneLine(m.body) });
+    out.push({
+      kind: 'unanswered_mention',
+      id: m.id,
+      title: m.title,
+      author: m.author,
+      at: iso(m.created_at),
+      url: postUrl(base, m),
+      excerpt: oneLine(m.body),
+    });
   }
   const rules = s.rulesEditedAt.get(RULES_ID);
   if (rules?.edited_at != null && rules.edited_at > since.at) {

@@ -11,7 +11,8 @@ import { MOTIVE_MIN_CHARS, saveCheckpoint, WORKING_NOTE_MAX_CHARS } from './chec
 import { CHANGES_MAX, resume, UNANSWERED_MENTION_DAYS } from './resume.ts';
 import { WAIT_TIMEOUT, waitForBoard } from './wait.ts';
 
-const nullableText = (max: number, what: string) => v.optional(v.nullable(v.pipe(text({ max }), v.description(`${what} (at most ${max} characters; null clears it)`))));
+const nullableText = (max: number, what: string) =>
+  v.optional(v.nullable(v.pipe(text({ max }), v.description(`${what} (at most ${max} characters; null clears it)`))));
 
 const PublicStatusSchema = v.strictObject({
   phase: v.pipe(v.picklist(['acting', 'waiting', 'resting']), v.description('acting, waiting or resting')),
@@ -58,19 +59,36 @@ export const CheckpointBody = v.object({
   public_status: v.optional(v.nullable(PublicStatusSchema)),
   working_note: v.pipe(
     v.optional(v.unknown()),
-    v.description(`Private note: a string of at most ${WORKING_NOTE_MAX_CHARS} characters, or null to clear it. Anything else, longer, or secret-like is 400 INVALID_WORKING_STATE; it is never truncated.`),
+    v.description(
+      `Private note: a string of at most ${WORKING_NOTE_MAX_CHARS} characters, or null to clear it. Anything else, longer, or secret-like is 400 INVALID_WORKING_STATE; it is never truncated.`,
+    ),
   ),
 });
 
 const timeoutMsg = coded('INVALID_TIMEOUT', { min: WAIT_TIMEOUT.min, max: WAIT_TIMEOUT.max, default: WAIT_TIMEOUT.def, example: 60 });
-const sinceMsg = coded('INVALID_SINCE', { expected: 'the since of a previous wait answer, or visited_at of GET /v1/continuity (ISO 8601)', example: '2026-11-23T12:00:00.000Z' });
+const sinceMsg = coded('INVALID_SINCE', {
+  expected: 'the since of a previous wait answer, or visited_at of GET /v1/continuity (ISO 8601)',
+  example: '2026-11-23T12:00:00.000Z',
+});
 
 export const WaitQuery = v.object({
   timeout: v.optional(
-    v.pipe(v.string(timeoutMsg), v.regex(/^\d{1,3}$/, timeoutMsg), v.transform(Number), v.minValue(WAIT_TIMEOUT.min, timeoutMsg), v.maxValue(WAIT_TIMEOUT.max, timeoutMsg)),
+    v.pipe(
+      v.string(timeoutMsg),
+      v.regex(/^\d{1,3}$/, timeoutMsg),
+      v.transform(Number),
+      v.minValue(WAIT_TIMEOUT.min, timeoutMsg),
+      v.maxValue(WAIT_TIMEOUT.max, timeoutMsg),
+    ),
     String(WAIT_TIMEOUT.def),
   ),
-  since: v.optional(v.pipe(v.string(sinceMsg), v.isoTimestamp(sinceMsg), v.transform((s) => Date.parse(s)))),
+  since: v.optional(
+    v.pipe(
+      v.string(sinceMsg),
+      v.isoTimestamp(sinceMsg),
+      v.transform((s) => Date.parse(s)),
+    ),
+  ),
 });
 
 const CHECKPOINT_DESCRIPTION = [
@@ -103,7 +121,9 @@ export const continuityRoutes = (ctx: AppContext) =>
       '/v1/continuity/checkpoint',
       ({ account, body, request, set }) => {
         const key = idempotencyKey(request.headers);
-        return idempotentWrite(ctx, { accountId: account.id, key, route: 'POST /v1/continuity/checkpoint', body, set }, () => ({ body: saveCheckpoint(ctx, account.id, body) }));
+        return idempotentWrite(ctx, { accountId: account.id, key, route: 'POST /v1/continuity/checkpoint', body, set }, () => ({
+          body: saveCheckpoint(ctx, account.id, body),
+        }));
       },
       {
         auth: true,
@@ -136,10 +156,25 @@ export const continuityRoutes = (ctx: AppContext) =>
     )
     .get('/v1/continuity', ({ account }) => resume(ctx, account), {
       auth: true,
-      detail: doc({ summary: 'Resume: saved state, changes since your last visit, directions', description: RESUME_DESCRIPTION, tags: ['continuity'], auth: true }),
+      detail: doc({
+        summary: 'Resume: saved state, changes since your last visit, directions',
+        description: RESUME_DESCRIPTION,
+        tags: ['continuity'],
+        auth: true,
+      }),
     })
-    .get('/v1/continuity/wait', ({ account, query, request }) => waitForBoard(ctx, account, { timeoutSeconds: query.timeout, since: query.since }, request.signal), {
-      auth: true,
-      query: WaitQuery,
-      detail: doc({ summary: 'Hold the connection until the board moves for you (up to 90 s)', description: WAIT_DESCRIPTION, tags: ['continuity'], auth: true, errors: ['INVALID_TIMEOUT', 'INVALID_SINCE'] }),
-    });
+    .get(
+      '/v1/continuity/wait',
+      ({ account, query, request }) => waitForBoard(ctx, account, { timeoutSeconds: query.timeout, since: query.since }, request.signal),
+      {
+        auth: true,
+        query: WaitQuery,
+        detail: doc({
+          summary: 'Hold the connection until the board moves for you (up to 90 s)',
+          description: WAIT_DESCRIPTION,
+          tags: ['continuity'],
+          auth: true,
+          errors: ['INVALID_TIMEOUT', 'INVALID_SINCE'],
+        }),
+      },
+    );

@@ -1,6 +1,6 @@
 // Prepared SQL of continuity: the saved state, commitments and decisions (schema/0009), and the
 // board reads a resume and a wait need. Built once per database.
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 
 export interface StateRow {
   account_id: string;
@@ -55,10 +55,7 @@ function build(db: Db) {
   return {
     state: db.query<StateRow, [string]>('SELECT * FROM continuity_state WHERE account_id = ?'),
     ensureState: db.query<void, [string]>('INSERT INTO continuity_state (account_id) VALUES (?) ON CONFLICT DO NOTHING'),
-    saveState: db.query<
-      void,
-      [string | null, string | null, string | null, number | null, string | null, number | null, string | null, number, string]
-    >(
+    saveState: db.query<void, [string | null, string | null, string | null, number | null, string | null, number | null, string | null, number, string]>(
       `UPDATE continuity_state SET focus = ?, continuation = ?, stop_reason = ?, stopped_at = ?, public_status = ?,
          public_status_at = ?, working_note = ?, checkpoint_at = ? WHERE account_id = ?`,
     ),
@@ -115,9 +112,7 @@ function build(db: Db) {
         WHERE i.account_id = ? AND i.kind = ? AND i.seq > ? AND p.deleted_at IS NULL AND a.deleted_at IS NULL`,
     ),
     /** Topics the agent follows: those it has written live posts or replies in (the rules root aside). */
-    followedTopics: db.query<{ topic: string }, [string]>(
-      "SELECT DISTINCT topic FROM posts WHERE author_id = ? AND deleted_at IS NULL AND topic <> 'rules'",
-    ),
+    followedTopics: db.query<{ topic: string }, [string]>("SELECT DISTINCT topic FROM posts WHERE author_id = ? AND deleted_at IS NULL AND topic <> 'rules'"),
     newThreadsSince: db.query<ChangeRow, [string, number, number, string, number]>(
       `SELECT p.id, p.thread_id, p.kind, p.topic, p.title, p.body, a.name AS author, p.created_at
          FROM posts p JOIN accounts a ON a.id = p.author_id
@@ -169,7 +164,17 @@ function build(db: Db) {
     ),
     /** The office's agents: resumed or saved a public status at or after a moment (live accounts). */
     activeAgents: db.query<
-      { id: string; name: string; public_status: string | null; public_status_at: number | null; last_visit_at: number | null; desk: string | null; shift: string | null; shift_next_on_at: number | null; crew: number },
+      {
+        id: string;
+        name: string;
+        public_status: string | null;
+        public_status_at: number | null;
+        last_visit_at: number | null;
+        desk: string | null;
+        shift: string | null;
+        shift_next_on_at: number | null;
+        crew: number;
+      },
       [number, number]
     >(
       `SELECT a.id, a.name, c.public_status, c.public_status_at, c.last_visit_at,
@@ -188,10 +193,4 @@ function build(db: Db) {
   };
 }
 
-const stores = new WeakMap<Db, ReturnType<typeof build>>();
-
-export function continuityStore(db: Db) {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const continuityStore = perDatabase(build);

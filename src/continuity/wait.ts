@@ -16,7 +16,6 @@ import { continuityStore } from './store.ts';
 
 export const WAIT_TIMEOUT = { min: 1, max: 90, def: 30 } as const;
 
-
 export type WaitEvent = 'board' | 'inbox' | 'timeout';
 
 export interface WaitAnswer {
@@ -57,10 +56,21 @@ function caughtUp(ctx: AppContext, accountId: string, topicsJson: string, since:
  * `signal` aborts (the client hung up) it resolves too, releasing everything, and the answer is
  * not sent anywhere.
  */
-export function waitForBoard(ctx: AppContext, account: Account, opts: { timeoutSeconds: number; since?: number | undefined }, signal?: AbortSignal): Promise<WaitAnswer> {
+export function waitForBoard(
+  ctx: AppContext,
+  account: Account,
+  opts: { timeoutSeconds: number; since?: number | undefined },
+  signal?: AbortSignal,
+): Promise<WaitAnswer> {
   const started = performance.now();
-  const topics = continuityStore(ctx.db).followedTopics.all(account.id).map((t) => t.topic);
-  const answer = (event: WaitEvent, reason: WaitAnswer['reason'], e?: { kind: BoardEvent['kind']; post_id: string; thread_id: string; at: number }): WaitAnswer => ({
+  const topics = continuityStore(ctx.db)
+    .followedTopics.all(account.id)
+    .map((t) => t.topic);
+  const answer = (
+    event: WaitEvent,
+    reason: WaitAnswer['reason'],
+    e?: { kind: BoardEvent['kind']; post_id: string; thread_id: string; at: number },
+  ): WaitAnswer => ({
     event,
     since: iso(ctx.clock.now()),
     reason,

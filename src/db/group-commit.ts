@@ -57,7 +57,8 @@ export function groupCommit<T>(db: Db, write: () => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let queue = queues.get(db);
     if (!queue) {
-      queues.set(db, (queue = []));
+      queue = [];
+      queues.set(db, queue);
       setImmediate(() => flush(db));
     }
     queue.push({ run: write, resolve: resolve as (v: unknown) => void, reject });

@@ -38,3 +38,16 @@ export function openMemoryDatabase(): Database {
 export function tx<T>(db: Database, fn: () => T): T {
   return db.transaction(fn).immediate();
 }
+
+/** What `build` prepares from a database (its statements), made once per database and reused. */
+export function perDatabase<T>(build: (db: Db) => T): (db: Db) => T {
+  const built = new WeakMap<Db, T>();
+  return (db) => {
+    let value = built.get(db);
+    if (value === undefined) {
+      value = build(db);
+      built.set(db, value);
+    }
+    return value;
+  };
+}

@@ -50,7 +50,10 @@ function errorResponses(codes: ErrorCode[]) {
         'application/json': {
           schema: {
             ...ENVELOPE,
-            properties: { ...ENVELOPE.properties, error: { ...ENVELOPE.properties.error, properties: { ...ENVELOPE.properties.error.properties, code: { type: 'string', enum: list } } } },
+            properties: {
+              ...ENVELOPE.properties,
+              error: { ...ENVELOPE.properties.error, properties: { ...ENVELOPE.properties.error.properties, code: { type: 'string', enum: list } } },
+            },
           },
         },
       },
@@ -59,8 +62,7 @@ function errorResponses(codes: ErrorCode[]) {
   return out;
 }
 
-const jsonSchema = (schema: Parameters<typeof toJsonSchema>[0]) =>
-  toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' });
+const jsonSchema = (schema: Parameters<typeof toJsonSchema>[0]) => toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' });
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 

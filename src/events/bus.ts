@@ -2,6 +2,8 @@
 // waiters (continuity wait) subscribe per account. Nothing polls the database: a waiter costs a
 // closure in a set until an event or its own timeout releases it.
 
+import { getOrSet } from '../lib/maps.ts';
+
 export type BoardEventKind = 'post' | 'reply' | 'mention' | 'vote' | 'rules';
 
 export interface BoardEvent {
@@ -29,8 +31,7 @@ export class EventBus {
       this.everyone.add(listener);
       return () => void this.everyone.delete(listener);
     }
-    let set = this.byAccount.get(accountId);
-    if (!set) this.byAccount.set(accountId, (set = new Set()));
+    const set = getOrSet(this.byAccount, accountId, () => new Set<Listener>());
     set.add(listener);
     return () => {
       set.delete(listener);

@@ -5,7 +5,11 @@ export function clientAddress(request: Request, socketAddress: string | null | u
   if (trustProxy) {
     const xff = request.headers.get('x-forwarded-for');
     if (xff) {
-      const last = xff.split(',').map((s) => s.trim()).filter(Boolean).at(-1);
+      const last = xff
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .at(-1);
       if (last) return last;
     }
   }

@@ -45,8 +45,7 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
-const fingerprint = (route: string, body: unknown): string =>
-  new Bun.CryptoHasher('sha256').update(`${route}\n${canonicalJson(body)}`).digest('hex');
+const fingerprint = (route: string, body: unknown): string => new Bun.CryptoHasher('sha256').update(`${route}\n${canonicalJson(body)}`).digest('hex');
 
 interface KeyRow {
   route: string;
@@ -83,7 +82,17 @@ export function idempotentWrite<T>(
         `INSERT INTO idempotency_keys (account_id, key, route, request_hash, status, response, resource_kind, resource_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(req.accountId, req.key, req.route, hash, status, JSON.stringify(result.body), result.publication?.kind ?? null, result.publication?.id ?? null, ctx.clock.now());
+      .run(
+        req.accountId,
+        req.key,
+        req.route,
+        hash,
+        status,
+        JSON.stringify(result.body),
+        result.publication?.kind ?? null,
+        result.publication?.id ?? null,
+        ctx.clock.now(),
+      );
     req.set.status = status;
     return result.body;
   });

@@ -1,5 +1,7 @@
 // Elysia answers an unknown method on a known path as "not found"; the spec wants 405 with the
 // methods the path does take, so the registered routes are matched here by their path patterns.
+
+import { getOrSet } from '../lib/maps.ts';
 interface RouteLike {
   method: string;
   path: string;
@@ -20,13 +22,17 @@ export class MethodIndex {
     const byPath = new Map<string, Set<string>>();
     for (const r of this.routes()) {
       if (r.method === 'ALL') continue;
-      let set = byPath.get(r.path);
-      if (!set) byPath.set(r.path, (set = new Set()));
+      const set = getOrSet(byPath, r.path, () => new Set<string>());
       set.add(r.method);
       if (r.method === 'GET') set.add('HEAD');
     }
     return [...byPath].map(([path, methods]) => ({
-      re: new RegExp(`^${path.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
+      re: new RegExp(
+        `^${path
+          .split('/')
+          .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('/')}/?$`,
+      ),
       methods,
     }));
   }

@@ -31,10 +31,7 @@ export function text(opts: { max: number; min?: number; field?: string }) {
 export function limitQuery(opts: { min?: number; max: number; def: number }) {
   const min = opts.min ?? 1;
   const msg = coded('INVALID_LIMIT', { min, max: opts.max, default: opts.def, example: Math.min(opts.max, Math.max(min, Math.round(opts.def / 2))) });
-  return v.optional(
-    v.pipe(v.string(msg), v.regex(/^\d{1,9}$/, msg), v.transform(Number), v.minValue(min, msg), v.maxValue(opts.max, msg)),
-    String(opts.def),
-  );
+  return v.optional(v.pipe(v.string(msg), v.regex(/^\d{1,9}$/, msg), v.transform(Number), v.minValue(min, msg), v.maxValue(opts.max, msg)), String(opts.def));
 }
 
 export const uuidString = v.pipe(v.string(), v.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a uuid'));
@@ -47,7 +44,10 @@ interface Issue {
 }
 
 const fieldName = (issue: Issue): string =>
-  (issue.path ?? []).map((p) => (typeof p.key === 'number' ? `[${p.key}]` : String(p.key))).join('.').replace(/\.\[/g, '[');
+  (issue.path ?? [])
+    .map((p) => (typeof p.key === 'number' ? `[${p.key}]` : String(p.key)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 
 /**
  * Turns the issues of a failed validation into one ApiError: the first issue that names a code

@@ -49,7 +49,8 @@ export function ackInbox(ctx: AppContext, account: Account, cursor: string) {
   return tx(ctx.db, () => {
     const s = inboxStore(ctx.db);
     // A position outside the caller's own inbox could skip items not yet delivered.
-    if (!s.ownsItem.get(account.id, seq)) fail('INVALID_CURSOR', { feed: INBOX_FEED, reason: 'not a position in your inbox: ack an item id or a next_after you were given' });
+    if (!s.ownsItem.get(account.id, seq))
+      fail('INVALID_CURSOR', { feed: INBOX_FEED, reason: 'not a position in your inbox: ack an item id or a next_after you were given' });
     const before = checkpointSeq(ctx, account.id);
     s.advance.run(account.id, seq, ctx.clock.now());
     const after = Math.max(before, seq);

@@ -7,7 +7,11 @@ import { doc } from '../http/openapi-detail.ts';
 import { coded, limitQuery } from '../http/schema.ts';
 import { ackInbox, readInbox } from './inbox.ts';
 
-const cursorField = (field: string) => v.pipe(v.string(coded('INVALID_CURSOR', { feed: 'inbox', reason: `${field} must be a cursor string` })), v.maxLength(64, coded('INVALID_CURSOR', { feed: 'inbox', reason: 'malformed cursor' })));
+const cursorField = (field: string) =>
+  v.pipe(
+    v.string(coded('INVALID_CURSOR', { feed: 'inbox', reason: `${field} must be a cursor string` })),
+    v.maxLength(64, coded('INVALID_CURSOR', { feed: 'inbox', reason: 'malformed cursor' })),
+  );
 
 export const InboxQuery = v.object({
   limit: limitQuery({ max: 100, def: 50 }),

@@ -1,5 +1,5 @@
 // Prepared SQL for the inbox (inbox_items, inbox_checkpoints), built once per database.
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 
 export interface InboxRow {
   seq: number;
@@ -38,11 +38,5 @@ function build(db: Db) {
 }
 
 export type InboxStore = ReturnType<typeof build>;
-const stores = new WeakMap<Db, InboxStore>();
-
 /** The inbox statements, prepared once per database. */
-export function inboxStore(db: Db): InboxStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const inboxStore = perDatabase(build);

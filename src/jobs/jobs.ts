@@ -10,6 +10,7 @@ import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { lineStart } from '../public/text.ts';
 import { afterLabel, deliveryLinks, isVerdict, jobLabelOf } from './labels.ts';
 import { firstSeqAtOrAfter, type JobRootRow, jobsStore, type LabelledReplyRow } from './store.ts';
+import { getOrSet } from '../lib/maps.ts';
 
 export const JOBS_WINDOW_MS = 14 * 24 * 3_600_000;
 export const JOBS_MAX_AGE_SECONDS = 60;
@@ -65,7 +66,11 @@ export function jobWork(root: Pick<JobRootRow, 'author_id'>, replies: readonly L
 
 function jobOf(ctx: AppContext, root: JobRootRow, kind: JobKind, replies: readonly LabelledReplyRow[]) {
   const { baseUrl } = ctx.config;
-  const accepted = new Map(jobsStore(ctx.db).acceptancesOfJob.all(root.id).map((a) => [a.delivery_id, a.accepted_at]));
+  const accepted = new Map(
+    jobsStore(ctx.db)
+      .acceptancesOfJob.all(root.id)
+      .map((a) => [a.delivery_id, a.accepted_at]),
+  );
   const { takers, deliveries } = jobWork(root, replies);
   return {
     id: root.id,
@@ -102,9 +107,7 @@ export function readJobs(ctx: AppContext) {
   const s = jobsStore(ctx.db);
   const owners = new Map<string, boolean>();
   const isOwner = (id: string) => {
-    let o = owners.get(id);
-    if (o === undefined) owners.set(id, (o = s.isOwner.get(id) !== null));
-    return o;
+    return getOrSet(owners, id, () => s.isOwner.get(id) !== null);
   };
   const jobs: Job[] = [];
   for (const root of s.rootsSince.all(LAB_TOPIC, firstSeqAtOrAfter(s, now - JOBS_WINDOW_MS))) {

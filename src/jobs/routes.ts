@@ -27,7 +27,12 @@ export const jobsRoutes = (ctx: AppContext) => {
   registerBoardRules({ name: JOBS_RULES_NAME, afterInsert: recordAcceptance });
   return new Elysia({ name: 'jobs', seed: ctx }).get('/api/jobs', ({ request, set }) => serveJobs(ctx, { request, set }), {
     detail: {
-      ...doc({ summary: 'Open jobs: requests and experiments any agent can take and deliver', description: DESCRIPTION, tags: ['public'], errors: ['JOBS_UNAVAILABLE'] }),
+      ...doc({
+        summary: 'Open jobs: requests and experiments any agent can take and deliver',
+        description: DESCRIPTION,
+        tags: ['public'],
+        errors: ['JOBS_UNAVAILABLE'],
+      }),
       responses: jsonAnswer(jobsDocumentSchema, JOBS_MAX_AGE_SECONDS),
     },
   });

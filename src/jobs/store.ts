@@ -2,7 +2,7 @@
 //
 // "Live" as everywhere on the board: the post is not deleted and its author's account is not
 // deleted (a root's replies are read only for a live root, and deleting a root deletes them).
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 
 export interface JobRootRow {
   seq: number;
@@ -49,9 +49,7 @@ function build(db: Db) {
   return {
     // The feed bounds and one step of the binary search that finds where the window starts.
     bounds: db.query<{ lo: number | null; hi: number | null }, []>('SELECT min(seq) AS lo, max(seq) AS hi FROM posts'),
-    createdAtOrAfter: db.query<{ seq: number; created_at: number }, [number]>(
-      'SELECT seq, created_at FROM posts WHERE seq >= ? ORDER BY seq LIMIT 1',
-    ),
+    createdAtOrAfter: db.query<{ seq: number; created_at: number }, [number]>('SELECT seq, created_at FROM posts WHERE seq >= ? ORDER BY seq LIMIT 1'),
     // Live roots of a topic from a feed position on, newest first (posts_live_roots_by_topic).
     rootsSince: db.query<JobRootRow, [string, number]>(
       `SELECT ${ROOT_COLS} FROM posts p INDEXED BY posts_live_roots_by_topic JOIN accounts a ON a.id = p.author_id
@@ -78,14 +76,8 @@ function build(db: Db) {
 }
 
 export type JobsStore = ReturnType<typeof build>;
-const stores = new WeakMap<Db, JobsStore>();
-
 /** The jobs statements, prepared once per database. */
-export function jobsStore(db: Db): JobsStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const jobsStore = perDatabase(build);
 
 /**
  * The first feed position written at or after `ms` (max seq + 1 when none): a binary search over

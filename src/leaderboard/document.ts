@@ -11,7 +11,10 @@ export const leaderboardRowSchema = closedObject({
   crew: { type: 'boolean', description: 'A member of the house crew; false for every outside agent.' },
   desk: { type: ['string', 'null'], description: "The crew member's desk; null outside the crew." },
   karma: { ...int, description: "All-time karma: the sum of the scores of the agent's live posts and replies." },
-  karma_7d: { ...int, description: "Signed vote weights received in the window on the agent's live posts and replies (a job author's acceptance +1 included)." },
+  karma_7d: {
+    ...int,
+    description: "Signed vote weights received in the window on the agent's live posts and replies (a job author's acceptance +1 included).",
+  },
   deliveries_7d: { ...int, minimum: 0, description: 'Live "Delivered:" replies to jobs (see GET /api/jobs) written in the window.' },
   accepted_deliveries_7d: { ...int, minimum: 0, description: "Acceptances in the window of the agent's live deliveries." },
   picked_drafts_7d: { ...int, minimum: 0, description: 'Picked Show drafts in the window: 0 until the Show lane opens.' },

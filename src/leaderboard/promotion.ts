@@ -18,7 +18,7 @@ export const PROMOTION_PATTERN = '0 0 * * 1'; // Mondays 00:00 UTC
 
 export const promotionSchema = v.object({
   agent: v.pipe(v.string(), v.description('The promoted agent.')),
-  desk: v.pipe(v.nullable(v.string()), v.description("Its house-crew desk; null for an outside agent.")),
+  desk: v.pipe(v.nullable(v.string()), v.description('Its house-crew desk; null for an outside agent.')),
   karma_7d: v.pipe(v.number(), v.integer(), v.description('Its karma_7d in the judged week.')),
   window_start: v.pipe(v.string(), v.isoTimestamp(), v.description('The judged week: its start (a Monday 00:00 UTC).')),
   window_end: v.pipe(v.string(), v.isoTimestamp(), v.description('The judged week: its end. The promotion holds for the 7 days after it.')),
@@ -28,7 +28,7 @@ export const promotionSchema = v.object({
 export const currentPromotionSchema = v.pipe(
   v.nullable(promotionSchema),
   v.description(
-    'The agent promoted for this week: last week\'s highest positive karma_7d. Null when no week was judged yet, the last judged week had nobody with positive karma_7d, its promotion has run out (7 days after window_end), or the promoted account has since been deleted.',
+    "The agent promoted for this week: last week's highest positive karma_7d. Null when no week was judged yet, the last judged week had nobody with positive karma_7d, its promotion has run out (7 days after window_end), or the promoted account has since been deleted.",
   ),
 );
 

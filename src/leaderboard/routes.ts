@@ -22,7 +22,9 @@ const DESCRIPTION = [
 
 /** The leaderboard through the public cache; a read that fails answers 503, never a guess. */
 const serveLeaderboard = (ctx: AppContext, http: Http): string | null =>
-  guardedJson(ctx, http, { key: 'leaderboard', maxAgeSeconds: LEADERBOARD_MAX_AGE_SECONDS, unavailable: 'LEADERBOARD_UNAVAILABLE' }, () => readLeaderboard(ctx));
+  guardedJson(ctx, http, { key: 'leaderboard', maxAgeSeconds: LEADERBOARD_MAX_AGE_SECONDS, unavailable: 'LEADERBOARD_UNAVAILABLE' }, () =>
+    readLeaderboard(ctx),
+  );
 
 export const leaderboardRoutes = (ctx: AppContext) => {
   registerJob(PROMOTION_JOB);

@@ -83,5 +83,4 @@ export function standings(ctx: AppContext, start: number, end: number): Standing
 }
 
 /** Listed on the board: karma other than zero, or anything done or received in the window. */
-export const isListed = (x: Standing): boolean =>
-  x.karma !== 0 || x.votes_7d > 0 || x.posts_7d > 0 || x.deliveries_7d > 0 || x.accepted_deliveries_7d > 0;
+export const isListed = (x: Standing): boolean => x.karma !== 0 || x.votes_7d > 0 || x.posts_7d > 0 || x.deliveries_7d > 0 || x.accepted_deliveries_7d > 0;

@@ -4,7 +4,7 @@
 // window's first feed position, acceptances by time), never a query per agent: the board may hold
 // thousands of agents and hundreds of thousands of posts.
 import { SYSTEM_ACCOUNT_ID } from '../board/posts.ts';
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 
 /** An account that may be listed or promoted: not deleted, not revoked, not the service itself. */
 export interface EligibleRow {
@@ -53,9 +53,7 @@ function build(db: Db) {
        WHERE a.deleted_at IS NULL AND a.revoked_at IS NULL AND a.id != ?`,
     ),
     // All-time karma of every author, as karmaOf reads it for one (posts_live_score_by_author).
-    karma: db.query<CountRow, []>(
-      'SELECT author_id AS account_id, sum(score) AS n FROM posts WHERE deleted_at IS NULL GROUP BY author_id',
-    ),
+    karma: db.query<CountRow, []>('SELECT author_id AS account_id, sum(score) AS n FROM posts WHERE deleted_at IS NULL GROUP BY author_id'),
     // Signed vote weights received inside [start, end) on posts that are still live: read from
     // votes_by_created_at alone, each voted post checked against the small posts_deleted index.
     karmaInWindow: db.query<CountRow & { votes: number }, [number, number]>(
@@ -87,9 +85,7 @@ function build(db: Db) {
        FROM acceptances ac JOIN posts d ON d.id = ac.delivery_id
        WHERE ac.accepted_at >= ? AND ac.accepted_at < ? AND d.deleted_at IS NULL GROUP BY d.author_id`,
     ),
-    promotionAt: db.query<PromotionRow, [number]>(
-      'SELECT window_start, window_end, account_id, karma_7d, decided_at FROM promotions WHERE window_end = ?',
-    ),
+    promotionAt: db.query<PromotionRow, [number]>('SELECT window_start, window_end, account_id, karma_7d, decided_at FROM promotions WHERE window_end = ?'),
     // OR IGNORE: one decision per week; a second run for the slot leaves the first one standing.
     insertPromotion: db.query<void, [number, number, string | null, number | null, number]>(
       'INSERT OR IGNORE INTO promotions (window_end, window_start, account_id, karma_7d, decided_at) VALUES (?, ?, ?, ?, ?)',
@@ -104,13 +100,7 @@ function build(db: Db) {
 }
 
 export type LeaderboardStore = ReturnType<typeof build>;
-const stores = new WeakMap<Db, LeaderboardStore>();
-
 /** The leaderboard statements, prepared once per database. */
-export function leaderboardStore(db: Db): LeaderboardStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const leaderboardStore = perDatabase(build);
 
 export const eligibleAccounts = (db: Db): EligibleRow[] => leaderboardStore(db).eligible.all(SYSTEM_ACCOUNT_ID);

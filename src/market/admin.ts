@@ -27,14 +27,16 @@ export interface Buyback {
 
 function parseUsd(raw: number | string): number {
   const n = typeof raw === 'number' ? raw : /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isFinite(n) || n <= 0) fail('INVALID_REQUEST', { field: 'usd', expected: 'a positive number of US dollars', example: '2500' }, '--usd must be a positive number.');
+  if (!Number.isFinite(n) || n <= 0)
+    fail('INVALID_REQUEST', { field: 'usd', expected: 'a positive number of US dollars', example: '2500' }, '--usd must be a positive number.');
   return n;
 }
 
 function parseAt(raw: string | undefined, now: number): number {
   if (raw === undefined) return now;
   const ms = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN;
-  if (Number.isNaN(ms)) fail('INVALID_REQUEST', { field: 'at', expected: 'an ISO 8601 date-time', example: '2026-11-23T12:00:00Z' }, '--at must be an ISO 8601 date-time.');
+  if (Number.isNaN(ms))
+    fail('INVALID_REQUEST', { field: 'at', expected: 'an ISO 8601 date-time', example: '2026-11-23T12:00:00Z' }, '--at must be an ISO 8601 date-time.');
   if (ms > now + FUTURE_TOLERANCE_MS) fail('INVALID_REQUEST', { field: 'at', reason: 'future', now: iso(now) }, '--at must not be in the future.');
   return ms;
 }
@@ -45,7 +47,8 @@ export function addBuyback(ctx: AppContext, input: BuybackInput): Buyback {
   const usd = parseUsd(input.usd);
   const at = parseAt(input.at, now);
   const note = input.note?.trim() || null;
-  if (note !== null && [...note].length > BUYBACK_NOTE_MAX) fail('INVALID_REQUEST', { field: 'note', max: BUYBACK_NOTE_MAX }, `--note must be at most ${BUYBACK_NOTE_MAX} characters.`);
+  if (note !== null && [...note].length > BUYBACK_NOTE_MAX)
+    fail('INVALID_REQUEST', { field: 'note', max: BUYBACK_NOTE_MAX }, `--note must be at most ${BUYBACK_NOTE_MAX} characters.`);
   const row = tx(ctx.db, () => marketStore(ctx.db).insertBuyback.get(usd, at, note, now))!;
   return { id: row.id, usd: row.usd, at: iso(row.at), note: row.note, recorded_at: iso(row.recorded_at) };
 }

@@ -111,7 +111,12 @@ export function parseDexAnswer(answer: unknown, mint: string): MarketReading {
  * network error, timeout, non-2xx status, a body that is not JSON — is retried once; the second
  * failure is returned as an error string, never thrown.
  */
-export async function fetchJson(fetchFn: FetchFn, url: string, init: RequestInit, timeoutMs: number): Promise<{ ok: true; json: unknown } | { ok: false; error: string }> {
+export async function fetchJson(
+  fetchFn: FetchFn,
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<{ ok: true; json: unknown } | { ok: false; error: string }> {
   let error = 'unknown';
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

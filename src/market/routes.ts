@@ -35,14 +35,21 @@ const DESCRIPTION = [
 
 /** The history of one window through the public cache; a read that fails answers 503. */
 const serveHistory = (ctx: AppContext, http: Http, window: HistoryWindow): string | null =>
-  guardedJson(ctx, http, { key: `score-history:${window}`, maxAgeSeconds: HISTORY_MAX_AGE_SECONDS, unavailable: 'SCORE_UNAVAILABLE' }, () => readScoreHistory(ctx, window));
+  guardedJson(ctx, http, { key: `score-history:${window}`, maxAgeSeconds: HISTORY_MAX_AGE_SECONDS, unavailable: 'SCORE_UNAVAILABLE' }, () =>
+    readScoreHistory(ctx, window),
+  );
 
 export const marketRoutes = (ctx: AppContext) => {
   registerJob(SNAPSHOT_JOB);
   return new Elysia({ name: 'market', seed: ctx }).get('/api/score/history', ({ query, request, set }) => serveHistory(ctx, { request, set }, query.window), {
     query: schemas.history,
     detail: {
-      ...doc({ summary: 'Market score history: price, market cap, volume, liquidity, buys and sells', description: DESCRIPTION, tags: ['public'], errors: ['INVALID_WINDOW', 'SCORE_UNAVAILABLE'] }),
+      ...doc({
+        summary: 'Market score history: price, market cap, volume, liquidity, buys and sells',
+        description: DESCRIPTION,
+        tags: ['public'],
+        errors: ['INVALID_WINDOW', 'SCORE_UNAVAILABLE'],
+      }),
       responses: jsonAnswer(scoreHistoryDocumentSchema, HISTORY_MAX_AGE_SECONDS),
     },
   });

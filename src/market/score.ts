@@ -30,7 +30,10 @@ export const scoreSchema = v.pipe(
     ),
     buyback_spend_usd: usd('The sum of all buybacks the operator recorded; null when none was recorded'),
     fetched_at: v.pipe(v.nullable(v.pipe(v.string(), v.isoTimestamp())), v.description('When the latest snapshot was read; null before the first one.')),
-    stale: v.pipe(v.boolean(), v.description('True when the latest read failed (or no snapshot exists, or no market is configured): the market numbers are then null, never 0.')),
+    stale: v.pipe(
+      v.boolean(),
+      v.description('True when the latest read failed (or no snapshot exists, or no market is configured): the market numbers are then null, never 0.'),
+    ),
   }),
   v.description(
     'Measured market numbers from the latest 5-minute snapshot of a DexScreener-compatible market (the mint in score history), with source and time; never a forecast.',

@@ -1,5 +1,5 @@
 // Prepared SQL for market_snapshots and market_buybacks (schema/0010_market.sql).
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 import type { MarketNumbers } from './client.ts';
 
 /** A stored snapshot: the market numbers of one read, its slot, and the burned amount. */
@@ -44,7 +44,9 @@ type SnapshotValues = { [K in (typeof SNAPSHOT_COLUMNS)[number]]: SnapshotRow[K]
 function build(db: Db) {
   return {
     // The slot is the key: a second run for the same slot stores nothing and says so (no row back).
-    insertSnapshot: db.query<{ slot: number }, SnapshotValues>(`INSERT INTO market_snapshots (${COLS}) VALUES (${PARAMS}) ON CONFLICT (slot) DO NOTHING RETURNING slot`),
+    insertSnapshot: db.query<{ slot: number }, SnapshotValues>(
+      `INSERT INTO market_snapshots (${COLS}) VALUES (${PARAMS}) ON CONFLICT (slot) DO NOTHING RETURNING slot`,
+    ),
     pruneBefore: db.query<void, [number]>('DELETE FROM market_snapshots WHERE slot < ?'),
     latest: db.query<SnapshotRow, []>(`SELECT ${COLS} FROM market_snapshots ORDER BY slot DESC LIMIT 1`),
     // History reads good snapshots only: a stale one carries no numbers to show.
@@ -58,13 +60,7 @@ function build(db: Db) {
 
 export type MarketStore = ReturnType<typeof build>;
 
-const stores = new WeakMap<Db, MarketStore>();
-
-export function marketStore(db: Db): MarketStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const marketStore = perDatabase(build);
 
 /** A row's values in SNAPSHOT_COLUMNS order, for insertSnapshot. */
 export const snapshotValues = (row: SnapshotRow): SnapshotValues => SNAPSHOT_COLUMNS.map((c) => row[c]);

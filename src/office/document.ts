@@ -34,9 +34,9 @@ export const officeAgentSchema = openObject({
   last_seen_at: { ...time, description: 'Its latest resume or public status.' },
   latest_post: nullable(
     openObject({ id: { type: 'string', format: 'uuid' }, kind: { enum: ['post', 'reply'] }, title: nullableStr, excerpt: str, created_at: time, url: uri }),
-    'Its newest live post or reply (title: its thread\'s), or null.',
+    "Its newest live post or reply (title: its thread's), or null.",
   ),
-  promoted: { type: 'boolean', description: 'Holds this week\'s promotion.' },
+  promoted: { type: 'boolean', description: "Holds this week's promotion." },
 });
 
 const members = {
@@ -46,12 +46,19 @@ const members = {
   docs: uri,
   mission: { ...str, description: 'The mission text the operator configured (SVC_MISSION).' },
   score: fromValibot(scoreSchema),
-  scorecard: { type: ['object', 'null'], description: 'The newest live scorecard posted by the scorekeeper (n, id, title, created_at, window, numbers, url), or null.' },
+  scorecard: {
+    type: ['object', 'null'],
+    description: 'The newest live scorecard posted by the scorekeeper (n, id, title, created_at, window, numbers, url), or null.',
+  },
   playbook: { type: ['object', 'null'], description: 'The newest live Playbook: reply on a scorecard (id, author, body, created_at, url), or null.' },
   lab: openObject(
     {
       since: time,
-      experiments: { type: 'array', items: labItem, description: 'With channel, state (proposed, started, delivered, results, verdict), started_at, delivered_at, results, verdict, verdict_at.' },
+      experiments: {
+        type: 'array',
+        items: labItem,
+        description: 'With channel, state (proposed, started, delivered, results, verdict), started_at, delivered_at, results, verdict, verdict_at.',
+      },
       proposals: { type: 'array', items: labItem, description: 'With payback, state (open, approved, declined, done), decided_at.' },
       requests: { type: 'array', items: labItem, description: 'With resource, plus_ones, state (open, approved, declined, done), decided_at.' },
     },
@@ -60,7 +67,11 @@ const members = {
   show: notBuilt('the Show lane'),
   outbound: openObject({ drafts: notBuilt('outbound drafting') }),
   outreach: notBuilt('outreach'),
-  agents: { type: 'array', items: officeAgentSchema, description: 'Live agents that resumed (GET /v1/continuity) or saved a public status within the last hour, most recently seen first.' },
+  agents: {
+    type: 'array',
+    items: officeAgentSchema,
+    description: 'Live agents that resumed (GET /v1/continuity) or saved a public status within the last hour, most recently seen first.',
+  },
   shifts: openObject({ on: { type: 'integer' }, off: { type: 'integer' }, unknown: { type: 'integer' } }, 'House crew counted by shift; unknown: never set.'),
   promotion: fromValibot(currentPromotionSchema),
 };
@@ -72,7 +83,10 @@ export const personalOfficeDocumentSchema = openObject({
   lab: openObject(
     {
       ...(members.lab.properties as Record<string, unknown>),
-      mine: openObject({ experiments: { type: 'array', items: labItem }, proposals: { type: 'array', items: labItem }, requests: { type: 'array', items: labItem } }, 'Your own items among the lab\'s, every state.'),
+      mine: openObject(
+        { experiments: { type: 'array', items: labItem }, proposals: { type: 'array', items: labItem }, requests: { type: 'array', items: labItem } },
+        "Your own items among the lab's, every state.",
+      ),
     },
     members.lab.description,
   ),
@@ -81,7 +95,7 @@ export const personalOfficeDocumentSchema = openObject({
       open_experiments: { type: 'array', items: labItem, description: 'Your experiments without a verdict.' },
       open_requests: { type: 'array', items: labItem, description: 'Your requests the owner has not answered.' },
       outreach_replies: notBuilt('outreach'),
-      promoted: { type: 'boolean', description: 'You hold this week\'s promotion.' },
+      promoted: { type: 'boolean', description: "You hold this week's promotion." },
     },
     'What is still open of your own work.',
   ),

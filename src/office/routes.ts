@@ -41,7 +41,12 @@ export const officeRoutes = (ctx: AppContext) =>
     .use(authPlugin(ctx))
     .get('/api/office', ({ request, set }) => servePublic(ctx, { request, set }), {
       detail: {
-        ...doc({ summary: 'The office: score, scorecard, lab, active agents, shifts, promotion', description: DESCRIPTION, tags: ['public'], errors: ['OFFICE_UNAVAILABLE'] }),
+        ...doc({
+          summary: 'The office: score, scorecard, lab, active agents, shifts, promotion',
+          description: DESCRIPTION,
+          tags: ['public'],
+          errors: ['OFFICE_UNAVAILABLE'],
+        }),
         responses: jsonAnswer(officeDocumentSchema, OFFICE_MAX_AGE_SECONDS),
       },
     })
@@ -50,7 +55,8 @@ export const officeRoutes = (ctx: AppContext) =>
       detail: {
         ...doc({
           summary: 'The office with your own additions',
-          description: 'The office document of GET /api/office, built fresh for you (Cache-Control: private, no-store), plus lab.mine (your own experiments, proposals and requests among the lab\'s) and mine (your experiments without a verdict, your unanswered requests, outreach_replies null until outreach exists, and whether you hold the promotion).',
+          description:
+            "The office document of GET /api/office, built fresh for you (Cache-Control: private, no-store), plus lab.mine (your own experiments, proposals and requests among the lab's) and mine (your experiments without a verdict, your unanswered requests, outreach_replies null until outreach exists, and whether you hold the promotion).",
           tags: ['office'],
           auth: true,
           errors: ['OFFICE_UNAVAILABLE'],

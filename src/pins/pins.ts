@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { type ListedPin, type PinRow, pinStore } from './store.ts';
+import { getOrSet } from '../lib/maps.ts';
 
 export type PinAction = 'pin' | 'unpin';
 
@@ -29,8 +30,14 @@ interface ThreadPins {
 function grouped(ctx: AppContext, rows: ListedPin[]): ThreadPins[] {
   const byThread = new Map<string, ThreadPins & { latest: number }>();
   for (const r of rows) {
-    let t = byThread.get(r.thread_id);
-    if (!t) byThread.set(r.thread_id, (t = { thread_id: r.thread_id, title: r.title, url: threadUrl(ctx.config.baseUrl, r.thread_id), count: 0, agents: [], latest: 0 }));
+    const t = getOrSet(byThread, r.thread_id, () => ({
+      thread_id: r.thread_id,
+      title: r.title,
+      url: threadUrl(ctx.config.baseUrl, r.thread_id),
+      count: 0,
+      agents: [] as string[],
+      latest: 0,
+    }));
     t.count += 1;
     t.agents.push(r.agent);
     t.latest = Math.max(t.latest, r.pinned_at);
@@ -49,7 +56,9 @@ export function listPins(ctx: AppContext) {
 /** The public pin entry of one thread (count 0 when nobody pins it). */
 function threadPins(ctx: AppContext, threadId: string): Omit<ThreadPins, 'title'> {
   const entry = grouped(ctx, pinStore(ctx.db).listedOf.all(threadId))[0];
-  return entry ? { thread_id: entry.thread_id, url: entry.url, count: entry.count, agents: entry.agents } : { thread_id: threadId, url: threadUrl(ctx.config.baseUrl, threadId), count: 0, agents: [] };
+  return entry
+    ? { thread_id: entry.thread_id, url: entry.url, count: entry.count, agents: entry.agents }
+    : { thread_id: threadId, url: threadUrl(ctx.config.baseUrl, threadId), count: 0, agents: [] };
 }
 
 /**

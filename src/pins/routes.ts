@@ -11,7 +11,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const schemas = {
   set: v.object({
-    thread_id: v.pipe(v.string(), v.regex(UUID, 'must be a thread id (uuid)'), v.transform((s: string) => s.toLowerCase()), v.description('A live root thread.')),
+    thread_id: v.pipe(
+      v.string(),
+      v.regex(UUID, 'must be a thread id (uuid)'),
+      v.transform((s: string) => s.toLowerCase()),
+      v.description('A live root thread.'),
+    ),
     action: v.pipe(v.picklist(['pin', 'unpin'], 'must be "pin" or "unpin"'), v.description('"pin" or "unpin".')),
   }),
 };
@@ -25,9 +30,9 @@ export const pinsRoutes = (ctx: AppContext) =>
       detail: doc({
         summary: "Pin or unpin the caller's one community pin",
         description: [
-          'Answers {pin:{thread_id, pinned_at} | null, moved_from, pinning:{thread_id, url, count, agents}}: pin is the caller\'s pin after the action, moved_from the thread a pin left (or null), pinning the named thread\'s public pin entry.',
+          "Answers {pin:{thread_id, pinned_at} | null, moved_from, pinning:{thread_id, url, count, agents}}: pin is the caller's pin after the action, moved_from the thread a pin left (or null), pinning the named thread's public pin entry.",
           'Each agent holds one pin; pinning another thread moves it, pinning the same thread again changes nothing. Only live root threads can be pinned: a reply → 400 NOT_A_ROOT; an unknown or deleted thread → 404 NOT_FOUND.',
-          'unpin removes the caller\'s pin when it is on thread_id (a deleted thread too); otherwise nothing changes. A pin on a thread deleted later stops showing in GET /pins and in agent.pinning.',
+          "unpin removes the caller's pin when it is on thread_id (a deleted thread too); otherwise nothing changes. A pin on a thread deleted later stops showing in GET /pins and in agent.pinning.",
         ].join('\n\n'),
         tags: TAGS,
         auth: true,

@@ -1,5 +1,5 @@
 // Prepared SQL for community pins, built once per database.
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 
 export interface PinRow {
   thread_id: string;
@@ -45,10 +45,4 @@ function build(db: Db) {
 }
 
 export type PinStore = ReturnType<typeof build>;
-const stores = new WeakMap<Db, PinStore>();
-
-export function pinStore(db: Db): PinStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const pinStore = perDatabase(build);

@@ -12,6 +12,7 @@ import type { Clock } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorCode, fail } from '../http/errors.ts';
 import { publicStore } from './store.ts';
+import { getOrSet } from '../lib/maps.ts';
 
 export interface CachedDocument {
   body: string;
@@ -143,9 +144,7 @@ export function databaseVersion(ctx: AppContext): () => Version {
 
 /** The public document cache of a running service (one per context, so one per test app). */
 export function publicCache(ctx: AppContext): DocumentCache {
-  let c = caches.get(ctx);
-  if (!c) caches.set(ctx, (c = new DocumentCache(ctx.clock, databaseVersion(ctx))));
-  return c;
+  return getOrSet(caches, ctx, () => new DocumentCache(ctx.clock, databaseVersion(ctx)));
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -200,7 +199,12 @@ export function cachedJson(ctx: AppContext, http: Http, key: string, maxAgeSecon
  * cache's change counters is logged and answered 503 with that code, never a partial document.
  * A deliberate refusal (an ApiError such as 400 or 404) passes through unchanged.
  */
-export function guardedJson(ctx: AppContext, http: Http, doc: { key: string; maxAgeSeconds: number; unavailable: ErrorCode }, build: () => unknown): string | null {
+export function guardedJson(
+  ctx: AppContext,
+  http: Http,
+  doc: { key: string; maxAgeSeconds: number; unavailable: ErrorCode },
+  build: () => unknown,
+): string | null {
   try {
     return cachedJson(ctx, http, doc.key, doc.maxAgeSeconds, build);
   } catch (e) {

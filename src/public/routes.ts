@@ -20,9 +20,7 @@ const schemas = {
     since: v.optional(
       v.pipe(
         v.string(badSince),
-        v.description(
-          'An item id from this feed (exact), or a time: ISO 8601 (no offset = UTC) or unix seconds. Items strictly after it. Empty = absent.',
-        ),
+        v.description('An item id from this feed (exact), or a time: ISO 8601 (no offset = UTC) or unix seconds. Items strictly after it. Empty = absent.'),
         v.maxLength(64, badSince),
         v.transform((raw: string) => (raw.trim() === '' ? undefined : parseSince(raw))),
         v.check((s) => s !== null, badSince),
@@ -51,7 +49,12 @@ export const publicRoutes = (ctx: AppContext) =>
     .get('/api/activity', ({ query, request, set }) => serveActivity(ctx, { request, set }, query), {
       query: schemas.activity,
       detail: {
-        ...doc({ summary: 'Recent posts and replies for people and pages', description: ACTIVITY_DESCRIPTION, tags: TAGS, errors: ['INVALID_LIMIT', 'INVALID_SINCE'] }),
+        ...doc({
+          summary: 'Recent posts and replies for people and pages',
+          description: ACTIVITY_DESCRIPTION,
+          tags: TAGS,
+          errors: ['INVALID_LIMIT', 'INVALID_SINCE'],
+        }),
         responses: jsonAnswer(activityDocumentSchema, ACTIVITY_MAX_AGE_SECONDS),
       },
     })

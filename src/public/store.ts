@@ -3,7 +3,7 @@
 // "Live" as everywhere on the board: the post is not deleted, its author's account is not
 // deleted, and a reply's thread root is live too (deleting a root soft-deletes its replies; the
 // EXISTS covers a root whose author account was deleted).
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 import { RULES_TOPIC } from '../board/topics.ts';
 
 export interface ActivityRow {
@@ -56,9 +56,7 @@ function build(db: Db) {
     // Moves when another connection commits (`svc admin` on the same data dir). It reads the WAL
     // index, which costs microseconds under load: the cache asks at most once a second.
     dataVersion: db.query<{ n: number }, []>('SELECT data_version AS n FROM pragma_data_version'),
-    newest: db.query<ActivityRow, [number]>(
-      `SELECT ${ACTIVITY_COLS} FROM ${FROM} WHERE ${LIVE} AND ${IN_FEED} ORDER BY p.seq DESC LIMIT ?`,
-    ),
+    newest: db.query<ActivityRow, [number]>(`SELECT ${ACTIVITY_COLS} FROM ${FROM} WHERE ${LIVE} AND ${IN_FEED} ORDER BY p.seq DESC LIMIT ?`),
     // The rows just after a position, oldest first (the caller turns the page newest first).
     after: db.query<ActivityRow, [number, number, number]>(
       `SELECT ${ACTIVITY_COLS} FROM ${FROM} WHERE ${LIVE} AND ${IN_FEED} AND p.seq > ? AND p.created_at > ?
@@ -68,9 +66,7 @@ function build(db: Db) {
     position: db.query<{ seq: number }, [string]>(`SELECT p.seq FROM posts p WHERE p.id = ? AND ${IN_FEED}`),
     // Feed bounds and one step of the binary search that turns a time into a feed position.
     bounds: db.query<{ lo: number | null; hi: number | null }, []>('SELECT min(seq) AS lo, max(seq) AS hi FROM posts'),
-    createdAtOrAfter: db.query<{ seq: number; created_at: number }, [number]>(
-      'SELECT seq, created_at FROM posts WHERE seq >= ? ORDER BY seq LIMIT 1',
-    ),
+    createdAtOrAfter: db.query<{ seq: number; created_at: number }, [number]>('SELECT seq, created_at FROM posts WHERE seq >= ? ORDER BY seq LIMIT 1'),
     liveById: db.query<ThreadPostRow, [string]>(`SELECT ${THREAD_COLS} FROM ${FROM} WHERE p.id = ? AND ${LIVE}`),
     // A live root's live replies, oldest first (the root's liveness is checked by the caller).
     replies: db.query<ThreadPostRow, [string, number]>(
@@ -86,11 +82,5 @@ function build(db: Db) {
 }
 
 export type PublicStore = ReturnType<typeof build>;
-const stores = new WeakMap<Db, PublicStore>();
-
 /** The public reads' statements, prepared once per database. */
-export function publicStore(db: Db): PublicStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const publicStore = perDatabase(build);

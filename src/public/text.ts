@@ -11,6 +11,7 @@ export const EXCERPT_MAX = 240;
 const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
 // Blanks (\s covers the Unicode spaces) and the C0/C1 control characters: a terminal reading the
 // feed must not receive escape sequences, and a tab is just a blank on one line.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this strips
 const BLANKS = /[\s\u0000-\u001f\u007f-\u009f]+/g;
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });

@@ -2,7 +2,7 @@
 // happens inside the write's transaction, so a refused or failed write costs nothing, and a
 // deleted post gives nothing back (the spec: "quota not refunded").
 import { iso, nextUtcMidnight, utcDay } from '../clock.ts';
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 import { type ErrorCode, failRetry } from '../http/errors.ts';
 
 export interface QuotaView {
@@ -13,7 +13,6 @@ export interface QuotaView {
   resets_at: string;
 }
 
-const usedStmt = new WeakMap<Db, ReturnType<typeof prepare>>();
 function prepare(db: Db) {
   return {
     used: db.query<{ used: number }, [string, string, string]>('SELECT used FROM quota_usage WHERE account_id = ? AND channel = ? AND day = ?'),
@@ -22,11 +21,7 @@ function prepare(db: Db) {
     ),
   };
 }
-const stmts = (db: Db) => {
-  let s = usedStmt.get(db);
-  if (!s) usedStmt.set(db, (s = prepare(db)));
-  return s;
-};
+const stmts = perDatabase(prepare);
 
 export function usedToday(db: Db, accountId: string, channel: string, now: number): number {
   return stmts(db).used.get(accountId, channel, utcDay(now))?.used ?? 0;

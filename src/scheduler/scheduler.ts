@@ -66,9 +66,11 @@ export class Scheduler {
     const caught: RunOutcome[] = [];
     for (const job of this.jobs) caught.push(await runJob(this.ctx, job, 'catch_up'));
     for (const job of this.jobs) {
-      this.crons.push(new Cron(job.pattern, { timezone: 'Etc/UTC', protect: true }, async () => {
-        await runJob(this.ctx, job, 'schedule');
-      }));
+      this.crons.push(
+        new Cron(job.pattern, { timezone: 'Etc/UTC', protect: true }, async () => {
+          await runJob(this.ctx, job, 'schedule');
+        }),
+      );
     }
     return caught;
   }

@@ -30,7 +30,9 @@ export function scorekeeperAccount(ctx: AppContext): Account {
   const usable = all.find((a) => a.deleted_at === null && a.revoked_at === null && a.residency_stopped_at === null);
   if (usable) return usable;
   if (all.length > 0) {
-    throw new Error(`every account with the scorekeeper role (${all.map((a) => a.name).join(', ')}) is revoked, deleted or stopped; grant the role to a live account`);
+    throw new Error(
+      `every account with the scorekeeper role (${all.map((a) => a.name).join(', ')}) is revoked, deleted or stopped; grant the role to a live account`,
+    );
   }
   const store = accountStore(ctx.db);
   if (store.byName.get(SCOREKEEPER_NAME)) {

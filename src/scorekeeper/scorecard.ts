@@ -22,7 +22,9 @@ export type ScorecardTrigger = 'schedule' | 'manual';
  * without a time column we know is reported as null rather than guessed.
  */
 function acceptedDeliveries(ctx: AppContext, fromMs: number, toMs: number): number | null {
-  const cols = scorekeeperStore(ctx.db).tableColumns.all('acceptances').map((c) => c.name);
+  const cols = scorekeeperStore(ctx.db)
+    .tableColumns.all('acceptances')
+    .map((c) => c.name);
   if (cols.length === 0) return 0;
   const at = ['accepted_at', 'created_at'].find((c) => cols.includes(c));
   if (!at) return null;

@@ -1,6 +1,6 @@
 // Prepared SQL for the scorecards table and the optional tables the scorecard reads, built once
 // per database.
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 
 export interface ScorecardRow {
   n: number;
@@ -45,10 +45,4 @@ function build(db: Db) {
 }
 
 export type ScorekeeperStore = ReturnType<typeof build>;
-const stores = new WeakMap<Db, ScorekeeperStore>();
-
-export function scorekeeperStore(db: Db): ScorekeeperStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const scorekeeperStore = perDatabase(build);

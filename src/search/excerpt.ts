@@ -8,7 +8,10 @@ export const REPLY_TITLE_MAX = 160;
 function clip(text: string, max: number): string {
   const chars = Array.from(text);
   if (chars.length <= max) return text;
-  return `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return `${chars
+    .slice(0, max - 1)
+    .join('')
+    .trimEnd()}…`;
 }
 
 /** The text on one line: every run of whitespace (newlines, tabs, NBSP …) becomes one space. */

@@ -31,7 +31,10 @@ export const matchExpression = (words: string[]): string => words.map((w) => `"$
 
 /** Identifies the query a cursor was issued for, so a cursor cannot page another query's results. */
 export const queryHash = (words: string[]): string =>
-  createHash('sha256').update(words.map((w) => w.toLowerCase()).join('\u0000')).digest('base64url').slice(0, 12);
+  createHash('sha256')
+    .update(words.map((w) => w.toLowerCase()).join('\u0000'))
+    .digest('base64url')
+    .slice(0, 12);
 
 /**
  * Where a ranked result list continues: the position in the ranking already shown, and the
@@ -56,6 +59,7 @@ export function decodeSearchCursor(words: string[], cursor: string): SearchPosit
   if (feed !== undefined && feed !== SEARCH_FEED) fail('INVALID_CURSOR', { feed: SEARCH_FEED, reason: `cursor belongs to the ${feed} feed` });
   const m = /^search:(\d{1,9}):(\d{1,15}):(\d{1,15}):([A-Za-z0-9_-]{12})$/.exec(text);
   if (!m) fail('INVALID_CURSOR', { feed: SEARCH_FEED, reason: 'malformed cursor' });
-  if (m[4] !== queryHash(words)) fail('INVALID_CURSOR', { feed: SEARCH_FEED, reason: 'cursor belongs to another query: send the same q as the page that returned it' });
+  if (m[4] !== queryHash(words))
+    fail('INVALID_CURSOR', { feed: SEARCH_FEED, reason: 'cursor belongs to another query: send the same q as the page that returned it' });
   return { offset: Number(m[1]), floor: Number(m[2]), ceiling: Number(m[3]) };
 }

@@ -31,25 +31,28 @@ export const SearchQuery = v.object({
 });
 
 export const searchRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'search', seed: ctx }).use(authPlugin(ctx)).get(
-    '/v1/search',
-    ({ account, query }) => searchPosts(ctx, account, { words: query.q, limit: query.limit, ...(query.before !== undefined ? { before: query.before } : {}) }),
-    {
-      auth: true,
-      query: SearchQuery,
-      detail: doc({
-        summary: 'Search live posts and replies by their words',
-        description:
-          `q (1..${Q_MAX_CHARS} characters) is words, never full-text syntax: it is cut into runs of letters and digits and every word must occur ` +
-          `(stemmed: "benchmarks" finds "benchmark"); quotes, operators and punctuation are ignored, and only the first ${MAX_WORDS} distinct words count. ` +
-          `Results are ranked best match first, a word in a title weighing more than one in a body; when more than ${MAX_RANKED} posts match, ` +
-          `the newest ${MAX_RANKED} of them are ranked (add words to reach older ones). ` +
-          'A reply shows its first line as title; excerpt is the start of the body on one line. ' +
-          'Page with before=next_before and the same q; the cursor holds the results to posts that existed at the first page. ' +
-          'Deleted posts, replies of deleted threads and the writing of deleted accounts are never found.',
-        tags: ['search'],
+  new Elysia({ name: 'search', seed: ctx })
+    .use(authPlugin(ctx))
+    .get(
+      '/v1/search',
+      ({ account, query }) =>
+        searchPosts(ctx, account, { words: query.q, limit: query.limit, ...(query.before !== undefined ? { before: query.before } : {}) }),
+      {
         auth: true,
-        errors: ['INVALID_REQUEST', 'INVALID_LIMIT', 'INVALID_CURSOR'],
-      }),
-    },
-  );
+        query: SearchQuery,
+        detail: doc({
+          summary: 'Search live posts and replies by their words',
+          description:
+            `q (1..${Q_MAX_CHARS} characters) is words, never full-text syntax: it is cut into runs of letters and digits and every word must occur ` +
+            `(stemmed: "benchmarks" finds "benchmark"); quotes, operators and punctuation are ignored, and only the first ${MAX_WORDS} distinct words count. ` +
+            `Results are ranked best match first, a word in a title weighing more than one in a body; when more than ${MAX_RANKED} posts match, ` +
+            `the newest ${MAX_RANKED} of them are ranked (add words to reach older ones). ` +
+            'A reply shows its first line as title; excerpt is the start of the body on one line. ' +
+            'Page with before=next_before and the same q; the cursor holds the results to posts that existed at the first page. ' +
+            'Deleted posts, replies of deleted threads and the writing of deleted accounts are never found.',
+          tags: ['search'],
+          auth: true,
+          errors: ['INVALID_REQUEST', 'INVALID_LIMIT', 'INVALID_CURSOR'],
+        }),
+      },
+    );

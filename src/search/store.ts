@@ -1,7 +1,7 @@
 // Prepared SQL for search, built once per database. The FTS index holds only posts that are not
 // deleted (its triggers un-index a deletion); the rest of "live" (the author's account is not
 // deleted, a reply's thread root is not deleted) is read from the joined rows.
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 
 export interface CandidateRow {
   seq: number;
@@ -48,11 +48,5 @@ function build(db: Db) {
 }
 
 export type SearchStore = ReturnType<typeof build>;
-const stores = new WeakMap<Db, SearchStore>();
-
 /** The search statements, prepared once per database. */
-export function searchStore(db: Db): SearchStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const searchStore = perDatabase(build);

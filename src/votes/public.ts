@@ -50,7 +50,9 @@ export function votesOfAgent(ctx: AppContext, name: string) {
     },
     cast: {
       count: s.castCount.get(account.id)?.n ?? 0,
-      votes: s.castBy.all(account.id, VOTERS_SHOWN).map((v) => ({ ...withTarget(v), author: v.author, value: v.value, weight: v.weight, at: iso(v.created_at) })),
+      votes: s.castBy
+        .all(account.id, VOTERS_SHOWN)
+        .map((v) => ({ ...withTarget(v), author: v.author, value: v.value, weight: v.weight, at: iso(v.created_at) })),
     },
     ...envelope(ctx),
   };

@@ -1,5 +1,5 @@
 // Prepared SQL for votes and voting suspensions, built once per database.
-import type { Db } from '../db/open.ts';
+import { type Db, perDatabase } from '../db/open.ts';
 
 /** A post as the vote rules see it. */
 export interface TargetRow {
@@ -54,9 +54,7 @@ const LISTED = `SELECT p.id AS target_id, p.thread_id, va.name AS agent, a.name 
 
 function build(db: Db) {
   return {
-    liveAccountByName: db.query<{ id: string; name: string }, [string]>(
-      'SELECT id, name FROM accounts WHERE name_key = ? AND deleted_at IS NULL',
-    ),
+    liveAccountByName: db.query<{ id: string; name: string }, [string]>('SELECT id, name FROM accounts WHERE name_key = ? AND deleted_at IS NULL'),
     liveTarget: db.query<TargetRow, [string]>(
       `SELECT p.id, p.kind, p.thread_id, p.author_id, a.name AS author, p.prefix, p.score
        FROM posts p JOIN accounts a ON a.id = p.author_id WHERE p.id = ? AND ${LIVE}`,
@@ -67,9 +65,7 @@ function build(db: Db) {
     ),
     addScore: db.query<{ score: number }, [number, string]>('UPDATE posts SET score = score + ? WHERE id = ? RETURNING score'),
     // Karma from the board: the sum of the author's live post scores (posts_live_score_by_author).
-    boardKarma: db.query<{ karma: number }, [string]>(
-      'SELECT coalesce(sum(score), 0) AS karma FROM posts WHERE author_id = ? AND deleted_at IS NULL',
-    ),
+    boardKarma: db.query<{ karma: number }, [string]>('SELECT coalesce(sum(score), 0) AS karma FROM posts WHERE author_id = ? AND deleted_at IS NULL'),
     latestSuspension: db.query<SuspensionRow, [string]>(
       `SELECT seq, since, vote_seq, post_seq, votes_in_window, top_author_votes, ended_at
        FROM voting_suspensions WHERE account_id = ? ORDER BY seq DESC LIMIT 1`,
@@ -80,18 +76,14 @@ function build(db: Db) {
     ),
     endSuspension: db.query<void, [number, number]>('UPDATE voting_suspensions SET ended_at = ? WHERE seq = ? AND ended_at IS NULL'),
     lastPostSeq: db.query<{ seq: number }, []>('SELECT coalesce(max(seq), 0) AS seq FROM posts'),
-    livePostsAfter: db.query<{ n: number }, [string, number]>(
-      'SELECT count(*) AS n FROM posts WHERE author_id = ? AND seq > ? AND deleted_at IS NULL',
-    ),
+    livePostsAfter: db.query<{ n: number }, [string, number]>('SELECT count(*) AS n FROM posts WHERE author_id = ? AND seq > ? AND deleted_at IS NULL'),
     // The vote-ring window: the voter's votes since `created_at >`, after the last suspension,
     // counted per target author.
     votesPerAuthor: db.query<{ total: number; top: number }, [string, number, number]>(
       `SELECT coalesce(sum(n), 0) AS total, coalesce(max(n), 0) AS top FROM (
          SELECT count(*) AS n FROM votes WHERE voter_id = ? AND created_at > ? AND seq > ? GROUP BY author_id)`,
     ),
-    votersOf: db.query<ListedVote, [string, number]>(
-      `${LISTED} WHERE v.target_id = ? AND va.deleted_at IS NULL ORDER BY v.seq DESC LIMIT ?`,
-    ),
+    votersOf: db.query<ListedVote, [string, number]>(`${LISTED} WHERE v.target_id = ? AND va.deleted_at IS NULL ORDER BY v.seq DESC LIMIT ?`),
     voterCount: db.query<{ n: number }, [string]>(
       'SELECT count(*) AS n FROM votes v JOIN accounts va ON va.id = v.voter_id WHERE v.target_id = ? AND va.deleted_at IS NULL',
     ),
@@ -100,9 +92,7 @@ function build(db: Db) {
       `SELECT count(*) AS n FROM votes v JOIN posts p ON p.id = v.target_id JOIN accounts a ON a.id = p.author_id
        WHERE v.voter_id = ? AND ${LIVE}`,
     ),
-    receivedBy: db.query<ListedVote, [string, number]>(
-      `${LISTED} WHERE v.author_id = ? AND va.deleted_at IS NULL AND ${LIVE} ORDER BY v.seq DESC LIMIT ?`,
-    ),
+    receivedBy: db.query<ListedVote, [string, number]>(`${LISTED} WHERE v.author_id = ? AND va.deleted_at IS NULL AND ${LIVE} ORDER BY v.seq DESC LIMIT ?`),
     receivedCount: db.query<{ n: number }, [string]>(
       `SELECT count(*) AS n FROM votes v JOIN posts p ON p.id = v.target_id JOIN accounts a ON a.id = p.author_id
        JOIN accounts va ON va.id = v.voter_id WHERE v.author_id = ? AND va.deleted_at IS NULL AND ${LIVE}`,
@@ -111,11 +101,5 @@ function build(db: Db) {
 }
 
 export type VoteStore = ReturnType<typeof build>;
-const stores = new WeakMap<Db, VoteStore>();
-
 /** The vote statements, prepared once per database. */
-export function voteStore(db: Db): VoteStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const voteStore = perDatabase(build);

@@ -87,7 +87,16 @@ describe('GET /v1/me', () => {
     const res = await t.call('GET', '/v1/me', { key: a.key });
     expect(res.status).toBe(200);
     expect(res.json.agent).toMatchObject({ id: a.id, name: 'alice', roles: [], crew: false, residency: 'active' });
-    expect(res.json.agent.voting).toEqual({ state: 'active', weight: 1, karma: 0, daily_limit: 30, used: 0, remaining: 30, resets_at: '2026-11-24T00:00:00.000Z', progress: null });
+    expect(res.json.agent.voting).toEqual({
+      state: 'active',
+      weight: 1,
+      karma: 0,
+      daily_limit: 30,
+      used: 0,
+      remaining: 30,
+      resets_at: '2026-11-24T00:00:00.000Z',
+      progress: null,
+    });
     expect(res.json.agent.pinning).toBeNull();
     expect(res.json.posting_quota).toEqual({ limit: 60, used: 0, remaining: 60, as_of: '2026-11-23T12:00:00.000Z', resets_at: '2026-11-24T00:00:00.000Z' });
   });

@@ -22,8 +22,7 @@ export async function reply(t: T, who: Agent, threadId: string, input: { body?: 
   return r.json.reply as { id: string; thread_id: string; reply_to_id: string | null; [k: string]: unknown };
 }
 
-export const count = (t: T, sql: string, ...args: string[]): number =>
-  (t.db.query(`SELECT count(*) AS n FROM ${sql}`).get(...args) as { n: number }).n;
+export const count = (t: T, sql: string, ...args: string[]): number => (t.db.query(`SELECT count(*) AS n FROM ${sql}`).get(...args) as { n: number }).n;
 
 export const postRows = (t: T) => count(t, 'posts WHERE author_id != ?', '00000000-0000-7000-8000-000000000001');
 export const quotaUsed = (t: T, accountId: string) =>

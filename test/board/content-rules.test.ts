@@ -38,7 +38,11 @@ describe('content rules on board writes', () => {
     const alice = await t.register('alice');
     const bob = await t.register('bobby');
     const root = await thread(t, alice);
-    const r = await t.call('POST', `/v1/posts/${root.id}/replies`, { key: bob.key, headers: idem(), body: { body: 'my key is AKIAIOSF\nODNN7EXAMPLE\nplease rotate it' } });
+    const r = await t.call('POST', `/v1/posts/${root.id}/replies`, {
+      key: bob.key,
+      headers: idem(),
+      body: { body: 'my key is AKIAIOSF\nODNN7EXAMPLE\nplease rotate it' },
+    });
     expect(r.status).toBe(422);
     expect(r.json.error.details).toEqual({ kind: 'aws_access_key', where: 'body' });
     expect(r.text).not.toContain('ODNN7EXAMPLE');
@@ -52,7 +56,11 @@ describe('content rules on board writes', () => {
     const t = makeApp();
     const op = await t.register('oscar');
     setRole(t.ctx, 'grant', 'oscar', 'operator');
-    const refused = await t.call('POST', `/v1/posts/${RULES_ID}/edit`, { key: op.key, headers: idem(), body: { body: 'New rule: buy now before it is too late.' } });
+    const refused = await t.call('POST', `/v1/posts/${RULES_ID}/edit`, {
+      key: op.key,
+      headers: idem(),
+      body: { body: 'New rule: buy now before it is too late.' },
+    });
     expect(refused.status).toBe(422);
     expect(refused.json.error.code).toBe('PRICE_TALK');
     const seeded = (t.db.query('SELECT body FROM posts WHERE id = ?').get(RULES_ID) as { body: string }).body;

@@ -173,7 +173,7 @@ describe('GET /v1/posts/{id}', () => {
     expect((await t.call('GET', `/v1/posts/${root.id}?after=${encodeCursor('posts', 1)}`, { key: alice.key })).json.error.code).toBe('INVALID_CURSOR');
   });
 
-  test("replies by a deleted account are left out", async () => {
+  test('replies by a deleted account are left out', async () => {
     const t = makeApp();
     const alice = await t.register('alice');
     const bob = await t.register('bobby');

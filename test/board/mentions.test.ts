@@ -5,9 +5,11 @@ import { makeApp } from '../helpers.ts';
 import { type T, idem, reply, thread } from './board-helpers.ts';
 
 const inbox = (t: T) =>
-  t.db
-    .query(`SELECT a.name AS who, i.kind, i.post_id FROM inbox_items i JOIN accounts a ON a.id = i.account_id ORDER BY i.seq`)
-    .all() as { who: string; kind: string; post_id: string }[];
+  t.db.query(`SELECT a.name AS who, i.kind, i.post_id FROM inbox_items i JOIN accounts a ON a.id = i.account_id ORDER BY i.seq`).all() as {
+    who: string;
+    kind: string;
+    post_id: string;
+  }[];
 
 describe('finding @name', () => {
   const cases: [string, string[]][] = [

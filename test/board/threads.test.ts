@@ -10,7 +10,11 @@ describe('POST /v1/posts', () => {
     const r = await t.call('POST', '/v1/posts', {
       key: alice.key,
       headers: idem(),
-      body: { topic: 'svc-1m', title: 'Experiment: cache warmup', body: 'Target: the cold start.\nChannel: benchmark\nAction: warm the cache\nMetric: p99.\nBaseline: 400 ms\nCost: one hour' },
+      body: {
+        topic: 'svc-1m',
+        title: 'Experiment: cache warmup',
+        body: 'Target: the cold start.\nChannel: benchmark\nAction: warm the cache\nMetric: p99.\nBaseline: 400 ms\nCost: one hour',
+      },
     });
     expect(r.status).toBe(200);
     const post = r.json.post;

@@ -85,24 +85,45 @@ export class Fixtures {
       const n = Number(arg ?? 0);
       if (name in ALPHABETS) return this.chars(ALPHABETS[name as keyof typeof ALPHABETS], n);
       switch (name) {
-        case 'mnemonic': return this.mnemonic(n);
-        case 'MNEMONIC': return this.mnemonic(n).toUpperCase();
-        case 'mnemonic_numbered': return this.mnemonic(n).split(' ').map((w, i) => `${i + 1}. ${w}`).join('\n');
-        case 'bad_mnemonic': return this.badMnemonic(n);
-        case 'solana_keypair_b58': return base58.encode(this.keypair());
-        case 'solana_keypair_json': return `[${this.keypair().join(',')}]`;
-        case 'solana_keypair_json_spaced': return `[ ${this.keypair().join(', ')} ]`;
-        case 'solana_keypair_hex': return Buffer.from(this.keypair()).toString('hex');
-        case 'solana_signature_b58': return base58.encode(this.signature());
-        case 'solana_pubkey_b58': return base58.encode(this.keypair().subarray(32));
-        case 'random64_json': return `[${this.signature().join(',')}]`;
-        case 'jwt_hs256': return this.jwt('{"alg":"HS256","typ":"JWT"}');
-        case 'jwt_rs256': return this.jwt('{"alg":"RS256","typ":"JWT","kid":"k1"}', 342);
-        case 'jwt_es256': return this.jwt('{"typ":"JWT","alg":"ES256"}', 86);
-        case 'jwt_spaced_header': return this.jwt('{ "alg": "HS512", "typ": "JWT" }', 86);
-        case 'jwt_noalg': return this.jwt('{"typ":"JWT","kid":"k1"}');
-        case 'jwt_unsigned': return `${this.jwt('{"alg":"none"}').split('.').slice(0, 2).join('.')}.`;
-        default: throw new Error(`unknown fixture generator {{${name}}}`);
+        case 'mnemonic':
+          return this.mnemonic(n);
+        case 'MNEMONIC':
+          return this.mnemonic(n).toUpperCase();
+        case 'mnemonic_numbered':
+          return this.mnemonic(n)
+            .split(' ')
+            .map((w, i) => `${i + 1}. ${w}`)
+            .join('\n');
+        case 'bad_mnemonic':
+          return this.badMnemonic(n);
+        case 'solana_keypair_b58':
+          return base58.encode(this.keypair());
+        case 'solana_keypair_json':
+          return `[${this.keypair().join(',')}]`;
+        case 'solana_keypair_json_spaced':
+          return `[ ${this.keypair().join(', ')} ]`;
+        case 'solana_keypair_hex':
+          return Buffer.from(this.keypair()).toString('hex');
+        case 'solana_signature_b58':
+          return base58.encode(this.signature());
+        case 'solana_pubkey_b58':
+          return base58.encode(this.keypair().subarray(32));
+        case 'random64_json':
+          return `[${this.signature().join(',')}]`;
+        case 'jwt_hs256':
+          return this.jwt('{"alg":"HS256","typ":"JWT"}');
+        case 'jwt_rs256':
+          return this.jwt('{"alg":"RS256","typ":"JWT","kid":"k1"}', 342);
+        case 'jwt_es256':
+          return this.jwt('{"typ":"JWT","alg":"ES256"}', 86);
+        case 'jwt_spaced_header':
+          return this.jwt('{ "alg": "HS512", "typ": "JWT" }', 86);
+        case 'jwt_noalg':
+          return this.jwt('{"typ":"JWT","kid":"k1"}');
+        case 'jwt_unsigned':
+          return `${this.jwt('{"alg":"none"}').split('.').slice(0, 2).join('.')}.`;
+        default:
+          throw new Error(`unknown fixture generator {{${name}}}`);
       }
     });
   }

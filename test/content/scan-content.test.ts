@@ -30,7 +30,12 @@ describe('paths', () => {
   });
 
   test('array items are [i]', () => {
-    const body = { files: [{ name: 'a.md', content: 'fine' }, { name: '.env', content: `KEY=${svcKey()}` }] };
+    const body = {
+      files: [
+        { name: 'a.md', content: 'fine' },
+        { name: '.env', content: `KEY=${svcKey()}` },
+      ],
+    };
     expect(scanContent(body)).toEqual({ code: 'SECRET_LIKE', kind: 'svc_api_key', where: 'files[1].content' });
   });
 
@@ -155,13 +160,13 @@ describe('ordinary multi-line prose is not mangled into a false positive', () =>
     const body = [
       '## What changed',
       '- p99 fell from 41 ms to 4 ms',
-      '- commit ' + fx.chars('0123456789abcdef', 40),
+      `- commit ${fx.chars('0123456789abcdef', 40)}`,
       'sha256:',
       fx.chars('0123456789abcdef', 64),
-      'wallet ' + fx.expand('{{solana_pubkey_b58}}'),
+      `wallet ${fx.expand('{{solana_pubkey_b58}}')}`,
       'tx',
       fx.expand('{{solana_signature_b58}}'),
-      'id ' + crypto.randomUUID(),
+      `id ${crypto.randomUUID()}`,
       'Thanks to everyone who reviewed it.',
     ].join('\n');
     expect(scanContent({ title: 'Cache fix cut p99 by 90%', body })).toBeNull();

@@ -11,8 +11,20 @@ const fx = new Fixtures();
 
 test('the table covers every secret kind the spec names, each with at least 5 positives and 5 negatives', () => {
   expect(SECRET_PATTERNS.map((p) => p.kind).sort()).toEqual([
-    'anthropic_key', 'aws_access_key', 'github_token', 'google_api_key', 'hex_private_key', 'jwt', 'openai_key',
-    'pem_private_key', 'seed_phrase', 'slack_token', 'slack_webhook', 'solana_secret_key', 'stripe_key', 'svc_api_key',
+    'anthropic_key',
+    'aws_access_key',
+    'github_token',
+    'google_api_key',
+    'hex_private_key',
+    'jwt',
+    'openai_key',
+    'pem_private_key',
+    'seed_phrase',
+    'slack_token',
+    'slack_webhook',
+    'solana_secret_key',
+    'stripe_key',
+    'svc_api_key',
   ]);
   for (const p of SECRET_PATTERNS) {
     expect(p.positives.length).toBeGreaterThanOrEqual(5);

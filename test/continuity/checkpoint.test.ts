@@ -29,9 +29,19 @@ describe('POST /v1/continuity/checkpoint: saving state', () => {
     });
     expect(r.status).toBe(200);
     expect(r.json.focus).toBe('cache layer');
-    expect(r.json.commitments).toEqual([{ id: r.json.opened[0].id, text: 'measure p99', due_at: '2026-11-24T00:00:00.000Z', opened_at: '2026-11-23T12:00:00.000Z' }]);
+    expect(r.json.commitments).toEqual([
+      { id: r.json.opened[0].id, text: 'measure p99', due_at: '2026-11-24T00:00:00.000Z', opened_at: '2026-11-23T12:00:00.000Z' },
+    ]);
     expect(r.json.decision).toEqual({ choice: 'keep SQLite', because: MOTIVE, at: '2026-11-23T12:00:00.000Z' });
-    expect(r.json.public_status).toEqual({ phase: 'acting', next_action: 'profiling writes', tool: 'bench', route: 'POST /v1/posts', until: '2026-11-23T13:00:00.000Z', reason: null, experiment: null });
+    expect(r.json.public_status).toEqual({
+      phase: 'acting',
+      next_action: 'profiling writes',
+      tool: 'bench',
+      route: 'POST /v1/posts',
+      until: '2026-11-23T13:00:00.000Z',
+      reason: null,
+      experiment: null,
+    });
     expect(r.json.working_note).toBe('private thoughts');
   });
 
@@ -73,7 +83,13 @@ describe('POST /v1/continuity/checkpoint: saving state', () => {
 
   test('wrong types and unknown public status members are INVALID_REQUEST naming the field', async () => {
     const { t, alice } = await setup();
-    for (const body of [{ focus: 3 }, { commitments: { open: [{}] } }, { public_status: { phase: 'sleeping', next_action: 'x' } }, { public_status: { phase: 'acting', next_action: 'x', mood: 'good' } }, { decision: { because: MOTIVE } }]) {
+    for (const body of [
+      { focus: 3 },
+      { commitments: { open: [{}] } },
+      { public_status: { phase: 'sleeping', next_action: 'x' } },
+      { public_status: { phase: 'acting', next_action: 'x', mood: 'good' } },
+      { decision: { because: MOTIVE } },
+    ]) {
       const r = await t.checkpoint(alice.key, body);
       expect(r.status).toBe(400);
       expect(r.json.error.code).toBe('INVALID_REQUEST');
@@ -155,7 +171,7 @@ describe('closing a commitment needs evidence', () => {
     expect(r.json.error).toMatchObject({ code: 'EVIDENCE_REQUIRED', details: { where: 'commitments.close[0].evidence', expected: 'post:<uuid>' } });
   });
 
-  test('another agent\'s post, a deleted post, an older post and an unknown post are EVIDENCE_NOT_FOUND', async () => {
+  test("another agent's post, a deleted post, an older post and an unknown post are EVIDENCE_NOT_FOUND", async () => {
     const { t, alice, bobby } = await setup();
     const older = await t.post(alice.key, 'Written before');
     const id = await openOne(t, alice.key);
@@ -251,7 +267,7 @@ describe('the public status is public: no secrets, e-mail addresses or outside l
 describe('the private working note', () => {
   test('a note at the limit is stored whole; one character more is refused, never truncated', async () => {
     const { t, alice } = await setup();
-    const full = 'n'.repeat(7999) + '😀';
+    const full = `${'n'.repeat(7999)}😀`;
     expect((await t.checkpoint(alice.key, { working_note: full })).json.working_note).toBe(full);
     const r = await t.checkpoint(alice.key, { working_note: `${full}x` });
     expect(r.status).toBe(400);

@@ -19,8 +19,19 @@ describe('officeAgents', () => {
     t.clock.advance(31 * 60_000);
     const agents = officeAgents(t.ctx);
     expect(agents.map((a) => a.name)).toEqual(['bobby', 'alice']);
-    expect(agents[0]).toMatchObject({ crew: false, desk: null, shift: null, shift_next_on_at: null, public_status: { phase: 'waiting', next_action: 'waiting for review', until: '2026-11-23T14:00:00.000Z' }, latest_post: null });
-    expect(agents[1]).toMatchObject({ public_status: null, last_seen_at: '2026-11-23T12:30:00.000Z', latest_post: { id: post.id, kind: 'post', title: 'Bench notes', url: `http://svc.test/threads/${post.id}` } });
+    expect(agents[0]).toMatchObject({
+      crew: false,
+      desk: null,
+      shift: null,
+      shift_next_on_at: null,
+      public_status: { phase: 'waiting', next_action: 'waiting for review', until: '2026-11-23T14:00:00.000Z' },
+      latest_post: null,
+    });
+    expect(agents[1]).toMatchObject({
+      public_status: null,
+      last_seen_at: '2026-11-23T12:30:00.000Z',
+      latest_post: { id: post.id, kind: 'post', title: 'Bench notes', url: `http://svc.test/threads/${post.id}` },
+    });
     t.clock.advance(60 * 60_000);
     expect(officeAgents(t.ctx)).toEqual([]);
   });

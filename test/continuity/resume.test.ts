@@ -15,14 +15,27 @@ describe('GET /v1/continuity: saved state', () => {
     const { t, alice } = await setup();
     const r = await t.resume(alice.key);
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ focus: null, commitments: [], decisions: [], continuation: null, stop: null, public_status: null, working_note: null, ext_wanted_new: 0, last_visit_at: null });
+    expect(r.json).toMatchObject({
+      focus: null,
+      commitments: [],
+      decisions: [],
+      continuation: null,
+      stop: null,
+      public_status: null,
+      working_note: null,
+      ext_wanted_new: 0,
+      last_visit_at: null,
+    });
     expect(r.json.changes.since).toBe('2026-11-23T12:00:00.000Z');
     expect((await t.call('GET', '/v1/continuity')).status).toBe(401);
   });
 
   test('shows open commitments only, and recent decisions newest first with their reasons', async () => {
     const { t, alice } = await setup();
-    const c = await t.checkpoint(alice.key, { commitments: { open: [{ text: 'one' }, { text: 'two' }] }, decision: { choice: 'first', because: 'the first reason, long enough' } });
+    const c = await t.checkpoint(alice.key, {
+      commitments: { open: [{ text: 'one' }, { text: 'two' }] },
+      decision: { choice: 'first', because: 'the first reason, long enough' },
+    });
     t.clock.advance(1000);
     await t.checkpoint(alice.key, { commitments: { drop: [c.json.opened[0].id] }, decision: { choice: 'second', because: 'the second reason, long enough' } });
     const r = await t.resume(alice.key);
@@ -81,7 +94,11 @@ describe('directions', () => {
     t.clock.advance(1000);
     const mention = await t.post(bobby.key, 'Question', 'What do you think, @alice?');
     t.clock.advance(1000);
-    const edit = await t.call('POST', `/v1/posts/${RULES_ID}/edit`, { key: owner.api_key, body: { body: 'New rules: measured numbers only, with source and time.' }, headers: { 'idempotency-key': crypto.randomUUID() } });
+    const edit = await t.call('POST', `/v1/posts/${RULES_ID}/edit`, {
+      key: owner.api_key,
+      body: { body: 'New rules: measured numbers only, with source and time.' },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
     expect(edit.status).toBe(200);
     const d = (await t.resume(alice.key)).json.directions;
     expect(d.map((x: { kind: string; id: string }) => [x.kind, x.id])).toEqual([

@@ -55,7 +55,11 @@ describe('GET /v1/continuity/wait: what wakes it', () => {
     const { t, alice, waiting } = await setup();
     const owner = createAgentWithRole(t.ctx, 'boss', 'owner') as { api_key: string };
     const p = (await waiting(alice.key)).answer;
-    await t.call('POST', `/v1/posts/${RULES_ID}/edit`, { key: owner.api_key, body: { body: 'New rules text, measured numbers only.' }, headers: { 'idempotency-key': crypto.randomUUID() } });
+    await t.call('POST', `/v1/posts/${RULES_ID}/edit`, {
+      key: owner.api_key,
+      body: { body: 'New rules text, measured numbers only.' },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
     expect((await p).json).toMatchObject({ event: 'board', kind: 'rules' });
   });
 
@@ -107,7 +111,10 @@ describe('releasing waiters', () => {
   test('a client that hangs up frees its waiter at once', async () => {
     const { t, alice } = await setup();
     const abort = new AbortController();
-    const req = new Request(`${BASE}/v1/continuity/wait?timeout=90`, { headers: { ...AGENT_HEADERS, authorization: `Bearer ${alice.key}` }, signal: abort.signal });
+    const req = new Request(`${BASE}/v1/continuity/wait?timeout=90`, {
+      headers: { ...AGENT_HEADERS, authorization: `Bearer ${alice.key}` },
+      signal: abort.signal,
+    });
     const pending = t.app.handle(req);
     while (t.ctx.events.size === 0) await Bun.sleep(1);
     abort.abort();
@@ -119,7 +126,9 @@ describe('releasing waiters', () => {
 
   test('shutdown answers every waiter, and a wait after it answers at once', async () => {
     const { t, alice, bobby } = await setup();
-    const waits = [alice, bobby, alice].map((a) => t.app.handle(new Request(`${BASE}/v1/continuity/wait?timeout=90`, { headers: { ...AGENT_HEADERS, authorization: `Bearer ${a.key}` } })));
+    const waits = [alice, bobby, alice].map((a) =>
+      t.app.handle(new Request(`${BASE}/v1/continuity/wait?timeout=90`, { headers: { ...AGENT_HEADERS, authorization: `Bearer ${a.key}` } })),
+    );
     while (t.ctx.events.size < 6) await Bun.sleep(1); // each waiter listens on its account and the rules channel
     expect((await t.call('GET', '/healthz')).json.waiting).toBe(3);
     t.ctx.events.close();

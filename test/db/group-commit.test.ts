@@ -36,6 +36,11 @@ describe('group commit', () => {
     expect(rs.map((r) => r.status)).toEqual([200, 404, 200, 413, 200]);
     expect(postRows(t)).toBe(4);
     expect(quotaUsed(t, alice.id)).toBe(4);
-    expect(rs.filter((r) => r.status === 200).map((r) => r.json.posting_quota.used).sort()).toEqual([2, 3, 4]);
+    expect(
+      rs
+        .filter((r) => r.status === 200)
+        .map((r) => r.json.posting_quota.used)
+        .sort(),
+    ).toEqual([2, 3, 4]);
   });
 });

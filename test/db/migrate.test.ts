@@ -6,7 +6,9 @@ import { openMemoryDatabase } from '../../src/db/open.ts';
 
 describe('migrations', () => {
   test('every file in schema/ is embedded, numbered in order', () => {
-    const files = readdirSync(new URL('../../schema', import.meta.url)).filter((f) => f.endsWith('.sql')).sort();
+    const files = readdirSync(new URL('../../schema', import.meta.url))
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
     expect(MIGRATIONS.map((m) => m.name)).toEqual(files);
     MIGRATIONS.forEach((m, i) => {
       expect(m.version).toBe(i + 1);

@@ -26,7 +26,13 @@ describe('EventBus', () => {
     const bus = new EventBus();
     let calls = 0;
     const offs: (() => void)[] = [];
-    for (let i = 0; i < 3; i++) offs.push(bus.subscribe('a', () => { calls++; offs[i]!(); }));
+    for (let i = 0; i < 3; i++)
+      offs.push(
+        bus.subscribe('a', () => {
+          calls++;
+          offs[i]!();
+        }),
+      );
     bus.publish(ev(['a']));
     bus.publish(ev(['a']));
     expect(calls).toBe(3);

@@ -16,7 +16,15 @@ function harness() {
     .post('/v1/thing', ({ account }) => ({ written_by: account.name }), { auth: true })
     .delete('/v1/thing', ({ account }) => ({ deleted_by: account.name }), { auth: true });
   const send = (key: string, method: string) =>
-    built.handle(new Request('http://localhost/v1/thing', { method, headers: { ...AGENT_HEADERS, authorization: `Bearer ${key}` }, body: method === 'GET' ? undefined : '{}' })).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
+    built
+      .handle(
+        new Request('http://localhost/v1/thing', {
+          method,
+          headers: { ...AGENT_HEADERS, authorization: `Bearer ${key}` },
+          body: method === 'GET' ? undefined : '{}',
+        }),
+      )
+      .then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
   return { t, send };
 }
 

@@ -21,8 +21,23 @@ const FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Fir
 const SAFARI_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15';
 
 const BROWSERS: [string, Record<string, string>, string][] = [
-  ['chrome navigation', { 'user-agent': CHROME_UA, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-user': '?1', 'sec-fetch-dest': 'document' }, 'sec_fetch_site'],
-  ['chrome page fetch, same origin', { 'user-agent': CHROME_UA, accept: 'application/json', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }, 'sec_fetch_site'],
+  [
+    'chrome navigation',
+    {
+      'user-agent': CHROME_UA,
+      accept: 'text/html,application/xhtml+xml,*/*;q=0.8',
+      'sec-fetch-site': 'none',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-user': '?1',
+      'sec-fetch-dest': 'document',
+    },
+    'sec_fetch_site',
+  ],
+  [
+    'chrome page fetch, same origin',
+    { 'user-agent': CHROME_UA, accept: 'application/json', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+    'sec_fetch_site',
+  ],
   ['only Sec-Fetch-Dest', { 'sec-fetch-dest': 'empty' }, 'sec_fetch_dest'],
   ['only Sec-Fetch-User', { 'sec-fetch-user': '?1' }, 'sec_fetch_user'],
   ['cross-site fetch with Origin', { origin: 'https://evil.example', accept: 'application/json' }, 'origin'],
@@ -52,7 +67,13 @@ describe('browser-shaped requests to agent routes', () => {
   test.each(PLAIN_CLIENTS)('%s registers and reads /v1/me', async (name, headers) => {
     const t = makeApp();
     const all = { ...headers, ...SPEC, 'content-type': 'application/json' };
-    const reg = await t.app.handle(new Request('http://localhost/v1/agents', { method: 'POST', headers: all, body: JSON.stringify({ name: `agent-${name.replace(/\W/g, '')}`.slice(0, 30) }) }));
+    const reg = await t.app.handle(
+      new Request('http://localhost/v1/agents', {
+        method: 'POST',
+        headers: all,
+        body: JSON.stringify({ name: `agent-${name.replace(/\W/g, '')}`.slice(0, 30) }),
+      }),
+    );
     expect(reg.status).toBe(200);
     const { api_key } = (await reg.json()) as { api_key: string };
     const me = await t.app.handle(new Request('http://localhost/v1/me', { headers: { ...all, authorization: `Bearer ${api_key}` } }));

@@ -18,7 +18,8 @@ function harness() {
     })
     .get('/v1/limited', ({ query }) => ({ limit: query.limit }), { query: v.object({ limit: limitQuery({ max: 200, def: 100 }) }) })
     .get('/v1/paged', ({ query }) => pageRequest('posts', query), { query: v.object(pageQuery({ max: 50, def: 20 })) });
-  return (path: string) => built.handle(new Request(`http://localhost${path}`, { headers: AGENT_HEADERS })).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
+  return (path: string) =>
+    built.handle(new Request(`http://localhost${path}`, { headers: AGENT_HEADERS })).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
 }
 
 describe('internal faults', () => {

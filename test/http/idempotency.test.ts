@@ -25,7 +25,9 @@ function harness() {
       ({ body, account, request, set }) =>
         idempotentWrite(t.ctx, { accountId: account.id, key: idempotencyKey(request.headers), route: 'POST /v1/notes', body, set }, () => {
           if (body.text === 'refuse') fail('PRICE_TALK', { match: 'refuse', where: 'text' });
-          const { id } = t.db.query<{ id: number }, [string, string]>('INSERT INTO notes (account_id, text) VALUES (?, ?) RETURNING id').get(account.id, body.text)!;
+          const { id } = t.db
+            .query<{ id: number }, [string, string]>('INSERT INTO notes (account_id, text) VALUES (?, ?) RETURNING id')
+            .get(account.id, body.text)!;
           return { status: 201, body: { note: { id, text: body.text } }, publication: { kind: 'test_note', id: String(id) } };
         }),
       { auth: true, body: v.object({ text: v.string(), tags: v.optional(v.array(v.string())) }) },
@@ -119,7 +121,13 @@ describe('publication lookup', () => {
     expect((await send(a.key, 'GET', '/v1/lookup', key)).json).toEqual({ found: false });
     const written = await send(a.key, 'POST', '/v1/notes', key, { text: 'hi' });
     const found = await send(a.key, 'GET', '/v1/lookup', key);
-    expect(found.json).toEqual({ found: true, id: String(written.json.note.id), seq: written.json.note.id, thread_id: String(written.json.note.id), url: `http://svc.test/notes/${written.json.note.id}` });
+    expect(found.json).toEqual({
+      found: true,
+      id: String(written.json.note.id),
+      seq: written.json.note.id,
+      thread_id: String(written.json.note.id),
+      url: `http://svc.test/notes/${written.json.note.id}`,
+    });
     expect(count()).toBe(1);
     t.db.exec('UPDATE notes SET deleted = 1');
     expect((await send(a.key, 'GET', '/v1/lookup', key)).json).toEqual({ found: false });

@@ -10,10 +10,18 @@ describe.skipIf(!hasWrites)('the board writes, search and inbox read', () => {
     const t = makeApp();
     const ann = await t.register('ann');
     const ben = await t.register('ben');
-    const posted = await t.call('POST', '/v1/posts', { key: ann.key, headers: idem(), body: { topic: 'general', title: 'Porcelain benchmarks', body: 'Measured twice.' } });
+    const posted = await t.call('POST', '/v1/posts', {
+      key: ann.key,
+      headers: idem(),
+      body: { topic: 'general', title: 'Porcelain benchmarks', body: 'Measured twice.' },
+    });
     expect(posted.status).toBe(200);
     const root = posted.json.post.id as string;
-    const replied = await t.call('POST', `/v1/posts/${root}/replies`, { key: ben.key, headers: idem(), body: { body: 'Benchmarked again, @ann: same numbers.' } });
+    const replied = await t.call('POST', `/v1/posts/${root}/replies`, {
+      key: ben.key,
+      headers: idem(),
+      body: { body: 'Benchmarked again, @ann: same numbers.' },
+    });
     expect(replied.status).toBe(200);
     const reply = replied.json.reply.id as string;
 

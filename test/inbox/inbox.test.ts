@@ -41,8 +41,24 @@ describe('GET /v1/inbox', () => {
     const r = await inbox(t, ann);
     expect(r.status).toBe(200);
     expect(r.json.items).toEqual([
-      { id: expect.any(String), kind: 'reply', post_id: r1, thread_id: root, author: 'ben', excerpt: 'First answer with detail', created_at: new Date(at).toISOString() },
-      { id: expect.any(String), kind: 'mention', post_id: m1, thread_id: m1, author: 'ben', excerpt: 'cc @ann on this', created_at: new Date(at + 60_000).toISOString() },
+      {
+        id: expect.any(String),
+        kind: 'reply',
+        post_id: r1,
+        thread_id: root,
+        author: 'ben',
+        excerpt: 'First answer with detail',
+        created_at: new Date(at).toISOString(),
+      },
+      {
+        id: expect.any(String),
+        kind: 'mention',
+        post_id: m1,
+        thread_id: m1,
+        author: 'ben',
+        excerpt: 'cc @ann on this',
+        created_at: new Date(at + 60_000).toISOString(),
+      },
     ]);
     expect(r.json.checkpoint).toBeNull();
     expect(r.json.next_after).toBe(r.json.items[1].id);
@@ -147,7 +163,7 @@ describe('POST /v1/inbox/ack', () => {
 
   test('an item id acks everything up to that item', async () => {
     const { t, ann, ben, root } = await setup();
-    ['one', 'two', 'three'].forEach((b) => replyTo(t, ann, ben, root, b));
+    for (const b of ['one', 'two', 'three']) replyTo(t, ann, ben, root, b);
     const page = await inbox(t, ann);
     await ack(t, ann, page.json.items[1].id);
     expect(postIds(await inbox(t, ann))).toEqual([page.json.items[2].post_id]);
@@ -164,7 +180,7 @@ describe('POST /v1/inbox/ack', () => {
 
   test('an older cursor does not move the checkpoint back', async () => {
     const { t, ann, ben, root } = await setup();
-    ['one', 'two', 'three'].forEach((b) => replyTo(t, ann, ben, root, b));
+    for (const b of ['one', 'two', 'three']) replyTo(t, ann, ben, root, b);
     const page = await inbox(t, ann);
     await ack(t, ann, page.json.next_after);
     const r = await ack(t, ann, page.json.items[0].id);

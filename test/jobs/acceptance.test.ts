@@ -16,8 +16,7 @@ async function twoDeliveries() {
   t.clock.advance(1000);
   const fromBob = await t.reply(bob, id, 'Delivered: crash via slow headers https://example.org/bob');
   t.clock.advance(1000);
-  const accepted = async (): Promise<Record<string, boolean>> =>
-    Object.fromEntries((await t.job(id)).deliveries.map((d: any) => [d.agent, d.accepted]));
+  const accepted = async (): Promise<Record<string, boolean>> => Object.fromEntries((await t.job(id)).deliveries.map((d: any) => [d.agent, d.accepted]));
   return { t, boss, ann, bob, id, fromAnn, fromBob, accepted };
 }
 
@@ -175,7 +174,7 @@ describe("acceptance: the author's +1 on the delivery", () => {
     expect((await t.job(id)).deliveries[1].accepted_at).toBe(firstAt);
   });
 
-  test("an author who already voted on the delivery keeps that vote; it is still accepted", async () => {
+  test('an author who already voted on the delivery keeps that vote; it is still accepted', async () => {
     const { t, boss, id, fromBob } = await twoDeliveries();
     const v = await t.call('POST', '/votes', { key: boss.key, body: { target_id: fromBob, value: 1 }, headers: { 'idempotency-key': crypto.randomUUID() } });
     expect(v.status).toBe(200);

@@ -83,7 +83,12 @@ describe('GET /api/jobs: the document', () => {
     const r = await t.jobs();
     expect(r.status).toBe(200);
     expect(Object.keys(r.json).sort()).toEqual(['content_is_untrusted', 'docs', 'generated_at', 'jobs', 'version']);
-    expect(r.json).toMatchObject({ version: 1, content_is_untrusted: true, docs: 'http://svc.test/docs#get-/api/jobs', generated_at: new Date(t.clock.now()).toISOString() });
+    expect(r.json).toMatchObject({
+      version: 1,
+      content_is_untrusted: true,
+      docs: 'http://svc.test/docs#get-/api/jobs',
+      generated_at: new Date(t.clock.now()).toISOString(),
+    });
     expect(r.json.jobs[0]).toEqual({
       id,
       kind: 'request',
@@ -104,7 +109,11 @@ describe('GET /api/jobs: the document', () => {
   test('the brief is one line of at most 240 characters', async () => {
     const t = makeJobsApp();
     const boss = await t.owner('boss');
-    await t.root(boss, 'A long brief', `first line\r\nsecond\tline\n${'The proxy drops connections when many clients reconnect at once after a restart. '.repeat(4)}`);
+    await t.root(
+      boss,
+      'A long brief',
+      `first line\r\nsecond\tline\n${'The proxy drops connections when many clients reconnect at once after a restart. '.repeat(4)}`,
+    );
     const [job] = await t.listed();
     expect([...job.brief].length).toBeLessThanOrEqual(240);
     expect(job.brief.startsWith('first line second line The proxy drops')).toBe(true);

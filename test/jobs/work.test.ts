@@ -67,7 +67,11 @@ describe('takers', () => {
 describe('deliveries', () => {
   test('every Delivered: is listed, oldest first, with its url, text and at most three https links', async () => {
     const { t, out, ada, id } = await ownerJob();
-    const d1 = await t.reply(out, id, 'Delivered: the report https://example.org/a, the data https://example.org/b.\nhttp://plain.example.org/c is not https; https://example.org/a again; https://example.org/d and https://example.org/e');
+    const d1 = await t.reply(
+      out,
+      id,
+      'Delivered: the report https://example.org/a, the data https://example.org/b.\nhttp://plain.example.org/c is not https; https://example.org/a again; https://example.org/d and https://example.org/e',
+    );
     const d2 = await t.reply(ada, id, 'Delivered: a fix, no link yet');
     const job = await t.job(id);
     expect(job.deliveries).toEqual([
@@ -82,7 +86,17 @@ describe('deliveries', () => {
         accepted: false,
         accepted_at: null,
       },
-      { id: d2, agent: 'ada', outside: false, at: expect.any(String), url: `http://svc.test/threads/${id}#${d2}`, links: [], text: 'a fix, no link yet', accepted: false, accepted_at: null },
+      {
+        id: d2,
+        agent: 'ada',
+        outside: false,
+        at: expect.any(String),
+        url: `http://svc.test/threads/${id}#${d2}`,
+        links: [],
+        text: 'a fix, no link yet',
+        accepted: false,
+        accepted_at: null,
+      },
     ]);
   });
 

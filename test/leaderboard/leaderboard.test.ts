@@ -21,9 +21,42 @@ describe('GET /api/leaderboard: rows', () => {
 
     const doc = await t.board();
     expect(doc.rows).toEqual([
-      { rank: 1, name: 'ann', crew: false, desk: null, karma: 3, karma_7d: 3, deliveries_7d: 0, accepted_deliveries_7d: 0, picked_drafts_7d: 0, promoted: false },
-      { rank: 2, name: 'bob', crew: false, desk: null, karma: 2, karma_7d: 2, deliveries_7d: 0, accepted_deliveries_7d: 0, picked_drafts_7d: 0, promoted: false },
-      { rank: 3, name: 'eve', crew: true, desk: 'news', karma: -1, karma_7d: -1, deliveries_7d: 0, accepted_deliveries_7d: 0, picked_drafts_7d: 0, promoted: false },
+      {
+        rank: 1,
+        name: 'ann',
+        crew: false,
+        desk: null,
+        karma: 3,
+        karma_7d: 3,
+        deliveries_7d: 0,
+        accepted_deliveries_7d: 0,
+        picked_drafts_7d: 0,
+        promoted: false,
+      },
+      {
+        rank: 2,
+        name: 'bob',
+        crew: false,
+        desk: null,
+        karma: 2,
+        karma_7d: 2,
+        deliveries_7d: 0,
+        accepted_deliveries_7d: 0,
+        picked_drafts_7d: 0,
+        promoted: false,
+      },
+      {
+        rank: 3,
+        name: 'eve',
+        crew: true,
+        desk: 'news',
+        karma: -1,
+        karma_7d: -1,
+        deliveries_7d: 0,
+        accepted_deliveries_7d: 0,
+        picked_drafts_7d: 0,
+        promoted: false,
+      },
     ]);
     // cat and dan only voted: casting votes earns no place on the board.
     expect(doc.promotion).toBeNull();
@@ -119,9 +152,7 @@ describe('GET /api/leaderboard: rows', () => {
     const now = t.clock.now();
     for (let i = 0; i < 105; i++) {
       const id = Bun.randomUUIDv7();
-      t.db
-        .query('INSERT INTO accounts (id, name, name_key, key_hash, created_at) VALUES (?, ?, ?, ?, ?)')
-        .run(id, `agent${i}`, `agent${i}`, `hash${i}`, now);
+      t.db.query('INSERT INTO accounts (id, name, name_key, key_hash, created_at) VALUES (?, ?, ?, ?, ?)').run(id, `agent${i}`, `agent${i}`, `hash${i}`, now);
       t.db
         .query(`INSERT INTO posts (id, kind, thread_id, author_id, topic, title, body, created_at, score) VALUES (?, 'post', ?, ?, 'general', 'T', 'B', ?, ?)`)
         .run(id, id, id, now, i + 1);
@@ -144,7 +175,7 @@ describe('GET /api/leaderboard: job work of the week', () => {
     await t.reply(ann!, job, 'Delivered: and via slow headers https://example.org/ann2');
     await t.reply(bob!, job, 'Taking: I will try the TLS path');
     await t.reply(cat!, chat, 'Delivered: not on a job');
-    await t.reply(boss, job, 'Delivered: the author\'s own is no delivery');
+    await t.reply(boss, job, "Delivered: the author's own is no delivery");
     await t.reply(boss, job, 'Accepted: the reconnect storm', fromAnn);
 
     const rows = Object.fromEntries((await t.board()).rows.map((r: any) => [r.name, [r.deliveries_7d, r.accepted_deliveries_7d, r.karma_7d]]));

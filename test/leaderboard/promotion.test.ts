@@ -146,7 +146,7 @@ describe('the promotion: weeks without a winner, and runs that change nothing', 
     expect((await judge(t)).promoted).toBeNull();
   });
 
-  test('last week\'s holder does not carry over into a week that promoted nobody', async () => {
+  test("last week's holder does not carry over into a week that promoted nobody", async () => {
     const t = makeBoardApp();
     const [ann, bob] = await t.agents('ann', 'bob');
     await t.vote(bob!, await t.post(ann!, 'Measured'));

@@ -13,7 +13,14 @@ afterAll(() => {
 });
 
 const config = (env: Record<string, string> = {}) =>
-  loadConfig({ SVC_MINT: MINT, SVC_MARKET_URL: market.url, SVC_SOLANA_RPC_URL: rpc.url, SVC_INITIAL_SUPPLY: '1000000000', SVC_MARKET_TIMEOUT_MS: '200', ...env });
+  loadConfig({
+    SVC_MINT: MINT,
+    SVC_MARKET_URL: market.url,
+    SVC_SOLANA_RPC_URL: rpc.url,
+    SVC_INITIAL_SUPPLY: '1000000000',
+    SVC_MARKET_TIMEOUT_MS: '200',
+    ...env,
+  });
 
 const STALE = { ...NO_NUMBERS, stale: true, pairs: 0 };
 
@@ -52,7 +59,9 @@ describe('readMarket', () => {
 
   test('a pair where the mint is the quote token is left out (its price is the other token)', async () => {
     const other = { address: 'Other1111111111111111111111111111111111111', symbol: 'OTH' };
-    market.answer(() => dexAnswer([pair({ liquidity: { usd: 1_000 } }), pair({ baseToken: other, quoteToken: { address: MINT }, priceUsd: '9', liquidity: { usd: 1e9 } })]));
+    market.answer(() =>
+      dexAnswer([pair({ liquidity: { usd: 1_000 } }), pair({ baseToken: other, quoteToken: { address: MINT }, priceUsd: '9', liquidity: { usd: 1e9 } })]),
+    );
     const r = await readMarket(config());
     expect(r).toMatchObject({ price_usd: 0.0123, liquidity_usd: 1_000, pairs: 1, stale: false });
   });
@@ -88,7 +97,12 @@ describe('readMarket', () => {
 
   test('a missing field is null, never 0; a sum counts the pairs that report it', async () => {
     const bare = { chainId: 'solana', pairAddress: 'Bare', baseToken: { address: MINT } };
-    market.answer(() => dexAnswer([{ ...bare, liquidity: { usd: 900 } }, { ...bare, volume: { h1: 5 } }]));
+    market.answer(() =>
+      dexAnswer([
+        { ...bare, liquidity: { usd: 900 } },
+        { ...bare, volume: { h1: 5 } },
+      ]),
+    );
     expect(await readMarket(config())).toEqual({
       ...NO_NUMBERS,
       volume_1h_usd: 5,
@@ -109,7 +123,11 @@ describe('readMarket', () => {
     ['an empty pair list', () => dexAnswer([]), 'no pairs'],
     ['pairs of other tokens only', () => dexAnswer([pair({ baseToken: { address: 'Else' } })]), 'no pairs'],
     ['an answer that is not an object', () => Response.json([1, 2]), 'no pairs'],
-    ['an HTML page with status 200', () => new Response('<!doctype html><title>Just a moment…</title>', { headers: { 'content-type': 'text/html' } }), 'not json'],
+    [
+      'an HTML page with status 200',
+      () => new Response('<!doctype html><title>Just a moment…</title>', { headers: { 'content-type': 'text/html' } }),
+      'not json',
+    ],
     ['malformed JSON', () => new Response('{"pairs": [', { headers: { 'content-type': 'application/json' } }), 'not json'],
     ['status 500', () => new Response('oops', { status: 500 }), 'status 500'],
     ['status 429', () => new Response('slow down', { status: 429 }), 'status 429'],

@@ -37,7 +37,8 @@ function store(t: App, slot: number, over: Partial<SnapshotRow> = {}): void {
 
 const STALE_NUMBERS = { price_usd: null, market_cap_usd: null, volume_1h_usd: null, liquidity_usd: null, buys_1h: null, sells_1h: null, stale: true };
 
-const history = (t: App, query = '', headers: Record<string, string> = {}) => t.call('GET', `/api/score/history${query}`, { headers: { ...PUBLIC, ...headers } });
+const history = (t: App, query = '', headers: Record<string, string> = {}) =>
+  t.call('GET', `/api/score/history${query}`, { headers: { ...PUBLIC, ...headers } });
 
 describe('GET /api/score/history', () => {
   test.each([
@@ -70,7 +71,16 @@ describe('GET /api/score/history', () => {
     store(t, NOW - MIN5, { stale: 1, price_usd: null, market_cap_usd: null, volume_1h_usd: null, liquidity_usd: null, buys_1h: null, sells_1h: null });
     store(t, NOW - 3 * MIN5, { price_usd: 0.02 });
     const points = (await history(t, '?window=1h')).json.points;
-    expect(points.at(-1)).toEqual({ at: '2026-11-23T12:00:00.000Z', price_usd: 0.03, market_cap_usd: 100_000, volume_1h_usd: 50, liquidity_usd: 40_000, buys_1h: 9, sells_1h: 3, stale: false });
+    expect(points.at(-1)).toEqual({
+      at: '2026-11-23T12:00:00.000Z',
+      price_usd: 0.03,
+      market_cap_usd: 100_000,
+      volume_1h_usd: 50,
+      liquidity_usd: 40_000,
+      buys_1h: 9,
+      sells_1h: 3,
+      stale: false,
+    });
     expect(points.at(-2)).toEqual({ at: '2026-11-23T11:55:00.000Z', ...STALE_NUMBERS }); // the read failed
     expect(points.at(-3)).toEqual({ at: '2026-11-23T11:50:00.000Z', ...STALE_NUMBERS }); // nothing was taken
     expect(points.at(-4)).toMatchObject({ at: '2026-11-23T11:45:00.000Z', price_usd: 0.02, stale: false });

@@ -87,7 +87,13 @@ describe('latestScore (the office score member)', () => {
 describe('addBuyback', () => {
   test('stores the entry and returns it; at defaults to now, the note is optional', () => {
     const t = marketApp();
-    expect(addBuyback(t.ctx, { usd: '2500' })).toEqual({ id: 1, usd: 2500, at: '2026-11-23T12:00:00.000Z', note: null, recorded_at: '2026-11-23T12:00:00.000Z' });
+    expect(addBuyback(t.ctx, { usd: '2500' })).toEqual({
+      id: 1,
+      usd: 2500,
+      at: '2026-11-23T12:00:00.000Z',
+      note: null,
+      recorded_at: '2026-11-23T12:00:00.000Z',
+    });
     expect(addBuyback(t.ctx, { usd: 99.5, at: '2026-11-20T08:30:00Z', note: '  weekly buyback  ' })).toEqual({
       id: 2,
       usd: 99.5,

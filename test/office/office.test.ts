@@ -31,7 +31,18 @@ describe('GET /api/office', () => {
     const r = await t.call('GET', '/api/office', { headers: { 'x-agent-protocol': '', 'content-type': '' } });
     expect(r.status).toBe(200);
     expect(Object.keys(r.json).sort()).toEqual(Object.keys(officeDocumentSchema.properties).sort());
-    expect(r.json).toMatchObject({ version: 1, content_is_untrusted: true, mission: 'Measure everything in public.', show: null, outbound: { drafts: null }, outreach: null, agents: [], promotion: null, scorecard: null, playbook: null });
+    expect(r.json).toMatchObject({
+      version: 1,
+      content_is_untrusted: true,
+      mission: 'Measure everything in public.',
+      show: null,
+      outbound: { drafts: null },
+      outreach: null,
+      agents: [],
+      promotion: null,
+      scorecard: null,
+      playbook: null,
+    });
     expect(r.json.score).toMatchObject({ price_usd: null, stale: true, fetched_at: null });
     expect(r.headers.get('cache-control')).toBe('public, max-age=10');
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
@@ -44,7 +55,18 @@ describe('GET /api/office', () => {
     const fake = async () => new Response(JSON.stringify(dexAnswer()), { headers: { 'content-type': 'application/json' } });
     await takeSnapshot(t.ctx, t.clock.now(), fake);
     const score = (await t.call('GET', '/api/office')).json.score;
-    expect(score).toMatchObject({ price_usd: 0.0123, market_cap_usd: 1_000_000, volume_1h_usd: 200, volume_24h_usd: 4800, buys_1h: 8, sells_1h: 5, price_change_1h_pct: 1.5, liquidity_usd: 55_000, stale: false, fetched_at: '2026-11-23T12:00:00.000Z' });
+    expect(score).toMatchObject({
+      price_usd: 0.0123,
+      market_cap_usd: 1_000_000,
+      volume_1h_usd: 200,
+      volume_24h_usd: 4800,
+      buys_1h: 8,
+      sells_1h: 5,
+      price_change_1h_pct: 1.5,
+      liquidity_usd: 55_000,
+      stale: false,
+      fetched_at: '2026-11-23T12:00:00.000Z',
+    });
     // A failed read afterwards is stored stale: the office shows nulls, not the old numbers as new.
     t.clock.advance(300_000);
     await takeSnapshot(t.ctx, t.clock.now(), async () => new Response('<html>down</html>', { status: 502 }));
@@ -64,14 +86,23 @@ describe('GET /api/office', () => {
     setShift(t.ctx, 'bobby', 'off', '2026-11-23T20:00:00Z');
     const post = await t.call('POST', '/v1/posts', { key: alice.key, body: { topic: 'general', title: 'Notes', body: 'Measured today.' }, headers: idem() });
     await t.call('GET', '/v1/continuity', { key: alice.key });
-    await t.call('POST', '/v1/continuity/checkpoint', { key: bobby.key, body: { public_status: { phase: 'resting', next_action: 'back at 20:00' } }, headers: idem() });
+    await t.call('POST', '/v1/continuity/checkpoint', {
+      key: bobby.key,
+      body: { public_status: { phase: 'resting', next_action: 'back at 20:00' } },
+      headers: idem(),
+    });
     const office = (await t.call('GET', '/api/office')).json;
     expect(office.shifts).toEqual({ on: 1, off: 1, unknown: 1 });
     expect(office.agents.map((a: { name: string }) => a.name).sort()).toEqual(['alice', 'bobby']);
     const a = office.agents.find((x: { name: string }) => x.name === 'alice');
     expect(a).toMatchObject({ crew: true, desk: 'research', shift: 'on', promoted: false, latest_post: { id: post.json.post.id, title: 'Notes' } });
     const b = office.agents.find((x: { name: string }) => x.name === 'bobby');
-    expect(b).toMatchObject({ desk: 'ops', shift: 'off', shift_next_on_at: '2026-11-23T20:00:00.000Z', public_status: { phase: 'resting', next_action: 'back at 20:00' } });
+    expect(b).toMatchObject({
+      desk: 'ops',
+      shift: 'off',
+      shift_next_on_at: '2026-11-23T20:00:00.000Z',
+      public_status: { phase: 'resting', next_action: 'back at 20:00' },
+    });
   });
 
   test('a read failure is 503 OFFICE_UNAVAILABLE, never a partial document', async () => {
@@ -88,7 +119,11 @@ describe('promotion: the office, the leaderboard and /v1/me agree', () => {
     const t = makeApp();
     const alice = await t.register('alice');
     const bobby = await t.register('bobby');
-    const post = await t.call('POST', '/v1/posts', { key: alice.key, body: { topic: 'general', title: 'Useful', body: 'A measured result.' }, headers: idem() });
+    const post = await t.call('POST', '/v1/posts', {
+      key: alice.key,
+      body: { topic: 'general', title: 'Useful', body: 'A measured result.' },
+      headers: idem(),
+    });
     await t.call('POST', '/votes', { key: bobby.key, body: { target_id: post.json.post.id, value: 1 }, headers: idem() });
     const monday = Date.parse('2026-11-30T00:00:00Z');
     t.clock.set(monday + 3_600_000);
@@ -117,7 +152,11 @@ describe('GET /v1/office', () => {
     const alice = await t.register('alice');
     const bobby = await t.register('bobby');
     addCrew(t.ctx, 'alice', 'research');
-    const req = await t.call('POST', '/v1/posts', { key: alice.key, body: { topic: 'svc-1m', title: 'Request: a mailbox for benchmark logs', body: requestBody() }, headers: idem() });
+    const req = await t.call('POST', '/v1/posts', {
+      key: alice.key,
+      body: { topic: 'svc-1m', title: 'Request: a mailbox for benchmark logs', body: requestBody() },
+      headers: idem(),
+    });
     expect(req.status).toBe(200);
     const mine = await t.call('GET', '/v1/office', { key: alice.key });
     expect(mine.status).toBe(200);
@@ -125,7 +164,12 @@ describe('GET /v1/office', () => {
     expect(mine.headers.get('cache-control')).toBe('private, no-store');
     expect(mine.json.lab.requests.map((r: { id: string }) => r.id)).toEqual([req.json.post.id]);
     expect(mine.json.lab.mine.requests.map((r: { id: string }) => r.id)).toEqual([req.json.post.id]);
-    expect(mine.json.mine).toMatchObject({ open_requests: [expect.objectContaining({ id: req.json.post.id, state: 'open' })], open_experiments: [], outreach_replies: null, promoted: false });
+    expect(mine.json.mine).toMatchObject({
+      open_requests: [expect.objectContaining({ id: req.json.post.id, state: 'open' })],
+      open_experiments: [],
+      outreach_replies: null,
+      promoted: false,
+    });
     const theirs = (await t.call('GET', '/v1/office', { key: bobby.key })).json;
     expect(theirs.lab.mine.requests).toEqual([]);
     expect(theirs.mine.open_requests).toEqual([]);

@@ -10,7 +10,7 @@ const pin = (t: T, who: { key: string }, thread_id: string, action: 'pin' | 'unp
   t.call('POST', '/pins', { key: who.key, body: { thread_id, action } });
 
 describe('POST /pins', () => {
-  test('pins a live thread and answers the caller\'s pin and the thread\'s pin entry', async () => {
+  test("pins a live thread and answers the caller's pin and the thread's pin entry", async () => {
     const t = makeVotesApp(NO_LIMITS, '2026-11-23T12:00:00Z');
     const [alice, bob] = await agents(t, 'alice', 'bob');
     const thread = seedThread(t, alice!);

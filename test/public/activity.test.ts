@@ -20,7 +20,10 @@ const ids = (json: any): string[] => json.items.map((i: any) => i.id);
 
 describe('GET /api/activity: the document', () => {
   test('the envelope and every item carry exactly the spec fields', async () => {
-    const { t, agents: [alice, bob] } = await board('alice', 'bob');
+    const {
+      t,
+      agents: [alice, bob],
+    } = await board('alice', 'bob');
     const root = seedThread(t, alice!, { title: 'Experiment: cache warmup', body: 'Target: the cold path.', topic: 'svc-1m', prefix: 'Experiment' });
     t.clock.advance(1000);
     const reply = seedReply(t, bob!, root.id, { body: 'Result 1h: p99 fell 40 %\nmeasured on devnet', prefix: 'Result 1h' });
@@ -66,7 +69,11 @@ describe('GET /api/activity: the document', () => {
 
   test('needs no key and no protocol header, answers JSON with CORS *', async () => {
     const { t } = await board();
-    const r = await read(t, '/api/activity', { origin: 'https://reader.example', accept: 'text/html', 'user-agent': 'Mozilla/5.0 AppleWebKit Chrome/120 Safari/537' });
+    const r = await read(t, '/api/activity', {
+      origin: 'https://reader.example',
+      accept: 'text/html',
+      'user-agent': 'Mozilla/5.0 AppleWebKit Chrome/120 Safari/537',
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
@@ -89,7 +96,10 @@ describe('GET /api/activity: the document', () => {
   });
 
   test('crew is true for members of the house crew only', async () => {
-    const { t, agents: [house, outside] } = await board('house', 'outside');
+    const {
+      t,
+      agents: [house, outside],
+    } = await board('house', 'outside');
     makeCrew(t, house!);
     seedThread(t, house!);
     seedThread(t, outside!);
@@ -100,16 +110,27 @@ describe('GET /api/activity: the document', () => {
 
 describe('GET /api/activity: without since', () => {
   test('lists the newest limit items, newest first', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const posts = seedMany(t, alice!, 30);
     const r = await read(t, '/api/activity?limit=10');
-    expect(ids(r.json)).toEqual(posts.slice(-10).reverse().map((p) => p.id));
+    expect(ids(r.json)).toEqual(
+      posts
+        .slice(-10)
+        .reverse()
+        .map((p) => p.id),
+    );
     expect(r.json.next_since).toBe(posts.at(-1)!.id);
     expect(r.json.has_more).toBe(false);
   });
 
   test('limit defaults to 100 and goes up to 200', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     seedMany(t, alice!, 250);
     expect((await read(t, '/api/activity')).json.items).toHaveLength(100);
     expect((await read(t, '/api/activity?limit=200')).json.items).toHaveLength(200);
@@ -128,7 +149,10 @@ describe('GET /api/activity: without since', () => {
 
 describe('GET /api/activity: only live messages by live accounts in live threads', () => {
   test('a deleted post vanishes, and so do the replies of a deleted root', async () => {
-    const { t, agents: [alice, bob] } = await board('alice', 'bob');
+    const {
+      t,
+      agents: [alice, bob],
+    } = await board('alice', 'bob');
     const kept = seedThread(t, alice!);
     const gone = seedThread(t, alice!);
     const replyOfGone = seedReply(t, bob!, gone.id);
@@ -142,7 +166,10 @@ describe('GET /api/activity: only live messages by live accounts in live threads
   });
 
   test('a revoked account keeps its writing public; once deleted, its posts and replies vanish', async () => {
-    const { t, agents: [alice, mallory] } = await board('alice', 'mallory');
+    const {
+      t,
+      agents: [alice, mallory],
+    } = await board('alice', 'mallory');
     const root = seedThread(t, alice!);
     const malloryRoot = seedThread(t, mallory!);
     const aliceOnMallory = seedReply(t, alice!, malloryRoot.id);
@@ -155,7 +182,10 @@ describe('GET /api/activity: only live messages by live accounts in live threads
   });
 
   test('the rules root is standing text, not activity; its discussion is', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const reply = seedReply(t, alice!, RULES_ID, { body: 'Proposal: shorter rules.' });
     const r = await read(t, '/api/activity');
     expect(ids(r.json)).toEqual([reply.id]);

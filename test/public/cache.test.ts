@@ -20,7 +20,10 @@ describe('Cache-Control of the public documents', () => {
     ['/api/thread/{root}', 'public, max-age=30'],
     ['/threads/{root}', 'public, max-age=30'],
   ])('%s: %s, with Age and an ETag', async (path, cacheControl) => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const root = seedThread(t, alice!);
     const r = await read(t, path.replace('{root}', root.id));
     expect(r.status).toBe(200);
@@ -39,7 +42,10 @@ describe('Cache-Control of the public documents', () => {
 
 describe('reading from the cache', () => {
   test('a second read within 15 s is the stored document: same generated_at, same bytes, Age grows', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     seedThread(t, alice!);
     const first = await read(t, '/api/activity');
     t.clock.advance(14_999);
@@ -51,7 +57,10 @@ describe('reading from the cache', () => {
   });
 
   test('after 15 s the activity document is rebuilt', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     seedThread(t, alice!);
     await read(t, '/api/activity');
     t.clock.advance(15_000);
@@ -61,7 +70,10 @@ describe('reading from the cache', () => {
   });
 
   test('a thread document lives 30 s', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const root = seedThread(t, alice!);
     await read(t, `/api/thread/${root.id}`);
     t.clock.advance(29_000);
@@ -71,7 +83,10 @@ describe('reading from the cache', () => {
   });
 
   test('a write makes the next read fresh: a new item and a new generated_at', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const root = seedThread(t, alice!);
     await read(t, '/api/activity');
     await read(t, `/api/thread/${root.id}`);
@@ -86,7 +101,10 @@ describe('reading from the cache', () => {
   });
 
   test('a vote (any change of the database) makes the next read fresh too', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const root = seedThread(t, alice!);
     await read(t, `/api/thread/${root.id}`);
     t.db.query('UPDATE posts SET score = 5 WHERE id = ?').run(root.id);
@@ -94,7 +112,10 @@ describe('reading from the cache', () => {
   });
 
   test('equal queries share one entry: parameter order, spelling of the time, unknown parameters', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     seedThread(t, alice!);
     const first = await read(t, '/api/activity?limit=7&since=1700000000');
     t.clock.advance(5_000);
@@ -104,7 +125,10 @@ describe('reading from the cache', () => {
   });
 
   test('If-None-Match with the current ETag is 304 without a body; after a write it is 200', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const root = seedThread(t, alice!);
     const first = await read(t, '/api/activity');
     const etag = first.headers.get('etag')!;
@@ -132,7 +156,11 @@ describe('reading from the cache', () => {
       expect((await get()).items).toEqual([]);
       const admin = openDatabase(dir);
       admin.query(`INSERT INTO accounts (id, name, name_key, key_hash, created_at) VALUES ('a1', 'ops', 'ops', 'x', 0)`).run();
-      admin.query(`INSERT INTO posts (id, kind, thread_id, author_id, topic, title, body, created_at) VALUES ('01900000-0000-7000-8000-0000000000aa', 'post', '01900000-0000-7000-8000-0000000000aa', 'a1', 'general', 'From admin', 'Body', 1)`).run();
+      admin
+        .query(
+          `INSERT INTO posts (id, kind, thread_id, author_id, topic, title, body, created_at) VALUES ('01900000-0000-7000-8000-0000000000aa', 'post', '01900000-0000-7000-8000-0000000000aa', 'a1', 'general', 'From admin', 'Body', 1)`,
+        )
+        .run();
       admin.close();
       clock.advance(OTHER_WRITERS_CHECK_MS);
       expect((await get()).items.map((i: any) => i.title)).toEqual(['From admin']);

@@ -9,22 +9,42 @@ const idem = () => ({ 'idempotency-key': crypto.randomUUID() });
 
 describe('public reads after writes through the agent routes', () => {
   test('a thread, a reply and a deletion, each visible on the next read', async () => {
-    const { t, agents: [alice, bob] } = await board('alice', 'bob');
+    const {
+      t,
+      agents: [alice, bob],
+    } = await board('alice', 'bob');
     // Read first so the cache holds the empty board.
     expect((await read(t, '/api/activity')).json.items).toEqual([]);
 
-    const created = await t.call('POST', '/v1/posts', { key: alice!.key, headers: idem(), body: { topic: 'general', title: 'Show: a faster feed', body: 'We measured it.\nDetails inside.' } });
+    const created = await t.call('POST', '/v1/posts', {
+      key: alice!.key,
+      headers: idem(),
+      body: { topic: 'general', title: 'Show: a faster feed', body: 'We measured it.\nDetails inside.' },
+    });
     expect(created.status).toBe(200);
     const post = created.json.post;
     let activity = await read(t, '/api/activity');
-    expect(activity.json.items.map((i: any) => [i.id, i.kind, i.agent, i.title, i.prefix, i.url])).toEqual([[post.id, 'post', 'alice', 'Show: a faster feed', 'Show', post.url]]);
+    expect(activity.json.items.map((i: any) => [i.id, i.kind, i.agent, i.title, i.prefix, i.url])).toEqual([
+      [post.id, 'post', 'alice', 'Show: a faster feed', 'Show', post.url],
+    ]);
 
     t.clock.advance(1_000);
-    const replied = await t.call('POST', `/v1/posts/${post.id}/replies`, { key: bob!.key, headers: idem(), body: { body: 'Result 1h: p99 12 ms\nsource: bench' } });
+    const replied = await t.call('POST', `/v1/posts/${post.id}/replies`, {
+      key: bob!.key,
+      headers: idem(),
+      body: { body: 'Result 1h: p99 12 ms\nsource: bench' },
+    });
     expect(replied.status).toBe(200);
     const reply = replied.json.reply;
     activity = await read(t, '/api/activity');
-    expect(activity.json.items[0]).toMatchObject({ id: reply.id, kind: 'reply', agent: 'bob', title: 'Result 1h: p99 12 ms', prefix: 'Result 1h', url: reply.url });
+    expect(activity.json.items[0]).toMatchObject({
+      id: reply.id,
+      kind: 'reply',
+      agent: 'bob',
+      title: 'Result 1h: p99 12 ms',
+      prefix: 'Result 1h',
+      url: reply.url,
+    });
 
     const thread = await read(t, `/api/thread/${reply.id}`);
     expect(thread.json.post).toMatchObject({ id: post.id, url: post.url, reply_count: 1 });
@@ -43,7 +63,10 @@ describe('public reads after writes through the agent routes', () => {
 
 describe('the public reads in /openapi.json', () => {
   test('each route lists its codes and the exact fields of its answer; the document is valid', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const doc = (await t.call('GET', '/openapi.json')).json;
     expect((await new Validator().validate(doc)).valid).toBe(true);
     const activity = doc.paths['/api/activity'].get;

@@ -34,7 +34,9 @@ function insert(t: T, row: { kind: 'post' | 'reply'; thread?: string; replyTo?: 
   const at = row.input.at ?? t.clock.now();
   const id = freshId(Math.max(0, at));
   const thread = row.thread ?? id;
-  const topic = row.input.topic ?? (row.thread ? (t.db.query<{ topic: string }, [string]>('SELECT topic FROM posts WHERE id = ?').get(row.thread)?.topic ?? 'general') : 'general');
+  const topic =
+    row.input.topic ??
+    (row.thread ? (t.db.query<{ topic: string }, [string]>('SELECT topic FROM posts WHERE id = ?').get(row.thread)?.topic ?? 'general') : 'general');
   const title = row.kind === 'post' ? (row.input.title ?? 'A thread') : null;
   const body = row.input.body ?? (row.kind === 'post' ? 'Some body text.' : 'A reply.');
   const { seq } = t.db

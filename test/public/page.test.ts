@@ -41,7 +41,10 @@ function parse(html: string) {
 
 describe('GET /threads/{id}', () => {
   test('renders the thread: title, author, body, each reply at its anchor, a link to the JSON', async () => {
-    const { t, agents: [alice, bob] } = await board('alice', 'bob');
+    const {
+      t,
+      agents: [alice, bob],
+    } = await board('alice', 'bob');
     makeCrew(t, bob!);
     const root = seedThread(t, alice!, { title: 'Experiment: warm cache', body: 'Target: cold path\nMetric: p99', topic: 'svc-1m' });
     const first = seedReply(t, bob!, root.id, { body: 'Started: now' });
@@ -69,7 +72,10 @@ describe('GET /threads/{id}', () => {
   });
 
   test('hostile titles and bodies appear escaped, and the page has no script', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const root = seedThread(t, alice!, { title: XSS_TITLE, body: XSS_BODY });
     const reply = seedReply(t, alice!, root.id, { body: XSS_BODY });
     const r = await read(t, `/threads/${root.id}`);
@@ -89,7 +95,10 @@ describe('GET /threads/{id}', () => {
   });
 
   test('sends the strict CSP of every page: nothing from elsewhere, no script', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const root = seedThread(t, alice!);
     const r = await read(t, `/threads/${root.id}`);
     const csp = r.headers.get('content-security-policy')!;
@@ -99,7 +108,10 @@ describe('GET /threads/{id}', () => {
   });
 
   test("a reply's id is sent on to its thread's page at the reply's anchor", async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const root = seedThread(t, alice!);
     const reply = seedReply(t, alice!, root.id);
     const r = await read(t, `/threads/${reply.id}`);
@@ -108,7 +120,10 @@ describe('GET /threads/{id}', () => {
   });
 
   test('shows the first 200 replies and says how many there are', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const root = seedThread(t, alice!);
     const replies = Array.from({ length: 203 }, () => seedReply(t, alice!, root.id));
     const r = await read(t, `/threads/${root.id}`);
@@ -120,7 +135,10 @@ describe('GET /threads/{id}', () => {
   });
 
   test('is served from the cache until a write', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const root = seedThread(t, alice!);
     const first = await read(t, `/threads/${root.id}`);
     t.clock.advance(10_000);
@@ -135,7 +153,10 @@ describe('GET /threads/{id}', () => {
 
   describe('an HTML 404 page, not JSON', () => {
     test.each(['unknown', 'malformed', 'deleted root', 'reply of a deleted root', 'deleted account'])('%s', async (what) => {
-      const { t, agents: [alice] } = await board('alice');
+      const {
+        t,
+        agents: [alice],
+      } = await board('alice');
       const root = seedThread(t, alice!);
       const reply = seedReply(t, alice!, root.id);
       await read(t, `/threads/${root.id}`); // cached first: a deletion must still show

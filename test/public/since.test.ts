@@ -9,7 +9,10 @@ const START = Date.parse('2026-11-23T12:00:00Z');
 
 /** Five roots, one second apart from 12:00:00, oldest first. */
 async function fiveSecondsOfPosts() {
-  const { t, agents: [alice] } = await board('alice');
+  const {
+    t,
+    agents: [alice],
+  } = await board('alice');
   const posts = Array.from({ length: 5 }, (_, i) => seedThread(t, alice!, { at: START + i * 1000 }));
   return { t, posts };
 }
@@ -84,7 +87,12 @@ describe('since as a time', () => {
     const { t, posts } = await fiveSecondsOfPosts();
     const r = await read(t, `/api/activity?since=${since}`);
     expect(r.status).toBe(200);
-    expect(ids(r.json)).toEqual(posts.slice(5 - after).reverse().map((p) => p.id));
+    expect(ids(r.json)).toEqual(
+      posts
+        .slice(5 - after)
+        .reverse()
+        .map((p) => p.id),
+    );
     expect(r.json.next_since).toBe(after ? posts[4]!.id : null);
     expect(r.json.has_more).toBe(false);
   });
@@ -183,7 +191,10 @@ describe('following next_since', () => {
   }
 
   test('reads 500 items from the start, each exactly once and in order', async () => {
-    const { t, agents: [alice, bob] } = await board('alice', 'bob');
+    const {
+      t,
+      agents: [alice, bob],
+    } = await board('alice', 'bob');
     const posts = seedMany(t, alice!, 400);
     t.clock.advance(1000);
     // Replies interleave with the roots in the feed's order.
@@ -196,7 +207,10 @@ describe('following next_since', () => {
   });
 
   test('items written while a reader pages are picked up, never lost or repeated', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const first = seedMany(t, alice!, 50);
     let r = await read(t, '/api/activity?since=0&limit=20');
     const seen = ids(r.json).reverse();

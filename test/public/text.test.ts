@@ -5,10 +5,14 @@ import { cut, firstLine, lineStart } from '../../src/public/text.ts';
 import { board, read, seedReply, seedThread } from './fixtures.ts';
 
 const points = (s: string) => [...s].length;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the test asserts that no control character is left
 const ONE_LINE = /^[^\n\r\t\v\f\u0085\u2028\u2029\u0000-\u001f\u007f-\u009f]*$/;
 
 async function itemOf(post: { title?: string; body?: string }, reply?: string) {
-  const { t, agents: [alice] } = await board('alice');
+  const {
+    t,
+    agents: [alice],
+  } = await board('alice');
   const root = seedThread(t, alice!, post);
   if (reply !== undefined) seedReply(t, alice!, root.id, { body: reply });
   return (await read(t, '/api/activity?limit=1')).json.items[0];
@@ -87,7 +91,8 @@ describe('cutting text', () => {
   test.each([
     ['short text is untouched', 'hello', 5, 'hello'],
     ['one over is cut with an ellipsis', 'abcdef', 5, 'abcd…'],
-    ['a surrogate pair is kept whole or dropped whole', 'abc😀😀x', 5, 'abc😀…'], ['five code points in seven UTF-16 units fit in five', 'abc😀😀', 5, 'abc😀😀'],
+    ['a surrogate pair is kept whole or dropped whole', 'abc😀😀x', 5, 'abc😀…'],
+    ['five code points in seven UTF-16 units fit in five', 'abc😀😀', 5, 'abc😀😀'],
     ['a flag (two code points) is not split', 'ab🇫🇷🇩🇪', 4, 'ab…'],
     ['a family emoji (a ZWJ sequence) is not split', 'a👨‍👩‍👧z', 5, 'a…'],
     ['an accent stays on its letter', 'cafe\u0301s', 5, 'caf…'],

@@ -10,7 +10,10 @@ const REPLY = ['id', 'author', 'body', 'created_at', 'edited_at', 'score'];
 
 describe('GET /api/thread/{id}', () => {
   test('answers the root and its replies with exactly the spec fields', async () => {
-    const { t, agents: [alice, bob] } = await board('alice', 'bob');
+    const {
+      t,
+      agents: [alice, bob],
+    } = await board('alice', 'bob');
     const root = seedThread(t, alice!, { title: 'Experiment: warm cache', body: 'Target: cold path', topic: 'svc-1m' });
     t.clock.advance(1000);
     const reply = seedReply(t, bob!, root.id, { body: 'Started: now' });
@@ -45,7 +48,10 @@ describe('GET /api/thread/{id}', () => {
   });
 
   test('bodies are returned exactly as written (the JSON is data; pages escape it)', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const body = '<script>alert(1)</script>\n\t"quoted" & \u2028 😀';
     const root = seedThread(t, alice!, { body, title: '"><img src=x onerror=alert(1)>' });
     const r = await read(t, `/api/thread/${root.id}`);
@@ -54,7 +60,10 @@ describe('GET /api/thread/{id}', () => {
   });
 
   test("a reply's id answers its thread with focus on that reply", async () => {
-    const { t, agents: [alice, bob] } = await board('alice', 'bob');
+    const {
+      t,
+      agents: [alice, bob],
+    } = await board('alice', 'bob');
     const root = seedThread(t, alice!);
     const first = seedReply(t, bob!, root.id);
     const second = seedReply(t, alice!, root.id, { replyTo: first.id });
@@ -67,7 +76,10 @@ describe('GET /api/thread/{id}', () => {
   });
 
   test('more than 200 replies: exactly the 200 oldest, oldest first, truncated true', async () => {
-    const { t, agents: [alice, bob] } = await board('alice', 'bob');
+    const {
+      t,
+      agents: [alice, bob],
+    } = await board('alice', 'bob');
     const root = seedThread(t, alice!);
     const replies = tx(t.db, () => Array.from({ length: 205 }, (_, i) => seedReply(t, i % 2 ? alice! : bob!, root.id, { at: t.clock.now() + i })));
     const r = await read(t, `/api/thread/${root.id}`);
@@ -81,7 +93,10 @@ describe('GET /api/thread/{id}', () => {
   });
 
   test('exactly 200 replies are not truncated', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const root = seedThread(t, alice!);
     tx(t.db, () => Array.from({ length: 200 }, () => seedReply(t, alice!, root.id)));
     const r = await read(t, `/api/thread/${root.id}`);
@@ -90,7 +105,10 @@ describe('GET /api/thread/{id}', () => {
   });
 
   test('deleted replies and replies of deleted accounts are not listed or counted', async () => {
-    const { t, agents: [alice, bob, mallory] } = await board('alice', 'bob', 'mallory');
+    const {
+      t,
+      agents: [alice, bob, mallory],
+    } = await board('alice', 'bob', 'mallory');
     const root = seedThread(t, alice!);
     const kept = seedReply(t, bob!, root.id);
     const deleted = seedReply(t, bob!, root.id);
@@ -104,7 +122,10 @@ describe('GET /api/thread/{id}', () => {
   });
 
   test('the rules root is a thread like any other', async () => {
-    const { t, agents: [alice] } = await board('alice');
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
     const reply = seedReply(t, alice!, RULES_ID);
     const r = await read(t, `/api/thread/${RULES_ID}`);
     expect(r.json.post).toMatchObject({ id: RULES_ID, author: 'svc', topic: 'rules', title: 'Rules' });
@@ -127,7 +148,10 @@ describe('GET /api/thread/{id}', () => {
     });
 
     test('a deleted root, a reply of a deleted root, a deleted reply, a deleted account', async () => {
-      const { t, agents: [alice, bob, mallory] } = await board('alice', 'bob', 'mallory');
+      const {
+        t,
+        agents: [alice, bob, mallory],
+      } = await board('alice', 'bob', 'mallory');
       const gone = seedThread(t, alice!);
       const replyOfGone = seedReply(t, bob!, gone.id);
       const live = seedThread(t, alice!);

@@ -7,7 +7,14 @@ import { makeApp } from '../helpers.ts';
 const every5 = '*/5 * * * *';
 const counter = (name = 'count', pattern = every5) => {
   const slots: number[] = [];
-  const job: ScheduledJob = { name, pattern, run: (_ctx, slot) => (slots.push(slot), { n: slots.length }) };
+  const job: ScheduledJob = {
+    name,
+    pattern,
+    run: (_ctx, slot) => {
+      slots.push(slot);
+      return { n: slots.length };
+    },
+  };
   return { job, slots };
 };
 const runs = (t: ReturnType<typeof makeApp>, job: string) =>
@@ -39,7 +46,14 @@ describe('runJob', () => {
   test('overlapping triggers of one slot run it once', async () => {
     const t = makeApp();
     let calls = 0;
-    const job: ScheduledJob = { name: 'slow', pattern: every5, run: async () => (calls++, await Bun.sleep(20)) };
+    const job: ScheduledJob = {
+      name: 'slow',
+      pattern: every5,
+      run: async () => {
+        calls++;
+        await Bun.sleep(20);
+      },
+    };
     const outcomes = await Promise.all([runJob(t.ctx, job, 'schedule'), runJob(t.ctx, job, 'schedule'), runJob(t.ctx, job, 'catch_up')]);
     expect(outcomes.filter((o) => o.ran).length).toBe(1);
     expect(calls).toBe(1);
@@ -47,7 +61,13 @@ describe('runJob', () => {
 
   test('a failed run is recorded with its error and not retried for that slot', async () => {
     const t = makeApp();
-    const job: ScheduledJob = { name: 'boom', pattern: every5, run: () => { throw new Error('market down'); } };
+    const job: ScheduledJob = {
+      name: 'boom',
+      pattern: every5,
+      run: () => {
+        throw new Error('market down');
+      },
+    };
     const errors: string[] = [];
     const original = console.error;
     console.error = (line: string) => void errors.push(line);

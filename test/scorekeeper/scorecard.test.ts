@@ -55,7 +55,11 @@ describe('the scorecard job', () => {
     const t = makeLabApp();
     await runJob(t.ctx, SCORECARD_JOB, 'schedule');
     t.clock.advance(60_000);
-    expect((await runJob(t.ctx, SCORECARD_JOB, 'manual')).result).toMatchObject({ posted: true, n: 2, window: { from: '2026-11-23T06:01:00.000Z', to: '2026-11-23T12:01:00.000Z' } });
+    expect((await runJob(t.ctx, SCORECARD_JOB, 'manual')).result).toMatchObject({
+      posted: true,
+      n: 2,
+      window: { from: '2026-11-23T06:01:00.000Z', to: '2026-11-23T12:01:00.000Z' },
+    });
     expect((await runJob(t.ctx, SCORECARD_JOB, 'manual')).result).toMatchObject({ posted: true, n: 3 });
     t.clock.set('2026-11-23T18:00:00Z');
     expect((await runJob(t.ctx, SCORECARD_JOB, 'schedule')).result).toMatchObject({ posted: true, n: 4 });
@@ -95,7 +99,10 @@ describe('the scorekeeper account', () => {
     await runJob(t.ctx, SCORECARD_JOB, 'schedule');
     t.clock.advance(6 * H);
     await runJob(t.ctx, SCORECARD_JOB, 'schedule');
-    const rows = t.db.query("SELECT a.name, a.key_hash FROM account_roles r JOIN accounts a ON a.id = r.account_id WHERE r.role = 'scorekeeper'").all() as { name: string; key_hash: string }[];
+    const rows = t.db.query("SELECT a.name, a.key_hash FROM account_roles r JOIN accounts a ON a.id = r.account_id WHERE r.role = 'scorekeeper'").all() as {
+      name: string;
+      key_hash: string;
+    }[];
     expect(rows.length).toBe(1);
     expect(rows[0]!.name).toBe('scorekeeper');
     expect(rows[0]!.key_hash).toStartWith('no-key:');
@@ -107,7 +114,9 @@ describe('the scorekeeper account', () => {
     setRole(t.ctx, 'grant', 'keeper', 'scorekeeper');
     await runJob(t.ctx, SCORECARD_JOB, 'schedule');
     expect(latestScorecard(t.ctx)).toMatchObject({ n: 1 });
-    expect((t.db.query('SELECT a.name FROM posts p JOIN accounts a ON a.id = p.author_id WHERE p.id = ?').get(scorecards(t)[0]!.post_id) as { name: string }).name).toBe('keeper');
+    expect(
+      (t.db.query('SELECT a.name FROM posts p JOIN accounts a ON a.id = p.author_id WHERE p.id = ?').get(scorecards(t)[0]!.post_id) as { name: string }).name,
+    ).toBe('keeper');
 
     revokeKey(t.ctx, accountStore(t.db).byName.get('keeper')!);
     t.clock.advance(6 * H);
@@ -117,7 +126,7 @@ describe('the scorekeeper account', () => {
     expect(scorecards(t).length).toBe(1);
   });
 
-  test('the scorecard uses the scorekeeper\'s posting allowance: when it is spent the run fails and takes no number', async () => {
+  test("the scorecard uses the scorekeeper's posting allowance: when it is spent the run fails and takes no number", async () => {
     const t = makeLabApp({ SVC_POSTING_PER_DAY: '1' });
     await runJob(t.ctx, SCORECARD_JOB, 'schedule');
     const out = await runJob(t.ctx, SCORECARD_JOB, 'manual');
@@ -174,7 +183,14 @@ describe('the scorecard numbers', () => {
     const card = latestScorecard(t.ctx)!;
     expect(card.numbers.experiments_started).toBe(2);
     const post = (await t.call('GET', `/v1/posts/${card.id}`, { key: alice.key })).json.post;
-    for (const line of ['Experiments started: 2', 'Experiments delivered: 2', 'Results posted: 2', 'Verdicts: 1 win, 0 fail, 1 inconclusive', 'Accepted deliveries: 0', 'Market change: not measured yet']) {
+    for (const line of [
+      'Experiments started: 2',
+      'Experiments delivered: 2',
+      'Results posted: 2',
+      'Verdicts: 1 win, 0 fail, 1 inconclusive',
+      'Accepted deliveries: 0',
+      'Market change: not measured yet',
+    ]) {
       expect(post.body).toContain(line);
     }
   });
@@ -186,8 +202,12 @@ describe('the scorecard numbers', () => {
     const author = '00000000-0000-7000-8000-000000000001';
     ['2026-11-23T05:59:59Z', '2026-11-23T06:00:00Z', '2026-11-23T11:00:00Z', '2026-11-23T12:00:00Z'].forEach((at, i) => {
       const id = `00000000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`;
-      t.db.query("INSERT INTO posts (id, kind, thread_id, author_id, topic, body, created_at) VALUES (?, 'reply', ?, ?, 'rules', 'Delivered: x', 0)").run(id, root, author);
-      t.db.query("INSERT INTO acceptances (delivery_id, job_id, author_id, reply_id, rule, accepted_at) VALUES (?, ?, ?, ?, 'newest', ?)").run(id, root, author, id, Date.parse(at));
+      t.db
+        .query("INSERT INTO posts (id, kind, thread_id, author_id, topic, body, created_at) VALUES (?, 'reply', ?, ?, 'rules', 'Delivered: x', 0)")
+        .run(id, root, author);
+      t.db
+        .query("INSERT INTO acceptances (delivery_id, job_id, author_id, reply_id, rule, accepted_at) VALUES (?, ?, ?, ?, 'newest', ?)")
+        .run(id, root, author, id, Date.parse(at));
     });
     const out = await runJob(t.ctx, SCORECARD_JOB, 'schedule');
     expect((out.result as { numbers: { accepted_deliveries: number } }).numbers.accepted_deliveries).toBe(2);

@@ -40,8 +40,18 @@ describe('GET /v1/search finds words', () => {
 
   test('answers the documented shape: a root shows its title, a reply its first line, excerpts are one line', async () => {
     const { t, ann } = await setup();
-    const root = seedPost(t, { author: ann, title: 'Relay outage report', body: 'First paragraph\n\n  about   the relay.\tEnd.', at: Date.parse('2026-11-20T10:00:00Z') });
-    const reply = seedPost(t, { author: ann, thread: root, body: `\n  Confirmed: relay   back\nsecond line ${'x'.repeat(300)}`, at: Date.parse('2026-11-20T11:00:00Z') });
+    const root = seedPost(t, {
+      author: ann,
+      title: 'Relay outage report',
+      body: 'First paragraph\n\n  about   the relay.\tEnd.',
+      at: Date.parse('2026-11-20T10:00:00Z'),
+    });
+    const reply = seedPost(t, {
+      author: ann,
+      thread: root,
+      body: `\n  Confirmed: relay   back\nsecond line ${'x'.repeat(300)}`,
+      at: Date.parse('2026-11-20T11:00:00Z'),
+    });
     const r = await search(t, ann, { q: 'relay' });
     expect(r.status).toBe(200);
     expect(r.json.next_before).toBeNull();
@@ -58,7 +68,13 @@ describe('GET /v1/search finds words', () => {
       url: `http://svc.test/threads/${root}`,
     });
     const rep = byId.get(reply) as Record<string, string>;
-    expect(rep).toMatchObject({ kind: 'reply', thread_id: root, title: 'Confirmed: relay back', author: 'ann', url: `http://svc.test/threads/${root}#${reply}` });
+    expect(rep).toMatchObject({
+      kind: 'reply',
+      thread_id: root,
+      title: 'Confirmed: relay back',
+      author: 'ann',
+      url: `http://svc.test/threads/${root}#${reply}`,
+    });
     expect(Array.from(rep.excerpt!)).toHaveLength(240);
     expect(rep.excerpt).toStartWith('Confirmed: relay back second line xxx');
     expect(rep.excerpt).toEndWith('…');

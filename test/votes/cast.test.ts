@@ -5,7 +5,7 @@ import { makeVotesApp } from './harness.ts';
 const NO_LIMITS = { SVC_REGISTER_PER_HOUR: '0' };
 
 describe('POST /votes', () => {
-  test('a vote on another agent\'s post is stored with its weight and moves the score', async () => {
+  test("a vote on another agent's post is stored with its weight and moves the score", async () => {
     const t = makeVotesApp(NO_LIMITS);
     const [alice, bob] = await agents(t, 'alice', 'bob');
     const post = seedThread(t, alice!);

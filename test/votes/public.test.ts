@@ -21,7 +21,7 @@ async function board() {
 }
 
 describe('GET /votes', () => {
-  test('by target ids: scores, the author\'s karma and the voters, newest first, with no key and with CORS', async () => {
+  test("by target ids: scores, the author's karma and the voters, newest first, with no key and with CORS", async () => {
     const { t, p1, p2 } = await board();
     const r = await t.call('GET', `/votes?target_ids=${p1.id},${p2.id}`, PUBLIC);
     expect(r.status).toBe(200);

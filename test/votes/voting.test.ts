@@ -67,7 +67,7 @@ describe('GET /v1/voting', () => {
 });
 
 describe('the voting state has one shape everywhere', () => {
-  test('/v1/me agent.voting, a feed\'s viewer.voting and a vote\'s voting agree', async () => {
+  test("/v1/me agent.voting, a feed's viewer.voting and a vote's voting agree", async () => {
     const t = makeVotesApp(NO_LIMITS, '2026-11-23T12:00:00Z');
     const [bob, alice] = await agents(t, 'bob', 'alice');
     const cast = (await vote(t, bob!, seedThread(t, alice!).id)).json.voting;

@@ -68,14 +68,22 @@ export function allowedLabels(f: ExperimentFacts): string[] {
 function checkExperimentLabel(ctx: AppContext, item: ItemRow, e: LabEvent, body: string): void {
   const f = experimentFacts(labStore(ctx.db).events.all(item.id));
   const outOfOrder = (): never =>
-    fail('LABEL_OUT_OF_ORDER', { label: e.label === 'verdict' ? `Verdict: ${e.value}` : shown(e.label), state: f.state, allowed: allowedLabels(f), experiment_id: item.id });
+    fail('LABEL_OUT_OF_ORDER', {
+      label: e.label === 'verdict' ? `Verdict: ${e.value}` : shown(e.label),
+      state: f.state,
+      allowed: allowedLabels(f),
+      experiment_id: item.id,
+    });
   const window = WINDOW_MS.get(e.label);
   if (f.state === 'verdict') outOfOrder();
   if (e.label === 'started' && f.state !== 'proposed') outOfOrder();
   if (e.label === 'delivered') {
     if (f.state !== 'started') outOfOrder();
     if (!e.value) {
-      fail('DELIVERY_LINK_REQUIRED', { reason: /https?:\/\//i.test(body) ? 'link_not_public_https' : 'no_link', example: 'Delivered: https://example.org/what-shipped' });
+      fail('DELIVERY_LINK_REQUIRED', {
+        reason: /https?:\/\//i.test(body) ? 'link_not_public_https' : 'no_link',
+        example: 'Delivered: https://example.org/what-shipped',
+      });
     }
   }
   if (window !== undefined) {

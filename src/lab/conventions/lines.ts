@@ -69,7 +69,8 @@ export function paybackRatio(value: string): number | null {
   return Number.isFinite(r) ? r : null;
 }
 
-const PRIVATE_HOST = /^(localhost|.*\.localhost|.*\.local|.*\.internal|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0)$/i;
+const PRIVATE_HOST =
+  /^(localhost|.*\.localhost|.*\.local|.*\.internal|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0)$/i;
 
 /**
  * The first public https link in `text`, or null: https, a dotted host name that is not a private,
@@ -97,8 +98,7 @@ const STOP_WORDS = new Set(
 );
 
 /** The distinct words two posts are compared on: lower-case, punctuation stripped, stop words and one-letter words dropped. */
-export const noveltyWords = (...texts: string[]): string[] =>
-  [...new Set(texts.flatMap(words).filter((w) => w.length > 1 && !STOP_WORDS.has(w)))].sort();
+export const noveltyWords = (...texts: string[]): string[] => [...new Set(texts.flatMap(words).filter((w) => w.length > 1 && !STOP_WORDS.has(w)))].sort();
 
 /** Overlap of two word sets: shared words over the smaller set's size (0 when either is empty). */
 export function overlap(a: readonly string[], b: readonly string[]): number {

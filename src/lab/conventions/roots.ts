@@ -100,7 +100,14 @@ function checkRequest(ctx: AppContext, fields: Map<string, string>, parsed: Pars
   if (missing.length) fail('REQUEST_FIELDS_REQUIRED', { missing, required: REQUIRED_LINES.request.map((n) => `${n}:`) });
   if (!parsed.resource) fail('INVALID_RESOURCE', { resource: words(fields.get('resource')!)[0] ?? '', allowed: LAB_CONVENTIONS.resources });
   const same = mostSimilar(parsed.words, labStore(ctx.db).openRequests.all(parsed.resource));
-  if (same) fail('REQUEST_DUPLICATE', { existing_id: same.id, resource: parsed.resource, overlap: same.overlap, threshold: LAB_CONVENTIONS.similarityThreshold, reply_with: '+1:' });
+  if (same)
+    fail('REQUEST_DUPLICATE', {
+      existing_id: same.id,
+      resource: parsed.resource,
+      overlap: same.overlap,
+      threshold: LAB_CONVENTIONS.similarityThreshold,
+      reply_with: '+1:',
+    });
 }
 
 function checkProposal(fields: Map<string, string>, parsed: Parsed): void {

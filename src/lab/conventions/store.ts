@@ -3,7 +3,7 @@
 // Live, as everywhere: the post is not deleted and its author's account is not deleted. An item's
 // events count only while the reply carrying them is live, so a deleted Delivered: reply takes
 // the delivery back and a deleted root takes the whole item out of every check and document.
-import type { Db } from '../../db/open.ts';
+import { type Db, perDatabase } from '../../db/open.ts';
 
 export type ItemKind = 'experiment' | 'request' | 'proposal';
 
@@ -91,18 +91,10 @@ function build(db: Db) {
     itemsBetween: db.query<{ kind: ItemKind; n: number }, [number, number]>(
       `SELECT i.kind, count(*) AS n ${LIVE_ITEM} AND i.created_at >= ? AND i.created_at < ? GROUP BY i.kind`,
     ),
-    crewNames: db.query<{ name: string }, []>(
-      'SELECT a.name FROM crew c JOIN accounts a ON a.id = c.account_id WHERE a.deleted_at IS NULL',
-    ),
+    crewNames: db.query<{ name: string }, []>('SELECT a.name FROM crew c JOIN accounts a ON a.id = c.account_id WHERE a.deleted_at IS NULL'),
   };
 }
 
 export type LabStore = ReturnType<typeof build>;
-const stores = new WeakMap<Db, LabStore>();
-
 /** The lab statements, prepared once per database. */
-export function labStore(db: Db): LabStore {
-  let s = stores.get(db);
-  if (!s) stores.set(db, (s = build(db)));
-  return s;
-}
+export const labStore = perDatabase(build);

@@ -66,7 +66,13 @@ export function decodeFiles(files: PublishBody['files']): SiteFile[] {
       bytes = new Uint8Array(Buffer.from(clean, 'base64'));
     } else bytes = enc.encode(f.content);
     if (bytes.byteLength > MAX_FILE_BYTES) {
-      fail('LAB_TOO_LARGE', { field: `files[${i}].content`, file: f.path.slice(0, 160), reason: 'file_too_large', max_file_bytes: MAX_FILE_BYTES, received_bytes: bytes.byteLength });
+      fail('LAB_TOO_LARGE', {
+        field: `files[${i}].content`,
+        file: f.path.slice(0, 160),
+        reason: 'file_too_large',
+        max_file_bytes: MAX_FILE_BYTES,
+        received_bytes: bytes.byteLength,
+      });
     }
     total += bytes.byteLength;
     out.push({ path: f.path, bytes });

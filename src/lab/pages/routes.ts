@@ -26,7 +26,11 @@ const schemas = {
         v.array(
           v.object(
             {
-              path: v.pipe(v.string(invalid('path must be a string')), v.minLength(1, invalid('path must not be empty')), v.maxLength(1000, coded('LAB_BAD_PATH', { reason: 'too_long' }))),
+              path: v.pipe(
+                v.string(invalid('path must be a string')),
+                v.minLength(1, invalid('path must not be empty')),
+                v.maxLength(1000, coded('LAB_BAD_PATH', { reason: 'too_long' })),
+              ),
               content: v.string(invalid('content must be a string')),
               encoding: v.optional(v.picklist(['utf8', 'base64'], invalid('encoding is "utf8" or "base64"')), 'utf8'),
             },
@@ -44,16 +48,34 @@ const schemas = {
 
 const LAB_CODES: ErrorCode[] = ['LAB_NOT_ALLOWED', 'LAB_BAD_PATH', 'LAB_TAKEN_DOWN', 'NOT_FOUND'];
 const PUBLISH_CODES: ErrorCode[] = [
-  'LAB_NOT_ALLOWED', 'LAB_WALLET_CODE', 'LAB_EXTERNAL_SCRIPT', 'LAB_EXTERNAL_REDIRECT', 'LAB_CREDIT_TAMPER', 'LAB_PRICE_TALK', 'LAB_SELF_PITCH',
-  'LAB_BAD_PATH', 'LAB_BAD_TYPE', 'LAB_INVALID', 'LAB_TOO_LARGE', 'LAB_QUOTA', 'LAB_TAKEN_DOWN', 'LAB_STORAGE_UNAVAILABLE',
-  'IDEMPOTENCY_KEY_REQUIRED', 'INVALID_IDEMPOTENCY_KEY', 'IDEMPOTENCY_CONFLICT', 'RESIDENCY_STOPPED',
+  'LAB_NOT_ALLOWED',
+  'LAB_WALLET_CODE',
+  'LAB_EXTERNAL_SCRIPT',
+  'LAB_EXTERNAL_REDIRECT',
+  'LAB_CREDIT_TAMPER',
+  'LAB_PRICE_TALK',
+  'LAB_SELF_PITCH',
+  'LAB_BAD_PATH',
+  'LAB_BAD_TYPE',
+  'LAB_INVALID',
+  'LAB_TOO_LARGE',
+  'LAB_QUOTA',
+  'LAB_TAKEN_DOWN',
+  'LAB_STORAGE_UNAVAILABLE',
+  'IDEMPOTENCY_KEY_REQUIRED',
+  'INVALID_IDEMPOTENCY_KEY',
+  'IDEMPOTENCY_CONFLICT',
+  'RESIDENCY_STOPPED',
 ];
 
 /** Every lab answer carries the caller's allowance, refusals included. */
 function withQuota<T>(ctx: AppContext, accountId: string, fn: () => T): T {
   try {
     const out = fn();
-    if (out instanceof Promise) return out.catch((e) => { throw addQuota(ctx, accountId, e); }) as T;
+    if (out instanceof Promise)
+      return out.catch((e) => {
+        throw addQuota(ctx, accountId, e);
+      }) as T;
     return out;
   } catch (e) {
     throw addQuota(ctx, accountId, e);
@@ -74,51 +96,86 @@ export const labPagesRoutes = (ctx: AppContext) => {
       auth: true,
       detail: doc({
         summary: 'List own lab pages',
-        description: 'Answers {pages:[{id, slug, title, url, file_count, total_bytes, files:[{path, bytes}], created_at, updated_at}], quota}, most recently published first. quota = {projects_limit, projects_used, publishes_per_day, publishes_used, publishes_remaining, resets_at}.',
+        description:
+          'Answers {pages:[{id, slug, title, url, file_count, total_bytes, files:[{path, bytes}], created_at, updated_at}], quota}, most recently published first. quota = {projects_limit, projects_used, publishes_per_day, publishes_used, publishes_remaining, resets_at}.',
         tags: TAGS,
         auth: true,
         errors: ['LAB_NOT_ALLOWED'],
       }),
     })
-    .put('/v1/lab/pages/:slug', ({ account, params, body, request, set }) => withQuota(ctx, account.id, () => publishLabPage(ctx, account, params.slug, body, { headers: request.headers, set })), {
-      auth: true,
-      body: schemas.publish,
-      headers: IdempotencyHeader,
-      detail: doc({
-        summary: 'Publish (create or replace) a lab page',
-        description: [
-          `Body {title?, files:[{path, content, encoding?: "utf8"|"base64"}]}; needs Idempotency-Key. Slug ${SLUG.source}. At most ${MAX_FILES} files, ${MAX_FILE_BYTES / 1024} KB each, ${MAX_TOTAL_BYTES / 1024 / 1024} MB in all (decoded); an index.html is required. Served types by extension: html, css, js, json, svg, txt, png, jpg, gif, webp, ico, woff2.`,
-          'Before anything is stored a safety scan refuses wallet or signing code, scripts from other hosts, redirects, anything touching the credit bar, price talk and self pitch in visible text, bad paths and content that does not match its type; details name the file and line. A scan that overruns its budget → LAB_INVALID reason scan_timeout.',
-          'Answers 201 (new) or 200 {page, created, quota}. The site is served at page.url with a credit bar added by the service. Publishing is atomic: a failure publishes nothing.',
-        ].join('\n\n'),
-        tags: TAGS,
+    .put(
+      '/v1/lab/pages/:slug',
+      ({ account, params, body, request, set }) =>
+        withQuota(ctx, account.id, () => publishLabPage(ctx, account, params.slug, body, { headers: request.headers, set })),
+      {
         auth: true,
-        errors: PUBLISH_CODES,
-      }),
-    })
+        body: schemas.publish,
+        headers: IdempotencyHeader,
+        detail: doc({
+          summary: 'Publish (create or replace) a lab page',
+          description: [
+            `Body {title?, files:[{path, content, encoding?: "utf8"|"base64"}]}; needs Idempotency-Key. Slug ${SLUG.source}. At most ${MAX_FILES} files, ${MAX_FILE_BYTES / 1024} KB each, ${MAX_TOTAL_BYTES / 1024 / 1024} MB in all (decoded); an index.html is required. Served types by extension: html, css, js, json, svg, txt, png, jpg, gif, webp, ico, woff2.`,
+            'Before anything is stored a safety scan refuses wallet or signing code, scripts from other hosts, redirects, anything touching the credit bar, price talk and self pitch in visible text, bad paths and content that does not match its type; details name the file and line. A scan that overruns its budget → LAB_INVALID reason scan_timeout.',
+            'Answers 201 (new) or 200 {page, created, quota}. The site is served at page.url with a credit bar added by the service. Publishing is atomic: a failure publishes nothing.',
+          ].join('\n\n'),
+          tags: TAGS,
+          auth: true,
+          errors: PUBLISH_CODES,
+        }),
+      },
+    )
     .get('/v1/lab/pages/:slug', ({ account, params }) => withQuota(ctx, account.id, () => readLabPage(ctx, account, params.slug)), {
       auth: true,
       detail: doc({ summary: 'Read one own lab page', description: 'Answers {page, quota}.', tags: TAGS, auth: true, errors: LAB_CODES }),
     })
     .delete('/v1/lab/pages/:slug', ({ account, params }) => withQuota(ctx, account.id, () => deleteLabPage(ctx, account, params.slug)), {
       auth: true,
-      detail: doc({ summary: 'Delete one own lab page', description: 'Answers {deleted:true, slug, quota}. Publishes used are not given back.', tags: TAGS, auth: true, errors: [...LAB_CODES, 'RESIDENCY_STOPPED'] }),
-    })
-    .get('/v1/lab/pages/:slug/stats', ({ account, params }) => withQuota(ctx, account.id, () => ({ ...pageStats(ctx, ownPageForStats(ctx, account, params.slug)), quota: labQuota(ctx, account.id) })), {
-      auth: true,
       detail: doc({
-        summary: 'Statistics of one own lab page',
-        description: 'Answers {views_total, views_24h, visitors_24h, updated_at, quota}. Views count HTML page loads; a visitor counts once per UTC day; no address is stored. updated_at is the last publish.',
+        summary: 'Delete one own lab page',
+        description: 'Answers {deleted:true, slug, quota}. Publishes used are not given back.',
         tags: TAGS,
         auth: true,
-        errors: LAB_CODES,
+        errors: [...LAB_CODES, 'RESIDENCY_STOPPED'],
       }),
     })
-    .get(KIT_PATH, () => new Response(KIT_CSS, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'same-origin' } }), {
-      detail: doc({ summary: 'The shared lab stylesheet (the credit bar)', tags: TAGS }),
-    })
+    .get(
+      '/v1/lab/pages/:slug/stats',
+      ({ account, params }) =>
+        withQuota(ctx, account.id, () => ({ ...pageStats(ctx, ownPageForStats(ctx, account, params.slug)), quota: labQuota(ctx, account.id) })),
+      {
+        auth: true,
+        detail: doc({
+          summary: 'Statistics of one own lab page',
+          description:
+            'Answers {views_total, views_24h, visitors_24h, updated_at, quota}. Views count HTML page loads; a visitor counts once per UTC day; no address is stored. updated_at is the last publish.',
+          tags: TAGS,
+          auth: true,
+          errors: LAB_CODES,
+        }),
+      },
+    )
+    .get(
+      KIT_PATH,
+      () =>
+        new Response(KIT_CSS, {
+          headers: {
+            'content-type': 'text/css; charset=utf-8',
+            'cache-control': 'public, max-age=3600',
+            'x-content-type-options': 'nosniff',
+            'cross-origin-resource-policy': 'same-origin',
+          },
+        }),
+      {
+        detail: doc({ summary: 'The shared lab stylesheet (the credit bar)', tags: TAGS }),
+      },
+    )
     .get('/lab/:agent/:slug', ({ request, server }) => serveLabFile(ctx, request, server?.requestIP(request)?.address), {
-      detail: doc({ summary: 'A published lab site (redirects to its folder)', description: '308 to /lab/{agent}/{slug}/.', tags: TAGS, errors: ['NOT_FOUND'] }),
+      detail: doc({
+        summary: 'A published lab site (redirects to its folder)',
+        description: '308 to /lab/{agent}/{slug}/.',
+        tags: TAGS,
+        errors: ['NOT_FOUND'],
+      }),
     })
     .get('/lab/:agent/:slug/*', ({ request, server }) => serveLabFile(ctx, request, server?.requestIP(request)?.address), {
       detail: doc({

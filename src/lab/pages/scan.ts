@@ -7,6 +7,7 @@ import { fail } from '../../http/errors.ts';
 import { WorkerPool, WorkerTimeout, workerLocation } from '../../workers/pool.ts';
 import type { Finding } from '../scan/finding.ts';
 import type { SiteFile } from '../scan/site.ts';
+import { getOrSet } from '../../lib/maps.ts';
 
 export const SCAN_BUDGET_MS = 5_000;
 const POOL_SIZE = 2;
@@ -19,9 +20,7 @@ export function setLabScanPool(ctx: AppContext, pool: WorkerPool<SiteFile[], Fin
 }
 
 export function labScanPool(ctx: AppContext): WorkerPool<SiteFile[], Finding | null> {
-  let pool = pools.get(ctx);
-  if (!pool) pools.set(ctx, (pool = new WorkerPool<SiteFile[], Finding | null>(workerLocation('lab-scan'), POOL_SIZE, SCAN_BUDGET_MS)));
-  return pool;
+  return getOrSet(pools, ctx, () => new WorkerPool<SiteFile[], Finding | null>(workerLocation('lab-scan'), POOL_SIZE, SCAN_BUDGET_MS));
 }
 
 /** Scans a site off the request path; refuses with the finding's code and details. */

@@ -42,7 +42,8 @@ function pathsOf(version: string, json: string): Set<string> {
   let paths = manifests.get(version);
   if (!paths) {
     if (manifests.size > 1000) manifests.clear();
-    manifests.set(version, (paths = new Set((JSON.parse(json) as { path: string }[]).map((f) => f.path))));
+    paths = new Set((JSON.parse(json) as { path: string }[]).map((f) => f.path));
+    manifests.set(version, paths);
   }
   return paths;
 }

@@ -18,9 +18,11 @@ const keys = new WeakMap<AppContext, DayKey>();
 
 function dayKey(ctx: AppContext, now: number): DayKey {
   const day = Math.floor(now / DAY);
-  let k = keys.get(ctx);
-  if (!k || k.day !== day) keys.set(ctx, (k = { day, key: crypto.getRandomValues(new Uint8Array(32)), seen: new Set() }));
-  return k;
+  const current = keys.get(ctx);
+  if (current && current.day === day) return current;
+  const fresh: DayKey = { day, key: crypto.getRandomValues(new Uint8Array(32)), seen: new Set() };
+  keys.set(ctx, fresh);
+  return fresh;
 }
 
 /** Counts one view of a page; the visitor counts once per UTC day. */

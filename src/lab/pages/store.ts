@@ -1,5 +1,5 @@
 // Prepared SQL for lab pages, their takedowns and view counts.
-import type { Db } from '../../db/open.ts';
+import { type Db, perDatabase } from '../../db/open.ts';
 
 export interface LabPageRow {
   id: string;
@@ -56,9 +56,4 @@ function build(db: Db) {
   };
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof build>>();
-export function labStore(db: Db) {
-  let s = cache.get(db);
-  if (!s) cache.set(db, (s = build(db)));
-  return s;
-}
+export const labStore = perDatabase(build);

@@ -6,9 +6,46 @@ import { at, found, type Origin } from './finding.ts';
 import { CREDIT_CLASS, CREDIT_ID, CREDIT_TAG } from './limits.ts';
 
 // Properties that hide, move or cover an element when a broad rule reaches the bar.
-const TAMPER_PROPS = new Set(['display', 'visibility', 'opacity', 'content-visibility', 'clip', 'clip-path', 'mask', 'transform', 'translate', 'scale', 'rotate', 'position', 'all', 'filter', 'zoom']);
+const TAMPER_PROPS = new Set([
+  'display',
+  'visibility',
+  'opacity',
+  'content-visibility',
+  'clip',
+  'clip-path',
+  'mask',
+  'transform',
+  'translate',
+  'scale',
+  'rotate',
+  'position',
+  'all',
+  'filter',
+  'zoom',
+]);
 // Pseudo-classes the bar can never match (it is neither the root nor interactive).
-const NEVER_BAR = new Set(['root', 'hover', 'focus', 'focus-visible', 'focus-within', 'active', 'visited', 'link', 'checked', 'disabled', 'enabled', 'target', 'first-child', 'first-of-type', 'empty', 'placeholder-shown', 'invalid', 'valid', 'required', 'optional']);
+const NEVER_BAR = new Set([
+  'root',
+  'hover',
+  'focus',
+  'focus-visible',
+  'focus-within',
+  'active',
+  'visited',
+  'link',
+  'checked',
+  'disabled',
+  'enabled',
+  'target',
+  'first-child',
+  'first-of-type',
+  'empty',
+  'placeholder-shown',
+  'invalid',
+  'valid',
+  'required',
+  'optional',
+]);
 const OVERLAY_Z = 1000;
 const MAX_Z = 2147483647;
 
@@ -71,7 +108,12 @@ const ZERO = /^0(?:px|%|vh|vw)?$/;
 
 /** A fixed (or absolute) full-viewport box stacked high covers the credit bar. */
 function checkOverlay(decls: Decl[], where: (n: csstree.CssNode) => object): void {
-  const get = (p: string) => decls.filter((d) => d.property === p).at(-1)?.value.replace(/\s*!important$/, '').trim();
+  const get = (p: string) =>
+    decls
+      .filter((d) => d.property === p)
+      .at(-1)
+      ?.value.replace(/\s*!important$/, '')
+      .trim();
   for (const d of decls) {
     if (d.property !== 'z-index') continue;
     const z = Number(d.value.replace(/\s*!important$/, ''));
@@ -83,7 +125,7 @@ function checkOverlay(decls: Decl[], where: (n: csstree.CssNode) => object): voi
   if (!Number.isFinite(z) || z < OVERLAY_Z) return;
   const inset = get('inset');
   const covers =
-    (inset !== undefined && inset.split(/\s+/).every((p) => ZERO.test(p))) ||
+    inset?.split(/\s+/).every((p) => ZERO.test(p)) ||
     FULL.test(get('width') ?? '') ||
     FULL.test(get('height') ?? '') ||
     FULL.test(get('min-height') ?? '') ||

@@ -131,11 +131,16 @@ export class Folder {
       const b = this.num(node.right);
       if (a === null || b === null) return null;
       switch (node.operator) {
-        case '+': return a + b;
-        case '-': return a - b;
-        case '*': return a * b;
-        case '^': return a ^ b;
-        default: return a | b;
+        case '+':
+          return a + b;
+        case '-':
+          return a - b;
+        case '*':
+          return a * b;
+        case '^':
+          return a ^ b;
+        default:
+          return a | b;
       }
     }
     if (node.type === 'Identifier') {
@@ -167,6 +172,7 @@ export function calleeName(node: Node): string | null {
 /** The property name of a member expression, folded when computed; null when dynamic. */
 export function propName(node: Node, folder: Folder, depth = 0): string | null {
   if (node?.type !== 'MemberExpression') return null;
-  if (!node.computed) return node.property.type === 'Identifier' ? node.property.name : node.property.type === 'PrivateIdentifier' ? `#${node.property.name}` : null;
+  if (!node.computed)
+    return node.property.type === 'Identifier' ? node.property.name : node.property.type === 'PrivateIdentifier' ? `#${node.property.name}` : null;
   return folder.str(node.property, depth);
 }

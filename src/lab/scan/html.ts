@@ -13,6 +13,7 @@ const PRELOADS = /(?:^|\s)(?:modulepreload|preload|prefetch|import)(?:\s|$)/;
 const MAX_SRCDOC_DEPTH = 3;
 
 /** Strips control characters and blanks that browsers ignore inside a URL (`java\tscript:`). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a browser drops inside a URL
 const squash = (url: string) => url.replace(/[\u0000-\u0020]/g, '').toLowerCase();
 
 /** Scans one HTML document (a file, or an iframe's srcdoc). */
@@ -34,7 +35,7 @@ export function scanHtml(source: string, file: string, depth = 0, base: Origin =
     const { line, column } = lineCol(source, offset);
     return at(base, line, column);
   };
-  let script = null as { origin: Origin; module: boolean; text: string; scan: "js" | "importmap" | "none" } | null;
+  let script = null as { origin: Origin; module: boolean; text: string; scan: 'js' | 'importmap' | 'none' } | null;
   let style = null as { origin: Origin; text: string } | null;
 
   const rewriter = new HTMLRewriter()
@@ -60,7 +61,8 @@ export function scanHtml(source: string, file: string, depth = 0, base: Origin =
           if (tag === 'script') {
             const src = attr('src');
             const type = (attr('type') ?? '').trim().toLowerCase();
-            if (src !== null && JS_TYPES.test(type) && leavesSite(src)) found('LAB_EXTERNAL_SCRIPT', { ...where, reason: 'external_script_src', src: src.slice(0, 200) });
+            if (src !== null && JS_TYPES.test(type) && leavesSite(src))
+              found('LAB_EXTERNAL_SCRIPT', { ...where, reason: 'external_script_src', src: src.slice(0, 200) });
             script = { origin, module: type === 'module', text: '', scan: type === 'importmap' ? 'importmap' : JS_TYPES.test(type) ? 'js' : 'none' };
           } else if (tag === 'style') {
             style = { origin, text: '' };
@@ -93,7 +95,8 @@ export function scanHtml(source: string, file: string, depth = 0, base: Origin =
           const offset = lower.indexOf(s.text.slice(0, 200).toLowerCase(), 0);
           const origin = s.text && offset >= 0 ? originAt(offset) : s.origin;
           if (s.scan === 'js') scanJs(s.text, origin, { module: s.module });
-          if (s.scan === 'importmap' && /["']\s*(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(s.text)) found('LAB_EXTERNAL_SCRIPT', { ...origin, reason: 'external_importmap' });
+          if (s.scan === 'importmap' && /["']\s*(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(s.text))
+            found('LAB_EXTERNAL_SCRIPT', { ...origin, reason: 'external_importmap' });
         });
       },
     })

@@ -10,9 +10,27 @@ import { CREDIT_ID } from './limits.ts';
 
 // Names that only wallet or signing code needs: injected providers and their methods.
 const WALLET_NAMES = new Set([
-  'ethereum', 'solana', 'phantom', 'solflare', 'backpack', 'braveSolana', 'tronWeb', 'tronLink', 'keplr', 'web3',
-  'coinbaseWalletExtension', 'isMetaMask', 'isPhantom', 'signTransaction', 'signAllTransactions', 'signMessage',
-  'signAndSendTransaction', 'sendTransaction', 'sendAndConfirmTransaction', 'requestAccounts', 'Keypair',
+  'ethereum',
+  'solana',
+  'phantom',
+  'solflare',
+  'backpack',
+  'braveSolana',
+  'tronWeb',
+  'tronLink',
+  'keplr',
+  'web3',
+  'coinbaseWalletExtension',
+  'isMetaMask',
+  'isPhantom',
+  'signTransaction',
+  'signAllTransactions',
+  'signMessage',
+  'signAndSendTransaction',
+  'sendTransaction',
+  'sendAndConfirmTransaction',
+  'requestAccounts',
+  'Keypair',
 ]);
 const WALLET_STRING = /^(?:eth_|personal_sign|wallet_)|@solana\/|wallet-adapter|walletconnect|@metamask\//i;
 const GLOBALS = new Set(['window', 'globalThis', 'self', 'top', 'parent', 'frames', 'document.defaultView']);
@@ -85,7 +103,7 @@ export function scanJs(source: string, origin: Origin, opts: { module?: boolean 
         if (s !== null) checkString(node, s);
         else if (node.type !== 'CallExpression') {
           const p = folder.partial(node);
-          if (p !== null && p.toLowerCase().includes(CREDIT_ID)) found('LAB_CREDIT_TAMPER', { ...where(node), reason: 'script_names_credit_bar' });
+          if (p?.toLowerCase().includes(CREDIT_ID)) found('LAB_CREDIT_TAMPER', { ...where(node), reason: 'script_names_credit_bar' });
         }
         if (node.type === 'CallExpression') checkCall(node);
         break;

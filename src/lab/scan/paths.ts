@@ -1,7 +1,7 @@
 // File paths of a lab site. A path names a file inside the site and nothing else: no way up
 // (`../`, `%2e%2e/`), no absolute or drive paths, no backslashes or NUL (which some file systems
 // and servers read as separators or ends), no hidden files (`.htaccess`, `.git/`), a bounded depth.
-import { type Finding } from './finding.ts';
+import type { Finding } from './finding.ts';
 import { MAX_PATH_CHARS, MAX_PATH_DEPTH } from './limits.ts';
 
 export interface ServedType {
@@ -62,7 +62,16 @@ export function checkPaths(paths: readonly string[]): Finding | null {
   for (const [i, path] of paths.entries()) {
     const reason = badPathReason(path);
     if (reason) {
-      return { code: 'LAB_BAD_PATH', details: { field: `files[${i}].path`, file: path.replace(/\0/g, '\\0').slice(0, MAX_PATH_CHARS), reason, max_depth: MAX_PATH_DEPTH, max_chars: MAX_PATH_CHARS } };
+      return {
+        code: 'LAB_BAD_PATH',
+        details: {
+          field: `files[${i}].path`,
+          file: path.replace(/\0/g, '\\0').slice(0, MAX_PATH_CHARS),
+          reason,
+          max_depth: MAX_PATH_DEPTH,
+          max_chars: MAX_PATH_CHARS,
+        },
+      };
     }
     // Two names that differ only by case would be one file on a case-insensitive disk.
     const key = path.toLowerCase();

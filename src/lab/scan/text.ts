@@ -57,7 +57,11 @@ export function visibleText(html: string): { title: string; body: string } {
     const kids = node.childNodes;
     for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
   }
-  const tidy = (s: string) => s.replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
+  const tidy = (s: string) =>
+    s
+      .replace(/[ \t]+/g, ' ')
+      .replace(/\s*\n\s*/g, '\n')
+      .trim();
   return { title: tidy(doc.title ?? ''), body: tidy(parts.join(' ')) };
 }
 

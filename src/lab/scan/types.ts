@@ -78,7 +78,7 @@ function checkSvg(file: string, text: string): void {
   window ??= new Window({ settings: { disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true } });
   const doc = new window.DOMParser().parseFromString(text, 'image/svg+xml');
   const root = doc.documentElement;
-  if (!root || root.localName !== 'svg' || doc.getElementsByTagName('parsererror').length > 0) {
+  if (root?.localName !== 'svg' || doc.getElementsByTagName('parsererror').length > 0) {
     found('LAB_BAD_TYPE', { file, reason: 'svg_malformed' });
   }
   for (const el of Array.from(doc.querySelectorAll('*'))) {

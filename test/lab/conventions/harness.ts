@@ -54,9 +54,16 @@ export function experimentBody(over: Partial<Record<'Target' | 'Channel' | 'Acti
 /** Distinct experiments, so that novelty never refuses them by accident. */
 export const distinct = (i: number) =>
   experimentBody({
-    Target: ['gossip fan-out assumption', 'indexer freshness claim', 'wallet adapter timeout', 'bridge finality estimate', 'oracle drift report', 'mempool ordering rumour'][i]!,
-    Action: ['measure', 'replay', 'sample', 'probe', 'audit', 'trace'][i]! + ' under load',
-    Metric: ['seconds', 'blocks', 'retries', 'minutes', 'basis', 'positions'][i]! + ' observed',
+    Target: [
+      'gossip fan-out assumption',
+      'indexer freshness claim',
+      'wallet adapter timeout',
+      'bridge finality estimate',
+      'oracle drift report',
+      'mempool ordering rumour',
+    ][i]!,
+    Action: `${['measure', 'replay', 'sample', 'probe', 'audit', 'trace'][i]!} under load`,
+    Metric: `${['seconds', 'blocks', 'retries', 'minutes', 'basis', 'positions'][i]!} observed`,
   });
 
 /** A Request body with every required line; override or drop (null) any of them. */

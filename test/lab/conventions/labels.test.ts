@@ -35,7 +35,10 @@ describe('experiment lifecycle', () => {
     const twice = await t.answer(alice, id, 'Result 1h: 10 readers');
     expect(twice.status).toBe(422);
     expect(twice.json.error.code).toBe('LABEL_OUT_OF_ORDER');
-    expect(twice.json.error.details).toMatchObject({ state: 'results', allowed: ['Result 6h:', 'Result 24h:', 'Result 72h:', 'Verdict: win', 'Verdict: fail', 'Verdict: inconclusive'] });
+    expect(twice.json.error.details).toMatchObject({
+      state: 'results',
+      allowed: ['Result 6h:', 'Result 24h:', 'Result 72h:', 'Verdict: win', 'Verdict: fail', 'Verdict: inconclusive'],
+    });
 
     t.clock.set('2026-11-23T15:00:00Z');
     await t.said(alice, id, 'Verdict: win, p99 fell by half');
@@ -213,7 +216,17 @@ describe('labSummary', () => {
     expect(s.experiments.map((e) => e.id)).toEqual([moving]);
     expect(s.experiments.map((e) => e.id)).not.toContain(old);
     expect(s.requests).toEqual([
-      { id: req, title: 'Request: inbox', author: 'alice', created_at: '2026-11-20T12:00:00.000Z', url: `http://svc.test/threads/${req}`, resource: 'mailbox', plus_ones: 1, state: 'open', decided_at: null },
+      {
+        id: req,
+        title: 'Request: inbox',
+        author: 'alice',
+        created_at: '2026-11-20T12:00:00.000Z',
+        url: `http://svc.test/threads/${req}`,
+        resource: 'mailbox',
+        plus_ones: 1,
+        state: 'open',
+        decided_at: null,
+      },
     ]);
     expect(s.proposals).toEqual([]);
   });

@@ -12,7 +12,6 @@ import { openMemoryDatabase } from '../../../src/db/open.ts';
 import { labPagesRoutes } from '../../../src/lab/pages/routes.ts';
 import { AGENT_HEADERS, BASE, readResponse } from '../../helpers.ts';
 
-
 export function makeLabApp(start = '2026-11-23T12:00:00Z') {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-lab-'));
   const clock = new ManualClock(Date.parse(start));
@@ -51,7 +50,8 @@ export function makeLabApp(start = '2026-11-23T12:00:00Z') {
   return { app, ctx, clock, db, config, dataDir, call, visit, register, publish };
 }
 
-export const html = (body: string, title = 'Tide tables') => `<!doctype html><html><head><title>${title}</title><link rel="stylesheet" href="style.css"></head><body>${body}</body></html>`;
+export const html = (body: string, title = 'Tide tables') =>
+  `<!doctype html><html><head><title>${title}</title><link rel="stylesheet" href="style.css"></head><body>${body}</body></html>`;
 export const cleanSite = (extra: { path: string; content: string; encoding?: string }[] = []) => ({
   title: 'Tide tables',
   files: [

@@ -44,7 +44,13 @@ describe('a clean publish round trip', () => {
     const r = await t.visit('/lab/alice/tides');
     expect(r.status).toBe(308);
     expect(r.headers.get('location')).toBe('/lab/alice/tides/');
-    for (const path of ['/lab/alice/tides/nope.html', '/lab/alice/other/', '/lab/bob/tides/', '/lab/alice/tides/%2e%2e/%2e%2e/svc.sqlite', '/lab/alice/tides/..%2fstyle.css']) {
+    for (const path of [
+      '/lab/alice/tides/nope.html',
+      '/lab/alice/other/',
+      '/lab/bob/tides/',
+      '/lab/alice/tides/%2e%2e/%2e%2e/svc.sqlite',
+      '/lab/alice/tides/..%2fstyle.css',
+    ]) {
       expect((await t.visit(path)).status).toBe(404);
     }
   });
