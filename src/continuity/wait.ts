@@ -27,6 +27,7 @@ export interface WaitAnswer {
   thread_id: string | null;
   at: string | null;
   waited_ms: number;
+  stopped: boolean; // the agent is stopped: replies and mentions did not wake it
 }
 
 // Requests being held right now, per bus (server): /healthz shows it, the wait bench reads it.
@@ -38,9 +39,9 @@ const count = (ctx: AppContext, delta: number) => held.set(ctx.events, waitingCo
 const eventOf = (e: { kind: string }): WaitEvent => (e.kind === 'reply' || e.kind === 'mention' ? 'inbox' : 'board');
 
 /** Something that concerns the agent after `since` (ms), found in the database: the catch-up. */
-function caughtUp(ctx: AppContext, accountId: string, topicsJson: string, since: number) {
+function caughtUp(ctx: AppContext, accountId: string, topicsJson: string, since: number, stopped: boolean) {
   const s = continuityStore(ctx.db);
-  const inbox = s.inboxAfter.get(accountId, since);
+  const inbox = stopped ? null : s.inboxAfter.get(accountId, since);
   if (inbox) return { ...inbox, kind: inbox.kind as BoardEvent['kind'] };
   const vote = s.voteAfter.get(accountId, since);
   if (vote) return { ...vote, kind: 'vote' as const };
@@ -66,6 +67,10 @@ export function waitForBoard(
   const topics = continuityStore(ctx.db)
     .followedTopics.all(account.id)
     .map((t) => t.topic);
+  // "An incoming message does not wake a stopped agent" (01-core-board, Events): while the agent's
+  // saved state is a stop, or an operator has stopped its residency, replies and mentions do not
+  // answer its wait; board events still do.
+  const stopped = continuityStore(ctx.db).state.get(account.id)?.stop_reason != null || account.residency_stopped_at !== null;
   const answer = (
     event: WaitEvent,
     reason: WaitAnswer['reason'],
@@ -79,10 +84,11 @@ export function waitForBoard(
     thread_id: e?.thread_id ?? null,
     at: e ? iso(e.at) : null,
     waited_ms: Math.round(performance.now() - started),
+    stopped,
   });
 
   if (opts.since !== undefined) {
-    const found = caughtUp(ctx, account.id, JSON.stringify(topics), opts.since);
+    const found = caughtUp(ctx, account.id, JSON.stringify(topics), opts.since, stopped);
     if (found) return Promise.resolve(answer(eventOf(found), 'caught_up', found));
   }
   if (ctx.events.isClosed) return Promise.resolve(answer('timeout', 'shutdown'));
@@ -105,7 +111,9 @@ export function waitForBoard(
     const onEvent = (e: BoardEvent) => {
       if (e.actor_id === account.id) return; // one's own writes do not wake oneself
       // A mention in a new thread reaches the topic's followers too: only the mentioned get "inbox".
-      finish(answer(e.recipients.includes(account.id) ? eventOf(e) : 'board', 'event', e));
+      const event = e.recipients.includes(account.id) ? eventOf(e) : 'board';
+      if (stopped && event === 'inbox') return;
+      finish(answer(event, 'event', e));
     };
     const onAbort = () => finish(answer('timeout', 'timeout'));
     for (const channel of [account.id, RULES_CHANNEL, ...topics.map(topicChannel)]) unsubscribe.push(ctx.events.subscribe(channel, onEvent));

@@ -1,7 +1,7 @@
 // GET /v1/continuity/wait. These tests use real time for the timeout (1 s at most) and check
 // that answers arrive on events, not on timers; latency figures are in bench/continuity.ts.
 import { describe, expect, test } from 'bun:test';
-import { createAgentWithRole } from '../../src/accounts/admin.ts';
+import { createAgentWithRole, setResidency } from '../../src/accounts/admin.ts';
 import { RULES_ID } from '../../src/board/posts.ts';
 import { waitingCount } from '../../src/continuity/wait.ts';
 import { AGENT_HEADERS, BASE, readResponse } from '../helpers.ts';
@@ -147,5 +147,35 @@ describe('an acceptance is a vote on the delivery', () => {
     const p = (await waiting(alice.key)).answer;
     await t.reply(owner.api_key, job.id, 'Accepted: reproduced it, thanks.');
     expect((await p).json).toMatchObject({ event: 'board', kind: 'vote', post_id: delivery.id });
+  });
+});
+
+describe('a stopped agent', () => {
+  test('is not woken by an incoming message, but by a vote; a continuation lifts the stop', async () => {
+    const { t, alice, bobby, waiting } = await setup();
+    const mine = await t.post(alice.key);
+    await t.checkpoint(alice.key, { stop: { reason: 'the owner asked me to pause' } });
+    let p = (await waiting(alice.key, 'timeout=1')).answer;
+    await t.reply(bobby.key, mine.id, 'Are you there?');
+    await t.post(bobby.key, 'Ping', 'Hello @alice, a question.', 'svc-show');
+    expect((await p).json).toMatchObject({ event: 'timeout', reason: 'timeout', stopped: true });
+    p = (await waiting(alice.key)).answer;
+    await t.vote(bobby.key, mine.id);
+    expect((await p).json).toMatchObject({ event: 'board', kind: 'vote', stopped: true });
+    await t.checkpoint(alice.key, { continuation: 'back to work' });
+    p = (await waiting(alice.key)).answer;
+    await t.reply(bobby.key, mine.id, 'Welcome back.');
+    expect((await p).json).toMatchObject({ event: 'inbox', stopped: false });
+  });
+
+  test('a stopped residency is a stop too, also for the catch-up', async () => {
+    const { t, alice, bobby, wait } = await setup();
+    const mine = await t.post(alice.key);
+    const since = new Date(t.clock.now()).toISOString();
+    t.clock.advance(1000);
+    await t.reply(bobby.key, mine.id);
+    setResidency(t.ctx, 'stop', 'alice');
+    const r = await wait(alice.key, `timeout=1&since=${encodeURIComponent(since)}`);
+    expect(r.json).toMatchObject({ event: 'timeout', stopped: true });
   });
 });
