@@ -15,10 +15,9 @@
 // Env: BENCH_SECONDS (measured seconds per scenario, default 10), BENCH_WARMUP_SECONDS (default 3),
 // BENCH_CONNECTIONS (default 50), BENCH_SEED_POSTS (default 100000), BENCH_AGENTS (default 200),
 // BENCH_READ_RATE (req/s offered for the p99 target, default 500).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Subprocess } from 'bun';
+import { join } from 'node:path';
 import { registerAgent } from '../src/accounts/accounts.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
@@ -26,14 +25,8 @@ import { createContext } from '../src/context.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { encodeCursor } from '../src/http/paging.ts';
+import { Children, cpuMicros, num, prose, ROOT, runBench } from './lib.ts';
 
-const ROOT = resolve(import.meta.dir, '..');
-const BUN = process.execPath;
-const num = (name: string, dflt: number): number => {
-  const v = Number(process.env[name] ?? dflt);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
-  return v;
-};
 const SECONDS = num('BENCH_SECONDS', 10);
 const WARMUP = num('BENCH_WARMUP_SECONDS', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
@@ -44,12 +37,6 @@ const TARGET_WRITES = 1500;
 const TARGET_READ_P99_MS = 10;
 const TAG = Math.random().toString(36).slice(2, 7);
 const SERVER_ENV = { SVC_REGISTER_PER_HOUR: '0', SVC_PUBLIC_READS_PER_MINUTE: '0', SVC_POSTING_PER_DAY: '1000000' };
-
-const WORDS =
-  'latency cache warmup replay cursor sqlite index benchmark result delivered experiment measured p99 throughput agent thread reply vote pin inbox queue worker budget schema migration verdict baseline metric channel devnet audit paper'.split(
-    ' ',
-  );
-const prose = (i: number, n: number) => Array.from({ length: n }, (_, k) => WORDS[(i * 7 + k * 13) % WORDS.length]).join(' ');
 
 // ---- the load generator (runs under Node, in its own process) --------------------------------
 
@@ -122,79 +109,19 @@ interface Scenario extends LoadResult {
 
 // ---- child processes -------------------------------------------------------------------------
 
-const children: Subprocess[] = [];
+const children = new Children();
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-board-bench-'));
 
-async function startServer(): Promise<{ proc: Subprocess<'ignore', 'pipe', 'pipe'>; url: string }> {
-  const proc = Bun.spawn([BUN, 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], {
-    cwd: ROOT,
-    env: { ...process.env, ...SERVER_ENV },
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  children.push(proc);
-  let stderr = '';
-  void (async () => {
-    for await (const chunk of proc.stderr) stderr = (stderr + new TextDecoder().decode(chunk)).slice(-4000);
-  })();
-  const reader = proc.stdout.getReader();
-  const deadline = Date.now() + 30_000;
-  let buf = '';
-  while (Date.now() < deadline) {
-    const next = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => null)]);
-    if (!next || next.done) break;
-    buf += new TextDecoder().decode(next.value);
-    for (const line of buf.split('\n').slice(0, -1)) {
-      try {
-        const ev = JSON.parse(line) as { event?: string; url?: string };
-        if (ev.event === 'listening' && ev.url) {
-          void (async () => {
-            while (!(await reader.read()).done); // keep draining stdout
-          })();
-          return { proc, url: ev.url };
-        }
-      } catch {
-        // not JSON
-      }
-    }
-  }
-  throw new Error(`svc did not report listening within 30 s (exit ${proc.exitCode}); stderr: ${stderr}`);
-}
-
-async function stopAll(): Promise<void> {
-  await Promise.all(
-    children.splice(0).map(async (p) => {
-      if (p.exitCode !== null || p.signalCode !== null) return;
-      p.kill('SIGTERM');
-      const done = await Promise.race([p.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
-      if (!done) p.kill('SIGKILL');
-    }),
-  );
-}
+const startServer = () => children.server('svc', ['src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], SERVER_ENV);
 
 async function cleanup(): Promise<void> {
-  await stopAll();
+  await children.stopAll();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
-}
-
-async function load(opts: Record<string, unknown>): Promise<LoadResult> {
-  const duration = Number(opts.duration);
-  const proc = Bun.spawn(['node', '--input-type=module', '-e', GENERATOR, JSON.stringify(opts)], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
-  children.push(proc);
-  const killer = setTimeout(() => proc.kill('SIGKILL'), (duration + 30) * 1000);
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  clearTimeout(killer);
-  children.splice(children.indexOf(proc), 1);
-  if (code !== 0) throw new Error(`load generator exited ${code}: ${err.slice(-2000)}`);
-  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as LoadResult;
-}
+/** One run of the inlined Node load generator; bounded by a hard kill. */
+const load = (opts: Record<string, unknown>) =>
+  children.jsonRun<LoadResult>(['node', '--input-type=module', '-e', GENERATOR, JSON.stringify(opts)], Number(opts.duration) + 30);
 
 async function scenario(name: string, pid: number, opts: Record<string, unknown>): Promise<Scenario> {
   process.stderr.write(`· ${name}: warm-up ${WARMUP} s, measure ${SECONDS} s\n`);
@@ -268,11 +195,12 @@ async function main(): Promise<number> {
     const writes = await scenario('POST /v1/posts max', pid, { ...base, mode: 'write', connections: CONNECTIONS });
     const readRate = await scenario(`GET /v1/posts @ ${READ_RATE}/s`, pid, { ...base, mode: 'read', connections: Math.min(CONNECTIONS, 20), rate: READ_RATE });
     const readMax = await scenario('GET /v1/posts max', pid, { ...base, mode: 'read', connections: CONNECTIONS });
-    await stopAll();
+    await children.stopAll();
 
     // Every accepted write is a row, and every row is in the full-text index.
     const db = openDatabase(dataDir);
-    const written = (db.query('SELECT count(*) AS n FROM posts WHERE seq > ?').get(seeded.maxSeq) as { n: number }).n;
+    // The bench's own posts only: the server's scheduled jobs (the scorecard) may post too.
+    const written = (db.query('SELECT count(*) AS n FROM posts WHERE seq > ? AND title LIKE ?').get(seeded.maxSeq, `Result ${TAG} %`) as { n: number }).n;
     const indexed = (db.query(`SELECT count(*) AS n FROM posts_fts WHERE posts_fts MATCH 'benchmarked' AND rowid > ?`).get(seeded.maxSeq) as { n: number }).n;
     db.close();
 
@@ -342,21 +270,4 @@ function report(r: { seeded: ReturnType<typeof seed>; results: Scenario[]; write
   if (odd.length) console.log(`\nstatus codes: ${odd.map((s) => `${s.name} ${JSON.stringify(s.status_codes)}`).join('; ')}`);
 }
 
-let interrupted = false;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error(`bench interrupted (${sig}); stopping the server`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-main().then(
-  (code) => process.exit(code),
-  async (err: unknown) => {
-    console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
-    await cleanup();
-    process.exit(1);
-  },
-);
+runBench(main, cleanup);

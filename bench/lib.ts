@@ -1,63 +1,190 @@
-// Shared pieces of the bench scripts: start `svc serve` on a data dir as a child process, read
-// its memory, stop it cleanly, and print percentiles.
+// Shared pieces of the bench scripts: settings from the environment, child processes that are
+// always stopped (on exit, Ctrl-C or overstay), a server's listening line, CPU and memory of a
+// process, the Node load generator's runs, percentiles, and the main-function wrapper.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Subprocess } from 'bun';
 
 export const ROOT = resolve(import.meta.dir, '..');
+/** The bun running the bench, not a wrapper: its children's pids are the servers' own. */
+export const BUN = process.execPath;
+
+/** A positive number from the environment, or `dflt`. */
+export function num(name: string, dflt: number): number {
+  const v = Number(process.env[name] ?? dflt);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
+  return v;
+}
+
+export type Child = Subprocess<'ignore', 'pipe', 'pipe'>;
+
+/** The bench's child processes: spawned from the project root, all stopped by stopAll(). */
+export class Children {
+  private readonly procs: Subprocess[] = [];
+
+  spawn(cmd: string[], env: Record<string, string> = {}): Child {
+    const proc = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+    this.procs.push(proc);
+    return proc;
+  }
+
+  forget(proc: Subprocess): void {
+    const i = this.procs.indexOf(proc);
+    if (i >= 0) this.procs.splice(i, 1);
+  }
+
+  /** SIGTERM, then SIGKILL after 5 s: the servers stop on SIGTERM, the timer is for a hung one. */
+  async stopAll(): Promise<void> {
+    await Promise.all(
+      this.procs.splice(0).map(async (p) => {
+        if (p.exitCode !== null || p.signalCode !== null) return;
+        p.kill('SIGTERM');
+        const done = await Promise.race([p.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+        if (!done) p.kill('SIGKILL');
+      }),
+    );
+  }
+
+  /** Spawns `svc serve` (or any server printing the listening line) and waits for its URL. */
+  async server(label: string, args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<{ proc: Child; url: string }> {
+    const proc = this.spawn([BUN, ...args], env);
+    return { proc, url: await listeningUrl(proc, label, timeoutMs) };
+  }
+
+  /**
+   * Runs a load generator (a Node or bun script) in its own process, hard-killed after `timeoutS`,
+   * and answers the JSON of its last stdout line.
+   */
+  async jsonRun<T>(cmd: string[], timeoutS: number): Promise<T> {
+    const proc = this.spawn(cmd);
+    const killer = setTimeout(() => proc.kill('SIGKILL'), timeoutS * 1000);
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    clearTimeout(killer);
+    this.forget(proc);
+    if (code !== 0) throw new Error(`load generator exited ${code}: ${err.slice(-2000)}`);
+    return JSON.parse(out.trim().split('\n').at(-1) ?? '') as T;
+  }
+}
+
+/**
+ * Waits for a server's {"event":"listening","url":…} line and answers the URL. Keeps draining
+ * stdout and stderr afterwards so the child never blocks on a full pipe; the tail of stderr goes
+ * into the error when the line does not come.
+ */
+export async function listeningUrl(proc: Child, label: string, timeoutMs = 30_000): Promise<string> {
+  let stderr = '';
+  void (async () => {
+    for await (const chunk of proc.stderr) stderr = (stderr + new TextDecoder().decode(chunk)).slice(-4000);
+  })();
+  const reader = proc.stdout.getReader();
+  const deadline = Date.now() + timeoutMs;
+  let buf = '';
+  while (Date.now() < deadline) {
+    const next = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => null)]);
+    if (!next || next.done) break;
+    buf += new TextDecoder().decode(next.value);
+    for (const line of buf.split('\n').slice(0, -1)) {
+      try {
+        const ev = JSON.parse(line) as { event?: string; url?: string };
+        if (ev.event === 'listening' && ev.url) {
+          void (async () => {
+            while (!(await reader.read()).done); // keep draining stdout
+          })();
+          return ev.url;
+        }
+      } catch {
+        // not JSON: ignore
+      }
+    }
+  }
+  throw new Error(`${label} did not report listening within ${timeoutMs / 1000} s (exit ${proc.exitCode}); stderr: ${stderr}`);
+}
+
+/** CPU time (user+system, all threads) of a process in microseconds, from /proc (Linux only). */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100); // USER_HZ is 100 on Linux
+}
+
+/** Resident and peak resident memory of a process, in MB (Linux /proc). */
+export function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n');
+  const kb = (field: string) => Number(/(\d+) kB/.exec(status.find((l) => l.startsWith(field)) ?? '')?.[1] ?? Number.NaN);
+  return { rss_mb: Math.round(kb('VmRSS:') / 102.4) / 10, peak_rss_mb: Math.round(kb('VmHWM:') / 102.4) / 10 };
+}
+
+/**
+ * Runs a bench's main: its exit code on success, 1 (after cleanup) when the bench itself failed
+ * or overstayed `limitMs`, 130 on Ctrl-C or SIGTERM after stopping every child.
+ */
+export function runBench(main: () => Promise<number>, cleanup: () => Promise<void>, opts: { limitMs?: number } = {}): void {
+  let interrupted = false;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      if (interrupted) return;
+      interrupted = true;
+      console.error(`bench interrupted (${sig}); stopping the server`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+  const overall =
+    opts.limitMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          console.error(`bench overstayed ${opts.limitMs! / 60_000} minutes; stopping the servers`);
+          void cleanup().finally(() => process.exit(1));
+        }, opts.limitMs);
+  main().then(
+    (code) => {
+      clearTimeout(overall);
+      process.exit(code);
+    },
+    async (err: unknown) => {
+      if (interrupted) return; // the signal handler is already cleaning up and will exit
+      console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+      await cleanup();
+      process.exit(1);
+    },
+  );
+}
+
+/** Deterministic filler text of `n` words for seeded posts. */
+const WORDS =
+  'latency cache warmup replay cursor sqlite index benchmark result delivered experiment measured p99 throughput agent thread reply vote pin inbox queue worker budget schema migration verdict baseline metric channel devnet audit paper'.split(
+    ' ',
+  );
+export const prose = (i: number, n: number) => Array.from({ length: n }, (_, k) => WORDS[(i * 7 + k * 13) % WORDS.length]).join(' ');
+
+/** The p-th percentile (0..100) of `values`, nearest rank. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+// ---- one svc server for the benches that measure memory (continuity) ------------------------
 
 export interface Server {
   url: string;
-  proc: Subprocess;
-  /** Resident and peak resident memory of the server process, in MB (Linux /proc). */
+  proc: Child;
   memory(): { rss_mb: number; peak_rss_mb: number };
   stop(): Promise<number>;
 }
 
 /** Starts `src/main.ts serve` on `dataDir` (port chosen by the OS) and waits for its listening line. */
 export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
-  const proc = Bun.spawn([process.execPath, 'src/main.ts', 'serve', '--port', '0', '--data', dataDir], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdout: 'pipe',
-    stderr: 'inherit',
-  });
-  const reader = proc.stdout.getReader();
-  let text = '';
-  const deadline = Date.now() + 30_000;
-  while (!text.includes('\n')) {
-    if (Date.now() > deadline) throw new Error('server did not start within 30 s');
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited before listening: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const line = JSON.parse(text.split('\n')[0]!) as { event: string; url: string };
-  if (line.event !== 'listening') throw new Error(`unexpected first line ${text}`);
-  const kb = (field: string) =>
-    Number(
-      /(\d+) kB/.exec(
-        readFileSync(`/proc/${proc.pid}/status`, 'utf8')
-          .split('\n')
-          .find((l) => l.startsWith(field)) ?? '',
-      )?.[1] ?? NaN,
-    );
+  const children = new Children();
+  const { proc, url } = await children.server('svc', ['src/main.ts', 'serve', '--port', '0', '--data', dataDir], env);
   return {
-    url: line.url,
+    url,
     proc,
-    memory: () => ({ rss_mb: Math.round(kb('VmRSS:') / 102.4) / 10, peak_rss_mb: Math.round(kb('VmHWM:') / 102.4) / 10 }),
+    memory: () => memoryOf(proc.pid),
     async stop() {
       proc.kill('SIGTERM');
       return await proc.exited;
     },
   };
 }
-
-/** The p-th percentile (0..100) of `values`, nearest rank. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;

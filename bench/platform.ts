@@ -11,16 +11,9 @@
 // default 10, 1 = skip it).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Subprocess } from 'bun';
+import { join } from 'node:path';
+import { Children, cpuMicros, num, ROOT, runBench } from './lib.ts';
 
-const ROOT = resolve(import.meta.dir, '..');
-const BUN = process.execPath; // the bun running this script, not a wrapper: its pid is the server's
-const num = (name: string, dflt: number): number => {
-  const v = Number(process.env[name] ?? dflt);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
-  return v;
-};
 const SECONDS = num('BENCH_SECONDS', 10);
 const WARMUP = num('BENCH_WARMUP_SECONDS', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
@@ -63,64 +56,15 @@ interface Pair {
 
 // ---- child processes -------------------------------------------------------------------------
 
-const children: Subprocess[] = [];
+const children = new Children();
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 
 /** Spawns a server, waits for its {"event":"listening"} line and returns its base URL. */
-async function startServer(label: string, args: string[], env: Record<string, string>): Promise<{ proc: Subprocess<'ignore', 'pipe', 'pipe'>; url: string }> {
-  const proc = Bun.spawn([BUN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
-  children.push(proc);
-  // Keep stderr's tail for the error message, and keep draining it so the child never blocks.
-  let stderr = '';
-  void (async () => {
-    for await (const chunk of proc.stderr) stderr = (stderr + new TextDecoder().decode(chunk)).slice(-4000);
-  })();
-  const reader = proc.stdout.getReader();
-  const deadline = Date.now() + 15_000;
-  let buf = '';
-  while (Date.now() < deadline) {
-    const next = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => null)]);
-    if (!next || next.done) break;
-    buf += new TextDecoder().decode(next.value);
-    for (const line of buf.split('\n').slice(0, -1)) {
-      try {
-        const ev = JSON.parse(line) as { event?: string; url?: string };
-        if (ev.event === 'listening' && ev.url) {
-          void (async () => {
-            while (!(await reader.read()).done); // drain the rest of stdout
-          })();
-          return { proc, url: ev.url };
-        }
-      } catch {
-        // not JSON: ignore
-      }
-    }
-  }
-  throw new Error(`${label} did not report listening within 15 s (exit ${proc.exitCode}); stderr: ${stderr}`);
-}
-
-/** SIGTERM, then SIGKILL after 5 s: both servers stop on SIGTERM, the timer is for a hung one. */
-async function stopAll(): Promise<void> {
-  await Promise.all(
-    children.splice(0).map(async (p) => {
-      if (p.exitCode !== null || p.signalCode !== null) return;
-      p.kill('SIGTERM');
-      const done = await Promise.race([p.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
-      if (!done) p.kill('SIGKILL');
-    }),
-  );
-}
+const startServer = (label: string, args: string[], env: Record<string, string>) => children.server(label, args, env, 15_000);
 
 async function cleanup(): Promise<void> {
-  await stopAll();
+  await children.stopAll();
   rmSync(dataDir, { recursive: true, force: true });
-}
-
-/** CPU time (user+system, all threads) of a process in microseconds, from /proc (Linux only). */
-function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100); // USER_HZ is 100 on Linux
 }
 
 /** Whole-machine [idle, total] jiffies (idle includes iowait): shows when neither side was busy. */
@@ -130,17 +74,8 @@ function hostTicks(): [number, number] {
 }
 
 /** One run of the Node load generator in its own process; bounded by a hard kill. */
-async function load(opts: Record<string, unknown>): Promise<LoadResult> {
-  const duration = Number(opts.duration);
-  const proc = Bun.spawn(['node', join(ROOT, 'bench/load.mjs'), JSON.stringify(opts)], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
-  children.push(proc);
-  const killer = setTimeout(() => proc.kill('SIGKILL'), (duration + 30) * 1000);
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  clearTimeout(killer);
-  children.splice(children.indexOf(proc), 1);
-  if (code !== 0) throw new Error(`load generator exited ${code}: ${err.slice(-2000)}`);
-  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as LoadResult;
-}
+const load = (opts: Record<string, unknown>) =>
+  children.jsonRun<LoadResult>(['node', join(ROOT, 'bench/load.mjs'), JSON.stringify(opts)], Number(opts.duration) + 30);
 
 /** Warm-up run (discarded: JIT, SQLite page cache, connection set-up), then the measured run. */
 async function scenario(name: string, serverPid: number, opts: Record<string, unknown>): Promise<Scenario> {
@@ -313,22 +248,4 @@ function report(results: Scenario[], pairs: Pair[], meRate: Scenario): void {
 }
 
 // Ctrl-C / kill: stop both servers and any generator before leaving.
-let interrupted = false;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error(`bench interrupted (${sig}); stopping servers`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-main().then(
-  (code) => process.exit(code),
-  async (err: unknown) => {
-    if (interrupted) return; // the signal handler is already cleaning up and will exit
-    console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
-    await cleanup();
-    process.exit(1);
-  },
-);
+runBench(main, cleanup);

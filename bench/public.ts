@@ -13,20 +13,13 @@
 // Env: BENCH_SECONDS (measured seconds per run, default 10), BENCH_WARMUP_SECONDS (default 3),
 // BENCH_CONNECTIONS (default 50), BENCH_SEED_POSTS (default 100000), BENCH_AGENTS (default 200),
 // BENCH_PATH (default /api/activity; also /api/office, /api/leaderboard, /api/jobs …).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Subprocess } from 'bun';
+import { join } from 'node:path';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
+import { Children, cpuMicros, num, prose, runBench } from './lib.ts';
 
-const ROOT = resolve(import.meta.dir, '..');
-const BUN = process.execPath; // the bun running this script: its children's pids are the servers'
-const num = (name: string, dflt: number): number => {
-  const v = Number(process.env[name] ?? dflt);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
-  return v;
-};
 const SECONDS = num('BENCH_SECONDS', 10);
 const WARMUP = num('BENCH_WARMUP_SECONDS', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
@@ -79,77 +72,16 @@ interface Run extends LoadResult {
 
 // ---- child processes -------------------------------------------------------------------------
 
-const children: Subprocess[] = [];
+const children = new Children();
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-public-bench-'));
 
-async function listening(proc: Subprocess<'ignore', 'pipe', 'pipe'>, what: string): Promise<string> {
-  let stderr = '';
-  void (async () => {
-    for await (const chunk of proc.stderr) stderr = (stderr + new TextDecoder().decode(chunk)).slice(-4000);
-  })();
-  const reader = proc.stdout.getReader();
-  const deadline = Date.now() + 30_000;
-  let buf = '';
-  while (Date.now() < deadline) {
-    const next = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => null)]);
-    if (!next || next.done) break;
-    buf += new TextDecoder().decode(next.value);
-    for (const line of buf.split('\n').slice(0, -1)) {
-      try {
-        const ev = JSON.parse(line) as { event?: string; url?: string };
-        if (ev.event === 'listening' && ev.url) {
-          void (async () => {
-            while (!(await reader.read()).done); // keep draining stdout
-          })();
-          return ev.url;
-        }
-      } catch {
-        // not JSON
-      }
-    }
-  }
-  throw new Error(`${what} did not report listening within 30 s (exit ${proc.exitCode}); stderr: ${stderr}`);
-}
-
-function spawn(cmd: string[], env: Record<string, string>) {
-  const proc = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
-  children.push(proc);
-  return proc;
-}
-
-async function stopAll(): Promise<void> {
-  await Promise.all(
-    children.splice(0).map(async (p) => {
-      if (p.exitCode !== null || p.signalCode !== null) return;
-      p.kill('SIGTERM');
-      const done = await Promise.race([p.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
-      if (!done) p.kill('SIGKILL');
-    }),
-  );
-}
-
 async function cleanup(): Promise<void> {
-  await stopAll();
+  await children.stopAll();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
-}
-
-async function load(url: string, duration: number): Promise<LoadResult> {
-  const opts = { url, connections: CONNECTIONS, duration };
-  const proc = Bun.spawn(['node', 'bench/load.mjs', JSON.stringify(opts)], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
-  children.push(proc);
-  const killer = setTimeout(() => proc.kill('SIGKILL'), (duration + 30) * 1000);
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  clearTimeout(killer);
-  children.splice(children.indexOf(proc), 1);
-  if (code !== 0) throw new Error(`load generator exited ${code}: ${err.slice(-2000)}`);
-  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as LoadResult;
-}
+const load = (url: string, duration: number) =>
+  children.jsonRun<LoadResult>(['node', 'bench/load.mjs', JSON.stringify({ url, connections: CONNECTIONS, duration })], duration + 30);
 
 async function run(name: string, url: string, pid: number): Promise<Run> {
   process.stderr.write(`· ${name}: warm-up ${WARMUP} s, measure ${SECONDS} s\n`);
@@ -161,12 +93,6 @@ async function run(name: string, url: string, pid: number): Promise<Run> {
 }
 
 // ---- seeding ---------------------------------------------------------------------------------
-
-const WORDS =
-  'latency cache warmup replay cursor sqlite index benchmark result delivered experiment measured p99 throughput agent thread reply vote pin inbox queue worker budget schema migration verdict baseline metric channel devnet audit paper'.split(
-    ' ',
-  );
-const prose = (i: number, n: number) => Array.from({ length: n }, (_, k) => WORDS[(i * 7 + k * 13) % WORDS.length]).join(' ');
 
 /** Accounts and posts straight into SQL: four roots to one reply, realistic lengths, some crew. */
 function seed(): { seconds: number; posts: number } {
@@ -220,8 +146,11 @@ async function main(): Promise<number> {
   try {
     process.stderr.write(`· seeding ${AGENTS} agents and ${SEED_POSTS} posts\n`);
     const seeded = seed();
-    const svcProc = spawn([BUN, 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], SERVER_ENV);
-    const svcUrl = await listening(svcProc, 'svc');
+    const { proc: svcProc, url: svcUrl } = await children.server(
+      'svc',
+      ['src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir],
+      SERVER_ENV,
+    );
 
     // The real document, once: the raw server answers these very bytes and headers.
     const probe = await fetch(`${svcUrl}${PATH}`);
@@ -231,8 +160,8 @@ async function main(): Promise<number> {
     const headers = Object.fromEntries(COPIED_HEADERS.flatMap((h) => (probe.headers.get(h) === null ? [] : [[h, probe.headers.get(h)!]])));
     const file = join(dataDir, 'raw-body.json');
     writeFileSync(file, body);
-    const rawProc = spawn([BUN, '-e', RAW_SERVER], { RAW_SPEC: JSON.stringify({ path: new URL(PATH, 'http://x').pathname, file, headers }) });
-    const rawUrl = await listening(rawProc, 'raw Bun.serve');
+    const rawSpec = { RAW_SPEC: JSON.stringify({ path: new URL(PATH, 'http://x').pathname, file, headers }) };
+    const { proc: rawProc, url: rawUrl } = await children.server('raw Bun.serve', ['-e', RAW_SERVER], rawSpec);
     const rawBody = await (await fetch(`${rawUrl}${PATH}`)).text();
     if (rawBody !== body) throw new Error('the raw server does not answer the same bytes');
 
@@ -295,29 +224,4 @@ function report(r: { seeded: ReturnType<typeof seed>; bytes: number; items: numb
   console.log(JSON.stringify({ facts, raw: r.raw, svc: r.svc, ratio, cpu_ratio: cpuRatio, target: TARGET_RATIO, pass, age_after_run: r.age }));
 }
 
-let interrupted = false;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error(`bench interrupted (${sig}); stopping the servers`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-const overall = setTimeout(() => {
-  console.error(`bench overstayed ${OVERALL_LIMIT_MS / 60_000} minutes; stopping the servers`);
-  void cleanup().finally(() => process.exit(1));
-}, OVERALL_LIMIT_MS);
-
-main().then(
-  (code) => {
-    clearTimeout(overall);
-    process.exit(code);
-  },
-  async (err: unknown) => {
-    console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
-    await cleanup();
-    process.exit(1);
-  },
-);
+runBench(main, cleanup, { limitMs: OVERALL_LIMIT_MS });

@@ -14,18 +14,11 @@
 // BENCH_WARMUP_SECONDS (default 2), BENCH_CONCURRENCY (requests in flight in the loaded run, default 8).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Subprocess } from 'bun';
+import { join } from 'node:path';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
+import { BUN, Children, num, ROOT, runBench } from './lib.ts';
 
-const ROOT = resolve(import.meta.dir, '..');
-const BUN = process.execPath;
-const num = (name: string, dflt: number): number => {
-  const v = Number(process.env[name] ?? dflt);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
-  return v;
-};
 const TARGET_P99_MS = 20;
 const HEADERS = { 'X-Agent-Protocol': 'svc/1', Accept: 'application/json' };
 
@@ -211,66 +204,22 @@ async function client(o: ClientOpts): Promise<void> {
 
 // ---- the bench -------------------------------------------------------------------------------
 
-const children: Subprocess[] = [];
+const children = new Children();
 let dataDir = '';
 
-async function startServer(dir: string): Promise<{ proc: Subprocess<'ignore', 'pipe', 'pipe'>; url: string }> {
-  const proc = Bun.spawn([BUN, 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dir], {
-    cwd: ROOT,
-    env: { ...process.env, SVC_REGISTER_PER_HOUR: '0', SVC_PUBLIC_READS_PER_MINUTE: '0' },
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
+const startServer = (dir: string) =>
+  children.server('svc', ['src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dir], {
+    SVC_REGISTER_PER_HOUR: '0',
+    SVC_PUBLIC_READS_PER_MINUTE: '0',
   });
-  children.push(proc);
-  let stderr = '';
-  void (async () => {
-    for await (const chunk of proc.stderr) stderr = (stderr + new TextDecoder().decode(chunk)).slice(-4000);
-  })();
-  const reader = proc.stdout.getReader();
-  const deadline = Date.now() + 30_000;
-  let buf = '';
-  while (Date.now() < deadline) {
-    const next = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => null)]);
-    if (!next || next.done) break;
-    buf += new TextDecoder().decode(next.value);
-    for (const line of buf.split('\n').slice(0, -1)) {
-      try {
-        const ev = JSON.parse(line) as { event?: string; url?: string };
-        if (ev.event === 'listening' && ev.url) {
-          void (async () => {
-            while (!(await reader.read()).done); // keep draining stdout
-          })();
-          return { proc, url: ev.url };
-        }
-      } catch {}
-    }
-  }
-  throw new Error(`svc did not report listening within 30 s (exit ${proc.exitCode}); stderr: ${stderr}`);
-}
 
 async function cleanup(): Promise<void> {
-  await Promise.all(
-    children.splice(0).map(async (p) => {
-      if (p.exitCode !== null || p.signalCode !== null) return;
-      p.kill('SIGTERM');
-      if (!(await Promise.race([p.exited.then(() => true), Bun.sleep(5000).then(() => false)]))) p.kill('SIGKILL');
-    }),
-  );
+  await children.stopAll();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
 /** One run of the client process, killed if it overstays its time. */
-async function load(opts: ClientOpts): Promise<ClientResult> {
-  const proc = Bun.spawn([BUN, join(ROOT, 'bench/search.ts'), '--client', JSON.stringify(opts)], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
-  children.push(proc);
-  const killer = setTimeout(() => proc.kill('SIGKILL'), (opts.seconds + 30) * 1000);
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  clearTimeout(killer);
-  children.splice(children.indexOf(proc), 1);
-  if (code !== 0) throw new Error(`client exited ${code}: ${err.slice(-2000)}`);
-  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as ClientResult;
-}
+const load = (opts: ClientOpts) => children.jsonRun<ClientResult>([BUN, join(ROOT, 'bench/search.ts'), '--client', JSON.stringify(opts)], opts.seconds + 30);
 
 const pct = (xs: number[], p: number): number => {
   const s = Float64Array.from(xs).sort();
@@ -357,22 +306,5 @@ function report(facts: Record<string, number>, runs: { name: string; concurrency
 if (process.argv[2] === '--client') {
   await client(JSON.parse(process.argv[3] ?? '{}') as ClientOpts);
 } else {
-  let interrupted = false;
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(sig, () => {
-      if (interrupted) return;
-      interrupted = true;
-      console.error(`bench interrupted (${sig}); stopping the server`);
-      void cleanup().finally(() => process.exit(130));
-    });
-  }
-  main().then(
-    (code) => process.exit(code),
-    async (err: unknown) => {
-      if (interrupted) return;
-      console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
-      await cleanup();
-      process.exit(1);
-    },
-  );
+  runBench(main, cleanup);
 }

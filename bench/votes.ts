@@ -9,59 +9,27 @@
 // saves the figures to bench/out/votes.json. Exits 0 when a target is missed (a measuring tool),
 // 1 when the bench itself could not run. Every child is killed on exit, Ctrl-C or overstay.
 //
-// The server is `src/main.ts serve`; until src/app.ts mounts the votes plugin, the bench runs the
-// same serve steps itself with the votes and pins plugins mounted (`bench/votes.ts --serve`).
-//
 // Env: BENCH_AGENTS (default 1000), BENCH_POSTS (default 10000), BENCH_VOTES_PER_AGENT (default
 // 30, fewer than the agents), BENCH_CONNECTIONS (default 1000: one per agent).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Subprocess } from 'bun';
+import { join } from 'node:path';
 import { registerAgent } from '../src/accounts/accounts.ts';
-import { createApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { pinsRoutes } from '../src/pins/routes.ts';
-import { votesRoutes } from '../src/votes/routes.ts';
+import { Children, cpuMicros, num, ROOT, runBench } from './lib.ts';
 
-const ROOT = resolve(import.meta.dir, '..');
-const BUN = process.execPath;
-const num = (name: string, dflt: number): number => {
-  const v = Number(process.env[name] ?? dflt);
-  if (!Number.isInteger(v) || v <= 0) throw new Error(`${name} must be a positive whole number`);
+/** A positive whole number from the environment (counts of agents, posts and votes). */
+const count = (name: string, dflt: number): number => {
+  const v = num(name, dflt);
+  if (!Number.isInteger(v)) throw new Error(`${name} must be a positive whole number`);
   return v;
 };
 const SERVER_ENV = { SVC_REGISTER_PER_HOUR: '0', SVC_PUBLIC_READS_PER_MINUTE: '0', SVC_VOTES_PER_DAY: '100000' };
 const TARGET_VOTES_PER_S = 2000;
-
-// ---- fallback server: `svc serve` with the votes plugins mounted ------------------------------
-
-function mountVotes<A extends ReturnType<typeof createApp>>(app: A, ctx: Parameters<typeof votesRoutes>[0]): A {
-  if (!app.routes.some((r) => r.method === 'POST' && r.path === '/votes')) app.use(votesRoutes(ctx)).use(pinsRoutes(ctx));
-  return app;
-}
-
-function fallbackServe(dataDir: string): void {
-  const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir });
-  const db = openDatabase(config.dataDir);
-  migrate(db);
-  const ctx = createContext(config, db, systemClock);
-  const app = mountVotes(createApp(ctx), ctx);
-  app.listen({ hostname: '127.0.0.1', port: 0 });
-  console.log(JSON.stringify({ event: 'listening', url: `http://127.0.0.1:${app.server!.port}` }));
-  const stop = async () => {
-    await app.server!.stop(false);
-    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    db.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
-}
 
 // ---- the load generator (runs under Node, in its own process) --------------------------------
 
@@ -108,69 +76,15 @@ interface LoadResult {
 
 // ---- child processes -------------------------------------------------------------------------
 
-const children: Subprocess[] = [];
+const children = new Children();
 
-async function startServer(dataDir: string, mounted: boolean): Promise<{ proc: Subprocess<'ignore', 'pipe', 'pipe'>; url: string }> {
-  const cmd = mounted ? [BUN, 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir] : [BUN, 'bench/votes.ts', '--serve', dataDir];
-  const proc = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...SERVER_ENV }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
-  children.push(proc);
-  let stderr = '';
-  void (async () => {
-    for await (const chunk of proc.stderr) stderr = (stderr + new TextDecoder().decode(chunk)).slice(-4000);
-  })();
-  const reader = proc.stdout.getReader();
-  const deadline = Date.now() + 30_000;
-  let buf = '';
-  while (Date.now() < deadline) {
-    const next = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => null)]);
-    if (!next || next.done) break;
-    buf += new TextDecoder().decode(next.value);
-    for (const line of buf.split('\n').slice(0, -1)) {
-      try {
-        const ev = JSON.parse(line) as { event?: string; url?: string };
-        if (ev.event === 'listening' && ev.url) {
-          void (async () => {
-            while (!(await reader.read()).done); // keep draining stdout
-          })();
-          return { proc, url: ev.url };
-        }
-      } catch {
-        // not JSON
-      }
-    }
-  }
-  throw new Error(`the server did not report listening within 30 s (exit ${proc.exitCode}); stderr: ${stderr}`);
-}
-
-async function stopAll(): Promise<void> {
-  await Promise.all(
-    children.splice(0).map(async (p) => {
-      if (p.exitCode !== null || p.signalCode !== null) return;
-      p.kill('SIGTERM');
-      const done = await Promise.race([p.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
-      if (!done) p.kill('SIGKILL');
-    }),
-  );
-}
-
-function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
-}
+const startServer = (dataDir: string) => children.server('svc', ['src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], SERVER_ENV);
 
 async function drive(dataDir: string, opts: { url: string; connections: number; keys: string[]; votes: [number, string, 1 | -1][] }): Promise<LoadResult> {
   // The plan is too large for an argument: it goes through a file.
   const planFile = join(dataDir, 'vote-plan.json');
   writeFileSync(planFile, JSON.stringify(opts));
-  const proc = Bun.spawn(['node', '--input-type=module', '-e', GENERATOR, planFile], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
-  children.push(proc);
-  const killer = setTimeout(() => proc.kill('SIGKILL'), 300_000);
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  clearTimeout(killer);
-  children.splice(children.indexOf(proc), 1);
-  if (code !== 0) throw new Error(`load generator exited ${code}: ${err.slice(-2000)}`);
-  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as LoadResult;
+  return children.jsonRun<LoadResult>(['node', '--input-type=module', '-e', GENERATOR, planFile], 300);
 }
 
 // ---- seeding and the vote plan ---------------------------------------------------------------
@@ -178,7 +92,6 @@ async function drive(dataDir: string, opts: { url: string; connections: number; 
 interface Seeded {
   keys: string[];
   posts: string[]; // post j is written by agent j % agents
-  mounted: boolean;
   seconds: number;
 }
 
@@ -199,10 +112,9 @@ function seed(dataDir: string, agents: number, posts: number): Seeded {
       insert.run(id, id, registered[j % agents]!.agent.id, `Result ${j}: measured`, 'A measured result with source and time.', start + j * 1000);
     }
   })();
-  const mounted = createApp(ctx).routes.some((r) => r.method === 'POST' && r.path === '/votes');
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   db.close();
-  return { keys: registered.map((r) => r.api_key), posts: ids, mounted, seconds: (performance.now() - t0) / 1000 };
+  return { keys: registered.map((r) => r.api_key), posts: ids, seconds: (performance.now() - t0) / 1000 };
 }
 
 /**
@@ -252,10 +164,10 @@ function check(dataDir: string): Checks {
 }
 
 async function main(): Promise<number> {
-  const AGENTS = num('BENCH_AGENTS', 1000);
-  const POSTS = num('BENCH_POSTS', 10_000);
-  const PER_AGENT = num('BENCH_VOTES_PER_AGENT', 30);
-  const CONNECTIONS = num('BENCH_CONNECTIONS', AGENTS);
+  const AGENTS = count('BENCH_AGENTS', 1000);
+  const POSTS = count('BENCH_POSTS', 10_000);
+  const PER_AGENT = count('BENCH_VOTES_PER_AGENT', 30);
+  const CONNECTIONS = count('BENCH_CONNECTIONS', AGENTS);
   if (POSTS < AGENTS || PER_AGENT >= AGENTS) {
     throw new Error('need BENCH_POSTS >= BENCH_AGENTS and BENCH_VOTES_PER_AGENT < BENCH_AGENTS');
   }
@@ -266,19 +178,17 @@ async function main(): Promise<number> {
     const votes = plan(AGENTS, POSTS, PER_AGENT).map(([a, p, v]) => [a, seeded.posts[p]!, v] as [number, string, 1 | -1]);
     const distinct = new Set(votes.map(([a, t]) => `${a}/${t}`)).size;
     if (distinct !== votes.length) throw new Error(`the vote plan repeats ${votes.length - distinct} votes`);
-    const svc = await startServer(dataDir, seeded.mounted);
-    process.stderr.write(
-      `· ${seeded.mounted ? 'svc serve' : 'svc serve (votes mounted by the bench)'} at ${svc.url}; ${votes.length} votes over ${CONNECTIONS} connections\n`,
-    );
+    const svc = await startServer(dataDir);
+    process.stderr.write(`· svc serve at ${svc.url}; ${votes.length} votes over ${CONNECTIONS} connections\n`);
     const cpu0 = cpuMicros(svc.proc.pid);
     const r = await drive(dataDir, { url: svc.url, connections: CONNECTIONS, keys: seeded.keys, votes });
     const serverCpu = (cpuMicros(svc.proc.pid) - cpu0) / 1e4 / r.window_s;
-    await stopAll();
+    await children.stopAll();
     const c = check(dataDir);
     report({ AGENTS, POSTS, PER_AGENT, CONNECTIONS, seeded, r, serverCpu, c, planned: votes.length });
     return 0;
   } finally {
-    await stopAll();
+    await children.stopAll();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -323,7 +233,7 @@ function report(x: {
     votes: x.planned,
     connections: x.CONNECTIONS,
     seed_seconds: x.seeded.seconds,
-    server: x.seeded.mounted ? 'src/main.ts serve' : 'bench/votes.ts --serve (votes not mounted in src/app.ts yet)',
+    server: 'src/main.ts serve',
   };
   mkdirSync(join(ROOT, 'bench/out'), { recursive: true });
   writeFileSync(join(ROOT, 'bench/out/votes.json'), `${JSON.stringify({ facts, load: r, server_cpu_pct: x.serverCpu, checks: c, targets }, null, 2)}\n`);
@@ -341,24 +251,4 @@ function report(x: {
   for (const t of targets) console.log(`${pad(t.target, 52)}${pad(t.value, 34)}${verdict(t.pass)}`);
 }
 
-if (process.argv[2] === '--serve') {
-  fallbackServe(process.argv[3] ?? '');
-} else {
-  let interrupted = false;
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(sig, () => {
-      if (interrupted) return;
-      interrupted = true;
-      console.error(`bench interrupted (${sig}); stopping the server`);
-      void stopAll().finally(() => process.exit(130));
-    });
-  }
-  main().then(
-    (code) => process.exit(code),
-    async (err: unknown) => {
-      console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
-      await stopAll();
-      process.exit(1);
-    },
-  );
-}
+runBench(main, () => children.stopAll());
