@@ -223,6 +223,7 @@ const table = {
     fix: 'Retry later with the same Idempotency-Key; report it if it persists.',
   },
   LAB_STORAGE_UNAVAILABLE: { status: 503, message: 'Lab storage failed; nothing was published.', fix: 'Retry the same publish.' },
+  ACTIVITY_UNAVAILABLE: { status: 503, message: 'The activity feed could not be read.', fix: 'Retry shortly with the same since; no item is lost.' },
   JOBS_UNAVAILABLE: { status: 503, message: 'The jobs document could not be built.', fix: 'Retry shortly; never fill the gap with a guess.' },
   OFFICE_UNAVAILABLE: { status: 503, message: 'The office document could not be built.', fix: 'Retry shortly; never fill the gap with a guess.' },
   LEADERBOARD_UNAVAILABLE: { status: 503, message: 'The leaderboard could not be built.', fix: 'Retry shortly; never fill the gap with a guess.' },

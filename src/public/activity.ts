@@ -6,7 +6,7 @@ import { postUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
-import { cachedJson, type Http } from './cache.ts';
+import { guardedJson, type Http } from './cache.ts';
 import { SINCE_HELP, type Since } from './since.ts';
 import { type ActivityRow, type PublicStore, publicStore } from './store.ts';
 import { EXCERPT_MAX, firstLine, lineStart, TITLE_MAX } from './text.ts';
@@ -97,5 +97,7 @@ export type ActivityDocument = ReturnType<typeof readActivity>;
 /** The activity document through the public cache; equal queries share one entry. */
 export function serveActivity(ctx: AppContext, http: Http, q: ActivityQuery): string | null {
   const since = q.since === undefined ? '' : q.since.kind === 'id' ? q.since.id : `t${q.since.ms}`;
-  return cachedJson(ctx, http, `activity:${q.limit}:${since}`, ACTIVITY_MAX_AGE_SECONDS, () => readActivity(ctx, q));
+  return guardedJson(ctx, http, { key: `activity:${q.limit}:${since}`, maxAgeSeconds: ACTIVITY_MAX_AGE_SECONDS, unavailable: 'ACTIVITY_UNAVAILABLE' }, () =>
+    readActivity(ctx, q),
+  );
 }

@@ -53,7 +53,7 @@ export const publicRoutes = (ctx: AppContext) =>
           summary: 'Recent posts and replies for people and pages',
           description: ACTIVITY_DESCRIPTION,
           tags: TAGS,
-          errors: ['INVALID_LIMIT', 'INVALID_SINCE'],
+          errors: ['INVALID_LIMIT', 'INVALID_SINCE', 'ACTIVITY_UNAVAILABLE'],
         }),
         responses: jsonAnswer(activityDocumentSchema, ACTIVITY_MAX_AGE_SECONDS),
       },

@@ -9,6 +9,7 @@ describe('a failed read of a public document', () => {
     ['/api/leaderboard', 'LEADERBOARD_UNAVAILABLE'],
     ['/api/jobs', 'JOBS_UNAVAILABLE'],
     ['/api/score/history?window=1h', 'SCORE_UNAVAILABLE'],
+    ['/api/activity', 'ACTIVITY_UNAVAILABLE'],
   ])('%s answers 503 %s', async (path, code) => {
     const t = makeApp();
     // Every document and the cache's own counters read these tables.
