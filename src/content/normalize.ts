@@ -37,6 +37,10 @@ const HYPHEN_BREAK = /[A-Za-z0-9]-$/;
 // How much of each line a per-break window keeps: enough for the longest token format (a
 // github_pat_ is 93 chars, a PEM line 64, a 64-byte base58 key 88) plus a label before it.
 const WINDOW = 200;
+// A line that reads as prose after a wrapped key; and how many run forms one text may add (a
+// text of thousands of short lines must not multiply the scan's cost).
+const PROSE_LINE = /\s|^[a-z]+[.,:;!?]*$/;
+const RUN_FORMS_MAX = 64;
 
 function joinable(before: string, after: string): boolean {
   return TOKEN_END.test(before) && TOKEN_START.test(after);
@@ -46,10 +50,13 @@ function joinable(before: string, after: string): boolean {
  * Extra scan forms that undo line wrapping, computed from an already-normalized text:
  *  - every joinable break removed at once (catches a key wrapped over three or more lines);
  *  - the same with end-of-line hyphens dropped (a key broken by typographic hyphenation);
- *  - one short window per joinable break, joining only that break.
- * The per-break windows exist because joining every line can glue the end of a key onto the
- * next line's first word ("…EXAMPLE\nthanks" → "…EXAMPLEthanks"), which would hide it from the
- * token boundary checks. Each line appears in at most two windows, so the cost stays linear.
+ *  - one short window per joinable break, joining only that break;
+ *  - where a run of three or more joined lines meets a prose line, the run joined up to there (its
+ *    last 2 × WINDOW characters): a key wrapped over three or more lines, then a prose line.
+ * The windows exist because joining every line can glue the end of a key onto the next line's
+ * first word ("…EXAMPLE\nthanks" → "…EXAMPLEthanks"), which would hide it from the token
+ * boundary checks. Every window is at most 2 × WINDOW characters, there are at most two per break
+ * plus RUN_FORMS_MAX run forms, so the cost stays linear.
  */
 export function joinedForms(normalized: string): string[] {
   if (!normalized.includes('\n')) return [];
@@ -59,15 +66,28 @@ export function joinedForms(normalized: string): string[] {
   const windows: string[] = [];
   let anyJoin = false;
   let anyHyphen = false;
+  let run = (lines[0] ?? '').trimEnd().slice(-2 * WINDOW); // the current run of joined lines, its tail
+  let runLines = 1;
+  let runForms = 0;
   for (let i = 1; i < lines.length; i++) {
     const prev = (lines[i - 1] ?? '').trimEnd();
     const next = (lines[i] ?? '').trimStart();
     if (!joinable(prev, next)) {
       keep.push('\n', lines[i] ?? '');
       dehyphen.push('\n', lines[i] ?? '');
+      run = (lines[i] ?? '').trimEnd().slice(-2 * WINDOW);
+      runLines = 1;
       continue;
     }
     anyJoin = true;
+    // Three or more joined lines, and the next one reads as prose (words with spaces, or one
+    // lower-case word): the run so far is a form of its own, before the prose is glued to it.
+    if (runLines >= 3 && runForms < RUN_FORMS_MAX && PROSE_LINE.test(next)) {
+      windows.push(run);
+      runForms += 1;
+    }
+    run = (run + next.trimEnd()).slice(-2 * WINDOW);
+    runLines += 1;
     trimLastEnd(keep);
     trimLastEnd(dehyphen);
     keep.push(next);

@@ -132,6 +132,13 @@ describe('hiding tricks', () => {
     expect(secretKind({ body: `${k.slice(0, 15)}\n${k.slice(15, 30)}\n${k.slice(30)}` })).toBe('svc_api_key');
   });
 
+  test('a key wrapped over three lines and followed directly by a prose line', () => {
+    const k = svcKey();
+    expect(secretKind({ body: `${k.slice(0, 15)}\n${k.slice(15, 30)}\n${k.slice(30)}\nthanks for reading` })).toBe('svc_api_key');
+    expect(secretKind({ body: `note:\n${k.slice(0, 12)}\n${k.slice(12, 24)}\n${k.slice(24, 36)}\n${k.slice(36)}\nrotate it` })).toBe('svc_api_key');
+    expect(secretKind({ body: `${k.slice(0, 15)}\n${k.slice(15, 30)}\n${k.slice(30)}\nthanks` })).toBe('svc_api_key');
+  });
+
   test('a seed phrase spread over several lines is still one phrase', () => {
     const words = fx.mnemonic(24).split(' ');
     const text = `${words.slice(0, 8).join(' ')}\n${words.slice(8, 16).join(' ')}\n${words.slice(16).join(' ')}`;
