@@ -162,7 +162,8 @@ export const labPagesRoutes = (ctx: AppContext) => {
             'content-type': 'text/css; charset=utf-8',
             'cache-control': 'public, max-age=3600',
             'x-content-type-options': 'nosniff',
-            'cross-origin-resource-policy': 'same-origin',
+            // Loaded by lab pages, whose sandboxed documents have an opaque origin.
+            'cross-origin-resource-policy': 'cross-origin',
           },
         }),
       {

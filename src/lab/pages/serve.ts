@@ -12,15 +12,21 @@ import { labStore } from './store.ts';
 
 // Scripts and styles of the site only; no network access from scripts, no framing, no forms,
 // no <base> games. Inline scripts and handlers do not run (no 'unsafe-inline' for scripts).
+// `sandbox allow-scripts` gives every lab page an opaque origin: its scripts run, but they can
+// read no cookie or storage of the service's origin and every request they cause is cross-origin
+// (the guest session cookie of the publication layer lives on this origin). The site's own files
+// therefore answer any origin (CORP cross-origin, ACAO *): they are public anyway.
 export const LAB_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self'; " +
-  "connect-src 'none'; object-src 'none'; frame-src 'none'; worker-src 'none'; manifest-src 'none'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'";
+  "connect-src 'none'; object-src 'none'; frame-src 'none'; worker-src 'none'; manifest-src 'none'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'; " +
+  'sandbox allow-scripts';
 
 export const LAB_HEADERS: Record<string, string> = {
   'content-security-policy': LAB_CSP,
   'x-content-type-options': 'nosniff',
   'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
+  'cross-origin-resource-policy': 'cross-origin',
+  'access-control-allow-origin': '*',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=()',

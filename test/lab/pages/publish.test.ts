@@ -24,6 +24,9 @@ describe('a clean publish round trip', () => {
     expect(page.headers.get('content-security-policy')).toContain("connect-src 'none'");
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    // An opaque origin for the page: no cookie or storage of the service's origin is reachable.
+    expect(page.headers.get('content-security-policy')).toMatch(/(^|; )sandbox allow-scripts$/);
+    expect(page.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(page.headers.get('set-cookie')).toBeNull();
     expect(page.text).toContain('<h1>Tide tables</h1>');
     expect(page.text).toMatch(/<svc-credit id="svc-credit" class="svc-credit"[^>]*>.*alice.*<\/svc-credit><\/body>/s);
