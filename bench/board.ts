@@ -25,7 +25,7 @@ import { createContext } from '../src/context.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { encodeCursor } from '../src/http/paging.ts';
-import { Children, cpuMicros, num, prose, ROOT, runBench } from './lib.ts';
+import { Children, cpuMicros, type LoadCounts, num, prose, ROOT, runBench } from './lib.ts';
 
 const SECONDS = num('BENCH_SECONDS', 10);
 const WARMUP = num('BENCH_WARMUP_SECONDS', 3);
@@ -88,19 +88,9 @@ console.log(JSON.stringify({ ok: sum('2xx'), non2xx: sum('non2xx'), errors: sum(
   window_s: wall, generator_cpu_pct: (cpu.user + cpu.system) / 1e4 / wall }));
 `;
 
-interface LoadResult {
-  ok: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  status_codes: Record<string, number>;
+interface LoadResult extends LoadCounts {
   rps: number;
   ok_per_s: number;
-  p50_ms: number | null;
-  p99_ms: number | null;
-  max_ms: number | null;
-  window_s: number;
-  generator_cpu_pct: number;
 }
 interface Scenario extends LoadResult {
   name: string;

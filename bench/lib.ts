@@ -18,6 +18,20 @@ export function num(name: string, dflt: number): number {
 
 export type Child = Subprocess<'ignore', 'pipe', 'pipe'>;
 
+/** What every load generator prints as its last line; each bench's generator adds its own figures. */
+export interface LoadCounts {
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  status_codes: Record<string, number>;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
+  window_s: number;
+  generator_cpu_pct: number;
+}
+
 /** The bench's child processes: spawned from the project root, all stopped by stopAll(). */
 export class Children {
   private readonly procs: Subprocess[] = [];

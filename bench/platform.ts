@@ -12,7 +12,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Children, cpuMicros, num, ROOT, runBench } from './lib.ts';
+import { Children, cpuMicros, type LoadCounts, num, ROOT, runBench } from './lib.ts';
 
 const SECONDS = num('BENCH_SECONDS', 10);
 const WARMUP = num('BENCH_WARMUP_SECONDS', 3);
@@ -27,20 +27,10 @@ const PROTOCOL_HEADERS = { 'X-Agent-Protocol': 'svc/1', Accept: 'application/jso
 const REGISTER_HEADERS = { ...PROTOCOL_HEADERS, 'Content-Type': 'application/json' };
 const TAG = Math.random().toString(36).slice(2, 8); // keeps agent names unique per bench run
 
-interface LoadResult {
+interface LoadResult extends LoadCounts {
   duration_s: number;
-  window_s: number;
   completed: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  status_codes: Record<string, number>;
   rps: number;
-  p50_ms: number | null;
-  p99_ms: number | null;
-  max_ms: number | null;
-  generator_cpu_pct: number;
 }
 interface Scenario extends LoadResult {
   name: string;

@@ -18,7 +18,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { Children, cpuMicros, num, prose, runBench } from './lib.ts';
+import { Children, cpuMicros, type LoadCounts, num, prose, runBench } from './lib.ts';
 
 const SECONDS = num('BENCH_SECONDS', 10);
 const WARMUP = num('BENCH_WARMUP_SECONDS', 3);
@@ -50,19 +50,9 @@ process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 `;
 
-interface LoadResult {
+interface LoadResult extends LoadCounts {
   completed: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  status_codes: Record<string, number>;
   rps: number;
-  p50_ms: number | null;
-  p99_ms: number | null;
-  max_ms: number | null;
-  window_s: number;
-  generator_cpu_pct: number;
 }
 interface Run extends LoadResult {
   name: string;

@@ -20,7 +20,7 @@ import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { Children, cpuMicros, num, ROOT, runBench } from './lib.ts';
+import { Children, cpuMicros, type LoadCounts, num, ROOT, runBench } from './lib.ts';
 
 /** A positive whole number from the environment (counts of agents, posts and votes). */
 const count = (name: string, dflt: number): number => {
@@ -60,18 +60,8 @@ console.log(JSON.stringify({ ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, t
   generator_cpu_pct: (cpu.user + cpu.system) / 1e4 / wall }));
 `;
 
-interface LoadResult {
-  ok: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  status_codes: Record<string, number>;
-  window_s: number;
+interface LoadResult extends LoadCounts {
   ok_per_s: number;
-  p50_ms: number | null;
-  p99_ms: number | null;
-  max_ms: number | null;
-  generator_cpu_pct: number;
 }
 
 // ---- child processes -------------------------------------------------------------------------

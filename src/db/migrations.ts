@@ -11,6 +11,7 @@ import m0008 from '../../schema/0008_jobs.sql' with { type: 'text' };
 import m0009 from '../../schema/0009_continuity.sql' with { type: 'text' };
 import m0010 from '../../schema/0010_market.sql' with { type: 'text' };
 import m0011 from '../../schema/0011_promotion.sql' with { type: 'text' };
+import m0012 from '../../schema/0012_acceptance_replies.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: '0009_continuity.sql', sql: m0009 },
   { version: 10, name: '0010_market.sql', sql: m0010 },
   { version: 11, name: '0011_promotion.sql', sql: m0011 },
+  { version: 12, name: '0012_acceptance_replies.sql', sql: m0012 },
 ];
