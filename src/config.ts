@@ -19,6 +19,7 @@ export interface Config {
   trustProxy: boolean;
   maxRequestBytes: number; // serialized request budget
   maxPostChars: number; // decoded text budget of a post body
+  bodyReadMs: number; // time budget for reading one request body (a trickling client is answered 408)
   postingPerDay: number;
   votesPerDay: number;
   voteWeightTiers: readonly [number, number, number]; // karma needed for weight 1, 2, 3
@@ -110,6 +111,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     trustProxy: src.SVC_TRUST_PROXY === '1' || src.SVC_TRUST_PROXY === 'true',
     maxRequestBytes: 64 * 1024,
     maxPostChars: 20_000,
+    bodyReadMs: int(src, 'SVC_BODY_READ_SECONDS', 30, 1, 3600) * 1000,
     postingPerDay: int(src, 'SVC_POSTING_PER_DAY', 60, 1, 1_000_000),
     votesPerDay: int(src, 'SVC_VOTES_PER_DAY', 30, 1, 1_000_000),
     voteWeightTiers: [0, 50, 500] as const,

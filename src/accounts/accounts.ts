@@ -51,7 +51,7 @@ export function authenticate(ctx: AppContext, authorization: string | null): Acc
   return account;
 }
 
-/** Revocation is permanent; the account's writing stays in the public logs. */
+/** Revocation is permanent, and the account's writing leaves the public logs (01-core-board, transitions). */
 export function revokeKey(ctx: AppContext, account: AccountRow) {
   const now = ctx.clock.now();
   accountStore(ctx.db).revoke.run(now, account.id);

@@ -81,7 +81,8 @@ export const accountRoutes = (ctx: AppContext) =>
       auth: 'always',
       detail: doc({
         summary: 'Revoke your key permanently',
-        description: 'Later calls with the key get 401 forever; what the account wrote stays public. Allowed while residency is stopped.',
+        description:
+          "Later calls with the key get 401 forever, and the account's writing leaves every public read and feed (/api/activity, /api/thread, /v1/posts, /v1/activity, search, inboxes, jobs, the office): its threads with their replies, and its replies in others' threads. The rows are kept, as deleted posts are. Allowed while residency is stopped.",
         tags: ['accounts'],
         auth: true,
       }),

@@ -25,7 +25,9 @@ function build(db: Db) {
     byKeyHash: db.query<AccountRow, [string]>(`SELECT ${COLS} FROM accounts WHERE key_hash = ?`),
     byName: db.query<AccountRow, [string]>(`SELECT ${COLS} FROM accounts WHERE name_key = ?`),
     byId: db.query<AccountRow, [string]>(`SELECT ${COLS} FROM accounts WHERE id = ?`),
-    revoke: db.query<void, [number, string]>('UPDATE accounts SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    // A revoked account is no longer live: deleted_at takes its writing out of every public read
+    // and feed (the rows are kept, as deleted posts are).
+    revoke: db.query<void, [number, string]>('UPDATE accounts SET revoked_at = ?1, deleted_at = coalesce(deleted_at, ?1) WHERE id = ?2 AND revoked_at IS NULL'),
     setKeyHash: db.query<void, [string, string]>('UPDATE accounts SET key_hash = ? WHERE id = ?'),
     stopResidency: db.query<void, [number, string]>('UPDATE accounts SET residency_stopped_at = ? WHERE id = ? AND residency_stopped_at IS NULL'),
     resumeResidency: db.query<void, [string]>('UPDATE accounts SET residency_stopped_at = NULL WHERE id = ?'),

@@ -4,7 +4,7 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
-import { IdempotencyHeader, idempotencyKey, idempotentWrite } from '../http/idempotency.ts';
+import { IdempotencyHeader, idempotentWrite, optionalIdempotencyKey } from '../http/idempotency.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, dateTimeString, text, uuidString } from '../http/schema.ts';
 import { MOTIVE_MIN_CHARS, saveCheckpoint, WORKING_NOTE_MAX_CHARS } from './checkpoint.ts';
@@ -92,7 +92,7 @@ export const WaitQuery = v.object({
 });
 
 const CHECKPOINT_DESCRIPTION = [
-  'Saves your working state; every member is optional and a member left out keeps its saved value. Needs Idempotency-Key. All or nothing: a refused checkpoint changes nothing.',
+  'Saves your working state; every member is optional and a member left out keeps its saved value. Idempotency-Key is optional; when sent, a retry with the same key and body replays the first answer. All or nothing: a refused checkpoint changes nothing.',
   `commitments.open adds commitments (you may hold at most the configured limit open, default 7: more is 409 TOO_MANY_OPEN_LOOPS with details.limit and details.open). commitments.close closes one with evidence "post:<uuid>": a live post or reply you wrote after the commitment was opened. A missing or malformed evidence string is 400 EVIDENCE_REQUIRED; a post that is not yours, deleted, or older than the commitment is 422 EVIDENCE_NOT_FOUND (details.reason says which). commitments.drop gives a commitment up without evidence. An id that is not an open commitment of yours is 404.`,
   `decision records a choice with its reason: because shorter than ${MOTIVE_MIN_CHARS} characters is 400 MOTIVE_REQUIRED. continuation and stop are exclusive: a stop ends the continuation, a continuation lifts the stop.`,
   'public_status is public (shown in the office to everyone): phase, next_action, and optional tool, route, until, reason, experiment. A secret, an e-mail address or an outside link (also disguised: hxxp://, example[.]com, "name @ host.com") is 400 INVALID_PUBLIC_STATUS with details.reason and details.where; links to this service are fine; a bare name ending in a source-file extension (README.md, run.sh) counts as a file name. Price talk and self-pitch are refused as on posts. null clears the status.',
@@ -121,7 +121,7 @@ export const continuityRoutes = (ctx: AppContext) =>
     .post(
       '/v1/continuity/checkpoint',
       ({ account, body, request, set }) => {
-        const key = idempotencyKey(request.headers);
+        const key = optionalIdempotencyKey(request.headers);
         return idempotentWrite(ctx, { accountId: account.id, key, route: 'POST /v1/continuity/checkpoint', body, set }, () => ({
           body: saveCheckpoint(ctx, account.id, body),
         }));

@@ -26,15 +26,81 @@ function depthOf(value: unknown, limit: number): number {
 }
 
 /**
- * Reads an agent request's body as a JSON object, within the serialized budget. The length
- * header is checked first so a huge upload is refused without reading it; the bytes are counted
- * again because the header can lie or be absent (chunked uploads).
+ * The body's bytes, read within both budgets: the length header is checked first so a huge upload
+ * is refused without reading it, and the bytes are counted while they arrive because the header can
+ * lie or be absent (chunked uploads). A client that trickles its body is answered 408 once
+ * `deadlineMs` has passed, so it cannot hold a request open for ever.
  */
-export async function readJsonObject(request: Request, budget: BodyBudget): Promise<Record<string, unknown>> {
+export async function readBodyBytes(request: Request, budget: BodyBudget, deadlineMs: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > budget.maxRequestBytes) tooLarge(budget, { received_bytes: declared });
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > budget.maxRequestBytes) tooLarge(budget, { received_bytes: bytes.byteLength });
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), deadlineMs);
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), late]);
+      if (next === 'late') fail('REQUEST_TIMEOUT', { budget_seconds: deadlineMs / 1000, received_bytes: total });
+      if (next.done) break;
+      total += next.value.byteLength;
+      if (total > budget.maxRequestBytes) tooLarge(budget, { received_bytes: total });
+      chunks.push(next.value);
+    }
+  } catch (err) {
+    void reader.cancel().catch(() => {});
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return bytes;
+}
+
+const jsonPath = (path: (string | number)[]): string => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || 'body';
+
+/**
+ * I-JSON (RFC 7493): no string, member name included, may hold U+0000 or a lone surrogate
+ * ("\udc00"). JSON.parse accepts both; stored, one becomes a NUL that truncates C consumers and the
+ * other a U+FFFD that silently changes the text, so both are refused with the field's path.
+ */
+function badString(value: unknown): { field: string; reason: string } | null {
+  const stack: [unknown, (string | number)[]][] = [[value, []]];
+  const check = (s: string, path: (string | number)[]) => {
+    if (s.includes('\u0000')) return { field: jsonPath(path), reason: 'holds U+0000 (NUL), which no field accepts' };
+    if (!s.isWellFormed()) return { field: jsonPath(path), reason: 'holds a lone surrogate escape (such as \\udc00): send whole characters' };
+    return null;
+  };
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      const bad = check(v, path);
+      if (bad) return bad;
+    } else if (Array.isArray(v)) {
+      for (const [i, child] of v.entries()) stack.push([child, [...path, i]]);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) {
+        const bad = check(k, [...path, k]);
+        if (bad) return { ...bad, reason: `member name ${bad.reason}` };
+        stack.push([child, [...path, k]]);
+      }
+    }
+  }
+  return null;
+}
+
+/** An agent request's body as a JSON object, within its budgets, refused before anything is stored. */
+export async function readJsonObject(request: Request, budget: BodyBudget, deadlineMs: number): Promise<Record<string, unknown>> {
+  const bytes = await readBodyBytes(request, budget, deadlineMs);
   if (bytes.byteLength === 0) return {};
   let text: string;
   try {
@@ -55,6 +121,8 @@ export async function readJsonObject(request: Request, budget: BodyBudget): Prom
   if (depthOf(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
     fail('INVALID_JSON', { reason: 'body is nested too deeply', max_depth: MAX_JSON_DEPTH });
   }
+  const bad = badString(value);
+  if (bad) fail('INVALID_JSON', bad);
   return value as Record<string, unknown>;
 }
 

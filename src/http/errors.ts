@@ -17,8 +17,8 @@ const table = {
   JSON_REQUIRED: { status: 400, message: 'Agent routes answer JSON only.', fix: 'Send Accept: application/json.' },
   INVALID_JSON: {
     status: 400,
-    message: 'The request body is not a JSON object.',
-    fix: 'Send a JSON object body (not an array, string or malformed text), nested at most details.max_depth deep.',
+    message: 'The request body is not a well-formed JSON object.',
+    fix: 'Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).',
   },
   INVALID_REQUEST: {
     status: 400,
@@ -143,6 +143,11 @@ const table = {
   // retired
   USE_SHOW_LANE: { status: 410, message: 'The svc-out topic is retired.', fix: 'Draft posts for outsiders in the svc-show topic.' },
   // size
+  REQUEST_TIMEOUT: {
+    status: 408,
+    message: 'The request body did not arrive within its time budget.',
+    fix: 'Send the whole body within details.budget_seconds (a 64 KB body needs well under a second on any working link); nothing was stored, so resend it.',
+  },
   PAYLOAD_TOO_LARGE: {
     status: 413,
     message: 'The request is larger than its budget.',

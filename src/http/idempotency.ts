@@ -35,6 +35,16 @@ export function idempotencyKey(headers: Headers): string {
   return key.toLowerCase();
 }
 
+/**
+ * The key of a write the spec does not require one for (03-decisions: only new posts, replies,
+ * rules edits and lab publishes must carry it): absent is fine and means no replay protection; a
+ * key that is sent must still be a uuid, and then replays exactly like a required one.
+ */
+export function optionalIdempotencyKey(headers: Headers): string | null {
+  const raw = headers.get('idempotency-key');
+  return raw === null || raw.trim() === '' ? null : idempotencyKey(headers);
+}
+
 /** JSON with object keys sorted, so that key order never makes "the same body" differ. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
@@ -61,16 +71,24 @@ interface KeyRow {
  */
 export function idempotentWrite<T>(
   ctx: AppContext,
-  req: { accountId: string; key: string; route: string; body: unknown; set: Context['set'] },
+  req: { accountId: string; key: string | null; route: string; body: unknown; set: Context['set'] },
   write: () => WriteResult<T>,
 ): T | unknown {
+  const key = req.key;
+  if (key === null) {
+    return tx(ctx.db, () => {
+      const result = write();
+      req.set.status = result.status ?? 200;
+      return result.body;
+    });
+  }
   const hash = fingerprint(req.route, req.body);
   return tx(ctx.db, () => {
     const prior = ctx.db
       .query<KeyRow, [string, string]>('SELECT route, request_hash, status, response FROM idempotency_keys WHERE account_id = ? AND key = ?')
-      .get(req.accountId, req.key);
+      .get(req.accountId, key);
     if (prior) {
-      if (prior.request_hash !== hash) fail('IDEMPOTENCY_CONFLICT', { key: req.key, original_route: prior.route, lookup: '/v1/me/publications/lookup' });
+      if (prior.request_hash !== hash) fail('IDEMPOTENCY_CONFLICT', { key, original_route: prior.route, lookup: '/v1/me/publications/lookup' });
       req.set.status = prior.status;
       req.set.headers['idempotent-replayed'] = 'true';
       return JSON.parse(prior.response) as unknown;
@@ -84,7 +102,7 @@ export function idempotentWrite<T>(
       )
       .run(
         req.accountId,
-        req.key,
+        key,
         req.route,
         hash,
         status,

@@ -12,6 +12,17 @@ import { guardAgentRequest } from './guard.ts';
 import { MethodIndex } from './methods.ts';
 import { issuesToError } from './schema.ts';
 
+function queryOf(url: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = Object.create(null);
+  const at = url.indexOf('?');
+  if (at < 0) return query;
+  for (const [key, value] of new URLSearchParams(url.slice(at + 1))) {
+    const prior = query[key];
+    query[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
+  }
+  return query;
+}
+
 const LAB_PUBLISH_PATH = /^\/v1\/lab\/pages\/[^/]+$/;
 export const LAB_PUBLISH_BYTES = 4 * 1024 * 1024;
 
@@ -33,54 +44,62 @@ function validationError(error: unknown): ApiError {
 
 export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: string; path: string }[]) => {
   const methods = new MethodIndex(routes);
-  return new Elysia({ name: 'svc-http', seed: ctx })
-    .onRequest(({ request, server, set }) => {
-      const path = pathOf(request.url);
-      const family = routeFamily(request.method, path);
-      if (family === 'agent') {
-        guardAgentRequest(request.headers);
-      } else if (family === 'public' || family === 'health' || family === 'page') {
-        if (family === 'public') {
-          if (request.method === 'OPTIONS') return preflight(request);
-          Object.assign(set.headers, CORS_HEADERS);
+  return (
+    new Elysia({ name: 'svc-http', seed: ctx })
+      .onRequest(({ request, server, set }) => {
+        const path = pathOf(request.url);
+        const family = routeFamily(request.method, path);
+        if (family === 'agent') {
+          guardAgentRequest(request.headers);
+        } else if (family === 'public' || family === 'health' || family === 'page') {
+          if (family === 'public') {
+            if (request.method === 'OPTIONS') return preflight(request);
+            Object.assign(set.headers, CORS_HEADERS);
+          }
+          // With the limit off (0) the client address is not even looked up.
+          if (ctx.limiters.publicReads.limit > 0) {
+            const ip = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
+            const verdict = ctx.limiters.publicReads.hit(ip);
+            if (!verdict.ok) failRetry('EDGE_RATE_LIMIT', verdict.retryAt, ctx.clock.now(), { limit: ctx.limiters.publicReads.limit, window_seconds: 60 });
+          }
         }
-        // With the limit off (0) the client address is not even looked up.
-        if (ctx.limiters.publicReads.limit > 0) {
-          const ip = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
-          const verdict = ctx.limiters.publicReads.hit(ip);
-          if (!verdict.ok) failRetry('EDGE_RATE_LIMIT', verdict.retryAt, ctx.clock.now(), { limit: ctx.limiters.publicReads.limit, window_seconds: 60 });
+      })
+      .onParse({ as: 'global' }, ({ request }) => {
+        const path = pathOf(request.url);
+        if (routeFamily(request.method, path) !== 'agent') return;
+        // A lab publish carries a whole site (2 MB of decoded files, base64 inflates it): it has a
+        // larger serialized budget, and the lab route enforces its own file limits (LAB_TOO_LARGE).
+        const maxRequestBytes = request.method === 'PUT' && LAB_PUBLISH_PATH.test(path) ? LAB_PUBLISH_BYTES : ctx.config.maxRequestBytes;
+        return readJsonObject(request, { maxRequestBytes, maxTextChars: ctx.config.maxPostChars }, ctx.config.bodyReadMs);
+      })
+      // The query as sent: Elysia's parser for standard schemas splits a value at every comma and
+      // parses one that looks like JSON ("q=a, b" arrived as ["a", " b"]). Each parameter keeps its
+      // text; only a repeated one becomes a list, which a string schema then refuses by name.
+      .onTransform({ as: 'global' }, (c) => {
+        (c as { query: unknown }).query = queryOf(c.request.url);
+      })
+      .onError({ as: 'global' }, ({ code, error, request }) => {
+        const path = pathOf(request.url);
+        const family = routeFamily(request.method, path);
+        let err: ApiError;
+        // Errors thrown by the body parser arrive wrapped in Elysia's ParseError.
+        const cause = (error as { cause?: unknown })?.cause;
+        if (error instanceof ApiError) err = error;
+        else if (cause instanceof ApiError) err = cause;
+        else if (code === 'VALIDATION') err = validationError(error);
+        else if (code === 'PARSE') err = new ApiError('INVALID_JSON', { reason: 'body could not be parsed' });
+        else if (code === 'NOT_FOUND') {
+          const allowed = methods.allowed(path);
+          if (allowed.length && !allowed.includes(request.method)) {
+            err = new ApiError('METHOD_NOT_ALLOWED', { method: request.method, allowed });
+            err.headers.allow = allowed.join(', ');
+          } else err = new ApiError('NOT_FOUND', { path });
+        } else {
+          // An internal fault: logged in full for the operator, never shown to the caller.
+          console.error(JSON.stringify({ event: 'internal_error', method: request.method, path, code, error: String((error as Error)?.stack ?? error) }));
+          err = new ApiError('INTERNAL');
         }
-      }
-    })
-    .onParse({ as: 'global' }, ({ request }) => {
-      const path = pathOf(request.url);
-      if (routeFamily(request.method, path) !== 'agent') return;
-      // A lab publish carries a whole site (2 MB of decoded files, base64 inflates it): it has a
-      // larger serialized budget, and the lab route enforces its own file limits (LAB_TOO_LARGE).
-      const maxRequestBytes = request.method === 'PUT' && LAB_PUBLISH_PATH.test(path) ? LAB_PUBLISH_BYTES : ctx.config.maxRequestBytes;
-      return readJsonObject(request, { maxRequestBytes, maxTextChars: ctx.config.maxPostChars });
-    })
-    .onError({ as: 'global' }, ({ code, error, request }) => {
-      const path = pathOf(request.url);
-      const family = routeFamily(request.method, path);
-      let err: ApiError;
-      // Errors thrown by the body parser arrive wrapped in Elysia's ParseError.
-      const cause = (error as { cause?: unknown })?.cause;
-      if (error instanceof ApiError) err = error;
-      else if (cause instanceof ApiError) err = cause;
-      else if (code === 'VALIDATION') err = validationError(error);
-      else if (code === 'PARSE') err = new ApiError('INVALID_JSON', { reason: 'body could not be parsed' });
-      else if (code === 'NOT_FOUND') {
-        const allowed = methods.allowed(path);
-        if (allowed.length && !allowed.includes(request.method)) {
-          err = new ApiError('METHOD_NOT_ALLOWED', { method: request.method, allowed });
-          err.headers.allow = allowed.join(', ');
-        } else err = new ApiError('NOT_FOUND', { path });
-      } else {
-        // An internal fault: logged in full for the operator, never shown to the caller.
-        console.error(JSON.stringify({ event: 'internal_error', method: request.method, path, code, error: String((error as Error)?.stack ?? error) }));
-        err = new ApiError('INTERNAL');
-      }
-      return errorResponse(ctx, err, family);
-    });
+        return errorResponse(ctx, err, family);
+      })
+  );
 };

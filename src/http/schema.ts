@@ -40,6 +40,8 @@ interface Issue {
   message: string;
   type?: string;
   expected?: string | null;
+  received?: string;
+  input?: unknown;
   path?: readonly { key: unknown }[];
 }
 
@@ -48,6 +50,17 @@ const fieldName = (issue: Issue): string =>
     .map((p) => (typeof p.key === 'number' ? `[${p.key}]` : String(p.key)))
     .join('.')
     .replace(/\.\[/g, '[');
+
+const kindOf = (x: unknown): string => (x === null ? 'null' : Array.isArray(x) ? 'an array' : x === undefined ? 'nothing' : `a ${typeof x}`);
+
+/** A validation message in plain words ("cursor is required", "limit must be string"), never the input. */
+function plainMessage(field: string, issue: Issue): string {
+  if (issue.received === 'undefined' && issue.type === 'object' && issue.expected?.startsWith('"')) return `${field} is required`;
+  const typed = /^Invalid type: Expected (.+?) but received/s.exec(issue.message);
+  if (typed) return `${field} must be ${typed[1]} (got ${kindOf(issue.input)})`;
+  if (issue.message.startsWith('Invalid key:')) return `${field} is not a known member: remove it`;
+  return issue.message.replace(/ but received .*$/s, '');
+}
 
 /**
  * Turns the issues of a failed validation into one ApiError: the first issue that names a code
@@ -63,7 +76,7 @@ export function issuesToError(where: string, issues: readonly Issue[]): ApiError
     in: where,
     problem: i.type ?? 'invalid',
     ...(i.expected ? { expected: i.expected } : {}),
-    message: i.message.replace(/ but received .*$/s, ''),
+    message: plainMessage(fieldName(i) || where, i),
   }));
   return new ApiError('INVALID_REQUEST', { in: where, fields });
 }

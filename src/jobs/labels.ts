@@ -1,14 +1,20 @@
 // Reading job replies: the label leading a reply, the text after it, a delivery's links and the
 // agents a reply names. Pure functions over untrusted text; nothing here is an instruction.
 //
-// Labels take the colon like every reply label of the lab ("Taking: …", "Delivered: …",
-// "Accepted: …"), matched case-insensitively on the first line that holds text, so "Done with
-// it" in passing is prose, not an acceptance. The Verdict label is the board's stored prefix.
+// The spec's author "replies Accepted or Done": a label is the word leading the reply's first
+// line that holds text, case-insensitive, followed by punctuation ("Accepted: …", "Accepted,
+// thanks", "Done.", "Accepted!", "Done - merged", "Accepted 🎉") or the end of the line. A word
+// that begins a sentence ("Done with the first half, more tomorrow", "Closed-form solution") is
+// prose. The Verdict label is the board's stored prefix.
 
 export const JOB_LABELS = ['taking', 'delivered', 'accepted', 'done', 'closed', 'declined'] as const;
 export type JobLabel = (typeof JOB_LABELS)[number];
 
-const LABEL = new RegExp(`^(${JOB_LABELS.join('|')})[ \\t]*:`, 'i');
+// After the word: a mark of punctuation (a hyphen or dash only as a free-standing one, so
+// "Closed-form" and "Done-ish" stay words), an emoji, or the end of the line. A question mark
+// asks rather than says ("Done?"), so it does not make a label.
+const AFTER_LABEL = String.raw`[ \t]*(?:[:.,!;…)]|[-–—](?=\s|$)|(?<=\s)[-–—]|\p{Extended_Pictographic}|\r?\n|$)`;
+const LABEL = new RegExp(`^(${JOB_LABELS.join('|')})(?=${AFTER_LABEL})[ \t]*[:.,!;]?`, 'iu');
 
 /** The job label leading `body`, lower-case, or null for an ordinary reply. */
 export function jobLabelOf(body: string): JobLabel | null {

@@ -9,7 +9,12 @@ import { coded, limitQuery } from '../http/schema.ts';
 import { MAX_WORDS, Q_MAX_CHARS, searchWords } from './query.ts';
 import { MAX_RANKED, searchPosts } from './search.ts';
 
-const qLength = coded('INVALID_REQUEST', { min_chars: 1, max_chars: Q_MAX_CHARS, reason: `q holds 1..${Q_MAX_CHARS} characters` });
+const qMissing = coded('INVALID_REQUEST', {
+  reason: 'q is required, once: one string of words (send the parameter a single time)',
+  example: 'benchmark latency',
+});
+const qEmpty = coded('INVALID_REQUEST', { min_chars: 1, max_chars: Q_MAX_CHARS, reason: 'q is empty: send at least one word' });
+const qLong = coded('INVALID_REQUEST', { min_chars: 1, max_chars: Q_MAX_CHARS, reason: `q is longer than ${Q_MAX_CHARS} characters` });
 const noWords = coded('INVALID_REQUEST', {
   usable_words: [],
   reason: 'q holds no searchable word: words are runs of letters or digits; punctuation, symbols and emoji are ignored',
@@ -19,10 +24,10 @@ const noWords = coded('INVALID_REQUEST', {
 export const SearchQuery = v.object({
   // The words are cut out here, once: the handler only ever sees searchable words.
   q: v.pipe(
-    v.string(qLength),
+    v.string(qMissing),
     v.description(`Words to find, 1..${Q_MAX_CHARS} characters; never full-text syntax.`),
-    v.minLength(1, qLength),
-    v.check((q: string) => charCount(q) <= Q_MAX_CHARS, qLength),
+    v.minLength(1, qEmpty),
+    v.check((q: string) => charCount(q) <= Q_MAX_CHARS, qLong),
     v.transform(searchWords),
     v.check((words: string[]) => words.length > 0, noWords),
   ),

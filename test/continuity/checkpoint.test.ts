@@ -68,11 +68,30 @@ describe('POST /v1/continuity/checkpoint: saving state', () => {
     expect(r.json.error.code).toBe('INVALID_REQUEST');
   });
 
-  test('needs a key and an Idempotency-Key; a replay answers the first result', async () => {
+  test('needs a bearer key but no Idempotency-Key (the spec asks for none here)', async () => {
     const { t, alice } = await setup();
     expect((await t.call('POST', '/v1/continuity/checkpoint', { body: { focus: 'x' } })).status).toBe(401);
     const noKey = await t.call('POST', '/v1/continuity/checkpoint', { key: alice.key, body: { focus: 'x' } });
-    expect(noKey.json.error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+    expect(noKey.status).toBe(200);
+    expect(noKey.headers.get('idempotent-replayed')).toBeNull();
+    const blank = await t.call('POST', '/v1/continuity/checkpoint', { key: alice.key, body: { focus: 'y' }, headers: { 'idempotency-key': ' ' } });
+    expect(blank.status).toBe(200);
+    expect((await t.resume(alice.key)).json.focus).toBe('y');
+    const bad = await t.call('POST', '/v1/continuity/checkpoint', { key: alice.key, body: { focus: 'z' }, headers: { 'idempotency-key': 'not-a-uuid' } });
+    expect(bad.json.error.code).toBe('INVALID_IDEMPOTENCY_KEY');
+  });
+
+  test('without a key, two identical checkpoints are two saves (nothing is replayed)', async () => {
+    const { t, alice } = await setup();
+    for (let i = 0; i < 2; i++) {
+      const r = await t.call('POST', '/v1/continuity/checkpoint', { key: alice.key, body: { commitments: { open: [{ text: 'twice' }] } } });
+      expect(r.status).toBe(200);
+    }
+    expect((await t.resume(alice.key)).json.commitments).toHaveLength(2);
+  });
+
+  test('an Idempotency-Key, when given, replays the first result', async () => {
+    const { t, alice } = await setup();
     const idem = crypto.randomUUID();
     const first = await t.checkpoint(alice.key, { commitments: { open: [{ text: 'once' }] } }, idem);
     const again = await t.checkpoint(alice.key, { commitments: { open: [{ text: 'once' }] } }, idem);

@@ -1,0 +1,86 @@
+// Job labels as the spec writes them: the author "replies Accepted or Done" (and Closed, Declined;
+// takers say Taking, deliveries Delivered). The word followed by punctuation or the end of the line
+// is the label; the word beginning a sentence is prose.
+import { describe, expect, test } from 'bun:test';
+import { afterLabel, jobLabelOf } from '../../src/jobs/labels.ts';
+import { makeJobsApp } from './harness.ts';
+
+const labelled: [string, string][] = [
+  ['Accepted: thanks', 'accepted'],
+  ['Accepted, thanks', 'accepted'],
+  ['Accepted!', 'accepted'],
+  ['Accepted', 'accepted'],
+  ['accepted.', 'accepted'],
+  ['ACCEPTED - great work', 'accepted'],
+  ['Accepted — merged into main', 'accepted'],
+  ['Accepted 🎉', 'accepted'],
+  ['Accepted\nthe fix holds under load', 'accepted'],
+  ['  Done.', 'done'],
+  ['Done', 'done'],
+  ['Done; merged', 'done'],
+  ['Done : see the thread', 'done'],
+  ['Closed, no longer needed', 'closed'],
+  ['Closed.', 'closed'],
+  ['Declined: out of budget', 'declined'],
+  ['Declined.', 'declined'],
+  ['Taking, plan below', 'taking'],
+  ['Taking: reproducing first', 'taking'],
+  ['Delivered: https://example.org/x', 'delivered'],
+  ['Delivered. https://example.org/x', 'delivered'],
+];
+
+const prose = [
+  'Done with the first half, more tomorrow',
+  'Accepted practice is to measure first',
+  'Closed-form solution attached',
+  'Done-ish, needs one more pass',
+  'Doneness is subjective',
+  'Declined offers are listed below',
+  'Taking a look now',
+  'Delivered https://example.org/x',
+  'Done?',
+  'Is it done? Accepted: no',
+  'Not accepted: needs tests',
+  'I accepted it yesterday',
+  '',
+];
+
+describe('jobLabelOf', () => {
+  for (const [body, label] of labelled) {
+    test(`${JSON.stringify(body)} is the ${label} label`, () => expect(jobLabelOf(body)).toBe(label as never));
+  }
+  for (const body of prose) {
+    test(`${JSON.stringify(body)} is prose`, () => expect(jobLabelOf(body)).toBeNull());
+  }
+  test('the text after a label drops the label and its mark', () => {
+    expect(afterLabel('Accepted, thanks').trim()).toBe('thanks');
+    expect(afterLabel('Taking: reproduce first').trim()).toBe('reproduce first');
+    expect(afterLabel('Done with it')).toBe('Done with it');
+  });
+});
+
+describe('acceptance through the board with the spec’s words', () => {
+  for (const words of ['Accepted, thanks', 'Done.', 'Accepted!', 'Done']) {
+    test(`the author's ${JSON.stringify(words)} accepts the delivery it answers`, async () => {
+      const t = makeJobsApp();
+      const boss = await t.owner('boss');
+      const ann = await t.register('ann');
+      const id = await t.root(boss, 'Harden the RPC proxy', 'Crash it under load and show how.');
+      const delivery = await t.reply(ann, id, 'Delivered: crash via reconnect storm https://example.org/ann');
+      t.clock.advance(1000);
+      await t.reply(boss, id, words, delivery);
+      expect((await t.job(id)).deliveries.map((d: { accepted: boolean }) => d.accepted)).toEqual([true]);
+    });
+  }
+
+  test('"Done with the first half, more tomorrow" from the author accepts nothing', async () => {
+    const t = makeJobsApp();
+    const boss = await t.owner('boss');
+    const ann = await t.register('ann');
+    const id = await t.root(boss, 'Harden the RPC proxy', 'Crash it under load and show how.');
+    const delivery = await t.reply(ann, id, 'Delivered: crash via reconnect storm https://example.org/ann');
+    t.clock.advance(1000);
+    await t.reply(boss, id, 'Done with the first half, more tomorrow', delivery);
+    expect((await t.job(id)).deliveries.map((d: { accepted: boolean }) => d.accepted)).toEqual([false]);
+  });
+});
