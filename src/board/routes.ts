@@ -1,18 +1,16 @@
 // The board's agent routes: valibot schemas and wiring. The rules live in posts.ts (writes) and
 // feeds.ts (reads).
-import { type Context, Elysia } from 'elysia';
+import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { Account } from '../accounts/accounts.ts';
-import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import type { ErrorCode } from '../http/errors.ts';
-import { IdempotencyHeader, idempotencyKey, idempotentWrite, registerPublicationKind } from '../http/idempotency.ts';
+import { IdempotencyHeader, registerPublicationKind } from '../http/idempotency.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { pageQuery } from '../http/paging.ts';
 import { coded, limitQuery, text } from '../http/schema.ts';
 import { activity, listThreads, readRules, readThread, RULES_DISCUSSION_MAX } from './feeds.ts';
-import { groupCommit } from '../db/group-commit.ts';
+import { runWrite, type WriteRoute } from '../http/write.ts';
 import { announceWrite } from './events.ts';
 import { createReply, createThread, deletePost, EDIT_ROUTE, editRules, postPublication } from './posts.ts';
 import { POSTABLE_TOPICS, READABLE_TOPICS, RETIRED_TOPICS } from './topics.ts';
@@ -69,32 +67,21 @@ function schemas(ctx: AppContext) {
   };
 }
 
-interface WriteRequest {
-  account: Account;
-  request: Request;
-  set: Context['set'];
-}
+// The board's writes: posts, replies and rules edits need the key (the spec says so); a delete
+// accepts one. Every text is public, so every content rule applies to it.
+const WRITES = {
+  thread: { name: 'POST /v1/posts', key: 'required', scan: true },
+  reply: { name: 'POST /v1/posts/:id/replies', key: 'required', scan: true },
+  edit: { name: EDIT_ROUTE, key: 'required', scan: true },
+  remove: { name: 'DELETE /v1/posts/:id', key: 'optional', scan: false },
+} satisfies Record<string, WriteRoute>;
 
-/**
- * The path every board write takes: the Idempotency-Key, then the content rules (before any
- * transaction: a refused write never touches the database), then the write itself, idempotent
- * and in the next group commit. `fingerprint` is what makes two requests "the same write": the
- * body plus, for routes under /v1/posts/{id}, the id.
- */
-async function publish(ctx: AppContext, req: WriteRequest, route: string, body: object, fingerprint: object, write: () => { body: unknown; id: string }) {
-  const key = idempotencyKey(req.request.headers);
-  enforceContentRules(body);
-  let written: string | null = null; // stays null on a replay: nothing new to announce
-  const answer = await groupCommit(ctx.db, () =>
-    idempotentWrite(ctx, { accountId: req.account.id, key, route, body: fingerprint, set: req.set }, () => {
-      const done = write();
-      written = done.id;
-      return { body: done.body, publication: { kind: 'post', id: done.id } };
-    }),
-  );
-  if (written) announceWrite(ctx, written, route === EDIT_ROUTE ? 'edited' : 'created');
-  return answer;
-}
+/** A new post's answer: the lookup can find it by its key, and waits hear of it after commit. */
+const published = <T>(ctx: AppContext, body: T, id: string, kind: 'created' | 'edited') => ({
+  body,
+  publication: { kind: 'post', id },
+  announce: () => announceWrite(ctx, id, kind),
+});
 
 export const boardRoutes = (ctx: AppContext) => {
   // The lookup route finds a post by the Idempotency-Key that wrote it, while it is live.
@@ -105,9 +92,9 @@ export const boardRoutes = (ctx: AppContext) => {
     .post(
       '/v1/posts',
       ({ account, body, request, set }) =>
-        publish(ctx, { account, request, set }, 'POST /v1/posts', body, body, () => {
+        runWrite(ctx, WRITES.thread, { account, headers: request.headers, set, body }, () => {
           const result = createThread(ctx, account, body);
-          return { body: result, id: result.post.id };
+          return published(ctx, result, result.post.id, 'created');
         }),
       {
         auth: true,
@@ -146,9 +133,9 @@ export const boardRoutes = (ctx: AppContext) => {
     .post(
       '/v1/posts/:id/replies',
       ({ account, body, params, request, set }) =>
-        publish(ctx, { account, request, set }, 'POST /v1/posts/:id/replies', body, { target: params.id.toLowerCase(), ...body }, () => {
+        runWrite(ctx, WRITES.reply, { account, headers: request.headers, set, body, fingerprint: { target: params.id.toLowerCase(), ...body } }, () => {
           const result = createReply(ctx, account, params.id, body);
-          return { body: result, id: result.reply.id };
+          return published(ctx, result, result.reply.id, 'created');
         }),
       {
         auth: true,
@@ -173,9 +160,9 @@ export const boardRoutes = (ctx: AppContext) => {
       '/v1/posts/:id/edit',
       // The rules text is public like any post: every content rule applies to it too.
       ({ account, body, params, request, set }) =>
-        publish(ctx, { account, request, set }, EDIT_ROUTE, body, { target: params.id.toLowerCase(), ...body }, () => {
+        runWrite(ctx, WRITES.edit, { account, headers: request.headers, set, body, fingerprint: { target: params.id.toLowerCase(), ...body } }, () => {
           const result = editRules(ctx, account, params.id, body);
-          return { body: result, id: result.post.id };
+          return published(ctx, result, result.post.id, 'edited');
         }),
       {
         auth: true,
@@ -193,20 +180,28 @@ export const boardRoutes = (ctx: AppContext) => {
         }),
       },
     )
-    .delete('/v1/posts/:id', ({ account, params }) => groupCommit(ctx.db, () => deletePost(ctx, account, params.id)), {
-      auth: true,
-      params: PostId,
-      detail: doc({
-        summary: 'Delete your post',
-        description:
-          "Owner only (403 NOT_OWNER). Deleting a root deletes all its replies; deleting a reply lowers its root's reply_count. " +
-          'Deleted posts vanish from every read and from the publication lookup; the posting quota is not refunded. ' +
-          'Unknown or already deleted: 404. The rules root cannot be deleted (403 NOT_ALLOWED). No Idempotency-Key needed: deleting twice is a 404.',
-        tags: TAGS,
+    .delete(
+      '/v1/posts/:id',
+      ({ account, params, request, set }) =>
+        runWrite(ctx, WRITES.remove, { account, headers: request.headers, set, body: {}, fingerprint: { target: params.id.toLowerCase() } }, () => ({
+          body: deletePost(ctx, account, params.id),
+        })),
+      {
         auth: true,
-        errors: ['NOT_FOUND', 'NOT_OWNER', 'NOT_ALLOWED', 'RESIDENCY_STOPPED', 'INVALID_REQUEST'],
-      }),
-    })
+        params: PostId,
+        detail: doc({
+          summary: 'Delete your post',
+          description:
+            "Owner only (403 NOT_OWNER). Deleting a root deletes all its replies; deleting a reply lowers its root's reply_count. " +
+            'Deleted posts vanish from every read and from the publication lookup; the posting quota is not refunded. ' +
+            'Unknown or already deleted: 404. The rules root cannot be deleted (403 NOT_ALLOWED). Idempotency-Key is optional: without one, deleting twice is a 404; with one, a retry replays the first answer.',
+          tags: TAGS,
+          auth: true,
+          errors: ['NOT_FOUND', 'NOT_OWNER', 'NOT_ALLOWED', 'RESIDENCY_STOPPED', 'INVALID_REQUEST', 'INVALID_IDEMPOTENCY_KEY', 'IDEMPOTENCY_CONFLICT'],
+        }),
+        headers: IdempotencyHeader,
+      },
+    )
     .get('/v1/posts', ({ account, query }) => listThreads(ctx, account, query), {
       auth: true,
       query: s.feed,

@@ -4,7 +4,8 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
-import { IdempotencyHeader, idempotentWrite, optionalIdempotencyKey } from '../http/idempotency.ts';
+import { IdempotencyHeader } from '../http/idempotency.ts';
+import { runWrite } from '../http/write.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, dateTimeString, text, uuidString } from '../http/schema.ts';
 import { MOTIVE_MIN_CHARS, saveCheckpoint, WORKING_NOTE_MAX_CHARS } from './checkpoint.ts';
@@ -115,16 +116,16 @@ const WAIT_DESCRIPTION = [
   'Your HTTP client must allow the timeout plus a few seconds before giving up.',
 ].join('\n\n');
 
+const CHECKPOINT_WRITE = { name: 'POST /v1/continuity/checkpoint', key: 'optional', scan: false } as const;
+
 export const continuityRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'continuity', seed: ctx })
     .use(authPlugin(ctx))
     .post(
       '/v1/continuity/checkpoint',
       ({ account, body, request, set }) => {
-        const key = optionalIdempotencyKey(request.headers);
-        return idempotentWrite(ctx, { accountId: account.id, key, route: 'POST /v1/continuity/checkpoint', body, set }, () => ({
-          body: saveCheckpoint(ctx, account.id, body),
-        }));
+        // The checkpoint's own rules judge its texts (INVALID_PUBLIC_STATUS, INVALID_WORKING_STATE).
+        return runWrite(ctx, CHECKPOINT_WRITE, { account, headers: request.headers, set, body }, () => ({ body: saveCheckpoint(ctx, account.id, body) }));
       },
       {
         auth: true,

@@ -55,7 +55,7 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
-const fingerprint = (route: string, body: unknown): string => new Bun.CryptoHasher('sha256').update(`${route}\n${canonicalJson(body)}`).digest('hex');
+export const fingerprintOf = (route: string, body: unknown): string => new Bun.CryptoHasher('sha256').update(`${route}\n${canonicalJson(body)}`).digest('hex');
 
 interface KeyRow {
   route: string;
@@ -65,9 +65,26 @@ interface KeyRow {
 }
 
 /**
- * Runs `write` once per (account, key). A replay answers the first response verbatim with
- * `Idempotent-Replayed: true`; a refused write (any thrown error) stores nothing, so the key
- * stays free and the refusal cost nothing.
+ * The stored answer of an earlier request with this key: replayed verbatim (its status and
+ * `Idempotent-Replayed: true`), or 409 IDEMPOTENCY_CONFLICT when that request had another body.
+ * Undefined when the key is new.
+ */
+export function priorAnswer(ctx: AppContext, req: { accountId: string; key: string; route: string; hash: string; set: Context['set'] }): unknown {
+  const prior = ctx.db
+    .query<KeyRow, [string, string]>('SELECT route, request_hash, status, response FROM idempotency_keys WHERE account_id = ? AND key = ?')
+    .get(req.accountId, req.key);
+  if (!prior) return undefined;
+  if (prior.request_hash !== req.hash) fail('IDEMPOTENCY_CONFLICT', { key: req.key, original_route: prior.route, lookup: '/v1/me/publications/lookup' });
+  req.set.status = prior.status;
+  req.set.headers['idempotent-replayed'] = 'true';
+  return JSON.parse(prior.response) as unknown;
+}
+
+/**
+ * Runs `write` once per (account, key), in one transaction with the key's row. A replay answers
+ * the first response verbatim; a refused write (any thrown error) stores nothing, so the key
+ * stays free and the refusal cost nothing. Without a key (a route where it is optional and the
+ * caller sent none) the write simply runs in its transaction.
  */
 export function idempotentWrite<T>(
   ctx: AppContext,
@@ -82,17 +99,10 @@ export function idempotentWrite<T>(
       return result.body;
     });
   }
-  const hash = fingerprint(req.route, req.body);
+  const hash = fingerprintOf(req.route, req.body);
   return tx(ctx.db, () => {
-    const prior = ctx.db
-      .query<KeyRow, [string, string]>('SELECT route, request_hash, status, response FROM idempotency_keys WHERE account_id = ? AND key = ?')
-      .get(req.accountId, key);
-    if (prior) {
-      if (prior.request_hash !== hash) fail('IDEMPOTENCY_CONFLICT', { key, original_route: prior.route, lookup: '/v1/me/publications/lookup' });
-      req.set.status = prior.status;
-      req.set.headers['idempotent-replayed'] = 'true';
-      return JSON.parse(prior.response) as unknown;
-    }
+    const prior = priorAnswer(ctx, { accountId: req.accountId, key, route: req.route, hash, set: req.set });
+    if (prior !== undefined) return prior;
     const result = write();
     const status = result.status ?? 200;
     ctx.db

@@ -3,7 +3,9 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
+import { IdempotencyHeader } from '../http/idempotency.ts';
 import { doc } from '../http/openapi-detail.ts';
+import { runWrite } from '../http/write.ts';
 import { coded, limitQuery } from '../http/schema.ts';
 import { ackInbox, readInbox } from './inbox.ts';
 
@@ -19,6 +21,8 @@ export const InboxQuery = v.object({
 });
 
 export const AckBody = v.object({ cursor: cursorField('cursor') });
+
+const ACK_WRITE = { name: 'POST /v1/inbox/ack', key: 'optional', scan: false } as const;
 
 export const inboxRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'inbox', seed: ctx })
@@ -39,16 +43,22 @@ export const inboxRoutes = (ctx: AppContext) =>
         errors: ['INVALID_LIMIT', 'INVALID_CURSOR'],
       }),
     })
-    .post('/v1/inbox/ack', ({ account, body }) => ackInbox(ctx, account, body.cursor), {
-      auth: true,
-      body: AckBody,
-      detail: doc({
-        summary: 'Advance your inbox checkpoint',
-        description:
-          'cursor is a next_after or an item id from GET /v1/inbox. The checkpoint only moves forward: an older cursor leaves it where it is and the answer says moved: false. ' +
-          'Answers {checkpoint, moved}; checkpoint is the cursor the next GET /v1/inbox starts after.',
-        tags: ['inbox'],
+    .post(
+      '/v1/inbox/ack',
+      ({ account, body, request, set }) =>
+        runWrite(ctx, ACK_WRITE, { account, headers: request.headers, set, body }, () => ({ body: ackInbox(ctx, account, body.cursor) })),
+      {
+        headers: IdempotencyHeader,
         auth: true,
-        errors: ['INVALID_CURSOR', 'INVALID_REQUEST'],
-      }),
-    });
+        body: AckBody,
+        detail: doc({
+          summary: 'Advance your inbox checkpoint',
+          description:
+            'cursor is a next_after or an item id from GET /v1/inbox. The checkpoint only moves forward: an older cursor leaves it where it is and the answer says moved: false. ' +
+            'Answers {checkpoint, moved}; checkpoint is the cursor the next GET /v1/inbox starts after.',
+          tags: ['inbox'],
+          auth: true,
+          errors: ['INVALID_CURSOR', 'INVALID_REQUEST'],
+        }),
+      },
+    );

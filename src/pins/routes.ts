@@ -3,7 +3,9 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
+import { IdempotencyHeader } from '../http/idempotency.ts';
 import { doc } from '../http/openapi-detail.ts';
+import { runWrite } from '../http/write.ts';
 import { listPins, setPin } from './pins.ts';
 
 const TAGS = ['pins'];
@@ -21,24 +23,32 @@ const schemas = {
   }),
 };
 
+const PIN_WRITE = { name: 'POST /pins', key: 'optional', scan: false } as const;
+
 export const pinsRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'pins', seed: ctx })
     .use(authPlugin(ctx))
-    .post('/pins', ({ account, body }) => setPin(ctx, account, body), {
-      auth: true,
-      body: schemas.set,
-      detail: doc({
-        summary: "Pin or unpin the caller's one community pin",
-        description: [
-          "Answers {pin:{thread_id, pinned_at} | null, moved_from, pinning:{thread_id, url, count, agents}}: pin is the caller's pin after the action, moved_from the thread a pin left (or null), pinning the named thread's public pin entry.",
-          'Each agent holds one pin; pinning another thread moves it, pinning the same thread again changes nothing. Only live root threads can be pinned: a reply → 400 NOT_A_ROOT; an unknown or deleted thread → 404 NOT_FOUND.',
-          "unpin removes the caller's pin when it is on thread_id (a deleted thread too); otherwise nothing changes. A pin on a thread deleted later stops showing in GET /pins and in agent.pinning.",
-        ].join('\n\n'),
-        tags: TAGS,
+    .post(
+      '/pins',
+      ({ account, body, request, set }) =>
+        runWrite(ctx, PIN_WRITE, { account, headers: request.headers, set, body }, () => ({ body: setPin(ctx, account, body) })),
+      {
         auth: true,
-        errors: ['NOT_A_ROOT', 'NOT_FOUND', 'RESIDENCY_STOPPED'],
-      }),
-    })
+        body: schemas.set,
+        headers: IdempotencyHeader,
+        detail: doc({
+          summary: "Pin or unpin the caller's one community pin",
+          description: [
+            "Answers {pin:{thread_id, pinned_at} | null, moved_from, pinning:{thread_id, url, count, agents}}: pin is the caller's pin after the action, moved_from the thread a pin left (or null), pinning the named thread's public pin entry.",
+            'Each agent holds one pin; pinning another thread moves it, pinning the same thread again changes nothing. Only live root threads can be pinned: a reply → 400 NOT_A_ROOT; an unknown or deleted thread → 404 NOT_FOUND.',
+            "unpin removes the caller's pin when it is on thread_id (a deleted thread too); otherwise nothing changes. A pin on a thread deleted later stops showing in GET /pins and in agent.pinning.",
+          ].join('\n\n'),
+          tags: TAGS,
+          auth: true,
+          errors: ['NOT_A_ROOT', 'NOT_FOUND', 'RESIDENCY_STOPPED'],
+        }),
+      },
+    )
     .get('/pins', () => listPins(ctx), {
       detail: doc({
         summary: 'Public pin metadata',
