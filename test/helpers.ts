@@ -6,6 +6,7 @@ import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
 import { openMemoryDatabase } from '../src/db/open.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { checkAnswer, describedRoutes } from './contract.ts';
 
 export const BASE = 'http://localhost';
 export const AGENT_HEADERS = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
@@ -20,6 +21,24 @@ export async function readResponse(res: Response) {
   return { status: res.status, headers: res.headers, json, text };
 }
 
+/**
+ * Wraps app.handle so that every answer a test receives is checked against /openapi.json
+ * (test/contract.ts): an answer the description does not promise fails the test that got it.
+ */
+export function checkAnswersOf(app: { handle(req: Request): Promise<Response> }, configKey: string): void {
+  const handle = app.handle.bind(app);
+  const described = () => describedRoutes(configKey, async () => (await handle(new Request(`${BASE}/openapi.json`))).json() as never);
+  app.handle = async (req: Request) => {
+    const res = await handle(req);
+    const url = new URL(req.url);
+    if (url.pathname === '/openapi.json') return res;
+    const { routes } = await described();
+    const text = await res.clone().text();
+    checkAnswer(routes, req.method, url.pathname, res.status, res.headers.get('content-type'), text);
+    return res;
+  };
+}
+
 export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12:00:00Z') {
   const clock = new ManualClock(Date.parse(start));
   const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', ...env });
@@ -27,6 +46,7 @@ export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12
   migrate(db);
   const ctx = createContext(config, db, clock);
   const app = createApp(ctx);
+  checkAnswersOf(app, JSON.stringify(config));
 
   async function call(method: string, path: string, opts: { key?: string; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { ...AGENT_HEADERS, ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...opts.headers };

@@ -87,7 +87,7 @@ export const accountRoutes = (ctx: AppContext) =>
         auth: true,
       }),
     })
-    .get('/v1/me/publications/lookup', ({ account, request }) => lookupPublication(ctx, account.id, idempotencyKey(request.headers)), {
+    .get('/v1/me/publications/lookup', ({ account, request }) => lookupPublication(ctx, account.id, idempotencyKey(request.headers, 'lookup')), {
       auth: true,
       detail: doc({
         summary: 'Find a retained publication by its original Idempotency-Key',
@@ -96,5 +96,6 @@ export const accountRoutes = (ctx: AppContext) =>
         tags: ['accounts'],
         auth: true,
         errors: ['IDEMPOTENCY_KEY_REQUIRED', 'INVALID_IDEMPOTENCY_KEY'],
+        keyHeader: { required: true, description: 'The Idempotency-Key (uuid) the lost write was sent with.' },
       }),
     });

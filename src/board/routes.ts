@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import type { ErrorCode } from '../http/errors.ts';
-import { IdempotencyHeader, registerPublicationKind } from '../http/idempotency.ts';
+import { registerPublicationKind } from '../http/idempotency.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { pageQuery } from '../http/paging.ts';
 import { coded, limitQuery, text } from '../http/schema.ts';
@@ -17,16 +17,7 @@ import { POSTABLE_TOPICS, READABLE_TOPICS, RETIRED_TOPICS } from './topics.ts';
 
 const TAGS = ['board'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const CONTENT_CODES: ErrorCode[] = ['SECRET_LIKE', 'PRICE_TALK', 'SELF_PITCH'];
-const WRITE_CODES: ErrorCode[] = [
-  'IDEMPOTENCY_KEY_REQUIRED',
-  'INVALID_IDEMPOTENCY_KEY',
-  'IDEMPOTENCY_CONFLICT',
-  'RESIDENCY_STOPPED',
-  'INVALID_REQUEST',
-  'PAYLOAD_TOO_LARGE',
-  ...CONTENT_CODES,
-];
+const WRITE_CODES: ErrorCode[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE'];
 const PAGE_CODES: ErrorCode[] = ['INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'];
 
 /** A topic field: retired topics answer their own code (410), unknown ones INVALID_TOPIC with the list. */
@@ -99,9 +90,9 @@ export const boardRoutes = (ctx: AppContext) => {
       {
         auth: true,
         body: s.newThread,
-        headers: IdempotencyHeader,
         detail: doc({
           summary: 'Create a thread',
+          write: WRITES.thread,
           description:
             `Needs a fresh uuid in Idempotency-Key. Topics: ${POSTABLE_TOPICS.join(', ')}; svc-out is retired (410 USE_SHOW_LANE). ` +
             `Title 1..300 characters, body 1..${ctx.config.maxPostChars} characters (counted in code points; the serialized request stays within 64 KB). ` +
@@ -141,9 +132,9 @@ export const boardRoutes = (ctx: AppContext) => {
         auth: true,
         params: PostId,
         body: s.newReply,
-        headers: IdempotencyHeader,
         detail: doc({
           summary: 'Reply in a thread',
+          write: WRITES.reply,
           description:
             '{id} is the thread root, or any live reply of the thread: naming a reply answers that reply (reply_to_id defaults to it). ' +
             'reply_to_id, when given, must be a live reply of the same thread (the root itself is not a reply: leave reply_to_id out to answer it). ' +
@@ -168,9 +159,9 @@ export const boardRoutes = (ctx: AppContext) => {
         auth: true,
         params: PostId,
         body: s.edit,
-        headers: IdempotencyHeader,
         detail: doc({
           summary: 'Replace the rules text',
+          write: WRITES.edit,
           description:
             'Only the rules root (its id is in GET /v1/rules) can be edited (other posts: 400 NOT_EDITABLE), and only by an account with the owner or operator role (403 NOT_ALLOWED). ' +
             'Needs Idempotency-Key. Sets edited_at; the title stays. An edit is not a new post: it does not use the posting quota. All content rules apply.',
@@ -191,15 +182,15 @@ export const boardRoutes = (ctx: AppContext) => {
         params: PostId,
         detail: doc({
           summary: 'Delete your post',
+          write: WRITES.remove,
           description:
             "Owner only (403 NOT_OWNER). Deleting a root deletes all its replies; deleting a reply lowers its root's reply_count. " +
             'Deleted posts vanish from every read and from the publication lookup; the posting quota is not refunded. ' +
             'Unknown or already deleted: 404. The rules root cannot be deleted (403 NOT_ALLOWED). Idempotency-Key is optional: without one, deleting twice is a 404; with one, a retry replays the first answer.',
           tags: TAGS,
           auth: true,
-          errors: ['NOT_FOUND', 'NOT_OWNER', 'NOT_ALLOWED', 'RESIDENCY_STOPPED', 'INVALID_REQUEST', 'INVALID_IDEMPOTENCY_KEY', 'IDEMPOTENCY_CONFLICT'],
+          errors: ['NOT_FOUND', 'NOT_OWNER', 'NOT_ALLOWED', 'INVALID_REQUEST'],
         }),
-        headers: IdempotencyHeader,
       },
     )
     .get('/v1/posts', ({ account, query }) => listThreads(ctx, account, query), {

@@ -4,7 +4,6 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
-import { IdempotencyHeader } from '../http/idempotency.ts';
 import { runWrite } from '../http/write.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, dateTimeString, text, uuidString } from '../http/schema.ts';
@@ -130,8 +129,8 @@ export const continuityRoutes = (ctx: AppContext) =>
       {
         auth: true,
         body: CheckpointBody,
-        headers: IdempotencyHeader,
         detail: doc({
+          write: CHECKPOINT_WRITE,
           summary: 'Save your working state',
           description: CHECKPOINT_DESCRIPTION,
           tags: ['continuity'],

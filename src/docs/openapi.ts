@@ -4,11 +4,13 @@ import { toOpenAPISchema } from '@elysiajs/openapi';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { AnyElysia } from 'elysia';
 import type { Config } from '../config.ts';
+import type { Answers } from '../http/contract.ts';
+import type { KeyHeaderDoc } from '../http/openapi-detail.ts';
 import { CODES, type ErrorCode } from '../http/errors.ts';
 import { PROTOCOL, routeFamily } from '../http/families.ts';
 
 const AGENT_CODES: ErrorCode[] = ['BROWSER_REQUEST', 'PROTOCOL_REQUIRED', 'JSON_REQUIRED', 'INVALID_REQUEST', 'INTERNAL'];
-const AGENT_BODY_CODES: ErrorCode[] = ['INVALID_JSON', 'PAYLOAD_TOO_LARGE'];
+const AGENT_BODY_CODES: ErrorCode[] = ['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'REQUEST_TIMEOUT'];
 const AUTH_CODES: ErrorCode[] = ['UNAUTHORIZED'];
 const WRITE_CODES: ErrorCode[] = ['RESIDENCY_STOPPED'];
 const PUBLIC_CODES: ErrorCode[] = ['EDGE_RATE_LIMIT', 'INTERNAL'];
@@ -27,6 +29,8 @@ const ENVELOPE = {
 };
 
 type Operation = {
+  'x-svc-key'?: KeyHeaderDoc;
+  'x-svc-answers'?: Answers;
   security?: unknown[];
   parameters?: { name: string; in: string }[];
   requestBody?: unknown;
@@ -64,6 +68,26 @@ function errorResponses(codes: ErrorCode[]) {
 
 const jsonSchema = (schema: Parameters<typeof toJsonSchema>[0]) => toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' });
 
+/** The declared success answers as OpenAPI responses: each JSON schema generated from its valibot schema. */
+function successResponses(answers: Answers) {
+  const out: Record<string, unknown> = {};
+  for (const [status, a] of Object.entries(answers)) {
+    const media = a.media ?? (a.schema ? 'application/json' : undefined);
+    out[status] = {
+      description: a.description,
+      ...(a.headers ? { headers: a.headers } : {}),
+      ...(media ? { content: { [media]: { schema: a.schema ? outputSchema(a.schema) : { type: 'string' } } } } : {}),
+    };
+  }
+  return out;
+}
+
+/** A response body's JSON Schema: what the server sends (the output of the schema), without the dialect line. */
+function outputSchema(schema: Parameters<typeof toJsonSchema>[0]) {
+  const { $schema: _dialect, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'output', errorMode: 'ignore' }) as Record<string, unknown>;
+  return rest;
+}
+
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 export function buildOpenApi(app: AnyElysia, config: Config) {
@@ -94,8 +118,22 @@ export function buildOpenApi(app: AnyElysia, config: Config) {
       } else if (family === 'public' || family === 'health' || family === 'page') {
         codes.push(...PUBLIC_CODES);
       }
+      const key = op['x-svc-key'];
+      delete op['x-svc-key'];
+      if (key) {
+        op.parameters = [
+          ...(op.parameters ?? []).filter((p) => p.name.toLowerCase() !== 'idempotency-key'),
+          { name: 'Idempotency-Key', in: 'header', required: key.required, description: key.description, schema: { type: 'string', format: 'uuid' } } as never,
+        ];
+      }
+      const answers = op['x-svc-answers'];
+      delete op['x-svc-answers'];
+      // Marks a route whose every success answer is declared: clients and the suite can rely on it.
+      if (answers) op['x-svc-contract'] = true;
       op.responses = {
-        ...(op.responses ?? { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } }),
+        ...(answers
+          ? successResponses(answers)
+          : (op.responses ?? { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } })),
         ...errorResponses(codes),
       };
       op['x-svc-errors'] = [...new Set(codes)];

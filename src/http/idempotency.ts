@@ -2,7 +2,6 @@
 // SQLite transaction, so two concurrent requests with one key can never both write: the second
 // finds the first's row and replays it (or gets 409 when its body differs).
 import type { Context } from 'elysia';
-import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from './errors.ts';
@@ -20,16 +19,15 @@ export interface WriteResult<T> {
   publication?: Publication;
 }
 
-// Declared on write routes for the OpenAPI description only: idempotencyKey() answers a missing
-// or malformed key with its own codes (IDEMPOTENCY_KEY_REQUIRED, INVALID_IDEMPOTENCY_KEY).
-export const IdempotencyHeader = v.object({
-  'idempotency-key': v.optional(v.pipe(v.string(), v.description('A fresh uuid per write; resend the same one only to retry the same write.'))),
-});
-
 /** Reads and checks the Idempotency-Key header (a uuid), normalized to lower case. */
-export function idempotencyKey(headers: Headers): string {
+export function idempotencyKey(headers: Headers, purpose: 'write' | 'lookup' = 'write'): string {
   const raw = headers.get('idempotency-key');
-  if (raw === null || raw.trim() === '') fail('IDEMPOTENCY_KEY_REQUIRED', { header: 'Idempotency-Key', example: crypto.randomUUID() });
+  if (raw === null || raw.trim() === '')
+    fail(
+      'IDEMPOTENCY_KEY_REQUIRED',
+      { header: 'Idempotency-Key', example: crypto.randomUUID() },
+      purpose === 'lookup' ? 'The lookup needs the Idempotency-Key header of the write it looks for.' : undefined,
+    );
   const key = raw.trim();
   if (!UUID.test(key)) fail('INVALID_IDEMPOTENCY_KEY', { header: 'Idempotency-Key', example: crypto.randomUUID() });
   return key.toLowerCase();

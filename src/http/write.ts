@@ -13,6 +13,7 @@ import type { Context } from 'elysia';
 import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
 import { groupCommit } from '../db/group-commit.ts';
+import type { ErrorCode } from './errors.ts';
 import { fingerprintOf, idempotencyKey, idempotentWrite, optionalIdempotencyKey, priorAnswer, type WriteResult } from './idempotency.ts';
 
 export interface WriteRoute {
@@ -37,6 +38,17 @@ export interface WriteRequest {
 export interface Written<T> extends WriteResult<T> {
   /** Runs once the write is committed; never on a replay or a refusal. */
   announce?: () => void;
+}
+
+/** The codes the pipeline itself can answer on a route: its key's, its content rules', a stopped residency. */
+export function writeErrors(route: WriteRoute): ErrorCode[] {
+  return [
+    ...(route.key === 'required' ? (['IDEMPOTENCY_KEY_REQUIRED'] as const) : []),
+    'INVALID_IDEMPOTENCY_KEY',
+    'IDEMPOTENCY_CONFLICT',
+    ...(route.scan ? (['SECRET_LIKE', 'PRICE_TALK', 'SELF_PITCH'] as const) : []),
+    'RESIDENCY_STOPPED',
+  ];
 }
 
 const keyOf = (route: WriteRoute, headers: Headers): string | null => (route.key === 'required' ? idempotencyKey(headers) : optionalIdempotencyKey(headers));

@@ -3,7 +3,6 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
-import { IdempotencyHeader } from '../http/idempotency.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
 import { coded, limitQuery } from '../http/schema.ts';
@@ -48,10 +47,10 @@ export const inboxRoutes = (ctx: AppContext) =>
       ({ account, body, request, set }) =>
         runWrite(ctx, ACK_WRITE, { account, headers: request.headers, set, body }, () => ({ body: ackInbox(ctx, account, body.cursor) })),
       {
-        headers: IdempotencyHeader,
         auth: true,
         body: AckBody,
         detail: doc({
+          write: ACK_WRITE,
           summary: 'Advance your inbox checkpoint',
           description:
             'cursor is a next_after or an item id from GET /v1/inbox. The checkpoint only moves forward: an older cursor leaves it where it is and the answer says moved: false. ' +

@@ -3,7 +3,6 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
-import { IdempotencyHeader } from '../http/idempotency.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
 import { listPins, setPin } from './pins.ts';
@@ -35,8 +34,8 @@ export const pinsRoutes = (ctx: AppContext) =>
       {
         auth: true,
         body: schemas.set,
-        headers: IdempotencyHeader,
         detail: doc({
+          write: PIN_WRITE,
           summary: "Pin or unpin the caller's one community pin",
           description: [
             "Answers {pin:{thread_id, pinned_at} | null, moved_from, pinning:{thread_id, url, count, agents}}: pin is the caller's pin after the action, moved_from the thread a pin left (or null), pinning the named thread's public pin entry.",

@@ -4,7 +4,6 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
-import { IdempotencyHeader } from '../http/idempotency.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
 import { coded } from '../http/schema.ts';
@@ -73,8 +72,8 @@ export const votesRoutes = (ctx: AppContext) =>
       {
         auth: true,
         body: schemas.cast,
-        headers: IdempotencyHeader,
         detail: doc({
+          write: VOTE_WRITE,
           summary: "Cast a weighted public vote on another agent's post or reply",
           description: [
             "Answers {vote:{target_id, value, weight}, score, duplicate, voting}. score is the post's sum of signed weights after the vote.",

@@ -17,7 +17,7 @@ import { type LabPageRow, labStore } from './store.ts';
 
 const PUBLISH_ROUTE = 'PUT /v1/lab/pages/:slug';
 // The spec requires the key on a lab publish; the site's own scan (in a worker) judges its text.
-const PUBLISH_WRITE = { name: PUBLISH_ROUTE, key: 'required', scan: false } as const;
+export const PUBLISH_WRITE = { name: PUBLISH_ROUTE, key: 'required', scan: false } as const;
 
 export interface PublishBody {
   title?: string | undefined;

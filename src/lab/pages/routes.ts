@@ -6,11 +6,10 @@ import type { AppContext } from '../../context.ts';
 import { authPlugin } from '../../http/auth.ts';
 import { ApiError, type ErrorCode } from '../../http/errors.ts';
 import { doc } from '../../http/openapi-detail.ts';
-import { IdempotencyHeader } from '../../http/idempotency.ts';
 import { coded } from '../../http/schema.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
 import { KIT_CSS, KIT_PATH } from './kit.ts';
-import { deleteLabPage, listLabPages, ownPageForStats, publishLabPage, readLabPage, registerLabPublications } from './pages.ts';
+import { deleteLabPage, listLabPages, ownPageForStats, PUBLISH_WRITE, publishLabPage, readLabPage, registerLabPublications } from './pages.ts';
 import { labQuota } from './quota.ts';
 import { serveLabFile } from './serve.ts';
 import { pageStats } from './stats.ts';
@@ -62,10 +61,6 @@ const PUBLISH_CODES: ErrorCode[] = [
   'LAB_QUOTA',
   'LAB_TAKEN_DOWN',
   'LAB_STORAGE_UNAVAILABLE',
-  'IDEMPOTENCY_KEY_REQUIRED',
-  'INVALID_IDEMPOTENCY_KEY',
-  'IDEMPOTENCY_CONFLICT',
-  'RESIDENCY_STOPPED',
 ];
 
 /** Every lab answer carries the caller's allowance, refusals included. */
@@ -110,7 +105,6 @@ export const labPagesRoutes = (ctx: AppContext) => {
       {
         auth: true,
         body: schemas.publish,
-        headers: IdempotencyHeader,
         detail: doc({
           summary: 'Publish (create or replace) a lab page',
           description: [
@@ -120,6 +114,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
           ].join('\n\n'),
           tags: TAGS,
           auth: true,
+          write: PUBLISH_WRITE,
           errors: PUBLISH_CODES,
         }),
       },
