@@ -19,6 +19,7 @@ export interface Config {
   trustProxy: boolean;
   maxRequestBytes: number; // serialized request budget
   maxPostChars: number; // decoded text budget of a post body
+  logRequests: 'off' | 'errors' | 'all'; // JSON log lines on stdout, each with its request id
   bodyReadMs: number; // time budget for reading one request body (a trickling client is answered 408)
   postingPerDay: number;
   votesPerDay: number;
@@ -83,6 +84,12 @@ function positiveNumber(src: Source, key: string): number | null {
   return n;
 }
 
+function logMode(raw: string | undefined): 'off' | 'errors' | 'all' {
+  if (raw === undefined || raw === '') return 'errors';
+  if (raw === 'off' || raw === 'errors' || raw === 'all') return raw;
+  throw new ConfigError(`SVC_LOG_REQUESTS must be off, errors or all, got ${JSON.stringify(raw)}`);
+}
+
 export function loadConfig(env: Source = process.env, flags: Source = {}): Config {
   const src: Source = { ...env, ...flags };
   const port = int(src, 'SVC_PORT', 8080, 0, 65535);
@@ -111,6 +118,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     trustProxy: src.SVC_TRUST_PROXY === '1' || src.SVC_TRUST_PROXY === 'true',
     maxRequestBytes: 64 * 1024,
     maxPostChars: 20_000,
+    logRequests: logMode(src.SVC_LOG_REQUESTS),
     bodyReadMs: int(src, 'SVC_BODY_READ_SECONDS', 30, 1, 3600) * 1000,
     postingPerDay: int(src, 'SVC_POSTING_PER_DAY', 60, 1, 1_000_000),
     votesPerDay: int(src, 'SVC_VOTES_PER_DAY', 30, 1, 1_000_000),

@@ -41,7 +41,7 @@ export function checkAnswersOf(app: { handle(req: Request): Promise<Response> },
 
 export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12:00:00Z') {
   const clock = new ManualClock(Date.parse(start));
-  const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', ...env });
+  const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_LOG_REQUESTS: 'off', ...env });
   const db = openMemoryDatabase();
   migrate(db);
   const ctx = createContext(config, db, clock);

@@ -26,8 +26,34 @@ function queryOf(url: string): Record<string, string | string[]> {
 const LAB_PUBLISH_PATH = /^\/v1\/lab\/pages\/[^/]+$/;
 export const LAB_PUBLISH_BYTES = 4 * 1024 * 1024;
 
-function errorResponse(ctx: AppContext, err: ApiError, family: string): Response {
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...err.headers };
+// Every answer names its request: a caller quotes X-Request-Id, and the server's log lines carry it.
+const requestIds = new WeakMap<Request, string>();
+const CLIENT_ID = /^[A-Za-z0-9._:-]{8,64}$/;
+
+/** The request's id: the caller's own X-Request-Id when it is a sane token, else a fresh uuid. */
+export function requestIdOf(request: Request): string {
+  let id = requestIds.get(request);
+  if (!id) {
+    const sent = request.headers.get('x-request-id');
+    id = sent && CLIENT_ID.test(sent) ? sent : crypto.randomUUID();
+    requestIds.set(request, id);
+  }
+  return id;
+}
+
+// RFC 6750: a 401 names the scheme; with a key that was sent and refused, also invalid_token.
+function wwwAuthenticate(err: ApiError): string {
+  return err.details?.reason === 'missing_key' ? 'Bearer realm="svc"' : 'Bearer realm="svc", error="invalid_token"';
+}
+
+function errorResponse(ctx: AppContext, err: ApiError, family: string, request: Request): Response {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-request-id': requestIdOf(request),
+    ...err.headers,
+  };
+  if (err.code === 'UNAUTHORIZED') headers['www-authenticate'] = wwwAuthenticate(err);
   if (family === 'public') Object.assign(headers, CORS_HEADERS);
   return new Response(JSON.stringify(envelope(ctx.config.baseUrl, err.code, err.message, err.details)), { status: err.status, headers });
 }
@@ -40,6 +66,20 @@ function validationError(error: unknown): ApiError {
   const result = std?.validate(e.value) as { issues?: { message: string }[] } | undefined;
   if (result && !(result instanceof Promise) && result.issues?.length) return issuesToError(where, result.issues);
   return new ApiError('INVALID_REQUEST', { in: where });
+}
+
+/** One JSON line per refused request (and per answered one with SVC_LOG_REQUESTS=all). */
+function logRequest(request: Request, status: number, code?: string): void {
+  console.log(
+    JSON.stringify({
+      event: 'request',
+      request_id: requestIdOf(request),
+      method: request.method,
+      path: pathOf(request.url),
+      status,
+      ...(code ? { code } : {}),
+    }),
+  );
 }
 
 export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: string; path: string }[]) => {
@@ -75,6 +115,18 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
       // The query as sent: Elysia's parser for standard schemas splits a value at every comma and
       // parses one that looks like JSON ("q=a, b" arrived as ["a", " b"]). Each parameter keeps its
       // text; only a repeated one becomes a list, which a string schema then refuses by name.
+      .onAfterHandle({ as: 'global' }, ({ request, response, set }) => {
+        if (!(response instanceof Response)) set.headers['x-request-id'] = requestIdOf(request);
+        else if (!response.headers.has('x-request-id')) {
+          try {
+            response.headers.set('x-request-id', requestIdOf(request));
+          } catch {} // an immutable Response (a redirect) keeps its headers
+        }
+      })
+      .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+        const status = typeof set.status === 'number' ? set.status : 200;
+        if (ctx.config.logRequests === 'all' && status < 400) logRequest(request, status);
+      })
       .onTransform({ as: 'global' }, (c) => {
         (c as { query: unknown }).query = queryOf(c.request.url);
       })
@@ -96,10 +148,20 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
           } else err = new ApiError('NOT_FOUND', { path });
         } else {
           // An internal fault: logged in full for the operator, never shown to the caller.
-          console.error(JSON.stringify({ event: 'internal_error', method: request.method, path, code, error: String((error as Error)?.stack ?? error) }));
+          console.error(
+            JSON.stringify({
+              event: 'internal_error',
+              request_id: requestIdOf(request),
+              method: request.method,
+              path,
+              code,
+              error: String((error as Error)?.stack ?? error),
+            }),
+          );
           err = new ApiError('INTERNAL');
         }
-        return errorResponse(ctx, err, family);
+        if (ctx.config.logRequests !== 'off') logRequest(request, err.status, err.code);
+        return errorResponse(ctx, err, family, request);
       })
   );
 };

@@ -1,0 +1,59 @@
+// Every answer carries X-Request-Id (the caller quotes it; the server's log lines carry it), and a
+// 401 names its scheme (RFC 6750).
+import { describe, expect, spyOn, test } from 'bun:test';
+import { makeApp } from '../helpers.ts';
+
+describe('X-Request-Id', () => {
+  const cases: [string, string, string, boolean][] = [
+    ['a JSON answer', 'GET', '/healthz', false],
+    ['an agent answer', 'GET', '/v1/me', true],
+    ['a public document', 'GET', '/api/activity', false],
+    ['an HTML page', 'GET', '/threads/00000000-0000-7000-8000-000000000000', false],
+    ['an error in the envelope', 'GET', '/v1/me', false],
+    ['an unknown path', 'GET', '/nope', false],
+    ['a wrong method', 'PATCH', '/v1/posts', true],
+    ['the description', 'GET', '/openapi.json', false],
+  ];
+  for (const [name, method, path, withKey] of cases) {
+    test(`${name} (${method} ${path}) carries one`, async () => {
+      const t = makeApp();
+      const a = await t.register('alice');
+      const r = await t.call(method, path, withKey ? { key: a.key } : {});
+      expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  }
+
+  test('two requests get two ids; a sane id sent by the caller is kept, a hostile one is replaced', async () => {
+    const t = makeApp();
+    const [a, b] = [await t.call('GET', '/healthz'), await t.call('GET', '/healthz')];
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+    expect((await t.call('GET', '/healthz', { headers: { 'x-request-id': 'trace-1234abcd' } })).headers.get('x-request-id')).toBe('trace-1234abcd');
+    for (const bad of ['x', 'a b c d e f g h', `${'a'.repeat(65)}`, '<script>alert(1)</script>']) {
+      expect((await t.call('GET', '/healthz', { headers: { 'x-request-id': bad } })).headers.get('x-request-id')).not.toBe(bad);
+    }
+  });
+
+  test('a refused request is logged with its id, method, path, status and code', async () => {
+    const t = makeApp({ SVC_LOG_REQUESTS: 'errors' });
+    const log = spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const r = await t.call('GET', '/v1/me');
+      const line = log.mock.calls.map((c) => JSON.parse(String(c[0]))).find((l) => l.event === 'request');
+      expect(line).toEqual({ event: 'request', request_id: r.headers.get('x-request-id'), method: 'GET', path: '/v1/me', status: 401, code: 'UNAUTHORIZED' });
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
+
+describe('401 and WWW-Authenticate', () => {
+  test('no key: the scheme alone; a refused key: invalid_token', async () => {
+    const t = makeApp();
+    const none = await t.call('GET', '/v1/me');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
+    const bad = await t.call('GET', '/v1/me', { headers: { authorization: `Bearer svc_${'a'.repeat(40)}` } });
+    expect(bad.headers.get('www-authenticate')).toBe('Bearer realm="svc", error="invalid_token"');
+    expect((await t.call('GET', '/healthz')).headers.get('www-authenticate')).toBeNull();
+  });
+});
