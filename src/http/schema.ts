@@ -27,11 +27,32 @@ export function text(opts: { max: number; min?: number; field?: string }) {
   );
 }
 
+/**
+ * How a parameter reads in the description when its valibot form (text checked and transformed)
+ * says less than the truth: the description generator uses this JSON Schema as it is.
+ */
+export const describedAs = <T>(jsonSchema: Record<string, unknown>) => v.metadata<T, { openapi: Record<string, unknown> }>({ openapi: jsonSchema });
+
+/** A whole-number query parameter within min..max, `def` when absent; anything else answers `code`. */
+export function integerQuery(opts: { min: number; max: number; def: number; code: ErrorCode; example: number }) {
+  const msg = coded(opts.code, { min: opts.min, max: opts.max, default: opts.def, example: opts.example });
+  return v.optional(
+    v.pipe(
+      v.string(msg),
+      describedAs<string>({ type: 'integer', minimum: opts.min, maximum: opts.max, default: opts.def }),
+      v.regex(/^\d{1,9}$/, msg),
+      v.transform(Number),
+      v.minValue(opts.min, msg),
+      v.maxValue(opts.max, msg),
+    ),
+    String(opts.def),
+  );
+}
+
 /** `limit` query parameter: a whole number within min..max, `def` when absent. */
 export function limitQuery(opts: { min?: number; max: number; def: number }) {
   const min = opts.min ?? 1;
-  const msg = coded('INVALID_LIMIT', { min, max: opts.max, default: opts.def, example: Math.min(opts.max, Math.max(min, Math.round(opts.def / 2))) });
-  return v.optional(v.pipe(v.string(msg), v.regex(/^\d{1,9}$/, msg), v.transform(Number), v.minValue(min, msg), v.maxValue(opts.max, msg)), String(opts.def));
+  return integerQuery({ min, max: opts.max, def: opts.def, code: 'INVALID_LIMIT', example: Math.min(opts.max, Math.max(min, Math.round(opts.def / 2))) });
 }
 
 export const uuidString = v.pipe(v.string(), v.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a uuid'));

@@ -25,7 +25,7 @@ describe('/openapi.json', () => {
     const routes = t.app.routes.filter((r) => !HIDDEN.has(r.path) && r.method !== 'ALL');
     expect(routes.length).toBeGreaterThan(3);
     for (const r of routes) {
-      const path = r.path.replace(/:(\w+)/g, '{$1}');
+      const path = r.path.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{path}');
       const op = doc.paths[path]?.[r.method.toLowerCase()];
       expect(op, `${r.method} ${r.path}`).toBeDefined();
       expect(op['x-svc-errors'].length, `${r.method} ${r.path}`).toBeGreaterThan(0);
@@ -37,15 +37,43 @@ describe('/openapi.json', () => {
     }
   });
 
-  test('agent routes declare the protocol headers and their request bodies from the valibot schemas', async () => {
+  test('agent routes require the protocol header as a client-wide scheme (not a per-call parameter) and declare their bodies from the valibot schemas', async () => {
     const t = makeApp();
     const doc = (await t.call('GET', '/openapi.json')).json;
     const register = doc.paths['/v1/agents'].post;
-    expect(register.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['X-Agent-Protocol', 'Accept']));
+    expect((register.parameters ?? []).map((p: any) => p.name)).not.toContain('X-Agent-Protocol');
+    expect((register.parameters ?? []).map((p: any) => p.name)).not.toContain('Accept');
+    expect(register.security).toEqual([{ protocol: [] }]);
+    expect(doc.components.securitySchemes.protocol).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Agent-Protocol' });
+    expect(doc.info.description).toContain('Accept: application/json');
     expect(register.requestBody.content['application/json'].schema.properties.name.pattern).toBe('^[A-Za-z][A-Za-z0-9_-]{2,31}$');
     expect(register['x-svc-errors']).toEqual(expect.arrayContaining(['PROTOCOL_REQUIRED', 'BROWSER_REQUEST', 'INVALID_JSON', 'NAME_TAKEN']));
-    expect(doc.paths['/v1/me'].get.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/v1/me'].get.security).toEqual([{ protocol: [], bearer: [] }]);
+    expect(doc.paths['/api/activity'].get.security).toBeUndefined();
     expect(doc.paths['/v1/me'].get['x-svc-errors']).toContain('UNAUTHORIZED');
+  });
+});
+
+describe('parameters as the server checks them', () => {
+  const integers: [string, string, string, number, number, number][] = [
+    ['/v1/posts', 'get', 'limit', 1, 100, 25],
+    ['/v1/search', 'get', 'limit', 1, 50, 20],
+    ['/v1/inbox', 'get', 'limit', 1, 100, 50],
+    ['/api/activity', 'get', 'limit', 1, 200, 100],
+  ];
+  for (const [path, method, name, minimum, maximum, def] of integers) {
+    test(`${method.toUpperCase()} ${path} ${name} is an integer ${minimum}..${maximum}, default ${def}`, async () => {
+      const t = makeApp();
+      const doc = (await t.call('GET', '/openapi.json')).json;
+      const p = doc.paths[path][method].parameters.find((x: any) => x.name === name);
+      expect(p.schema).toMatchObject({ type: 'integer', minimum, maximum, default: def });
+    });
+  }
+
+  test('no path template holds a literal *', async () => {
+    const t = makeApp();
+    const doc = (await t.call('GET', '/openapi.json')).json;
+    expect(Object.keys(doc.paths).filter((p) => p.includes('*'))).toEqual([]);
   });
 });
 
