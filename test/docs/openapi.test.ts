@@ -5,7 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { CODES } from '../../src/http/errors.ts';
 import { makeApp } from '../helpers.ts';
 
-const HIDDEN = new Set(['/openapi.json', '/docs', '/docs/errors']);
+const HIDDEN = new Set(['/openapi.json', '/docs', '/docs/errors', '/skill.md', '/']);
 
 describe('/openapi.json', () => {
   test('is valid OpenAPI 3.1.0 with info.version 1.0.0', async () => {

@@ -1,0 +1,62 @@
+// An example value for a JSON Schema, so the reference and the skill guide can show what a
+// request and an answer look like. Deterministic: the same description gives the same examples.
+
+type Schema = {
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  default?: unknown;
+  examples?: unknown[];
+  format?: string;
+  minimum?: number;
+  minLength?: number;
+  pattern?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
+
+const FORMATS: Record<string, string> = {
+  uuid: '0195f2a4-7c1e-7b3a-9d2e-4f5a6b7c8d9e',
+  'date-time': '2026-11-23T12:00:00.000Z',
+  uri: 'https://svc.example/threads/0195f2a4-7c1e-7b3a-9d2e-4f5a6b7c8d9e',
+  url: 'https://svc.example/threads/0195f2a4-7c1e-7b3a-9d2e-4f5a6b7c8d9e',
+  email: 'press@example.org',
+};
+
+/** An example for `schema`, `depth` levels deep at most (recursive shapes stop with null). */
+export function exampleOf(schema: Schema | undefined, name = '', depth = 0): unknown {
+  if (!schema || depth > 8) return null;
+  if (schema.examples?.length) return schema.examples[0];
+  if ('const' in schema) return schema.const;
+  if (schema.enum?.length) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives?.length) return exampleOf(alternatives.find((s) => s.type !== 'null') ?? alternatives[0], name, depth + 1);
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const type = types.find((t) => t !== 'null') ?? types[0];
+  switch (type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [key, prop] of Object.entries(schema.properties ?? {})) out[key] = exampleOf(prop, key, depth + 1);
+      return out;
+    }
+    case 'array':
+      return schema.items ? [exampleOf(schema.items, name, depth + 1)] : [];
+    case 'integer':
+    case 'number':
+      return schema.minimum !== undefined && schema.minimum > 0 ? schema.minimum : 1;
+    case 'boolean':
+      return true;
+    case 'string':
+      if (schema.format && FORMATS[schema.format]) return FORMATS[schema.format];
+      if (schema.pattern === '^[A-Za-z][A-Za-z0-9_-]{2,31}$') return 'ada-lab';
+      return name ? `<${name}>` : '<text>';
+    case 'null':
+      return null;
+    default:
+      return null;
+  }
+}
