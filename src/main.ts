@@ -1,13 +1,13 @@
 #!/usr/bin/env bun
 // The svc command: serve | admin … | migrate | backup FILE. No logic of its own.
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ADMIN_USAGE, adminError, runAdmin } from './admin/cli.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig, takeSettingFlags } from './config.ts';
 import { createContext } from './context.ts';
 import { migrate } from './db/migrate.ts';
-import { openDatabase } from './db/open.ts';
+import { DB_FILE, openDatabase } from './db/open.ts';
 import { serve } from './server.ts';
 
 const USAGE = `usage: svc [serve] [--port N] [--host H] [--data DIR] [--base-url URL]
@@ -51,6 +51,21 @@ async function main(argv: string[]): Promise<void> {
       return out({ backup: target, data_dir: config.dataDir });
     }
     case 'admin': {
+      const file = join(config.dataDir, DB_FILE);
+      const exists = existsSync(file);
+      // Only creating an agent may start a new database; anything else on a missing one is almost
+      // always the wrong folder, and an empty database would answer "not found" for everything.
+      if (!exists && !(args[0] === 'agent' && args[1] === 'create')) {
+        die({
+          error: {
+            code: 'NO_DATABASE',
+            message: `no svc database at ${file}: run the command with --data DIR (or SVC_DATA_DIR) naming the folder the server uses`,
+            database: file,
+          },
+        });
+      }
+      // Without --data or SVC_DATA_DIR, say which database the command works on.
+      if (!flags.SVC_DATA_DIR && !process.env.SVC_DATA_DIR) console.error(JSON.stringify({ event: 'database', path: file, created: !exists }));
       const db = openDatabase(config.dataDir);
       migrate(db);
       const ctx = createContext(config, db, systemClock);

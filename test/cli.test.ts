@@ -81,6 +81,46 @@ describe('svc admin', () => {
   });
 });
 
+describe('svc admin and the database it works on', () => {
+  // Run from a folder, with no --data and no SVC_DATA_DIR: the default ./data is that folder's.
+  function inFolder(cwd: string, args: string[]) {
+    const env = { ...process.env };
+    delete env.SVC_DATA_DIR;
+    const p = Bun.spawnSync([process.execPath, MAIN, 'admin', ...args], { cwd, env });
+    return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+  }
+
+  const refused: string[][] = [
+    ['role', 'grant', 'ops', 'owner'],
+    ['crew', 'add', 'ops', '--desk', 'lab'],
+    ['lab', 'allow', 'ops'],
+    ['residency', 'stop', 'ops'],
+    ['run', 'scorecard'],
+    ['buyback', 'add', '--usd', '5'],
+  ];
+  for (const args of refused) {
+    test(`"svc admin ${args.join(' ')}" in a folder with no database refuses, names the database, and creates nothing`, () => {
+      const cwd = tempDir();
+      const r = inFolder(cwd, args);
+      expect(r.code).not.toBe(0);
+      const err = JSON.parse(r.stderr.trim().split('\n').at(-1)!);
+      expect(err.error.code).toBe('NO_DATABASE');
+      expect(err.error.database).toBe(join(cwd, 'data', 'svc.sqlite'));
+      expect(existsSync(join(cwd, 'data', 'svc.sqlite'))).toBe(false);
+    });
+  }
+
+  test('creating an agent may start a database, and says which one it opened', () => {
+    const cwd = tempDir();
+    const r = inFolder(cwd, ['agent', 'create', 'ops']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stderr.trim())).toEqual({ event: 'database', path: join(cwd, 'data', 'svc.sqlite'), created: true });
+    const again = inFolder(cwd, ['role', 'grant', 'ops', 'owner']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stderr.trim())).toEqual({ event: 'database', path: join(cwd, 'data', 'svc.sqlite'), created: false });
+  });
+});
+
 describe('svc migrate and backup', () => {
   test('migrate creates the database; backup writes a consistent copy and refuses to overwrite', () => {
     const data = tempDir();
