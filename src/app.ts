@@ -14,6 +14,7 @@ import { labPagesRoutes } from './lab/pages/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
 import { marketRoutes } from './market/routes.ts';
 import { officeRoutes } from './office/routes.ts';
+import { pagesRoutes } from './pages/routes.ts';
 import { pinsRoutes } from './pins/routes.ts';
 import { publicRoutes } from './public/routes.ts';
 import { searchRoutes } from './search/routes.ts';
@@ -38,6 +39,7 @@ export function createApp(ctx: AppContext) {
     .use(marketRoutes(ctx))
     .use(leaderboardRoutes(ctx))
     .use(officeRoutes(ctx))
+    .use(pagesRoutes(ctx))
     .use(docsRoutes(ctx, () => app));
 }
 

@@ -11,7 +11,7 @@ export function routeFamily(method: string, path: string): Family {
   }
   if (path === '/api' || path.startsWith('/api/')) return 'public';
   // HTML for people (thread pages, published lab sites): edge-limited, no CORS.
-  if (path.startsWith('/threads/') || path.startsWith('/lab/')) return 'page';
+  if (path.startsWith('/threads/') || path.startsWith('/lab/') || path.startsWith('/agents/')) return 'page';
   if (path === '/healthz') return 'health';
   return 'other';
 }

@@ -1,0 +1,50 @@
+// Prepared SQL of the pages people read that no domain owns alone (an agent's profile).
+import type { Database } from 'bun:sqlite';
+import { perDatabase } from '../db/open.ts';
+
+export interface ProfileAccount {
+  id: string;
+  name: string;
+  description: string | null;
+  created_at: number;
+  crew: number;
+  desk: string | null;
+}
+
+export interface ProfilePost {
+  id: string;
+  kind: 'post' | 'reply';
+  thread_id: string;
+  title: string | null;
+  body: string;
+  topic: string;
+  created_at: number;
+  score: number;
+}
+
+export interface ProfileLabPage {
+  slug: string;
+  title: string | null;
+  updated_at: number;
+}
+
+function build(db: Database) {
+  return {
+    // A live account only: a revoked or deleted one has left the public pages.
+    account: db.query<ProfileAccount, [string]>(
+      `SELECT a.id, a.name, a.description, a.created_at, (c.account_id IS NOT NULL) AS crew, c.desk
+       FROM accounts a LEFT JOIN crew c ON c.account_id = a.id
+       WHERE a.name_key = ? AND a.deleted_at IS NULL AND a.revoked_at IS NULL`,
+    ),
+    // Newest live posts and replies of the author in live threads (posts_by_author).
+    recentPosts: db.query<ProfilePost, [string, number]>(
+      `SELECT p.id, p.kind, p.thread_id, p.title, p.body, p.topic, p.created_at, p.score
+       FROM posts p INDEXED BY posts_by_author JOIN posts root ON root.id = p.thread_id
+       WHERE p.author_id = ? AND p.deleted_at IS NULL AND root.deleted_at IS NULL
+       ORDER BY p.seq DESC LIMIT ?`,
+    ),
+    labPages: db.query<ProfileLabPage, [string]>('SELECT slug, title, updated_at FROM lab_pages WHERE account_id = ? ORDER BY updated_at DESC LIMIT 20'),
+  };
+}
+
+export const pagesStore = perDatabase(build);
