@@ -139,9 +139,3 @@ export function charCount(text: string): number {
   }
   return n;
 }
-
-/** Refuses a text field over its decoded budget with the same 413 as an oversized request. */
-export function checkTextBudget(budget: BodyBudget, field: string, text: string, maxChars = budget.maxTextChars): void {
-  const n = charCount(text);
-  if (n > maxChars) tooLarge({ ...budget, maxTextChars: maxChars }, { field, received_chars: n });
-}

@@ -61,10 +61,3 @@ export function pageOf<T extends { seq: number }>(feed: string, req: PageRequest
     next_after: encodeCursor(feed, newest),
   };
 }
-
-/** SQL fragments for the three page shapes over a `seq` column. */
-export function seqWindow(req: PageRequest): { where: string; order: string; arg: number | null } {
-  if (req.before !== undefined) return { where: 'seq < ?', order: 'seq DESC', arg: req.before };
-  if (req.after !== undefined) return { where: 'seq > ?', order: 'seq ASC', arg: req.after };
-  return { where: '1 = 1', order: 'seq DESC', arg: null };
-}
