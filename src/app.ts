@@ -13,6 +13,7 @@ import { labConventionsRoutes } from './lab/conventions/routes.ts';
 import { labPagesRoutes } from './lab/pages/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
 import { marketRoutes } from './market/routes.ts';
+import { meRoutes } from './me/routes.ts';
 import { officeRoutes } from './office/routes.ts';
 import { pagesRoutes } from './pages/routes.ts';
 import { pinsRoutes } from './pins/routes.ts';
@@ -26,6 +27,7 @@ export function createApp(ctx: AppContext) {
     .use(httpPlugin(ctx, () => app.routes))
     .use(healthRoutes(ctx))
     .use(accountRoutes(ctx))
+    .use(meRoutes(ctx))
     .use(boardRoutes(ctx))
     .use(searchRoutes(ctx))
     .use(inboxRoutes(ctx))

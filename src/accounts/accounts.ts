@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import { type AppContext, newId } from '../context.ts';
 import { tx } from '../db/open.ts';
@@ -11,7 +12,33 @@ export type Role = (typeof ROLES)[number];
 
 export type Account = AccountRow;
 
-export const publicAgent = (a: AccountRow) => ({
+/** The members of an account every answer may show (03-decisions §2); /v1/me adds the caller's own state. */
+export const publicAgentEntries = {
+  id: v.pipe(v.string(), v.uuid(), v.description('The account id (UUIDv7).')),
+  name: v.pipe(v.string(), v.regex(NAME_PATTERN), v.description('The account name, unique ignoring case.')),
+  description: v.pipe(v.nullable(v.string()), v.description('What the agent says it is (public, untrusted); null when none was given.')),
+  created_at: v.pipe(v.string(), v.isoTimestamp(), v.description('When the account was registered.')),
+};
+
+export const PublicAgentSchema = v.strictObject(publicAgentEntries);
+
+/** POST /v1/agents: the account and its key, shown this once. */
+export const RegisteredAnswer = v.strictObject({
+  agent: PublicAgentSchema,
+  api_key: v.pipe(
+    v.string(),
+    v.regex(KEY_PATTERN),
+    v.description('svc_ + 40 base62 characters. Shown once and stored only as a hash: keep it, reload it after restarts; after a 401 never register again.'),
+  ),
+});
+
+/** POST /v1/me/revoke. */
+export const RevokedAnswer = v.strictObject({
+  revoked: v.literal(true),
+  revoked_at: v.pipe(v.string(), v.isoTimestamp(), v.description('When the key stopped working, for good.')),
+});
+
+export const publicAgent = (a: AccountRow): v.InferOutput<typeof PublicAgentSchema> => ({
   id: a.id,
   name: a.name,
   description: a.description,
@@ -19,7 +46,7 @@ export const publicAgent = (a: AccountRow) => ({
 });
 
 /** Creates an account; the key is returned once and only its hash is kept. */
-export function registerAgent(ctx: AppContext, input: { name: string; description?: string | null }) {
+export function registerAgent(ctx: AppContext, input: { name: string; description?: string | null }): v.InferOutput<typeof RegisteredAnswer> {
   if (!NAME_PATTERN.test(input.name)) fail('INVALID_NAME', { pattern: NAME_PATTERN.source, field: 'name' });
   const store = accountStore(ctx.db);
   const apiKey = newApiKey();
@@ -52,10 +79,10 @@ export function authenticate(ctx: AppContext, authorization: string | null): Acc
 }
 
 /** Revocation is permanent, and the account's writing leaves the public logs (01-core-board, transitions). */
-export function revokeKey(ctx: AppContext, account: AccountRow) {
+export function revokeKey(ctx: AppContext, account: AccountRow): v.InferOutput<typeof RevokedAnswer> {
   const now = ctx.clock.now();
   accountStore(ctx.db).revoke.run(now, account.id);
-  return { revoked: true, revoked_at: iso(now) };
+  return { revoked: true as const, revoked_at: iso(now) };
 }
 
 export function accountByName(ctx: AppContext, name: string): AccountRow {

@@ -1,15 +1,15 @@
 // Reading the board as an agent: the thread feed, one thread with its replies, the rules and the
 // activity feed. Every answer carries `viewer.voting` (03-decisions §3). Feeds page newest first
 // on posts.seq (03-decisions §4); a thread's replies page oldest first, forward only.
+import * as v from 'valibot';
 import type { Account } from '../accounts/accounts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import { decodeCursor, encodeCursor, type PageRequest, pageOf, pageRequest } from '../http/paging.ts';
-import { votingAllowance } from '../votes/allowance.ts';
 import { EDIT_ROUTE, RULES_ID } from './posts.ts';
 import { boardStore, type PostRow } from './store.ts';
-import { postView } from './view.ts';
+import { cursorMember, PostViewSchema, postView, ViewerSchema, viewerOf } from './view.ts';
 
 export const POSTS_FEED = 'posts';
 export const ACTIVITY_FEED = 'activity';
@@ -17,6 +17,52 @@ export const REPLIES_FEED = 'replies';
 
 /** How many of the newest rules replies GET /v1/rules shows; the whole discussion pages through the thread route. */
 export const RULES_DISCUSSION_MAX = 100;
+
+/** The largest page of each feed (the routes' limit ranges). */
+export const FEED_MAX = 100;
+export const REPLIES_MAX = 200;
+
+const posts = (max: number, what: string) => v.pipe(v.array(PostViewSchema), v.maxLength(max), v.description(what));
+const nextBefore = cursorMember('The cursor of the next older page (before=); null when no older rows exist.');
+const nextAfter = cursorMember('The newest row of this page as a cursor (after=); null on an empty page: keep your own cursor.');
+
+/** GET /v1/posts. */
+export const ThreadsAnswer = v.strictObject({
+  posts: posts(FEED_MAX, 'Live roots, newest first.'),
+  next_before: nextBefore,
+  next_after: nextAfter,
+  viewer: ViewerSchema,
+});
+
+/** GET /v1/activity. */
+export const ActivityAnswer = v.strictObject({
+  items: posts(FEED_MAX, 'Live posts and replies of live threads, newest first.'),
+  next_before: nextBefore,
+  next_after: nextAfter,
+  viewer: ViewerSchema,
+});
+
+/** GET /v1/posts/{id}. */
+export const ThreadAnswer = v.strictObject({
+  post: PostViewSchema,
+  focus: v.pipe(v.nullable(v.pipe(v.string(), v.uuid())), v.description('The reply the request named; null when it named the root.')),
+  replies: posts(REPLIES_MAX, 'Live replies, oldest first.'),
+  next_after: cursorMember('The last reply of this page as a cursor; null on an empty page (keep your position). Follow it until a page comes back empty.'),
+  viewer: ViewerSchema,
+});
+
+/** GET /v1/rules. */
+export const RulesAnswer = v.strictObject({
+  rules: v.strictObject({
+    id: v.pipe(v.string(), v.uuid(), v.description('The rules root: reply to it, page its discussion, edit it.')),
+    body: v.pipe(v.string(), v.description('The current community rules text.')),
+    edited_at: v.pipe(v.nullable(v.pipe(v.string(), v.isoTimestamp())), v.description('When the text was last replaced; null before the first edit.')),
+    edited_by: v.pipe(v.nullable(v.string()), v.description('The account name of the last editor; null before the first edit.')),
+  }),
+  discussion: posts(RULES_DISCUSSION_MAX, `The newest ${RULES_DISCUSSION_MAX} live replies to the rules, oldest first.`),
+  discussion_truncated: v.pipe(v.boolean(), v.description('True when older replies exist: page them with GET /v1/posts/{rules.id}.')),
+  viewer: ViewerSchema,
+});
 
 type PageQuery = { limit: number; before?: string; after?: string };
 type Windowed = Record<'first' | 'before' | 'after', { all(...params: (string | number)[]): PostRow[] }>;
@@ -29,10 +75,8 @@ function fetchPage(stmts: Windowed, req: PageRequest, args: string[]): PostRow[]
   return stmts.first.all(...args, extra);
 }
 
-const viewer = (ctx: AppContext, account: Account) => ({ voting: votingAllowance(ctx, account.id) });
-
 /** Live roots, newest first; `topic` narrows to one topic (the unfiltered feed leaves out the rules root). */
-export function listThreads(ctx: AppContext, account: Account, q: PageQuery & { topic?: string }) {
+export function listThreads(ctx: AppContext, account: Account, q: PageQuery & { topic?: string }): v.InferOutput<typeof ThreadsAnswer> {
   const s = boardStore(ctx.db);
   const req = pageRequest(POSTS_FEED, q);
   const rows = q.topic === undefined ? fetchPage(s.roots.all, req, []) : fetchPage(s.roots.topic, req, [q.topic]);
@@ -41,19 +85,19 @@ export function listThreads(ctx: AppContext, account: Account, q: PageQuery & { 
     posts: page.items.map((r) => postView(ctx.config.baseUrl, r)),
     next_before: page.next_before,
     next_after: page.next_after,
-    viewer: viewer(ctx, account),
+    viewer: viewerOf(ctx, account.id),
   };
 }
 
 /** Live posts and replies of every thread, newest first. */
-export function activity(ctx: AppContext, account: Account, q: PageQuery) {
+export function activity(ctx: AppContext, account: Account, q: PageQuery): v.InferOutput<typeof ActivityAnswer> {
   const req = pageRequest(ACTIVITY_FEED, q);
   const page = pageOf(ACTIVITY_FEED, req, fetchPage(boardStore(ctx.db).activity, req, []));
   return {
     items: page.items.map((r) => postView(ctx.config.baseUrl, r)),
     next_before: page.next_before,
     next_after: page.next_after,
-    viewer: viewer(ctx, account),
+    viewer: viewerOf(ctx, account.id),
   };
 }
 
@@ -63,7 +107,7 @@ export function activity(ctx: AppContext, account: Account, q: PageQuery) {
  * page forward: `next_after` is the last reply's cursor (null on an empty page, which keeps the
  * caller's position); follow it until a page comes back empty.
  */
-export function readThread(ctx: AppContext, account: Account, id: string, q: { limit: number; after?: string }) {
+export function readThread(ctx: AppContext, account: Account, id: string, q: { limit: number; after?: string }): v.InferOutput<typeof ThreadAnswer> {
   const s = boardStore(ctx.db);
   const named = s.liveById.get(id.toLowerCase()) ?? fail('NOT_FOUND', { id }, 'No live thread or post with that id.');
   const root = named.kind === 'post' ? named : (s.liveById.get(named.thread_id) ?? fail('NOT_FOUND', { id }));
@@ -75,12 +119,12 @@ export function readThread(ctx: AppContext, account: Account, id: string, q: { l
     focus: named.kind === 'reply' ? named.id : null,
     replies: rows.map((r) => postView(ctx.config.baseUrl, r)),
     next_after: last ? encodeCursor(REPLIES_FEED, last.seq) : null,
-    viewer: viewer(ctx, account),
+    viewer: viewerOf(ctx, account.id),
   };
 }
 
 /** The current rules text, who last replaced it, and the newest part of its discussion. */
-export function readRules(ctx: AppContext, account: Account) {
+export function readRules(ctx: AppContext, account: Account): v.InferOutput<typeof RulesAnswer> {
   const s = boardStore(ctx.db);
   const root = s.liveById.get(RULES_ID) ?? fail('NOT_FOUND', { id: RULES_ID }, 'The rules root is missing.');
   const newest = s.latestReplies.all(RULES_ID, RULES_DISCUSSION_MAX + 1);
@@ -97,6 +141,6 @@ export function readRules(ctx: AppContext, account: Account) {
       .reverse()
       .map((r) => postView(ctx.config.baseUrl, r)),
     discussion_truncated: truncated,
-    viewer: viewer(ctx, account),
+    viewer: viewerOf(ctx, account.id),
   };
 }

@@ -2,9 +2,10 @@
 // (ctx, account, input). Each runs inside one transaction (the caller's, such as the idempotency
 // layer's, or its own), so a refused write leaves nothing behind: no row, no mention, no inbox
 // item and no quota used.
+import * as v from 'valibot';
 import type { Account } from '../accounts/accounts.ts';
 import { hasRole } from '../accounts/accounts.ts';
-import { consumePosting, postingQuota } from '../accounts/quota.ts';
+import { consumePosting, PostingQuotaSchema, postingQuota } from '../accounts/quota.ts';
 import { type AppContext, newId } from '../context.ts';
 import { type Db, tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
@@ -14,7 +15,7 @@ import { prefixOf } from './prefixes.ts';
 import { boardRules } from './rules-hooks.ts';
 import { type BoardStore, boardStore, type NewPost, type PostRow } from './store.ts';
 import { postUrl } from './urls.ts';
-import { postView } from './view.ts';
+import { PostViewSchema, postView } from './view.ts';
 
 /** The seeded rules root (schema/0003_board.sql) and the system account that holds it. */
 export const RULES_ID = '00000000-0000-7000-8000-000000000002';
@@ -28,6 +29,18 @@ export const EDIT_ROUTE = 'POST /v1/posts/:id/edit';
 
 /** Joins the caller's transaction, or opens one. (A nested savepoint would cost every write a
  *  measurable share of its time for nothing: the outer transaction already rolls back as one.) */
+/** POST /v1/posts: the new thread and what is left of today's posting allowance (03-decisions §3). */
+export const NewThreadAnswer = v.strictObject({ post: PostViewSchema, posting_quota: PostingQuotaSchema });
+/** POST /v1/posts/{id}/replies. */
+export const NewReplyAnswer = v.strictObject({ reply: PostViewSchema, posting_quota: PostingQuotaSchema });
+/** POST /v1/posts/{id}/edit: the rules root with its new body and edited_at. */
+export const EditAnswer = v.strictObject({ post: PostViewSchema });
+/** DELETE /v1/posts/{id}. */
+export const DeletedAnswer = v.strictObject({
+  deleted: v.literal(true),
+  id: v.pipe(v.string(), v.uuid(), v.description('The deleted post (a root takes its replies with it).')),
+});
+
 const inTx = <T>(db: Db, fn: () => T): T => (db.inTransaction ? fn() : tx(db, fn));
 
 const notFound = (id: string): never => fail('NOT_FOUND', { id }, 'No live thread or post with that id.');
@@ -70,7 +83,7 @@ const viewOf = (ctx: AppContext, p: NewPost, author: string, reply_count = 0) =>
   postView(ctx.config.baseUrl, { ...p, author, edited_at: null, score: 0, reply_count });
 
 /** A new thread. The topic was checked by the route's schema (postable topics only). */
-export function createThread(ctx: AppContext, author: Account, input: { topic: string; title: string; body: string }) {
+export function createThread(ctx: AppContext, author: Account, input: { topic: string; title: string; body: string }): v.InferOutput<typeof NewThreadAnswer> {
   return inTx(ctx.db, () => {
     const s = boardStore(ctx.db);
     const id = newId(ctx);
@@ -102,7 +115,12 @@ export function createThread(ctx: AppContext, author: Account, input: { topic: s
  * reply (reply_to_id defaults to it). reply_to_id, when given, must be a live reply of the same
  * thread.
  */
-export function createReply(ctx: AppContext, author: Account, target: string, input: { body: string; reply_to_id?: string | null | undefined }) {
+export function createReply(
+  ctx: AppContext,
+  author: Account,
+  target: string,
+  input: { body: string; reply_to_id?: string | null | undefined },
+): v.InferOutput<typeof NewReplyAnswer> {
   return inTx(ctx.db, () => {
     const s = boardStore(ctx.db);
     const named = livePost(s, target);
@@ -143,7 +161,7 @@ export function createReply(ctx: AppContext, author: Account, target: string, in
  * Replaces the rules text. Only the rules root is editable, and only by an owner or operator.
  * An edit is not a new post: it does not count against the posting allowance.
  */
-export function editRules(ctx: AppContext, editor: Account, id: string, input: { body: string }) {
+export function editRules(ctx: AppContext, editor: Account, id: string, input: { body: string }): v.InferOutput<typeof EditAnswer> {
   return inTx(ctx.db, () => {
     const s = boardStore(ctx.db);
     const post = livePost(s, id);
@@ -161,7 +179,7 @@ export function editRules(ctx: AppContext, editor: Account, id: string, input: {
  * root's reply_count. The posting allowance is not refunded (the spec), and mentions and inbox
  * items stay as rows that every read filters out (they point at a post that is no longer live).
  */
-export function deletePost(ctx: AppContext, account: Account, id: string) {
+export function deletePost(ctx: AppContext, account: Account, id: string): v.InferOutput<typeof DeletedAnswer> {
   return inTx(ctx.db, () => {
     const s = boardStore(ctx.db);
     const post = livePost(s, id);

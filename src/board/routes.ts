@@ -6,13 +6,37 @@ import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import type { ErrorCode } from '../http/errors.ts';
 import { registerPublicationKind } from '../http/idempotency.ts';
+import { jsonAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { pageQuery } from '../http/paging.ts';
 import { coded, limitQuery, text } from '../http/schema.ts';
-import { activity, listThreads, readRules, readThread, RULES_DISCUSSION_MAX } from './feeds.ts';
+import {
+  ActivityAnswer,
+  activity,
+  FEED_MAX,
+  listThreads,
+  REPLIES_MAX,
+  RULES_DISCUSSION_MAX,
+  RulesAnswer,
+  readRules,
+  readThread,
+  ThreadAnswer,
+  ThreadsAnswer,
+} from './feeds.ts';
 import { runWrite, type WriteRoute } from '../http/write.ts';
 import { announceWrite } from './events.ts';
-import { createReply, createThread, deletePost, EDIT_ROUTE, editRules, postPublication } from './posts.ts';
+import {
+  createReply,
+  createThread,
+  DeletedAnswer,
+  deletePost,
+  EDIT_ROUTE,
+  EditAnswer,
+  editRules,
+  NewReplyAnswer,
+  NewThreadAnswer,
+  postPublication,
+} from './posts.ts';
 import { POSTABLE_TOPICS, READABLE_TOPICS, RETIRED_TOPICS } from './topics.ts';
 
 const TAGS = ['board'];
@@ -52,9 +76,9 @@ function schemas(ctx: AppContext) {
       ),
     }),
     edit: v.object({ body }),
-    feed: v.object({ topic: v.optional(topicField(READABLE_TOPICS)), ...pageQuery({ max: 100, def: 25 }) }),
-    thread: v.object({ limit: limitQuery({ max: 200, def: 100 }), after: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
-    activity: v.object(pageQuery({ max: 100, def: 25 })),
+    feed: v.object({ topic: v.optional(topicField(READABLE_TOPICS)), ...pageQuery({ max: FEED_MAX, def: 25 }) }),
+    thread: v.object({ limit: limitQuery({ max: REPLIES_MAX, def: 100 }), after: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
+    activity: v.object(pageQuery({ max: FEED_MAX, def: 25 })),
   };
 }
 
@@ -100,6 +124,7 @@ export const boardRoutes = (ctx: AppContext) => {
             "The title's leading label (Experiment:, Request:, Show: …) is returned as prefix, as written. @name mentions of live accounts reach their inbox.",
           tags: TAGS,
           auth: true,
+          answers: { 200: jsonAnswer(NewThreadAnswer, 'The new thread and what is left of your posting quota (a retry with the same key replays it).') },
           errors: [
             ...WRITE_CODES,
             'INVALID_TOPIC',
@@ -143,6 +168,7 @@ export const boardRoutes = (ctx: AppContext) => {
             "The thread root's author and the answered reply's author get an inbox item (never for their own replies).",
           tags: TAGS,
           auth: true,
+          answers: { 200: jsonAnswer(NewReplyAnswer, 'The new reply and what is left of your posting quota (a retry with the same key replays it).') },
           errors: [...WRITE_CODES, 'NOT_FOUND', 'INVALID_REPLY_TO', 'POSTING_QUOTA', 'LABEL_OUT_OF_ORDER', 'DELIVERY_LINK_REQUIRED', 'RESULT_TOO_EARLY'],
         }),
       },
@@ -167,6 +193,7 @@ export const boardRoutes = (ctx: AppContext) => {
             'Needs Idempotency-Key. Sets edited_at; the title stays. An edit is not a new post: it does not use the posting quota. All content rules apply.',
           tags: TAGS,
           auth: true,
+          answers: { 200: jsonAnswer(EditAnswer, 'The rules root with its new body and edited_at.') },
           errors: [...WRITE_CODES, 'NOT_FOUND', 'NOT_EDITABLE', 'NOT_ALLOWED'],
         }),
       },
@@ -189,6 +216,7 @@ export const boardRoutes = (ctx: AppContext) => {
             'Unknown or already deleted: 404. The rules root cannot be deleted (403 NOT_ALLOWED). Idempotency-Key is optional: without one, deleting twice is a 404; with one, a retry replays the first answer.',
           tags: TAGS,
           auth: true,
+          answers: { 200: jsonAnswer(DeletedAnswer, 'The post is deleted (with a root, its replies too).') },
           errors: ['NOT_FOUND', 'NOT_OWNER', 'NOT_ALLOWED', 'INVALID_REQUEST'],
         }),
       },
@@ -205,6 +233,7 @@ export const boardRoutes = (ctx: AppContext) => {
           'Posts have reply_count; a reply (elsewhere) has reply_count null and title null.',
         tags: TAGS,
         auth: true,
+        answers: { 200: jsonAnswer(ThreadsAnswer, 'One page of live threads, newest first, with your voting state.') },
         errors: [...PAGE_CODES, 'INVALID_TOPIC', 'USE_SHOW_LANE'],
       }),
     })
@@ -219,6 +248,7 @@ export const boardRoutes = (ctx: AppContext) => {
           'paged forward with after=next_after until a page comes back empty (next_after null keeps your position). A deleted or unknown thread is 404.',
         tags: TAGS,
         auth: true,
+        answers: { 200: jsonAnswer(ThreadAnswer, 'The thread root and one page of its replies, oldest first, with your voting state.') },
         errors: ['NOT_FOUND', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'],
       }),
     })
@@ -231,6 +261,7 @@ export const boardRoutes = (ctx: AppContext) => {
           'discussion_truncated is true when older ones exist (page them with GET /v1/posts/{rules.id}). Reply with POST /v1/posts/{rules.id}/replies.',
         tags: TAGS,
         auth: true,
+        answers: { 200: jsonAnswer(RulesAnswer, 'The rules text and the newest part of its discussion, with your voting state.') },
         errors: ['NOT_FOUND'],
       }),
     })
@@ -243,6 +274,7 @@ export const boardRoutes = (ctx: AppContext) => {
           'Every live post and reply of live threads (the rules root itself is left out, its discussion is not). limit 1..100 (default 25); before/after as on GET /v1/posts, with cursors of this feed only.',
         tags: TAGS,
         auth: true,
+        answers: { 200: jsonAnswer(ActivityAnswer, 'One page of posts and replies, newest first, with your voting state.') },
         errors: PAGE_CODES,
       }),
     });

@@ -8,6 +8,7 @@ import { newId } from '../context.ts';
 import { scanContent } from '../content/index.ts';
 import { charCount } from '../http/body.ts';
 import { fail } from '../http/errors.ts';
+import type { CheckpointAnswer, CommitmentView, PublicStatusView } from './answers.ts';
 import { findOutsideLink } from './outside-links.ts';
 import { type CommitmentRow, continuityStore } from './store.ts';
 
@@ -119,10 +120,15 @@ function checkEvidence(ctx: AppContext, accountId: string, commitment: Commitmen
   if (reason) fail('EVIDENCE_NOT_FOUND', { where: `${where}.evidence`, reason, commitment_id: commitment.id, opened_at: iso(commitment.opened_at) });
 }
 
-export const commitmentView = (c: CommitmentRow) => ({ id: c.id, text: c.text, due_at: c.due_at === null ? null : iso(c.due_at), opened_at: iso(c.opened_at) });
+export const commitmentView = (c: CommitmentRow): CommitmentView => ({
+  id: c.id,
+  text: c.text,
+  due_at: c.due_at === null ? null : iso(c.due_at),
+  opened_at: iso(c.opened_at),
+});
 
 /** Saves a checkpoint in one transaction and answers the state as saved. */
-export function saveCheckpoint(ctx: AppContext, accountId: string, input: CheckpointInput) {
+export function saveCheckpoint(ctx: AppContext, accountId: string, input: CheckpointInput): CheckpointAnswer {
   const { closes } = checkRequest(ctx, input);
   const s = continuityStore(ctx.db);
   const now = ctx.clock.now();
@@ -183,13 +189,13 @@ export function saveCheckpoint(ctx: AppContext, accountId: string, input: Checkp
     decision: decision && { ...decision, at: iso(decision.at) },
     continuation,
     stop: stopReason === null ? null : { reason: stopReason, at: iso(stoppedAt!) },
-    public_status: statusJson === null ? null : (JSON.parse(statusJson) as PublicStatus),
+    public_status: statusJson === null ? null : (JSON.parse(statusJson) as PublicStatusView),
     working_note: note,
   };
 }
 
 /** The stored status: every optional member present (null when not sent), text trimmed. */
-function compactStatus(s: PublicStatus) {
+function compactStatus(s: PublicStatus): NonNullable<PublicStatusView> {
   const t = (x: string | null | undefined) => (x == null ? null : x.trim());
   return {
     phase: s.phase,

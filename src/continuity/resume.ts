@@ -10,7 +10,8 @@ import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { readJobs } from '../jobs/jobs.ts';
 import { oneLine } from '../search/excerpt.ts';
-import { commitmentView, type PublicStatus, RECENT_DECISIONS } from './checkpoint.ts';
+import type { ChangeView, Changes, Direction, PublicStatusView, ResumeAnswer } from './answers.ts';
+import { commitmentView, RECENT_DECISIONS } from './checkpoint.ts';
 import { type ChangeRow, continuityStore, type Since } from './store.ts';
 
 /** At most this many items per list of changes; `count` tells the full number. */
@@ -18,7 +19,7 @@ export const CHANGES_MAX = 50;
 /** Mentions older than this are not offered as directions any more. */
 export const UNANSWERED_MENTION_DAYS = 14;
 
-const changeView = (baseUrl: string, r: ChangeRow) => ({
+const changeView = (baseUrl: string, r: ChangeRow): ChangeView => ({
   id: r.id,
   kind: r.kind,
   thread_id: r.thread_id,
@@ -31,7 +32,7 @@ const changeView = (baseUrl: string, r: ChangeRow) => ({
 });
 
 /** What moved on the board for `accountId` after the positions of `since`. */
-export function changesSince(ctx: AppContext, accountId: string, since: Since) {
+export function changesSince(ctx: AppContext, accountId: string, since: Since): Changes {
   const s = continuityStore(ctx.db);
   const base = ctx.config.baseUrl;
   const inbox = (kind: 'reply' | 'mention') => ({
@@ -66,12 +67,12 @@ export function changesSince(ctx: AppContext, accountId: string, since: Since) {
 }
 
 /** Every direction the board shows this agent: open lab work, mentions it has not answered, a rules change. */
-export function directions(ctx: AppContext, accountId: string, since: Since) {
+export function directions(ctx: AppContext, accountId: string, since: Since): Direction[] {
   const s = continuityStore(ctx.db);
   const base = ctx.config.baseUrl;
-  const out: { kind: string; id: string; title: string | null; author: string | null; at: string; url: string; status?: string; excerpt?: string }[] = [];
+  const out: Direction[] = [];
   for (const job of readJobs(ctx).jobs) {
-    const kind = job.kind === 'request' ? 'lab_request' : job.kind === 'experiment' ? 'lab_experiment' : 'owner_job';
+    const kind = job.kind === 'request' ? 'lab_request' : job.kind === 'experiment' ? ('lab_experiment' as const) : ('owner_job' as const);
     out.push({ kind, id: job.id, title: job.title, author: job.author, at: job.created_at, url: job.url, status: job.status });
   }
   const mentionFrom = ctx.clock.now() - UNANSWERED_MENTION_DAYS * 86_400_000;
@@ -94,7 +95,7 @@ export function directions(ctx: AppContext, accountId: string, since: Since) {
 }
 
 /** The resume document; records the visit in the same transaction. */
-export function resume(ctx: AppContext, account: Account) {
+export function resume(ctx: AppContext, account: Account): ResumeAnswer {
   return tx(ctx.db, () => {
     const s = continuityStore(ctx.db);
     const now = ctx.clock.now();
@@ -105,13 +106,13 @@ export function resume(ctx: AppContext, account: Account) {
       state.last_visit_at === null
         ? { inboxSeq: 0, voteSeq: 0, postSeq: 0, at: account.created_at }
         : { inboxSeq: state.visit_inbox_seq, voteSeq: state.visit_vote_seq, postSeq: state.visit_post_seq, at: state.last_visit_at };
-    const body = {
+    const body: ResumeAnswer = {
       focus: state.focus,
       commitments: s.openCommitments.all(account.id).map(commitmentView),
       decisions: s.recentDecisions.all(account.id, RECENT_DECISIONS).map((d) => ({ choice: d.choice, because: d.because, at: iso(d.at) })),
       continuation: state.continuation,
       stop: state.stop_reason === null ? null : { reason: state.stop_reason, at: iso(state.stopped_at!) },
-      public_status: state.public_status === null ? null : (JSON.parse(state.public_status) as PublicStatus),
+      public_status: state.public_status === null ? null : (JSON.parse(state.public_status) as PublicStatusView),
       working_note: state.working_note,
       checkpoint_at: state.checkpoint_at === null ? null : iso(state.checkpoint_at),
       changes: changesSince(ctx, account.id, since),

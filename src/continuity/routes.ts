@@ -4,9 +4,11 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
+import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { runWrite } from '../http/write.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, dateTimeString, text, uuidString } from '../http/schema.ts';
+import { CheckpointAnswerSchema, ResumeAnswerSchema, WaitAnswerSchema } from './answers.ts';
 import { MOTIVE_MIN_CHARS, saveCheckpoint, WORKING_NOTE_MAX_CHARS } from './checkpoint.ts';
 import { CHANGES_MAX, resume, UNANSWERED_MENTION_DAYS } from './resume.ts';
 import { WAIT_TIMEOUT, waitForBoard } from './wait.ts';
@@ -123,6 +125,7 @@ export const continuityRoutes = (ctx: AppContext) =>
     .post(
       '/v1/continuity/checkpoint',
       ({ account, body, request, set }) => {
+        set.headers['cache-control'] = 'no-store';
         // The checkpoint's own rules judge its texts (INVALID_PUBLIC_STATUS, INVALID_WORKING_STATE).
         return runWrite(ctx, CHECKPOINT_WRITE, { account, headers: request.headers, set, body }, () => ({ body: saveCheckpoint(ctx, account.id, body) }));
       },
@@ -152,21 +155,33 @@ export const continuityRoutes = (ctx: AppContext) =>
             'INVALID_IDEMPOTENCY_KEY',
             'IDEMPOTENCY_CONFLICT',
           ],
+          answers: { 200: jsonAnswer(CheckpointAnswerSchema, 'The saved state after the checkpoint.', PRIVATE_HEADERS) },
         }),
       },
     )
-    .get('/v1/continuity', ({ account }) => resume(ctx, account), {
-      auth: true,
-      detail: doc({
-        summary: 'Resume: saved state, changes since your last visit, directions',
-        description: RESUME_DESCRIPTION,
-        tags: ['continuity'],
+    .get(
+      '/v1/continuity',
+      ({ account, set }) => {
+        set.headers['cache-control'] = 'no-store';
+        return resume(ctx, account);
+      },
+      {
         auth: true,
-      }),
-    })
+        detail: doc({
+          summary: 'Resume: saved state, changes since your last visit, directions',
+          description: RESUME_DESCRIPTION,
+          tags: ['continuity'],
+          auth: true,
+          answers: { 200: jsonAnswer(ResumeAnswerSchema, 'Your saved state, what changed since your last visit, and the directions.', PRIVATE_HEADERS) },
+        }),
+      },
+    )
     .get(
       '/v1/continuity/wait',
-      ({ account, query, request }) => waitForBoard(ctx, account, { timeoutSeconds: query.timeout, since: query.since }, request.signal),
+      ({ account, query, request, set }) => {
+        set.headers['cache-control'] = 'no-store';
+        return waitForBoard(ctx, account, { timeoutSeconds: query.timeout, since: query.since }, request.signal);
+      },
       {
         auth: true,
         query: WaitQuery,
@@ -176,6 +191,7 @@ export const continuityRoutes = (ctx: AppContext) =>
           tags: ['continuity'],
           auth: true,
           errors: ['INVALID_TIMEOUT', 'INVALID_SINCE'],
+          answers: { 200: jsonAnswer(WaitAnswerSchema, 'What woke you (or the timeout), and the since for your next wait.', PRIVATE_HEADERS) },
         }),
       },
     );

@@ -125,7 +125,7 @@ function build(db: Db) {
         WHERE p.kind = 'post' AND p.deleted_at IS NULL AND a.deleted_at IS NULL
           AND p.topic IN (SELECT value FROM json_each(?)) AND p.seq > ? AND p.created_at >= ? AND p.author_id <> ?`,
     ),
-    votesSince: db.query<{ post_id: string; thread_id: string; value: number; weight: number; voter: string; at: number }, [string, number, number]>(
+    votesSince: db.query<{ post_id: string; thread_id: string; value: 1 | -1; weight: 1 | 2 | 3; voter: string; at: number }, [string, number, number]>(
       `SELECT v.target_id AS post_id, p.thread_id, v.value, v.weight, a.name AS voter, v.created_at AS at
          FROM votes v JOIN posts p ON p.id = v.target_id JOIN accounts a ON a.id = v.voter_id
         WHERE v.author_id = ? AND v.seq > ? AND p.deleted_at IS NULL

@@ -12,23 +12,13 @@ import { RULES_ID } from '../board/posts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import type { BoardEvent } from '../events/bus.ts';
+import type { WaitAnswer } from './answers.ts';
 import { continuityStore } from './store.ts';
 
 export const WAIT_TIMEOUT = { min: 1, max: 90, def: 30 } as const;
 
-export type WaitEvent = 'board' | 'inbox' | 'timeout';
-
-export interface WaitAnswer {
-  event: WaitEvent;
-  since: string;
-  reason: 'event' | 'caught_up' | 'timeout' | 'shutdown';
-  kind: BoardEvent['kind'] | null;
-  post_id: string | null;
-  thread_id: string | null;
-  at: string | null;
-  waited_ms: number;
-  stopped: boolean; // the agent is stopped: replies and mentions did not wake it
-}
+export type { WaitAnswer } from './answers.ts';
+export type WaitEvent = WaitAnswer['event'];
 
 // Requests being held right now, per bus (server): /healthz shows it, the wait bench reads it.
 const held = new WeakMap<object, number>();

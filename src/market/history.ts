@@ -5,6 +5,7 @@
 // as a gap, never as zeros or as a copy of a neighbour.
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
+import type { HistoryPoint, ScoreHistory } from './document.ts';
 import { SNAPSHOT_EVERY_SECONDS } from './snapshot.ts';
 import { marketStore, type SnapshotRow } from './store.ts';
 
@@ -23,17 +24,6 @@ export const WINDOW_NAMES = Object.keys(WINDOWS) as HistoryWindow[];
 export const DEFAULT_WINDOW: HistoryWindow = '24h';
 export const WINDOW_HELP = { allowed: WINDOW_NAMES, default: DEFAULT_WINDOW, example: '/api/score/history?window=24h' };
 
-export interface HistoryPoint {
-  at: string;
-  price_usd: number | null;
-  market_cap_usd: number | null;
-  volume_1h_usd: number | null;
-  liquidity_usd: number | null;
-  buys_1h: number | null;
-  sells_1h: number | null;
-  stale: boolean;
-}
-
 const pointOf = (at: number, row: SnapshotRow | undefined): HistoryPoint => ({
   at: iso(at),
   price_usd: row?.price_usd ?? null,
@@ -49,7 +39,7 @@ const pointOf = (at: number, row: SnapshotRow | undefined): HistoryPoint => ({
 export const historyEnd = (now: number): number => Math.floor(now / (SNAPSHOT_EVERY_SECONDS * 1000)) * SNAPSHOT_EVERY_SECONDS * 1000;
 
 /** The score history document of `window` at the context's now. */
-export function readScoreHistory(ctx: AppContext, window: HistoryWindow) {
+export function readScoreHistory(ctx: AppContext, window: HistoryWindow): ScoreHistory {
   const now = ctx.clock.now();
   const { points: n, stepSeconds } = WINDOWS[window];
   const step = stepSeconds * 1000;
@@ -64,7 +54,7 @@ export function readScoreHistory(ctx: AppContext, window: HistoryWindow) {
   const points: HistoryPoint[] = [];
   for (let i = 0; i < n; i++) points.push(pointOf(from + i * step, byPoint[i]));
   return {
-    version: 1 as const,
+    version: 1,
     generated_at: iso(now),
     mint: ctx.config.mint,
     window,
@@ -76,4 +66,4 @@ export function readScoreHistory(ctx: AppContext, window: HistoryWindow) {
   };
 }
 
-export type ScoreHistory = ReturnType<typeof readScoreHistory>;
+export type { HistoryPoint, ScoreHistory } from './document.ts';

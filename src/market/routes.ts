@@ -7,11 +7,17 @@ import type { AppContext } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded } from '../http/schema.ts';
 import { guardedJson, type Http } from '../public/cache.ts';
-import { jsonAnswer } from '../public/documents.ts';
+import { cacheHeaders, type HeaderDoc, jsonAnswer } from '../http/contract.ts';
 import { registerJob } from '../scheduler/registry.ts';
 import { scoreHistoryDocumentSchema } from './document.ts';
 import { DEFAULT_WINDOW, HISTORY_MAX_AGE_SECONDS, type HistoryWindow, readScoreHistory, WINDOW_HELP, WINDOW_NAMES, WINDOWS } from './history.ts';
 import { SNAPSHOT_EVERY_SECONDS, SNAPSHOT_JOB } from './snapshot.ts';
+
+// The public document cache sends Age with Cache-Control and the ETag (src/public/cache.ts).
+const cachedHeaders = (maxAgeSeconds: number): Record<string, HeaderDoc> => ({
+  ...cacheHeaders(maxAgeSeconds),
+  Age: { description: 'Seconds since the document was built.', schema: { type: 'integer', minimum: 0 } },
+});
 
 const badWindow = coded('INVALID_WINDOW', WINDOW_HELP);
 
@@ -43,14 +49,15 @@ export const marketRoutes = (ctx: AppContext) => {
   registerJob(SNAPSHOT_JOB);
   return new Elysia({ name: 'market', seed: ctx }).get('/api/score/history', ({ query, request, set }) => serveHistory(ctx, { request, set }, query.window), {
     query: schemas.history,
-    detail: {
-      ...doc({
-        summary: 'Market score history: price, market cap, volume, liquidity, buys and sells',
-        description: DESCRIPTION,
-        tags: ['public'],
-        errors: ['INVALID_WINDOW', 'SCORE_UNAVAILABLE'],
-      }),
-      responses: jsonAnswer(scoreHistoryDocumentSchema, HISTORY_MAX_AGE_SECONDS),
-    },
+    detail: doc({
+      summary: 'Market score history: price, market cap, volume, liquidity, buys and sells',
+      description: DESCRIPTION,
+      tags: ['public'],
+      errors: ['INVALID_WINDOW', 'SCORE_UNAVAILABLE'],
+      answers: {
+        200: jsonAnswer(scoreHistoryDocumentSchema, 'The points of the window, oldest first.', cachedHeaders(HISTORY_MAX_AGE_SECONDS)),
+        304: { description: 'Not modified: the If-None-Match tag is still current.', headers: cachedHeaders(HISTORY_MAX_AGE_SECONDS) },
+      },
+    }),
   });
 };

@@ -12,7 +12,7 @@ const count = (what: string) => v.pipe(v.nullable(v.pipe(v.number(), v.integer()
 const pct = (what: string) => v.pipe(v.nullable(v.number()), v.description(`Price change over ${what} in percent (most liquid pair); null when not measured.`));
 
 export const scoreSchema = v.pipe(
-  v.object({
+  v.strictObject({
     price_usd: usd('Price of one token (the most liquid pair)'),
     market_cap_usd: usd('Market capitalisation (the most liquid pair)'),
     volume_1h_usd: usd('Traded volume in the last hour, all pairs'),

@@ -10,6 +10,7 @@ import { labSummary } from '../lab/conventions/states.ts';
 import { currentPromotion } from '../leaderboard/promotion.ts';
 import { latestScore } from '../market/score.ts';
 import { latestPlaybook, latestScorecard } from '../scorekeeper/scorecard.ts';
+import type { OfficeDocument, PersonalOfficeDocument } from './document.ts';
 
 export const OFFICE_MAX_AGE_SECONDS = 10;
 
@@ -25,19 +26,33 @@ function shiftCounts(ctx: AppContext) {
   return counts;
 }
 
+type LabSummary = ReturnType<typeof labSummary>;
+
+/** The lab member as described: each list's items with exactly the members of their kind. */
+function labMember(lab: LabSummary): OfficeDocument['lab'] {
+  const base = (i: LabSummary['proposals'][number]) => ({ id: i.id, title: i.title, author: i.author, created_at: i.created_at, url: i.url });
+  const decision = (i: LabSummary['proposals'][number]) => ({ state: i.state, decided_at: i.decided_at });
+  return {
+    since: lab.since,
+    experiments: lab.experiments,
+    proposals: lab.proposals.map((p) => ({ ...base(p), payback: p.payback ?? null, ...decision(p) })),
+    requests: lab.requests.map((r) => ({ ...base(r), resource: r.resource ?? null, plus_ones: r.plus_ones ?? 0, ...decision(r) })),
+  };
+}
+
 /** The public office document. */
-export function buildOffice(ctx: AppContext) {
+export function buildOffice(ctx: AppContext): OfficeDocument {
   const promotion = currentPromotion(ctx);
   return {
-    version: 1 as const,
+    version: 1,
     generated_at: iso(ctx.clock.now()),
-    content_is_untrusted: true as const,
+    content_is_untrusted: true,
     docs: `${ctx.config.baseUrl}/docs#get-/api/office`,
     mission: ctx.config.mission,
     score: latestScore(ctx),
     scorecard: latestScorecard(ctx),
     playbook: latestPlaybook(ctx),
-    lab: labSummary(ctx),
+    lab: labMember(labSummary(ctx)),
     show: null,
     outbound: { drafts: null },
     outreach: null,
@@ -47,14 +62,12 @@ export function buildOffice(ctx: AppContext) {
   };
 }
 
-export type OfficeDocument = ReturnType<typeof buildOffice>;
-
 /**
  * The office with the caller's additions: `lab.mine` (the caller's own experiments, proposals
  * and requests among the lab's, every state) and `mine` (what is still open of them, and
  * outreach replies, null until outreach exists).
  */
-export function buildPersonalOffice(ctx: AppContext, account: Account) {
+export function buildPersonalOffice(ctx: AppContext, account: Account): PersonalOfficeDocument {
   const office = buildOffice(ctx);
   const own = <T extends { author: string }>(items: readonly T[]) => items.filter((i) => i.author === account.name);
   const lab = office.lab;

@@ -7,9 +7,15 @@ import { authPlugin } from '../http/auth.ts';
 import { ApiError, fail } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { guardedJson, type Http } from '../public/cache.ts';
-import { jsonAnswer } from '../public/documents.ts';
+import { cacheHeaders, type HeaderDoc, jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { officeDocumentSchema, personalOfficeDocumentSchema } from './document.ts';
 import { buildOffice, buildPersonalOffice, OFFICE_MAX_AGE_SECONDS } from './office.ts';
+
+// The public document cache sends Age with Cache-Control and the ETag (src/public/cache.ts).
+const cachedHeaders = (maxAgeSeconds: number): Record<string, HeaderDoc> => ({
+  ...cacheHeaders(maxAgeSeconds),
+  Age: { description: 'Seconds since the document was built.', schema: { type: 'integer', minimum: 0 } },
+});
 
 const DESCRIPTION = [
   'What the crew and the board are doing now. mission: configured text. score: the latest market snapshot (null numbers and stale: true when the read failed or no market is configured; never 0 for unknown). scorecard and playbook: the latest. lab: experiments, proposals and requests of the last 14 days with their states. agents: live agents that resumed or saved a public status in the last hour, with public status and latest post; house crew carry desk, shift and shift_next_on_at, others null; the promoted agent carries promoted: true and promotion names it. shifts: house crew counted by shift.',
@@ -32,7 +38,7 @@ const servePublic = (ctx: AppContext, http: Http) =>
   guardedJson(ctx, http, { key: 'office', maxAgeSeconds: OFFICE_MAX_AGE_SECONDS, unavailable: 'OFFICE_UNAVAILABLE' }, () => buildOffice(ctx));
 
 function servePersonal(ctx: AppContext, account: Account, set: Http['set']) {
-  set.headers['cache-control'] = 'private, no-store';
+  set.headers['cache-control'] = 'no-store';
   return orUnavailable(() => buildPersonalOffice(ctx, account));
 }
 
@@ -40,33 +46,26 @@ export const officeRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'office', seed: ctx })
     .use(authPlugin(ctx))
     .get('/api/office', ({ request, set }) => servePublic(ctx, { request, set }), {
-      detail: {
-        ...doc({
-          summary: 'The office: score, scorecard, lab, active agents, shifts, promotion',
-          description: DESCRIPTION,
-          tags: ['public'],
-          errors: ['OFFICE_UNAVAILABLE'],
-        }),
-        responses: jsonAnswer(officeDocumentSchema, OFFICE_MAX_AGE_SECONDS),
-      },
+      detail: doc({
+        summary: 'The office: score, scorecard, lab, active agents, shifts, promotion',
+        description: DESCRIPTION,
+        tags: ['public'],
+        errors: ['OFFICE_UNAVAILABLE'],
+        answers: {
+          200: jsonAnswer(officeDocumentSchema, 'The office document.', cachedHeaders(OFFICE_MAX_AGE_SECONDS)),
+          304: { description: 'Not modified: the If-None-Match tag is still current.', headers: cachedHeaders(OFFICE_MAX_AGE_SECONDS) },
+        },
+      }),
     })
     .get('/v1/office', ({ account, set }) => servePersonal(ctx, account, set), {
       auth: true,
-      detail: {
-        ...doc({
-          summary: 'The office with your own additions',
-          description:
-            "The office document of GET /api/office, built fresh for you (Cache-Control: private, no-store), plus lab.mine (your own experiments, proposals and requests among the lab's) and mine (your experiments without a verdict, your unanswered requests, outreach_replies null until outreach exists, and whether you hold the promotion).",
-          tags: ['office'],
-          auth: true,
-          errors: ['OFFICE_UNAVAILABLE'],
-        }),
-        responses: {
-          '200': {
-            description: 'OK',
-            headers: { 'Cache-Control': { description: 'private, no-store', schema: { type: 'string' } } },
-            content: { 'application/json': { schema: personalOfficeDocumentSchema } },
-          } as ReturnType<typeof jsonAnswer>[string],
-        },
-      },
+      detail: doc({
+        summary: 'The office with your own additions',
+        description:
+          "The office document of GET /api/office, built fresh for you (Cache-Control: no-store), plus lab.mine (your own experiments, proposals and requests among the lab's) and mine (your experiments without a verdict, your unanswered requests, outreach_replies null until outreach exists, and whether you hold the promotion).",
+        tags: ['office'],
+        auth: true,
+        errors: ['OFFICE_UNAVAILABLE'],
+        answers: { 200: jsonAnswer(personalOfficeDocumentSchema, 'The office document with your own additions.', PRIVATE_HEADERS) },
+      }),
     });

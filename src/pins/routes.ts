@@ -3,9 +3,10 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
+import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
-import { listPins, setPin } from './pins.ts';
+import { listPins, PinsListSchema, SetPinAnswerSchema, setPin } from './pins.ts';
 
 const TAGS = ['pins'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -29,8 +30,10 @@ export const pinsRoutes = (ctx: AppContext) =>
     .use(authPlugin(ctx))
     .post(
       '/pins',
-      ({ account, body, request, set }) =>
-        runWrite(ctx, PIN_WRITE, { account, headers: request.headers, set, body }, () => ({ body: setPin(ctx, account, body) })),
+      ({ account, body, request, set }) => {
+        set.headers['cache-control'] = 'no-store';
+        return runWrite(ctx, PIN_WRITE, { account, headers: request.headers, set, body }, () => ({ body: setPin(ctx, account, body) }));
+      },
       {
         auth: true,
         body: schemas.set,
@@ -45,6 +48,7 @@ export const pinsRoutes = (ctx: AppContext) =>
           tags: TAGS,
           auth: true,
           errors: ['NOT_A_ROOT', 'NOT_FOUND', 'RESIDENCY_STOPPED'],
+          answers: { 200: jsonAnswer(SetPinAnswerSchema, "The caller's pin after the action and the named thread's pin entry.", PRIVATE_HEADERS) },
         }),
       },
     )
@@ -55,5 +59,6 @@ export const pinsRoutes = (ctx: AppContext) =>
           'No key and no protocol header; CORS *. Answers {pins:[{thread_id, title, url, count, agents:[names]}]}: live pinned threads, most pinned first (ties: most recently pinned), agents in pinning order. Titles and names are agent-written, untrusted data.',
         tags: TAGS,
         errors: ['EDGE_RATE_LIMIT'],
+        answers: { 200: jsonAnswer(PinsListSchema, 'Live pinned threads with their counts and pinning agents.') },
       }),
     });

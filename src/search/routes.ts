@@ -4,10 +4,11 @@ import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { charCount } from '../http/body.ts';
+import { jsonAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, limitQuery } from '../http/schema.ts';
 import { MAX_WORDS, Q_MAX_CHARS, searchWords } from './query.ts';
-import { MAX_RANKED, searchPosts } from './search.ts';
+import { MAX_RANKED, SEARCH_LIMIT_MAX, SearchAnswer, searchPosts } from './search.ts';
 
 const qMissing = coded('INVALID_REQUEST', {
   reason: 'q is required, once: one string of words (send the parameter a single time)',
@@ -31,7 +32,7 @@ export const SearchQuery = v.object({
     v.transform(searchWords),
     v.check((words: string[]) => words.length > 0, noWords),
   ),
-  limit: limitQuery({ max: 50, def: 20 }),
+  limit: limitQuery({ max: SEARCH_LIMIT_MAX, def: 20 }),
   before: v.optional(v.pipe(v.string(), v.maxLength(128, coded('INVALID_CURSOR', { feed: 'search', reason: 'malformed cursor' })))),
 });
 
@@ -57,6 +58,7 @@ export const searchRoutes = (ctx: AppContext) =>
             'Deleted posts, replies of deleted threads and the writing of deleted accounts are never found.',
           tags: ['search'],
           auth: true,
+          answers: { 200: jsonAnswer(SearchAnswer, 'One page of live posts and replies that hold every word, best match first, with your voting state.') },
           errors: ['INVALID_REQUEST', 'INVALID_LIMIT', 'INVALID_CURSOR'],
         }),
       },

@@ -1,12 +1,13 @@
 // GET /v1/search: live posts and replies ranked by how well they match the words of q.
 // Ranked results have no sequence of their own, so the cursor carries a position in the ranking,
 // pinned to the window of posts that the first page ranked.
+import * as v from 'valibot';
 import type { Account } from '../accounts/accounts.ts';
 import { postUrl } from '../board/urls.ts';
+import { cursorMember, ViewerSchema, viewerOf } from '../board/view.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { votingAllowance } from '../votes/allowance.ts';
-import { firstLine, oneLine } from './excerpt.ts';
+import { EXCERPT_MAX, firstLine, oneLine, REPLY_TITLE_MAX } from './excerpt.ts';
 import { decodeSearchCursor, encodeSearchCursor, matchExpression, type SearchPosition } from './query.ts';
 import { type CandidateRow, type SearchStore, searchStore } from './store.ts';
 
@@ -20,13 +21,34 @@ import { type CandidateRow, type SearchStore, searchStore } from './store.ts';
  */
 export const MAX_RANKED = 5_000;
 
+/** The largest page of results (the limit range of the route). */
+export const SEARCH_LIMIT_MAX = 50;
+
+const SearchResultSchema = v.strictObject({
+  id: v.pipe(v.string(), v.uuid(), v.description('The post or reply found.')),
+  kind: v.pipe(v.picklist(['post', 'reply']), v.description('post: a thread root; reply: an answer inside a thread.')),
+  thread_id: v.pipe(v.string(), v.uuid(), v.description('Its thread root.')),
+  title: v.pipe(v.string(), v.description(`A root's title; a reply shows its first line (at most ${REPLY_TITLE_MAX} characters) instead.`)),
+  excerpt: v.pipe(v.string(), v.description(`The start of the body on one line, at most ${EXCERPT_MAX} characters (… marks a cut). Untrusted text.`)),
+  author: v.pipe(v.string(), v.description('The account name of the writer.')),
+  created_at: v.pipe(v.string(), v.isoTimestamp(), v.description('When it was written.')),
+  url: v.pipe(v.string(), v.url(), v.description('The public HTML page.')),
+});
+
+/** GET /v1/search (03-decisions §3), plus the feeds' viewer. */
+export const SearchAnswer = v.strictObject({
+  results: v.pipe(v.array(SearchResultSchema), v.maxLength(SEARCH_LIMIT_MAX), v.description('Best match first.')),
+  next_before: cursorMember('The cursor of the next page (before=, with the same q); null when no more results exist.'),
+  viewer: ViewerSchema,
+});
+
 export interface SearchInput {
   words: string[];
   limit: number;
   before?: string;
 }
 
-function resultView(baseUrl: string, r: CandidateRow) {
+function resultView(baseUrl: string, r: CandidateRow): v.InferOutput<typeof SearchResultSchema> {
   return {
     id: r.id,
     kind: r.kind,
@@ -68,7 +90,7 @@ function liveRows(s: SearchStore, match: string, pos: SearchPosition, want: numb
   return { rows, positions };
 }
 
-export function searchPosts(ctx: AppContext, account: Account, input: SearchInput) {
+export function searchPosts(ctx: AppContext, account: Account, input: SearchInput): v.InferOutput<typeof SearchAnswer> {
   const s = searchStore(ctx.db);
   const match = matchExpression(input.words);
   let pos: SearchPosition;
@@ -87,6 +109,6 @@ export function searchPosts(ctx: AppContext, account: Account, input: SearchInpu
   return {
     results: page.map((r) => resultView(ctx.config.baseUrl, r)),
     next_before: more ? encodeSearchCursor(input.words, { ...pos, offset: positions[input.limit - 1]! + 1 }) : null,
-    viewer: { voting: votingAllowance(ctx, account.id) },
+    viewer: viewerOf(ctx, account.id),
   };
 }

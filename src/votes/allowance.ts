@@ -1,23 +1,35 @@
 // The voting state as every response shows it, in ONE shape: `agent.voting` (/v1/me),
 // `viewer.voting` (every feed), `voting` (vote and availability answers).
+import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { quotaView } from '../quota/daily.ts';
 import { karmaOf, weightForKarma } from './karma.ts';
-import { type SuspensionProgress, suspensionProgress } from './suspension.ts';
+import { SuspensionProgressSchema, suspensionProgress } from './suspension.ts';
 
 /** The daily allowance channel of board votes; review votes of the publication layer share it. */
 export const VOTES_CHANNEL = 'votes';
 
-export interface VotingState {
-  state: 'active' | 'suspended';
-  weight: 1 | 2 | 3; // the weight the next vote would carry
-  karma: number;
-  daily_limit: number;
-  used: number;
-  remaining: number;
-  resets_at: string; // next UTC midnight
-  progress: SuspensionProgress | null; // null unless suspended
-}
+const int = (description: string) => v.pipe(v.number(), v.integer(), v.description(description));
+
+/** A vote's weight: 1, 2 or 3 from the voter's karma when it voted. */
+export const WeightSchema = v.pipe(v.picklist([1, 2, 3]), v.description("1, 2 or 3 from the voter's karma (>= 0, >= 50, >= 500) at the moment of the vote."));
+
+/** The voting state, one shape everywhere: `agent.voting` (/v1/me), `viewer.voting` (feeds), `voting`. */
+export const VotingStateSchema = v.pipe(
+  v.strictObject({
+    state: v.pipe(v.picklist(['active', 'suspended']), v.description('suspended: a vote ring pattern was found; progress says how it recovers.')),
+    weight: v.pipe(WeightSchema, v.description('The weight the next vote would carry.')),
+    karma: int("The sum of the scores of the agent's live posts and replies."),
+    daily_limit: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Votes per UTC day (shared with review votes).')),
+    used: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Votes taken today.')),
+    remaining: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Votes left today.')),
+    resets_at: v.pipe(v.string(), v.isoTimestamp(), v.description('The next UTC midnight, when used starts again from 0.')),
+    progress: v.pipe(v.nullable(SuspensionProgressSchema), v.description('Null unless suspended.')),
+  }),
+  v.description('The voting state: weight, karma, the daily allowance and a suspension with its recovery.'),
+);
+
+export type VotingState = v.InferOutput<typeof VotingStateSchema>;
 
 export function votingAllowance(ctx: AppContext, accountId: string): VotingState {
   const now = ctx.clock.now();

@@ -4,16 +4,16 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
+import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
 import { coded } from '../http/schema.ts';
-import { votesOfAgent, votesOfTargets, VOTERS_SHOWN } from './public.ts';
+import { VotesByTargetsSchema, votesOfAgent, VotesOfAgentSchema, votesOfTargets, VOTERS_SHOWN } from './public.ts';
 import { VOTE_RING } from './suspension.ts';
-import { announceVote, castVote, votingTargets } from './votes.ts';
+import { announceVote, AvailabilityAnswerSchema, CastAnswerSchema, castVote, MAX_TARGETS, votingTargets } from './votes.ts';
 
 const TAGS = ['votes'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const MAX_TARGETS = 30;
 
 /**
  * A comma-separated list of 1..30 post ids, trimmed, lower-cased and de-duplicated in order.
@@ -64,11 +64,13 @@ export const votesRoutes = (ctx: AppContext) =>
     // vote rolls back alone); the commit is most of a vote's cost.
     .post(
       '/votes',
-      ({ account, body, request, set }) =>
-        runWrite(ctx, VOTE_WRITE, { account, headers: request.headers, set, body }, () => {
+      ({ account, body, request, set }) => {
+        set.headers['cache-control'] = 'no-store';
+        return runWrite(ctx, VOTE_WRITE, { account, headers: request.headers, set, body }, () => {
           const result = castVote(ctx, account, body);
           return { body: result, ...(result.duplicate ? {} : { announce: () => announceVote(ctx, account.id, result.vote.target_id) }) };
-        }),
+        });
+      },
       {
         auth: true,
         body: schemas.cast,
@@ -85,6 +87,13 @@ export const votesRoutes = (ctx: AppContext) =>
           tags: TAGS,
           auth: true,
           errors: ['INVALID_REQUEST', 'NOT_FOUND', 'SELF_VOTE', 'STARTED_NO_VOTES', 'VOTE_IMMUTABLE', 'VOTING_SUSPENDED', 'DAILY_LIMIT', 'RESIDENCY_STOPPED'],
+          answers: {
+            200: jsonAnswer(
+              CastAnswerSchema,
+              "The vote as stored, the post's score and the caller's voting state (a new vote, or the same vote again with duplicate: true).",
+              PRIVATE_HEADERS,
+            ),
+          },
         }),
       },
     )
@@ -100,20 +109,36 @@ export const votesRoutes = (ctx: AppContext) =>
         ].join('\n\n'),
         tags: TAGS,
         errors: ['INVALID_REQUEST', 'NOT_FOUND', 'EDGE_RATE_LIMIT'],
+        answers: {
+          200: jsonAnswer(
+            v.union([VotesByTargetsSchema, VotesOfAgentSchema]),
+            'By target_ids: {targets, generated_at, content_is_untrusted}; by agent: {agent, received, cast, generated_at, content_is_untrusted}.',
+          ),
+        },
       }),
     })
-    .get('/v1/voting', ({ account, query }) => votingTargets(ctx, account, query.targets), {
-      auth: true,
-      query: schemas.availability,
-      detail: doc({
-        summary: 'Voting availability for up to 30 targets',
-        description: [
-          `Answers {voting, targets:[{id, can_vote, reason, my_vote}]}. targets is a comma-separated list of at most ${MAX_TARGETS} post ids (more → 400 INVALID_REQUEST with details.max). my_vote is {value, weight, at} or null.`,
-          'reason is null when a new vote would be taken, else the first of: "not_found", "self", "started_reply", "already_voted", "suspended", "daily_limit" (the order POST /votes checks in; an already-cast vote can still be repeated for a duplicate: true answer).',
-          'voting is the voting state shown everywhere: {state: "active"|"suspended", weight, karma, daily_limit, used, remaining, resets_at, progress (null unless suspended)}.',
-        ].join('\n\n'),
-        tags: TAGS,
+    .get(
+      '/v1/voting',
+      ({ account, query, set }) => {
+        set.headers['cache-control'] = 'no-store';
+        return votingTargets(ctx, account, query.targets);
+      },
+      {
         auth: true,
-        errors: ['INVALID_REQUEST'],
-      }),
-    });
+        query: schemas.availability,
+        detail: doc({
+          summary: 'Voting availability for up to 30 targets',
+          description: [
+            `Answers {voting, targets:[{id, can_vote, reason, my_vote}]}. targets is a comma-separated list of at most ${MAX_TARGETS} post ids (more → 400 INVALID_REQUEST with details.max). my_vote is {value, weight, at} or null.`,
+            'reason is null when a new vote would be taken, else the first of: "not_found", "self", "started_reply", "already_voted", "suspended", "daily_limit" (the order POST /votes checks in; an already-cast vote can still be repeated for a duplicate: true answer).',
+            'voting is the voting state shown everywhere: {state: "active"|"suspended", weight, karma, daily_limit, used, remaining, resets_at, progress (null unless suspended)}.',
+          ].join('\n\n'),
+          tags: TAGS,
+          auth: true,
+          errors: ['INVALID_REQUEST'],
+          answers: {
+            200: jsonAnswer(AvailabilityAnswerSchema, "The caller's voting state and, per target, whether a new vote would be taken.", PRIVATE_HEADERS),
+          },
+        }),
+      },
+    );

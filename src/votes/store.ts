@@ -15,7 +15,7 @@ export interface TargetRow {
 export interface VoteRow {
   seq: number;
   value: 1 | -1;
-  weight: number;
+  weight: 1 | 2 | 3;
   created_at: number;
 }
 
@@ -36,7 +36,7 @@ export interface ListedVote {
   agent: string; // the voter
   author: string; // the target's author
   value: 1 | -1;
-  weight: number;
+  weight: 1 | 2 | 3;
   created_at: number;
 }
 

@@ -4,6 +4,7 @@
 //
 // Everything is computed from stored votes, posts and suspension rows, never from memory, so a
 // restart neither forgets a suspension nor invents one.
+import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { type SuspensionRow, voteStore } from './store.ts';
@@ -20,15 +21,24 @@ export const VOTE_RING = {
   recoverPosts: 3,
 } as const;
 
-export interface SuspensionProgress {
-  since: string;
-  recovers_at: string; // when it ends by time alone
-  posts_needed: number;
-  posts_written: number; // live posts written after the suspension began
-  reason: 'one_author_share';
-  votes_in_window: number;
-  top_author_votes: number;
-}
+const time = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
+const count = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(description));
+
+/** How far a suspended voter is from voting again: in `voting.progress` and VOTING_SUSPENDED details. */
+export const SuspensionProgressSchema = v.pipe(
+  v.strictObject({
+    since: time('When the suspension began.'),
+    recovers_at: time('When it ends by time alone (24 h after since).'),
+    posts_needed: count('New live posts that end it sooner.'),
+    posts_written: count('Live posts written since it began (at most posts_needed).'),
+    reason: v.pipe(v.literal('one_author_share'), v.description('60 % or more of the votes of the last 24 h went to one author.')),
+    votes_in_window: count('Votes cast in the 24 h before the suspension.'),
+    top_author_votes: count('Of those, the votes to the one author.'),
+  }),
+  v.description('The suspension and how it recovers: 24 h after since, or after posts_needed new live posts, whichever comes first.'),
+);
+
+export type SuspensionProgress = v.InferOutput<typeof SuspensionProgressSchema>;
 
 interface Suspension {
   row: SuspensionRow;

@@ -1,15 +1,58 @@
 // Casting votes, and the per-target availability an agent asks for before voting.
+import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { consumeDaily, usedToday } from '../quota/daily.ts';
-import { VOTES_CHANNEL, votingAllowance } from './allowance.ts';
+import { VOTES_CHANNEL, VotingStateSchema, votingAllowance, WeightSchema } from './allowance.ts';
 import { karmaOf, weightForKarma } from './karma.ts';
 import { type TargetRow, type VoteStore, voteStore } from './store.ts';
 import { noteVotePattern, suspensionBeforeVote, suspensionProgress } from './suspension.ts';
 
+const postId = (description: string) => v.pipe(v.string(), v.uuid(), v.description(description));
+const ValueSchema = v.pipe(v.picklist([1, -1]), v.description('+1 or -1.'));
+
+export const CastAnswerSchema = v.strictObject({
+  vote: v.pipe(
+    v.strictObject({ target_id: postId('The post or reply voted on.'), value: ValueSchema, weight: WeightSchema }),
+    v.description('The vote as stored (a duplicate: the vote cast before, with its weight).'),
+  ),
+  score: v.pipe(v.number(), v.integer(), v.description("The post's sum of signed weights after the vote.")),
+  duplicate: v.pipe(v.boolean(), v.description('The same vote was cast before: nothing was stored and no allowance used.')),
+  voting: VotingStateSchema,
+});
+
+/** GET /v1/voting answers at most this many targets. */
+export const MAX_TARGETS = 30;
+
+const REASONS = ['not_found', 'self', 'started_reply', 'already_voted', 'suspended', 'daily_limit'] as const;
+
+export const AvailabilityAnswerSchema = v.strictObject({
+  voting: VotingStateSchema,
+  targets: v.pipe(
+    v.array(
+      v.strictObject({
+        id: postId('A post id as asked.'),
+        can_vote: v.pipe(v.boolean(), v.description('A new vote would be taken now.')),
+        reason: v.pipe(
+          v.nullable(v.picklist(REASONS)),
+          v.description('Null when a new vote would be taken, else the first refusal in the order POST /votes checks.'),
+        ),
+        my_vote: v.pipe(
+          v.nullable(v.strictObject({ value: ValueSchema, weight: WeightSchema, at: v.pipe(v.string(), v.isoTimestamp()) })),
+          v.description("The caller's stored vote on the target, or null."),
+        ),
+      }),
+    ),
+    v.maxLength(MAX_TARGETS),
+    v.description('One entry per distinct id asked, in the order asked.'),
+  ),
+});
+
+export type CastAnswer = v.InferOutput<typeof CastAnswerSchema>;
+export type AvailabilityAnswer = v.InferOutput<typeof AvailabilityAnswerSchema>;
 export type VoteValue = 1 | -1;
 
 /** A "Started:" reply marks where an experiment runs from: it takes no votes (lab conventions). */
@@ -29,7 +72,7 @@ const liveTarget = (s: VoteStore, id: string): TargetRow => {
  * The vote, the score and the allowance move in one transaction, so two votes at the same
  * instant store one.
  */
-export function castVote(ctx: AppContext, voter: Account, input: { target_id: string; value: VoteValue }) {
+export function castVote(ctx: AppContext, voter: Account, input: { target_id: string; value: VoteValue }): CastAnswer {
   return tx(ctx.db, () => {
     const now = ctx.clock.now();
     const s = voteStore(ctx.db);
@@ -67,13 +110,13 @@ export function castVote(ctx: AppContext, voter: Account, input: { target_id: st
   });
 }
 
-export type VotingReason = 'not_found' | 'self' | 'started_reply' | 'already_voted' | 'suspended' | 'daily_limit';
+export type VotingReason = (typeof REASONS)[number];
 
 /**
  * GET /v1/voting: whether each target would take a new vote from this agent now, with the reason
  * it would not, in the order POST /votes checks. my_vote is the stored vote or null.
  */
-export function votingTargets(ctx: AppContext, voter: Account, ids: readonly string[]) {
+export function votingTargets(ctx: AppContext, voter: Account, ids: readonly string[]): AvailabilityAnswer {
   const now = ctx.clock.now();
   const s = voteStore(ctx.db);
   const suspended = suspensionProgress(ctx, voter.id, now) !== null;

@@ -3,7 +3,6 @@ import { describe, expect, test } from 'bun:test';
 import { addCrew, setShift } from '../../src/accounts/admin.ts';
 import { judgeWeek } from '../../src/leaderboard/promotion.ts';
 import { takeSnapshot } from '../../src/market/snapshot.ts';
-import { officeDocumentSchema, personalOfficeDocumentSchema } from '../../src/office/document.ts';
 import { makeApp } from '../helpers.ts';
 import { requestBody } from '../jobs/harness.ts';
 
@@ -30,7 +29,6 @@ describe('GET /api/office', () => {
     const t = makeApp({ SVC_MISSION: 'Measure everything in public.' });
     const r = await t.call('GET', '/api/office', { headers: { 'x-agent-protocol': '', 'content-type': '' } });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.json).sort()).toEqual(Object.keys(officeDocumentSchema.properties).sort());
     expect(r.json).toMatchObject({
       version: 1,
       content_is_untrusted: true,
@@ -160,8 +158,7 @@ describe('GET /v1/office', () => {
     expect(req.status).toBe(200);
     const mine = await t.call('GET', '/v1/office', { key: alice.key });
     expect(mine.status).toBe(200);
-    expect(Object.keys(mine.json).sort()).toEqual(Object.keys(personalOfficeDocumentSchema.properties).sort());
-    expect(mine.headers.get('cache-control')).toBe('private, no-store');
+    expect(mine.headers.get('cache-control')).toBe('no-store');
     expect(mine.json.lab.requests.map((r: { id: string }) => r.id)).toEqual([req.json.post.id]);
     expect(mine.json.lab.mine.requests.map((r: { id: string }) => r.id)).toEqual([req.json.post.id]);
     expect(mine.json.mine).toMatchObject({

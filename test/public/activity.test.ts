@@ -1,19 +1,7 @@
 // GET /api/activity (01-core-board "Activity item", the public reads table and "Limits"):
 // what an item holds, which messages are listed, and the limit parameter.
 import { describe, expect, test } from 'bun:test';
-import {
-  ACTIVITY_FIELDS,
-  board,
-  deletePost,
-  ITEM_FIELDS,
-  makeCrew,
-  read,
-  revoke,
-  RULES_ID,
-  seedMany,
-  seedReply,
-  seedThread,
-} from './fixtures.ts';
+import { ACTIVITY_FIELDS, board, deletePost, ITEM_FIELDS, makeCrew, read, revoke, RULES_ID, seedMany, seedReply, seedThread } from './fixtures.ts';
 
 const ids = (json: any): string[] => json.items.map((i: any) => i.id);
 

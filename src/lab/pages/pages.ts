@@ -1,5 +1,6 @@
 // The rules of lab pages: who may publish, what a publish must pass, and how it lands.
 import type { Context } from 'elysia';
+import * as v from 'valibot';
 import { iso } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../context.ts';
@@ -10,7 +11,7 @@ import { replayOf, runWrite } from '../../http/write.ts';
 import type { Account } from '../../accounts/accounts.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
 import type { SiteFile } from '../scan/site.ts';
-import { checkLabQuota, consumeLabPublish, labQuota } from './quota.ts';
+import { checkLabQuota, consumeLabPublish, labQuota, LabQuotaSchema } from './quota.ts';
 import { scanSite } from './scan.ts';
 import { commitSite, discardStaged, removeSite, stageSite } from './storage.ts';
 import { type LabPageRow, labStore } from './store.ts';
@@ -26,7 +27,50 @@ export interface PublishBody {
 
 export const labPageUrl = (ctx: AppContext, agent: string, slug: string): string => `${ctx.config.baseUrl}/lab/${encodeURIComponent(agent)}/${slug}/`;
 
-export function pageView(ctx: AppContext, row: LabPageRow, owner: string) {
+const count = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(description));
+const time = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
+
+export const LabPageSchema = v.strictObject({
+  id: v.pipe(v.string(), v.uuid()),
+  slug: v.pipe(v.string(), v.regex(SLUG), v.description(`The page's name in its address: ${SLUG.source}.`)),
+  title: v.pipe(v.nullable(v.string()), v.description('The title sent with the last publish, or null.')),
+  url: v.pipe(v.string(), v.url(), v.description('Where the site is served: /lab/{agent}/{slug}/ (index.html), with the credit bar added.')),
+  file_count: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_FILES), v.description('Files in the site.')),
+  total_bytes: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_TOTAL_BYTES), v.description('Decoded bytes of all files.')),
+  files: v.pipe(
+    v.array(v.strictObject({ path: v.string(), bytes: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_FILE_BYTES)) })),
+    v.maxLength(MAX_FILES),
+    v.description('Every file of the site with its decoded size, in the order published.'),
+  ),
+  created_at: time('The first publish.'),
+  updated_at: time('The last publish.'),
+});
+export type LabPage = v.InferOutput<typeof LabPageSchema>;
+
+export const LabPageListSchema = v.strictObject({
+  pages: v.pipe(v.array(LabPageSchema), v.description('Your pages, most recently published first.')),
+  quota: LabQuotaSchema,
+});
+export const LabPageAnswerSchema = v.strictObject({ page: LabPageSchema, quota: LabQuotaSchema });
+export const LabPublishAnswerSchema = v.strictObject({
+  page: LabPageSchema,
+  created: v.pipe(v.boolean(), v.description('True for a new page (201), false for a replaced one (200).')),
+  quota: LabQuotaSchema,
+});
+export const LabDeleteAnswerSchema = v.strictObject({
+  deleted: v.literal(true),
+  slug: v.pipe(v.string(), v.regex(SLUG)),
+  quota: LabQuotaSchema,
+});
+export const LabStatsAnswerSchema = v.strictObject({
+  views_total: count('HTML page loads since the page was first published.'),
+  views_24h: count('HTML page loads in the last 24 hours.'),
+  visitors_24h: count('Distinct visitors of the last 24 hours, each counted once per UTC day; no address is stored.'),
+  updated_at: time('The last publish.'),
+  quota: LabQuotaSchema,
+});
+
+export function pageView(ctx: AppContext, row: LabPageRow, owner: string): LabPage {
   return {
     id: row.id,
     slug: row.slug,
@@ -133,9 +177,14 @@ export async function publishLabPage(ctx: AppContext, account: Account, slug: st
       written = pageId;
       if (current) replaced = { pageId, version: current.version };
       const row = store.byId.get(pageId)!;
+      const answer: v.InferOutput<typeof LabPublishAnswerSchema> = {
+        page: pageView(ctx, row, account.name),
+        created: !current,
+        quota: labQuota(ctx, account.id),
+      };
       return {
         status: current ? 200 : 201,
-        body: { page: pageView(ctx, row, account.name), created: !current, quota: labQuota(ctx, account.id) },
+        body: answer,
         publication: { kind: 'lab_page', id: pageId },
       };
     });
@@ -150,7 +199,7 @@ export async function publishLabPage(ctx: AppContext, account: Account, slug: st
   return result;
 }
 
-export function listLabPages(ctx: AppContext, account: Account) {
+export function listLabPages(ctx: AppContext, account: Account): v.InferOutput<typeof LabPageListSchema> {
   assertLabAllowed(ctx, account.id);
   const rows = labStore(ctx.db).ofOwner.all(account.id);
   return { pages: rows.map((r) => pageView(ctx, r, account.name)), quota: labQuota(ctx, account.id) };
@@ -158,17 +207,17 @@ export function listLabPages(ctx: AppContext, account: Account) {
 
 export const ownPageForStats = (ctx: AppContext, account: Account, slug: string): LabPageRow => ownPage(ctx, account, slug);
 
-export function readLabPage(ctx: AppContext, account: Account, slug: string) {
+export function readLabPage(ctx: AppContext, account: Account, slug: string): v.InferOutput<typeof LabPageAnswerSchema> {
   const row = ownPage(ctx, account, slug);
   return { page: pageView(ctx, row, account.name), quota: labQuota(ctx, account.id) };
 }
 
 /** Deletes a page and its files. The publishes it used are not given back (no refunds). */
-export function deleteLabPage(ctx: AppContext, account: Account, slug: string) {
+export function deleteLabPage(ctx: AppContext, account: Account, slug: string): v.InferOutput<typeof LabDeleteAnswerSchema> {
   const row = ownPage(ctx, account, slug);
   tx(ctx.db, () => labStore(ctx.db).remove.run(row.id));
   removeSite(ctx, row.id);
-  return { deleted: true, slug, quota: labQuota(ctx, account.id) };
+  return { deleted: true as const, slug, quota: labQuota(ctx, account.id) };
 }
 
 /**

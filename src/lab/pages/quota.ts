@@ -1,5 +1,6 @@
 // The lab allowance: a number of projects (pages) held at once and a number of publishes per UTC
 // day. Every lab response carries the caller's allowance as `quota`.
+import * as v from 'valibot';
 import { iso, nextUtcMidnight } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { consumeDaily, usedToday } from '../../quota/daily.ts';
@@ -11,14 +12,22 @@ export const LAB_PROJECTS_LIMIT = 5;
 export const LAB_PUBLISHES_PER_DAY = 20;
 export const LAB_PUBLISH_CHANNEL = 'lab_publish';
 
-export interface LabQuota {
-  projects_limit: number;
-  projects_used: number;
-  publishes_per_day: number;
-  publishes_used: number;
-  publishes_remaining: number;
-  resets_at: string;
-}
+const count = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(description));
+
+/** The caller's lab allowance, carried by every lab answer (refusals too, in details.quota). */
+export const LabQuotaSchema = v.pipe(
+  v.strictObject({
+    projects_limit: count('Pages one agent may hold at once.'),
+    projects_used: count('Pages held now.'),
+    publishes_per_day: count('Publishes per UTC day.'),
+    publishes_used: count('Publishes taken today (a refused or failed publish costs none; a delete gives none back).'),
+    publishes_remaining: count('Publishes left today.'),
+    resets_at: v.pipe(v.string(), v.isoTimestamp(), v.description('The next UTC midnight, when publishes_used starts again from 0.')),
+  }),
+  v.description('Your lab allowance.'),
+);
+
+export type LabQuota = v.InferOutput<typeof LabQuotaSchema>;
 
 export function labQuota(ctx: AppContext, accountId: string): LabQuota {
   const now = ctx.clock.now();

@@ -5,13 +5,27 @@ import * as v from 'valibot';
 import type { AppContext } from '../../context.ts';
 import { authPlugin } from '../../http/auth.ts';
 import { ApiError, type ErrorCode } from '../../http/errors.ts';
+import { type HeaderDoc, jsonAnswer, mediaAnswer, PRIVATE_HEADERS, redirectAnswer } from '../../http/contract.ts';
 import { doc } from '../../http/openapi-detail.ts';
 import { coded } from '../../http/schema.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
 import { KIT_CSS, KIT_PATH } from './kit.ts';
-import { deleteLabPage, listLabPages, ownPageForStats, PUBLISH_WRITE, publishLabPage, readLabPage, registerLabPublications } from './pages.ts';
+import {
+  deleteLabPage,
+  LabDeleteAnswerSchema,
+  LabPageAnswerSchema,
+  LabPageListSchema,
+  LabPublishAnswerSchema,
+  LabStatsAnswerSchema,
+  listLabPages,
+  ownPageForStats,
+  PUBLISH_WRITE,
+  publishLabPage,
+  readLabPage,
+  registerLabPublications,
+} from './pages.ts';
 import { labQuota } from './quota.ts';
-import { serveLabFile } from './serve.ts';
+import { LAB_FILE_RESPONSES, MISSING_SITE, serveLabFile } from './serve.ts';
 import { pageStats } from './stats.ts';
 
 const TAGS = ['lab'];
@@ -63,8 +77,16 @@ const PUBLISH_CODES: ErrorCode[] = [
   'LAB_STORAGE_UNAVAILABLE',
 ];
 
-/** Every lab answer carries the caller's allowance, refusals included. */
-function withQuota<T>(ctx: AppContext, accountId: string, fn: () => T): T {
+const KIT_HEADERS: Record<string, HeaderDoc> = {
+  'Cache-Control': { description: 'public, max-age=3600.', schema: { type: 'string', const: 'public, max-age=3600' } },
+};
+
+/**
+ * Every lab answer carries the caller's allowance, refusals included; it is the caller's own
+ * state, so no cache keeps it.
+ */
+function withQuota<T>(ctx: AppContext, accountId: string, set: { headers: Record<string, unknown> }, fn: () => T): T {
+  set.headers['cache-control'] = 'no-store';
   try {
     const out = fn();
     if (out instanceof Promise)
@@ -87,7 +109,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
   registerLabPublications();
   return new Elysia({ name: 'lab-pages', seed: ctx })
     .use(authPlugin(ctx))
-    .get('/v1/lab/pages', ({ account }) => withQuota(ctx, account.id, () => listLabPages(ctx, account)), {
+    .get('/v1/lab/pages', ({ account, set }) => withQuota(ctx, account.id, set, () => listLabPages(ctx, account)), {
       auth: true,
       detail: doc({
         summary: 'List own lab pages',
@@ -96,12 +118,13 @@ export const labPagesRoutes = (ctx: AppContext) => {
         tags: TAGS,
         auth: true,
         errors: ['LAB_NOT_ALLOWED'],
+        answers: { 200: jsonAnswer(LabPageListSchema, 'Your lab pages and your allowance.', PRIVATE_HEADERS) },
       }),
     })
     .put(
       '/v1/lab/pages/:slug',
       ({ account, params, body, request, set }) =>
-        withQuota(ctx, account.id, () => publishLabPage(ctx, account, params.slug, body, { headers: request.headers, set })),
+        withQuota(ctx, account.id, set, () => publishLabPage(ctx, account, params.slug, body, { headers: request.headers, set })),
       {
         auth: true,
         body: schemas.publish,
@@ -116,14 +139,25 @@ export const labPagesRoutes = (ctx: AppContext) => {
           auth: true,
           write: PUBLISH_WRITE,
           errors: PUBLISH_CODES,
+          answers: {
+            200: jsonAnswer(LabPublishAnswerSchema, 'A page that existed was replaced (created: false).', PRIVATE_HEADERS),
+            201: jsonAnswer(LabPublishAnswerSchema, 'A new page was published (created: true).', PRIVATE_HEADERS),
+          },
         }),
       },
     )
-    .get('/v1/lab/pages/:slug', ({ account, params }) => withQuota(ctx, account.id, () => readLabPage(ctx, account, params.slug)), {
+    .get('/v1/lab/pages/:slug', ({ account, params, set }) => withQuota(ctx, account.id, set, () => readLabPage(ctx, account, params.slug)), {
       auth: true,
-      detail: doc({ summary: 'Read one own lab page', description: 'Answers {page, quota}.', tags: TAGS, auth: true, errors: LAB_CODES }),
+      detail: doc({
+        summary: 'Read one own lab page',
+        description: 'Answers {page, quota}.',
+        tags: TAGS,
+        auth: true,
+        errors: LAB_CODES,
+        answers: { 200: jsonAnswer(LabPageAnswerSchema, 'The page and your allowance.', PRIVATE_HEADERS) },
+      }),
     })
-    .delete('/v1/lab/pages/:slug', ({ account, params }) => withQuota(ctx, account.id, () => deleteLabPage(ctx, account, params.slug)), {
+    .delete('/v1/lab/pages/:slug', ({ account, params, set }) => withQuota(ctx, account.id, set, () => deleteLabPage(ctx, account, params.slug)), {
       auth: true,
       detail: doc({
         summary: 'Delete one own lab page',
@@ -131,12 +165,21 @@ export const labPagesRoutes = (ctx: AppContext) => {
         tags: TAGS,
         auth: true,
         errors: [...LAB_CODES, 'RESIDENCY_STOPPED'],
+        answers: { 200: jsonAnswer(LabDeleteAnswerSchema, 'The page and its files are gone.', PRIVATE_HEADERS) },
       }),
     })
     .get(
       '/v1/lab/pages/:slug/stats',
-      ({ account, params }) =>
-        withQuota(ctx, account.id, () => ({ ...pageStats(ctx, ownPageForStats(ctx, account, params.slug)), quota: labQuota(ctx, account.id) })),
+      ({ account, params, set }) =>
+        withQuota(
+          ctx,
+          account.id,
+          set,
+          (): v.InferOutput<typeof LabStatsAnswerSchema> => ({
+            ...pageStats(ctx, ownPageForStats(ctx, account, params.slug)),
+            quota: labQuota(ctx, account.id),
+          }),
+        ),
       {
         auth: true,
         detail: doc({
@@ -146,6 +189,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
           tags: TAGS,
           auth: true,
           errors: LAB_CODES,
+          answers: { 200: jsonAnswer(LabStatsAnswerSchema, 'The counts and your allowance.', PRIVATE_HEADERS) },
         }),
       },
     )
@@ -162,24 +206,32 @@ export const labPagesRoutes = (ctx: AppContext) => {
           },
         }),
       {
-        detail: doc({ summary: 'The shared lab stylesheet (the credit bar)', tags: TAGS }),
+        detail: doc({
+          summary: 'The shared lab stylesheet (the credit bar)',
+          tags: TAGS,
+          answers: { 200: mediaAnswer('text/css', 'The stylesheet every lab HTML page links for its credit bar.', KIT_HEADERS) },
+        }),
       },
     )
     .get('/lab/:agent/:slug', ({ request, server }) => serveLabFile(ctx, request, server?.requestIP(request)?.address), {
       detail: doc({
         summary: 'A published lab site (redirects to its folder)',
-        description: '308 to /lab/{agent}/{slug}/.',
+        description: '308 to /lab/{agent}/{slug}/. No such page: an HTML 404 page; a page taken down: an HTML 410 page.',
         tags: TAGS,
-        errors: ['NOT_FOUND'],
+        answers: { 308: redirectAnswer('The site lives in its folder: /lab/{agent}/{slug}/.'), ...MISSING_SITE },
       }),
     })
     .get('/lab/:agent/:slug/*', ({ request, server }) => serveLabFile(ctx, request, server?.requestIP(request)?.address), {
-      detail: doc({
-        summary: 'A file of a published lab site',
-        description:
-          'Public. index.html for the folder. HTML pages get the credit bar; every file is served with a strict Content-Security-Policy, nosniff, no cookies. Unknown files: HTML 404; a taken-down site: 410.',
-        tags: TAGS,
-        errors: ['NOT_FOUND'],
-      }),
+      detail: {
+        ...doc({
+          summary: 'A file of a published lab site',
+          description:
+            "Public. index.html for the folder. HTML pages get the credit bar; every file is served with a strict Content-Security-Policy, nosniff, no cookies, and its extension's media type. A folder named without its trailing slash: 308 to it. Unknown files: HTML 404; a taken-down site: HTML 410.",
+          tags: TAGS,
+        }),
+        // Written out rather than declared as answers: a 200 here has one media type per served
+        // extension, and an answer declares one (see LAB_FILE_RESPONSES).
+        responses: LAB_FILE_RESPONSES,
+      },
     });
 };

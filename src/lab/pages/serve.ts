@@ -1,10 +1,11 @@
 // Published lab sites at /lab/{agent}/{slug}/…: the stored files with the credit bar added to every
 // HTML page, each under a strict CSP, nosniff and its extension's type. The service sets no cookie.
 import type { AppContext } from '../../context.ts';
+import { type Answers, mediaAnswer, redirectAnswer } from '../../http/contract.ts';
 import { clientAddress } from '../../http/client.ts';
 import { pathOf } from '../../http/families.ts';
 import { esc, page } from '../../pages/html.ts';
-import { badPathReason, typeOf } from '../scan/paths.ts';
+import { badPathReason, SERVED_TYPES, typeOf } from '../scan/paths.ts';
 import { creditBar, withCreditBar } from './kit.ts';
 import { recordView } from './stats.ts';
 import { siteDir } from './storage.ts';
@@ -31,6 +32,36 @@ export const LAB_HEADERS: Record<string, string> = {
   'x-frame-options': 'DENY',
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=()',
   'cache-control': 'public, max-age=60',
+};
+
+/** The answers of a lab address whose site is missing: HTML pages for people, never JSON. */
+export const MISSING_SITE: Answers = {
+  404: mediaAnswer('text/html', 'No live lab page (or no such file in it): an HTML page saying so.'),
+  410: mediaAnswer('text/html', 'The owner of this service took the page down: an HTML page saying so.'),
+};
+
+/** Every media type a lab file is served with (by extension), without parameters. */
+export const LAB_FILE_MEDIA = [...new Set([...SERVED_TYPES.values()].map((t) => t.contentType.split(';')[0]!.trim()))];
+
+const asResponse = (a: Answers[number]) => ({
+  description: a.description,
+  ...(a.headers ? { headers: a.headers } : {}),
+  ...(a.media ? { content: { [a.media]: { schema: { type: 'string' as const } } } } : {}),
+});
+
+/**
+ * The OpenAPI responses of /lab/{agent}/{slug}/{path}, written out: its 200 has one media type
+ * per served extension, which a declared answer (one media type) cannot say. A JSON file is the
+ * site's own data: any JSON value.
+ */
+export const LAB_FILE_RESPONSES = {
+  200: {
+    description: `The file, with its extension's media type (${[...SERVED_TYPES.keys()].join(', ')}). HTML pages carry the credit bar. Cache-Control: public, max-age=60.`,
+    content: Object.fromEntries(LAB_FILE_MEDIA.map((m) => [m, { schema: m === 'application/json' ? {} : { type: 'string' as const } }])),
+  },
+  308: asResponse(redirectAnswer('A folder of the site named without its trailing slash: the same address with it.')),
+  404: asResponse(MISSING_SITE[404]!),
+  410: asResponse(MISSING_SITE[410]!),
 };
 
 function status(res: Response, code: number): Response {

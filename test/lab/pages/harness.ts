@@ -10,7 +10,7 @@ import { createContext } from '../../../src/context.ts';
 import { migrate } from '../../../src/db/migrate.ts';
 import { openMemoryDatabase } from '../../../src/db/open.ts';
 import { labPagesRoutes } from '../../../src/lab/pages/routes.ts';
-import { AGENT_HEADERS, BASE, readResponse } from '../../helpers.ts';
+import { AGENT_HEADERS, BASE, checkAnswersOf, readResponse } from '../../helpers.ts';
 
 export function makeLabApp(start = '2026-11-23T12:00:00Z') {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-lab-'));
@@ -21,6 +21,9 @@ export function makeLabApp(start = '2026-11-23T12:00:00Z') {
   const ctx = createContext(config, db, clock);
   const app = createApp(ctx);
   if (!app.routes.some((r) => r.path === '/v1/lab/pages')) (app as unknown as { use(p: unknown): void }).use(labPagesRoutes(ctx));
+  // Every answer is held to /openapi.json, as in the shared harness (the routes do not depend on
+  // the data directory, so one description serves every lab app).
+  checkAnswersOf(app, 'lab-pages-harness');
 
   async function call(method: string, path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { ...AGENT_HEADERS, ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...opts.headers };
