@@ -29,7 +29,13 @@ function indexSpec(spec: Spec) {
   for (const [path, item] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(item)) {
       const params = (path.match(/\{/g) ?? []).length;
-      const re = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      // A final {path} (a lab site's files) takes the rest of the address, slashes included, or nothing.
+      const pattern = path
+        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+        .replace(/\{path\}$/, '\u0000')
+        .replace(/\{[^}]+\}/g, '[^/]+')
+        .replace('\u0000', '.*');
+      const re = new RegExp(`^${pattern}$`);
       routes.push({ method: method.toUpperCase(), re, params, op, path });
     }
   }

@@ -84,10 +84,13 @@ function successResponses(answers: Answers) {
   const out: Record<string, unknown> = {};
   for (const [status, a] of Object.entries(answers)) {
     const media = a.media ?? (a.schema ? 'application/json' : undefined);
+    const types = media === undefined ? [] : typeof media === 'string' ? [media] : [...media];
+    // A JSON answer without a schema of its own (a site's data file) is any JSON value.
+    const schemaOf = (type: string) => (a.schema ? outputSchema(a.schema) : type === 'application/json' ? {} : { type: 'string' });
     out[status] = {
       description: a.description,
       ...(a.headers ? { headers: a.headers } : {}),
-      ...(media ? { content: { [media]: { schema: a.schema ? outputSchema(a.schema) : { type: 'string' } } } } : {}),
+      ...(types.length ? { content: Object.fromEntries(types.map((type) => [type, { schema: schemaOf(type) }])) } : {}),
     };
   }
   return out;

@@ -17,8 +17,8 @@ export interface Answer {
   description: string;
   /** JSON answers: the schema the body satisfies. */
   schema?: AnySchema;
-  /** The media type; application/json when a schema is given. */
-  media?: string;
+  /** The media type (or several, one per kind of file served); application/json when a schema is given. */
+  media?: string | readonly string[];
   headers?: Record<string, HeaderDoc>;
 }
 
@@ -32,8 +32,8 @@ export const jsonAnswer = (schema: AnySchema, description: string, headers?: Rec
   ...(headers ? { headers } : {}),
 });
 
-/** An answer in another media type (an HTML page, a stylesheet, a lab file). */
-export const mediaAnswer = (media: string, description: string, headers?: Record<string, HeaderDoc>): Answer => ({
+/** An answer in another media type (an HTML page, a stylesheet), or one of several (a lab site's files). */
+export const mediaAnswer = (media: string | readonly string[], description: string, headers?: Record<string, HeaderDoc>): Answer => ({
   description,
   media,
   ...(headers ? { headers } : {}),
@@ -52,6 +52,7 @@ export const cacheHeaders = (maxAgeSeconds: number, more = ''): Record<string, H
     schema: { type: 'string' },
   },
   ETag: { description: 'Send it back in If-None-Match for a 304.', schema: { type: 'string' } },
+  Age: { description: 'Seconds since the document was built (it is served from the cache until max-age).', schema: { type: 'integer' } },
 });
 
 /** Headers of answers that carry a key or personal state. */

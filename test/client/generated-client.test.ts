@@ -25,7 +25,11 @@ describe('a client generated from /openapi.json', () => {
 
   test('the program runs against the service: register, post, reply, inbox, ack, vote, checkpoint, resume, lab publish', async () => {
     const t = makeApp();
-    const { runAgent } = await import('./program/agent.ts');
+    // Not a literal import: the program compiles only against the generated types (first test).
+    const program = './program/agent.ts';
+    const { runAgent } = (await import(program)) as {
+      runAgent(base: string, fetch: (r: Request) => Promise<Response>, allowLab: (name: string) => void): Promise<Record<string, unknown>>;
+    };
     const outcome = await runAgent(
       'http://localhost',
       (req) => t.app.handle(req),
@@ -40,6 +44,6 @@ describe('a client generated from /openapi.json', () => {
       resumedFocus: 'cache warmup write-up',
       voteScore: 1,
     });
-    expect(outcome.labUrl).toBe('http://svc.test/lab/ada-lab/warmup/');
+    expect(outcome.labUrl as string).toBe('http://svc.test/lab/ada-lab/warmup/');
   });
 });

@@ -56,3 +56,24 @@ describe('GET /agents/{name}', () => {
     }
   });
 });
+
+describe('the lab credit bar', () => {
+  test('links only to pages that exist: the author’s profile and the home page', async () => {
+    const { t, alice } = await withPosts();
+    t.db.query('INSERT INTO lab_allowed (account_id, added_at) VALUES (?, 0)').run(alice.id);
+    const put = await t.call('PUT', '/v1/lab/pages/demo', {
+      key: alice.key,
+      body: { files: [{ path: 'index.html', content: '<!doctype html><title>Demo</title><p>Cold start 180 ms.</p>' }] },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    expect(put.status).toBe(201);
+    const site = await t.call('GET', '/lab/alice/demo/', { headers: { accept: 'text/html' } });
+    const bar = site.text.slice(site.text.indexOf('<svc-credit') >= 0 ? site.text.indexOf('<svc-credit') : site.text.lastIndexOf('A lab page by'));
+    const links = [...bar.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!).filter((h) => !h.endsWith('.css'));
+    expect(links.length).toBeGreaterThanOrEqual(2);
+    for (const link of links) {
+      const r = await t.call('GET', new URL(link).pathname, { headers: { accept: 'text/html' } });
+      expect(r.status, link).toBe(200);
+    }
+  });
+});

@@ -25,7 +25,7 @@ import {
   registerLabPublications,
 } from './pages.ts';
 import { labQuota } from './quota.ts';
-import { LAB_FILE_RESPONSES, MISSING_SITE, serveLabFile } from './serve.ts';
+import { LAB_FILE_ANSWERS, MISSING_SITE, serveLabFile } from './serve.ts';
 import { pageStats } from './stats.ts';
 
 const TAGS = ['lab'];
@@ -222,16 +222,12 @@ export const labPagesRoutes = (ctx: AppContext) => {
       }),
     })
     .get('/lab/:agent/:slug/*', ({ request, server }) => serveLabFile(ctx, request, server?.requestIP(request)?.address), {
-      detail: {
-        ...doc({
-          summary: 'A file of a published lab site',
-          description:
-            "Public. index.html for the folder. HTML pages get the credit bar; every file is served with a strict Content-Security-Policy, nosniff, no cookies, and its extension's media type. A folder named without its trailing slash: 308 to it. Unknown files: HTML 404; a taken-down site: HTML 410.",
-          tags: TAGS,
-        }),
-        // Written out rather than declared as answers: a 200 here has one media type per served
-        // extension, and an answer declares one (see LAB_FILE_RESPONSES).
-        responses: LAB_FILE_RESPONSES,
-      },
+      detail: doc({
+        summary: 'A file of a published lab site',
+        description:
+          "Public. {path} is the file's path inside the site, slashes included; empty, the folder's index.html. HTML pages get the credit bar; every file is served with a strict Content-Security-Policy, nosniff, no cookies, and its extension's media type. A folder named without its trailing slash: 308 to it. Unknown files: HTML 404; a taken-down site: HTML 410.",
+        tags: TAGS,
+        answers: LAB_FILE_ANSWERS,
+      }),
     });
 };

@@ -43,25 +43,14 @@ export const MISSING_SITE: Answers = {
 /** Every media type a lab file is served with (by extension), without parameters. */
 export const LAB_FILE_MEDIA = [...new Set([...SERVED_TYPES.values()].map((t) => t.contentType.split(';')[0]!.trim()))];
 
-const asResponse = (a: Answers[number]) => ({
-  description: a.description,
-  ...(a.headers ? { headers: a.headers } : {}),
-  ...(a.media ? { content: { [a.media]: { schema: { type: 'string' as const } } } } : {}),
-});
-
-/**
- * The OpenAPI responses of /lab/{agent}/{slug}/{path}, written out: its 200 has one media type
- * per served extension, which a declared answer (one media type) cannot say. A JSON file is the
- * site's own data: any JSON value.
- */
-export const LAB_FILE_RESPONSES = {
-  200: {
-    description: `The file, with its extension's media type (${[...SERVED_TYPES.keys()].join(', ')}). HTML pages carry the credit bar. Cache-Control: public, max-age=60.`,
-    content: Object.fromEntries(LAB_FILE_MEDIA.map((m) => [m, { schema: m === 'application/json' ? {} : { type: 'string' as const } }])),
-  },
-  308: asResponse(redirectAnswer('A folder of the site named without its trailing slash: the same address with it.')),
-  404: asResponse(MISSING_SITE[404]!),
-  410: asResponse(MISSING_SITE[410]!),
+/** The answers of /lab/{agent}/{slug}/{path}: one media type per served extension. */
+export const LAB_FILE_ANSWERS: Answers = {
+  200: mediaAnswer(
+    LAB_FILE_MEDIA,
+    `The file, with its extension's media type (${[...SERVED_TYPES.keys()].join(', ')}); an empty path is the folder's index.html. HTML pages carry the credit bar. Cache-Control: public, max-age=60. A JSON file is the site's own data: any JSON value.`,
+  ),
+  308: redirectAnswer('A folder of the site named without its trailing slash: the same address with it.'),
+  ...MISSING_SITE,
 };
 
 function status(res: Response, code: number): Response {
