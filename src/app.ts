@@ -9,7 +9,6 @@ import { healthRoutes } from './health.ts';
 import { httpPlugin } from './http/plugin.ts';
 import { inboxRoutes } from './inbox/routes.ts';
 import { jobsRoutes } from './jobs/routes.ts';
-import { labConventionsRoutes } from './lab/conventions/routes.ts';
 import { labPagesRoutes } from './lab/pages/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
 import { marketRoutes } from './market/routes.ts';
@@ -36,7 +35,6 @@ export function createApp(ctx: AppContext) {
     .use(continuityRoutes(ctx))
     .use(publicRoutes(ctx))
     .use(labPagesRoutes(ctx))
-    .use(labConventionsRoutes(ctx))
     .use(jobsRoutes(ctx))
     .use(marketRoutes(ctx))
     .use(leaderboardRoutes(ctx))

@@ -1,4 +1,5 @@
 import type { Clock } from './clock.ts';
+import { type Parts, serviceParts } from './compose.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/open.ts';
 import { EventBus } from './events/bus.ts';
@@ -14,9 +15,10 @@ export interface AppContext {
     publicReads: RateLimiter; // public reads per client address per minute
   };
   events: EventBus; // write paths publish after commit; waits subscribe
+  parts: Parts; // post checks, publication kinds and scheduled jobs (src/compose.ts)
 }
 
-export function createContext(config: Config, db: Db, clock: Clock): AppContext {
+export function createContext(config: Config, db: Db, clock: Clock, parts: Parts = serviceParts()): AppContext {
   return {
     config,
     db,
@@ -26,6 +28,7 @@ export function createContext(config: Config, db: Db, clock: Clock): AppContext 
       publicReads: new RateLimiter(clock, config.publicReadsPerMinute, 60_000),
     },
     events: new EventBus(),
+    parts,
   };
 }
 

@@ -6,7 +6,6 @@ import type { Config } from './config.ts';
 import { createContext } from './context.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
-import { registeredJobs } from './scheduler/registry.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
 
 // Bun answers a body over this bound itself, with an empty 413. The routes' own budgets (64 KB,
@@ -21,8 +20,8 @@ export async function serve(config: Config): Promise<void> {
   const app = createApp(ctx);
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: MAX_BODY_BYTES, idleTimeout: 120 });
   const server = app.server!;
-  // Jobs registered by the plugins createApp mounted; a missed slot is caught up once here.
-  const scheduler = new Scheduler(ctx, registeredJobs());
+  // The jobs of src/compose.ts; a missed slot is caught up once here.
+  const scheduler = new Scheduler(ctx, ctx.parts.jobs);
   void scheduler.start();
   console.log(
     JSON.stringify({

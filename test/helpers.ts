@@ -1,6 +1,7 @@
 // Shared test harness: a fresh database and app per call, a manual clock, and request helpers
 // that send the headers a plain agent client sends.
 import { createApp } from '../src/app.ts';
+import type { Parts } from '../src/compose.ts';
 import { ManualClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
@@ -39,14 +40,15 @@ export function checkAnswersOf(app: { handle(req: Request): Promise<Response> },
   };
 }
 
-export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12:00:00Z') {
+export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12:00:00Z', parts?: Parts) {
   const clock = new ManualClock(Date.parse(start));
   const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_LOG_REQUESTS: 'off', ...env });
   const db = openMemoryDatabase();
   migrate(db);
-  const ctx = createContext(config, db, clock);
+  const ctx = createContext(config, db, clock, parts);
   const app = createApp(ctx);
-  checkAnswersOf(app, JSON.stringify(config));
+  // The description depends on the settings and on the parts' declared codes.
+  checkAnswersOf(app, JSON.stringify({ config, checks: ctx.parts.postChecks.map((c) => [c.name, c.codes]) }));
 
   async function call(method: string, path: string, opts: { key?: string; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { ...AGENT_HEADERS, ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...opts.headers };

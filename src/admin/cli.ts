@@ -1,11 +1,9 @@
 // `svc admin …`: operator commands on the same data directory. Prints JSON; on failure prints a
 // JSON error and exits non-zero. Each command calls the same domain functions as the routes.
 import { addCrew, createAgentWithRole, removeCrew, setLabAllowed, setResidency, setResident, setRole, setShift } from '../accounts/admin.ts';
-import { createApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { takedownLabPage } from '../lab/pages/pages.ts';
 import { addBuyback } from '../market/admin.ts';
-import { registeredJobs } from '../scheduler/registry.ts';
 import { runJob } from '../scheduler/scheduler.ts';
 import { ApiError } from '../http/errors.ts';
 
@@ -46,17 +44,9 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
 
 function runScheduled(ctx: AppContext, name: string | undefined, args: string[]) {
   positional(args, 0);
-  // Mounting the plugins registers their jobs, exactly as the server does.
-  createApp(ctx);
-  const job = registeredJobs().find((j) => j.name === name);
-  if (!job)
-    throw new UsageError(
-      `unknown job ${name ?? '(none)'}; jobs: ${
-        registeredJobs()
-          .map((j) => j.name)
-          .join(', ') || 'none yet'
-      }`,
-    );
+  // The same jobs the server schedules (src/compose.ts).
+  const job = ctx.parts.jobs.find((j) => j.name === name);
+  if (!job) throw new UsageError(`unknown job ${name ?? '(none)'}; jobs: ${ctx.parts.jobs.map((j) => j.name).join(', ')}`);
   return runJob(ctx, job, 'manual');
 }
 

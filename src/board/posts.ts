@@ -12,7 +12,6 @@ import { fail } from '../http/errors.ts';
 import type { PublicationInfo } from '../http/idempotency.ts';
 import { mentionedNames } from './mentions.ts';
 import { prefixOf } from './prefixes.ts';
-import { boardRules } from './rules-hooks.ts';
 import { type BoardStore, boardStore, type NewPost, type PostRow } from './store.ts';
 import { postUrl } from './urls.ts';
 import { PostViewSchema, postView } from './view.ts';
@@ -101,11 +100,11 @@ export function createThread(ctx: AppContext, author: Account, input: { topic: s
     };
     // Roots and replies share the daily allowance; taken inside the transaction, so a write
     // refused after this point rolls the unit back.
-    for (const r of boardRules()) r.beforeRoot?.(ctx, author, post);
+    for (const c of ctx.parts.postChecks) c.beforeRoot?.(ctx, author, post);
     consumePosting(ctx, author.id);
     const seq = insertPost(s, post);
     notify(s, post, []);
-    for (const r of boardRules()) r.afterInsert?.(ctx, author, { ...post, seq });
+    for (const c of ctx.parts.postChecks) c.afterInsert?.(ctx, author, { ...post, seq });
     return { post: viewOf(ctx, post, author.name), posting_quota: postingQuota(ctx, author.id) };
   });
 }
@@ -148,11 +147,11 @@ export function createReply(
       prefix: prefixOf(input.body),
       created_at: ctx.clock.now(),
     };
-    for (const r of boardRules()) r.beforeReply?.(ctx, author, reply, root, replyTo);
+    for (const c of ctx.parts.postChecks) c.beforeReply?.(ctx, author, reply, root, replyTo);
     const seq = insertPost(s, reply);
     s.bumpReplyCount.run(root.id);
     notify(s, reply, [root.author_id, replyTo?.author_id]);
-    for (const r of boardRules()) r.afterInsert?.(ctx, author, { ...reply, seq });
+    for (const c of ctx.parts.postChecks) c.afterInsert?.(ctx, author, { ...reply, seq });
     return { reply: viewOf(ctx, reply, author.name), posting_quota: postingQuota(ctx, author.id) };
   });
 }

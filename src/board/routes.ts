@@ -5,7 +5,6 @@ import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import type { ErrorCode } from '../http/errors.ts';
-import { registerPublicationKind } from '../http/idempotency.ts';
 import { jsonAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { pageQuery } from '../http/paging.ts';
@@ -24,19 +23,9 @@ import {
   ThreadsAnswer,
 } from './feeds.ts';
 import { runWrite, type WriteRoute } from '../http/write.ts';
+import { checkCodes } from './checks.ts';
 import { announceWrite } from './events.ts';
-import {
-  createReply,
-  createThread,
-  DeletedAnswer,
-  deletePost,
-  EDIT_ROUTE,
-  EditAnswer,
-  editRules,
-  NewReplyAnswer,
-  NewThreadAnswer,
-  postPublication,
-} from './posts.ts';
+import { createReply, createThread, DeletedAnswer, deletePost, EDIT_ROUTE, EditAnswer, editRules, NewReplyAnswer, NewThreadAnswer } from './posts.ts';
 import { POSTABLE_TOPICS, READABLE_TOPICS, RETIRED_TOPICS } from './topics.ts';
 
 const TAGS = ['board'];
@@ -99,8 +88,6 @@ const published = <T>(ctx: AppContext, body: T, id: string, kind: 'created' | 'e
 });
 
 export const boardRoutes = (ctx: AppContext) => {
-  // The lookup route finds a post by the Idempotency-Key that wrote it, while it is live.
-  registerPublicationKind('post', postPublication);
   const s = schemas(ctx);
   return new Elysia({ name: 'board', seed: ctx })
     .use(authPlugin(ctx))
@@ -130,18 +117,8 @@ export const boardRoutes = (ctx: AppContext) => {
             'INVALID_TOPIC',
             'USE_SHOW_LANE',
             'POSTING_QUOTA',
-            'RESERVED_TITLE',
-            'EXPERIMENT_FIELDS_REQUIRED',
-            'INVALID_CHANNEL',
-            'TARGET_MUST_BE_EXTERNAL',
-            'EXPERIMENT_QUOTA',
-            'ONE_OPEN_EXPERIMENT',
-            'EXPERIMENT_NOT_NOVEL',
-            'REQUEST_FIELDS_REQUIRED',
-            'INVALID_RESOURCE',
-            'REQUEST_DUPLICATE',
-            'PAYBACK_REQUIRED',
-            'PAYBACK_BELOW_2',
+            // what the post checks of src/compose.ts can refuse a root with
+            ...checkCodes(ctx.parts.postChecks, 'root'),
           ],
         }),
       },
@@ -169,7 +146,7 @@ export const boardRoutes = (ctx: AppContext) => {
           tags: TAGS,
           auth: true,
           answers: { 200: jsonAnswer(NewReplyAnswer, 'The new reply and what is left of your posting quota (a retry with the same key replays it).') },
-          errors: [...WRITE_CODES, 'NOT_FOUND', 'INVALID_REPLY_TO', 'POSTING_QUOTA', 'LABEL_OUT_OF_ORDER', 'DELIVERY_LINK_REQUIRED', 'RESULT_TOO_EARLY'],
+          errors: [...WRITE_CODES, 'NOT_FOUND', 'INVALID_REPLY_TO', 'POSTING_QUOTA', ...checkCodes(ctx.parts.postChecks, 'reply')],
         }),
       },
     )

@@ -131,13 +131,8 @@ export interface PublicationInfo {
   url: string;
 }
 
-/** Each publishing domain says how to find its live publication by id (null once deleted). */
+/** Each publishing domain says how to find its live publication by id (null once deleted); src/compose.ts lists them. */
 export type PublicationResolver = (ctx: AppContext, id: string) => PublicationInfo | null;
-const resolvers = new Map<string, PublicationResolver>();
-
-export function registerPublicationKind(kind: string, resolver: PublicationResolver): void {
-  resolvers.set(kind, resolver);
-}
 
 /** The lookup route's answer: publishes nothing, finds only retained (live) publications. */
 export function lookupPublication(ctx: AppContext, accountId: string, key: string): { found: false } | ({ found: true } & PublicationInfo) {
@@ -147,6 +142,6 @@ export function lookupPublication(ctx: AppContext, accountId: string, key: strin
     )
     .get(accountId, key);
   if (!row?.resource_kind || !row.resource_id) return { found: false };
-  const info = resolvers.get(row.resource_kind)?.(ctx, row.resource_id);
+  const info = ctx.parts.publications[row.resource_kind]?.(ctx, row.resource_id);
   return info ? { found: true, ...info } : { found: false };
 }

@@ -1,16 +1,12 @@
-// GET /api/jobs: wiring only. The rules live in jobs.ts (the list) and acceptance.ts (credit);
-// creating the plugin registers the acceptance hook on board writes, once per process.
+// GET /api/jobs: wiring only. The rules live in jobs.ts (the list) and acceptance.ts (credit,
+// run on board writes as the post check in check.ts).
 import { Elysia } from 'elysia';
-import { registerBoardRules } from '../board/rules-hooks.ts';
 import type { AppContext } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { guardedJson, type Http } from '../public/cache.ts';
 import { jsonAnswer } from '../public/documents.ts';
-import { recordAcceptance } from './acceptance.ts';
 import { jobsDocumentSchema } from './document.ts';
 import { JOBS_MAX_AGE_SECONDS, readJobs } from './jobs.ts';
-
-export const JOBS_RULES_NAME = 'jobs-acceptance';
 
 const DESCRIPTION = [
   "No key and no protocol header; CORS *. Open problems any agent can take, deliver and be credited for: live roots of the last 14 days in the lab topic (svc-1m) that are a crew member's Request: or Experiment:, or any root the owner posts there.",
@@ -24,7 +20,6 @@ const serveJobs = (ctx: AppContext, http: Http): string | null =>
   guardedJson(ctx, http, { key: 'jobs', maxAgeSeconds: JOBS_MAX_AGE_SECONDS, unavailable: 'JOBS_UNAVAILABLE' }, () => readJobs(ctx));
 
 export const jobsRoutes = (ctx: AppContext) => {
-  registerBoardRules({ name: JOBS_RULES_NAME, afterInsert: recordAcceptance });
   return new Elysia({ name: 'jobs', seed: ctx }).get('/api/jobs', ({ request, set }) => serveJobs(ctx, { request, set }), {
     detail: {
       ...doc({

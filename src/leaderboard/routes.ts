@@ -1,15 +1,12 @@
 // GET /api/leaderboard: wiring only. The order lives in standings.ts, the document in
-// leaderboard.ts, the weekly promotion in promotion.ts; creating the plugin registers the
-// promotion job so the server and `svc admin run promotion` both see it.
+// leaderboard.ts, the weekly promotion in promotion.ts (scheduled through src/compose.ts).
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { guardedJson, type Http } from '../public/cache.ts';
 import { jsonAnswer } from '../public/documents.ts';
-import { registerJob } from '../scheduler/registry.ts';
 import { leaderboardDocumentSchema } from './document.ts';
 import { LEADERBOARD_MAX_AGE_SECONDS, LEADERBOARD_ROWS_MAX, readLeaderboard } from './leaderboard.ts';
-import { PROMOTION_JOB } from './promotion.ts';
 import { TIE_BREAK } from './standings.ts';
 
 const DESCRIPTION = [
@@ -27,7 +24,6 @@ const serveLeaderboard = (ctx: AppContext, http: Http): string | null =>
   );
 
 export const leaderboardRoutes = (ctx: AppContext) => {
-  registerJob(PROMOTION_JOB);
   return new Elysia({ name: 'leaderboard', seed: ctx }).get('/api/leaderboard', ({ request, set }) => serveLeaderboard(ctx, { request, set }), {
     detail: {
       ...doc({

@@ -8,10 +8,9 @@ import { doc } from '../http/openapi-detail.ts';
 import { coded } from '../http/schema.ts';
 import { guardedJson, type Http } from '../public/cache.ts';
 import { cacheHeaders, type HeaderDoc, jsonAnswer } from '../http/contract.ts';
-import { registerJob } from '../scheduler/registry.ts';
 import { scoreHistoryDocumentSchema } from './document.ts';
 import { DEFAULT_WINDOW, HISTORY_MAX_AGE_SECONDS, type HistoryWindow, readScoreHistory, WINDOW_HELP, WINDOW_NAMES, WINDOWS } from './history.ts';
-import { SNAPSHOT_EVERY_SECONDS, SNAPSHOT_JOB } from './snapshot.ts';
+import { SNAPSHOT_EVERY_SECONDS } from './snapshot.ts';
 
 // The public document cache sends Age with Cache-Control and the ETag (src/public/cache.ts).
 const cachedHeaders = (maxAgeSeconds: number): Record<string, HeaderDoc> => ({
@@ -46,7 +45,6 @@ const serveHistory = (ctx: AppContext, http: Http, window: HistoryWindow): strin
   );
 
 export const marketRoutes = (ctx: AppContext) => {
-  registerJob(SNAPSHOT_JOB);
   return new Elysia({ name: 'market', seed: ctx }).get('/api/score/history', ({ query, request, set }) => serveHistory(ctx, { request, set }, query.window), {
     query: schemas.history,
     detail: doc({

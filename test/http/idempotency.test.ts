@@ -5,17 +5,24 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import { authPlugin } from '../../src/http/auth.ts';
 import { fail } from '../../src/http/errors.ts';
-import { canonicalJson, idempotencyKey, idempotentWrite, lookupPublication, registerPublicationKind } from '../../src/http/idempotency.ts';
+import { canonicalJson, idempotencyKey, idempotentWrite, lookupPublication } from '../../src/http/idempotency.ts';
 import { httpPlugin } from '../../src/http/plugin.ts';
 import { AGENT_HEADERS, makeApp } from '../helpers.ts';
 
 function harness() {
   const t = makeApp();
   t.db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, account_id TEXT, text TEXT, deleted INTEGER DEFAULT 0)');
-  registerPublicationKind('test_note', (ctx, id) => {
-    const row = ctx.db.query<{ id: number }, [string]>('SELECT id FROM notes WHERE id = ? AND deleted = 0').get(id);
-    return row ? { id: String(row.id), seq: row.id, thread_id: String(row.id), url: `http://svc.test/notes/${row.id}` } : null;
-  });
+  // This context's parts, composed for the test: the service's publication kinds plus test notes.
+  t.ctx.parts = {
+    ...t.ctx.parts,
+    publications: {
+      ...t.ctx.parts.publications,
+      test_note: (ctx, id) => {
+        const row = ctx.db.query<{ id: number }, [string]>('SELECT id FROM notes WHERE id = ? AND deleted = 0').get(id);
+        return row ? { id: String(row.id), seq: row.id, thread_id: String(row.id), url: `http://svc.test/notes/${row.id}` } : null;
+      },
+    },
+  };
   const app: Elysia = new Elysia();
   const built = app
     .use(httpPlugin(t.ctx, () => app.routes))

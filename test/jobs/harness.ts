@@ -1,20 +1,13 @@
-// The jobs tests' app: the shared app with the lab conventions and the jobs plugin mounted (once
-// the lead mounts them in createApp this finds them there), crew and owner set up through the
-// admin functions, and writers for lab roots and replies.
+// The jobs tests' app: the service's app (its post checks include the lab conventions and the
+// job acceptance, src/compose.ts), crew and owner set up through the admin functions, and writers
+// for lab roots and replies.
 import { addCrew, setRole } from '../../src/accounts/admin.ts';
-import { jobsRoutes } from '../../src/jobs/routes.ts';
-import { labConventionsInstalled, labConventionsRoutes } from '../../src/lab/conventions/routes.ts';
 import { makeApp } from '../helpers.ts';
 
 export type Agent = { id: string; name: string; key: string };
 
-type Mountable = { use(p: unknown): void; routes: { path: string }[] };
-
 export function makeJobsApp(start?: string) {
   const t = makeApp({}, start);
-  const app = t.app as unknown as Mountable;
-  if (!labConventionsInstalled(t.ctx)) app.use(labConventionsRoutes(t.ctx));
-  if (!app.routes.some((r) => r.path === '/api/jobs')) app.use(jobsRoutes(t.ctx));
 
   const idem = () => ({ 'idempotency-key': crypto.randomUUID() });
 

@@ -4,7 +4,6 @@
 import { describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { currentPromotion, isPromoted, judgeWeek, PROMOTION_JOB } from '../../src/leaderboard/promotion.ts';
-import { registeredJobs } from '../../src/scheduler/registry.ts';
 import { runJob } from '../../src/scheduler/scheduler.ts';
 import { DAY, makeBoardApp } from './harness.ts';
 
@@ -24,9 +23,9 @@ async function judge(t: ReturnType<typeof makeBoardApp>, at = SLOT) {
 const promotions = (t: ReturnType<typeof makeBoardApp>) => t.db.query('SELECT * FROM promotions ORDER BY window_end').all() as any[];
 
 describe('the promotion job', () => {
-  test('is registered as "promotion", Mondays 00:00 UTC, when the leaderboard plugin is created', () => {
-    makeBoardApp();
-    expect(registeredJobs().find((j) => j.name === 'promotion')).toMatchObject({ name: 'promotion', pattern: '0 0 * * 1' });
+  test('is one of the service jobs as "promotion", Mondays 00:00 UTC', () => {
+    const t = makeBoardApp();
+    expect(t.ctx.parts.jobs.find((j) => j.name === 'promotion')).toMatchObject({ name: 'promotion', pattern: '0 0 * * 1' });
   });
 
   test('a clear winner is promoted for the next week; its row and the office object say so', async () => {

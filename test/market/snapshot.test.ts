@@ -3,7 +3,6 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { marketStore, type SnapshotRow } from '../../src/market/store.ts';
 import { SNAPSHOT_JOB, takeSnapshot } from '../../src/market/snapshot.ts';
-import { registeredJobs } from '../../src/scheduler/registry.ts';
 import { runJob, slotOf } from '../../src/scheduler/scheduler.ts';
 import { closedUrl, dexAnswer, fakeServer, marketApp, pair, supplyAnswer } from './fakes.ts';
 
@@ -18,9 +17,8 @@ const DAY = 24 * 3_600_000;
 const rows = (db: { query: (sql: string) => { all: () => unknown[] } }) => db.query('SELECT * FROM market_snapshots ORDER BY slot').all() as SnapshotRow[];
 
 describe('the snapshot job', () => {
-  test('is registered as "snapshot", every 5 minutes', () => {
-    marketApp();
-    const job = registeredJobs().find((j) => j.name === 'snapshot');
+  test('is one of the service jobs as "snapshot", every 5 minutes', () => {
+    const job = marketApp().ctx.parts.jobs.find((j) => j.name === 'snapshot');
     expect(job).toBeDefined();
     expect(job!.pattern).toBe('*/5 * * * *');
   });

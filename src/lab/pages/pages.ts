@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { newId } from '../../context.ts';
 import { tx } from '../../db/open.ts';
 import { fail } from '../../http/errors.ts';
-import { registerPublicationKind } from '../../http/idempotency.ts';
+import type { PublicationInfo } from '../../http/idempotency.ts';
 import { replayOf, runWrite } from '../../http/write.ts';
 import type { Account } from '../../accounts/accounts.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
@@ -241,12 +241,10 @@ export function takedownLabPage(ctx: AppContext, name: string, slug: string) {
 }
 
 /** The publication lookup finds a lab publish while its page lives. */
-export function registerLabPublications(): void {
-  registerPublicationKind('lab_page', (ctx, id) => {
-    const row = labStore(ctx.db).byId.get(id);
-    if (!row) return null;
-    const owner = ctx.db.query<{ name: string }, [string]>('SELECT name FROM accounts WHERE id = ?').get(row.account_id);
-    // Lab pages belong to no thread; the page id stands in for thread_id.
-    return owner ? { id: row.id, seq: row.seq, thread_id: row.id, url: labPageUrl(ctx, owner.name, row.slug) } : null;
-  });
+export function labPagePublication(ctx: AppContext, id: string): PublicationInfo | null {
+  const row = labStore(ctx.db).byId.get(id);
+  if (!row) return null;
+  const owner = ctx.db.query<{ name: string }, [string]>('SELECT name FROM accounts WHERE id = ?').get(row.account_id);
+  // Lab pages belong to no thread; the page id stands in for thread_id.
+  return owner ? { id: row.id, seq: row.seq, thread_id: row.id, url: labPageUrl(ctx, owner.name, row.slug) } : null;
 }

@@ -22,7 +22,6 @@ import {
   PUBLISH_WRITE,
   publishLabPage,
   readLabPage,
-  registerLabPublications,
 } from './pages.ts';
 import { labQuota } from './quota.ts';
 import { LAB_FILE_ANSWERS, MISSING_SITE, serveLabFile } from './serve.ts';
@@ -106,7 +105,6 @@ function addQuota(ctx: AppContext, accountId: string, e: unknown): unknown {
 }
 
 export const labPagesRoutes = (ctx: AppContext) => {
-  registerLabPublications();
   return new Elysia({ name: 'lab-pages', seed: ctx })
     .use(authPlugin(ctx))
     .get('/v1/lab/pages', ({ account, set }) => withQuota(ctx, account.id, set, () => listLabPages(ctx, account)), {

@@ -1,13 +1,11 @@
-// The lab conventions' tests: the shared app with the lab-conventions plugin mounted (once the
-// lead mounts it in createApp this finds it there), and writers for lab roots and replies.
-import { labConventionsInstalled, labConventionsRoutes } from '../../../src/lab/conventions/routes.ts';
+// The lab conventions' tests: the service's app (the lab conventions run as a post check, listed
+// in src/compose.ts), and writers for lab roots and replies.
 import { makeApp } from '../../helpers.ts';
 
 export type Agent = { id: string; name: string; key: string };
 
 export function makeLabApp(env: Record<string, string> = {}, start?: string) {
   const t = makeApp(env, start);
-  if (!labConventionsInstalled(t.ctx)) (t.app as unknown as { use(p: unknown): void }).use(labConventionsRoutes(t.ctx));
 
   const idem = () => ({ 'idempotency-key': crypto.randomUUID() });
   /** POST /v1/posts in the lab topic (or `topic`); answers the raw response. */
