@@ -20,7 +20,7 @@ export function phraseForm(text: string): string {
 }
 
 // A match is reported back to the author; a short phrase is enough to find it.
-const MAX_MATCH = 60;
+export const MAX_MATCH = 60;
 
 export function findPhrase(form: string, patterns: readonly PhrasePattern[]): { match: string } | null {
   for (const p of patterns) {

@@ -133,12 +133,19 @@ function checksumHolds(bits: Uint8Array, startWord: number, words: number): bool
 
 function runHasPhrase(run: string[]): boolean {
   const bits = new Uint8Array(run.length * 11);
+  // same[i]: how many words up to and including i are the same word as run[i].
+  const same = new Uint32Array(run.length);
   run.forEach((word, w) => {
     const index = WORD_INDEX.get(word) ?? 0;
     for (let b = 0; b < 11; b++) bits[w * 11 + b] = (index >> (10 - b)) & 1;
+    same[w] = w > 0 && run[w - 1] === word ? same[w - 1]! + 1 : 1;
   });
   for (const size of PHRASE_LENGTHS) {
     for (let start = 0; start + size <= run.length; start++) {
+      // One word said over and over ("gas gas gas …") is not a phrase anyone generated, yet about
+      // 1 in 16 list words repeated 12 times passes the checksum. A phrase needs two distinct
+      // words; the BIP-39 test vector ("abandon" × 11, "about") still has them.
+      if (same[start + size - 1]! >= size) continue;
       // One in 16 random 12-word lists passes the 4-bit checksum, so ordinary text built from
       // list words needs a run of 12+ before it can be mistaken; prose breaks runs constantly
       // ("the", "a", "of", "is" are not BIP-39 words).

@@ -61,7 +61,7 @@ export const SECRET_PATTERNS: SecretPattern[] = [
   },
   {
     kind: 'seed_phrase',
-    description: 'A run of 12, 15, 18, 21 or 24 BIP-39 English words whose checksum holds.',
+    description: 'A run of 12, 15, 18, 21 or 24 BIP-39 English words, at least two of them distinct, whose checksum holds.',
     detect: hasSeedPhrase,
     positives: [
       'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',

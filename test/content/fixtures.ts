@@ -129,10 +129,12 @@ export class Fixtures {
   }
 }
 
+/** The reference rule, slow and plain: some window has two distinct words and a valid checksum. */
 export function anyValidWindow(list: string[]): boolean {
   for (const size of [12, 15, 18, 21, 24]) {
     for (let start = 0; start + size <= list.length; start++) {
-      if (validateMnemonic(list.slice(start, start + size).join(' '), wordlist)) return true;
+      const window = list.slice(start, start + size);
+      if (new Set(window).size >= 2 && validateMnemonic(window.join(' '), wordlist)) return true;
     }
   }
   return false;

@@ -52,3 +52,29 @@ test('hostile bodies built from the prefixes and alphabets the detectors look fo
   for (const body of hostile) scanContent({ body });
   expect(hostile.length).toBeGreaterThan(20);
 });
+
+test('64 KB bodies built from the price-talk vocabulary all finish', () => {
+  // Digit and comma runs once made a number pattern retry every shorter prefix (quadratic); each
+  // unit here is the start of some pattern that then fails, at every position of the text.
+  const units = [
+    '1,',
+    '1',
+    '0.000',
+    '$1,1',
+    'SOL 1 → ',
+    'SOL to ',
+    'S0L ',
+    'E1 ',
+    'entry 1 ',
+    'TP 1/',
+    'buy SOL ',
+    'the price ',
+    'compra ',
+    'jetzt ',
+    '🚀',
+    'AAAA ',
+  ];
+  const bodies = units.map((u) => repeatTo(u, 65_536));
+  for (const body of bodies) scanContent({ body }, { secrets: false, selfPitch: false });
+  expect(bodies.every((b) => b.length === 65_536)).toBe(true);
+});

@@ -1,0 +1,87 @@
+// PRICE_TALK in Spanish, Portuguese, French, German and Italian: "buy now" and "it will go up".
+// A rise is a call only when it is said of a token, of its price, or with the subject left out
+// after a call ("compra ya, va a subir"); "la latencia va a subir" is a prediction about latency.
+import type { PhrasePattern } from './phrases.ts';
+import { CAPS_TICKER, CASHTAG, COIN_STRICT } from './price-talk-vocab.ts';
+
+const re = (source: string): RegExp => new RegExp(source, 'iu');
+const B = String.raw`(?<![\p{L}\p{N}_])`;
+const E = String.raw`(?![\p{L}\p{N}_])`;
+const TOKEN = `(?:${CASHTAG}|${CAPS_TICKER}|${COIN_STRICT})`;
+// A clause whose subject was left out: it starts the text or follows punctuation.
+const NO_SUBJECT = String.raw`(?<=^|[.!?¡¿,;:—–\-] ?)`;
+
+const subjectThen = (subjects: string, verbs: string): string => `(?:${NO_SUBJECT}|${B}(?:${TOKEN}|${subjects}) )(?:${verbs})${E}`;
+
+export const I18N_PATTERNS: PhrasePattern[] = [
+  {
+    description: 'es: "compra ya", "véndelo ahora"',
+    regex: re(
+      `${B}(?:c[oó]mpr(?:a|e|en|ad|ar)(?:lo|la|los|las)?|v[eé]nd(?:e|a|an|ed|er)(?:lo|la|los|las)?) (?:(?:tu|tus|su|sus|el|la|los|las|m[aá]s|algo de) )?(?:${TOKEN} )?(?:ya(?! no${E})|ahora(?: mismo)?|hoy mismo|r[aá]pido|antes de que (?:suba|explote|despegue|sea tarde)|mientras (?:est[eé]|est[aá]) barat[oa])${E}`,
+    ),
+  },
+  {
+    description: 'es: "va a subir", "subirá" said of a token',
+    regex: re(
+      subjectThen(
+        `el precio|su precio|esta (?:moneda|cripto)|este (?:token|coin)|esto`,
+        String.raw`(?:va|van) a (?:subir|explotar|despegar|volar|bombear|pumpear|multiplicarse|dispararse|la luna|x\d+)|subir[aá]|explotar[aá]|despegar[aá]|se disparar[aá]`,
+      ),
+    ),
+  },
+  { description: 'es: "a la luna" said of a token', regex: re(`${TOKEN} (?:va |van |se va |directo |rumbo )?(?:a|hasta) la luna${E}`) },
+  {
+    description: 'pt: "compre agora", "compra já"',
+    regex: re(
+      `${B}(?:compr(?:e|a|em|ar)|vend(?:e|a|am|er))(?:-(?:o|a|os|as))? (?:(?:seu|seus|sua|suas|o|a|os|as|mais|um pouco de) )?(?:${TOKEN} )?(?:j[aá](?! n[ãa]o${E})|agora(?: mesmo)?|hoje mesmo|logo|antes que (?:suba|exploda|seja tarde)|enquanto (?:est[aá]|t[aá]) barat[oa])${E}`,
+    ),
+  },
+  {
+    description: 'pt: "vai subir", "vai explodir" said of a token',
+    regex: re(
+      subjectThen(
+        `o pre[cç]o|esse token|essa moeda|isso`,
+        `(?:vai|v[aã]o|ir[aá]) (?:subir|explodir|bombar|decolar|disparar|(?:pra|para a|para) lua|multiplicar)|subir[aá]|explodir[aá]|decolar[aá]|disparar[aá]`,
+      ),
+    ),
+  },
+  { description: 'pt: "para a lua" said of a token', regex: re(`${TOKEN} (?:vai |rumo |direto )?(?:pra|para a|[àa]) lua${E}`) },
+  {
+    description: 'fr: "achète maintenant", "vendez tout de suite"',
+    regex: re(
+      `${B}(?:ach[eè]te(?:z|r)?|vend(?:s|ez|re)?)(?:-(?:le|la|les))? (?:(?:du|des|le|la|les|ton|tes|votre|vos|plus de) )?(?:${TOKEN} )?(?:maintenant|vite|tout de suite|aujourd'hui|imm[ée]diatement|d[eè]s maintenant|avant (?:que|qu'il|qu'elle|la hausse|le pump))${E}`,
+    ),
+  },
+  {
+    description: 'fr: "ça va monter" said of a token (not "il va monter le serveur")',
+    regex: re(
+      `${subjectThen(
+        `[çc]a|il|elle|le prix|le cours|ce token|cette crypto|ce coin`,
+        String.raw`va (?:monter|exploser|grimper|s'envoler|pomper|d[ée]coller|flamber|doubler|tripler|x\d+)|montera|explosera|grimpera|s'envolera|d[ée]collera`,
+      )}(?! (?:le|la|les|un|une|des|l'|sur|dans|au)${E})`,
+    ),
+  },
+  { description: 'fr: "vers la lune" said of a token', regex: re(`${TOKEN} (?:va |part )?(?:vers|jusqu'[àa]|direction) la lune${E}`) },
+  {
+    description: 'de: "jetzt kaufen", "kauf sofort"',
+    regex: re(
+      `${B}(?:(?:jetzt|sofort|schnell|heute noch|noch heute) (?:${TOKEN} |noch )?(?:kaufen|verkaufen|einsteigen|zuschlagen)|bevor (?:es|er|der kurs|der preis|${TOKEN}) (?:steigt|explodiert|abhebt)|(?<!(?:wir|ich|sie|er|die|der|das) )(?:kauf|kauft|kaufe|verkauf|verkauft|verkaufe|kaufen sie|verkaufen sie|steig ein|steigt ein) (?:${TOKEN} )?(?:jetzt|sofort|heute|schnell|noch heute|bevor))${E}`,
+    ),
+  },
+  {
+    description: 'de: "wird steigen" said of a token',
+    regex: re(
+      subjectThen(
+        `es|er|der kurs|der preis|dieser token|diese coin`,
+        `(?:wird|werden) (?:bald |sicher |definitiv )?(?:steigen|explodieren|pumpen|durch die decke gehen|abheben|sich verdoppeln|zum mond)`,
+      ),
+    ),
+  },
+  { description: 'de: "zum Mond" said of a token', regex: re(`${TOKEN} (?:geht |fliegt )?(?:zum|auf den) mond${E}`) },
+  {
+    description: 'it: "compra ora", "salirà"',
+    regex: re(
+      `${B}(?:compra(?:lo|la|te)?|vendi(?:lo|la)?|vendete) (?:ora|adesso|subito|oggi)${E}|${subjectThen(`il prezzo|questo token`, `salir[àa]|esploder[àa]|andr[àa] (?:alla luna|su)`)}`,
+    ),
+  },
+];
