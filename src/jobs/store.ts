@@ -45,10 +45,14 @@ const LIVE_ROOT = `p.kind = 'post' AND p.deleted_at IS NULL AND a.deleted_at IS 
 const LEAD = `ltrim(p.body, ' ' || char(9, 10, 13))`;
 const MAYBE_LABELLED = `(${['taking', 'delivered', 'accepted', 'done', 'closed', 'declined', 'verdict'].map((l) => `${LEAD} LIKE '${l}%'`).join(' OR ')})`;
 
+// Two lookups at the ends of the primary key: min() and max() together in one SELECT would scan
+// the whole table, each alone in its own subquery reads one row.
+const BOUNDS = 'SELECT (SELECT min(seq) FROM posts) AS lo, (SELECT max(seq) FROM posts) AS hi';
+
 function build(db: Db) {
   return {
     // The feed bounds and one step of the binary search that finds where the window starts.
-    bounds: db.query<{ lo: number | null; hi: number | null }, []>('SELECT min(seq) AS lo, max(seq) AS hi FROM posts'),
+    bounds: db.query<{ lo: number | null; hi: number | null }, []>(BOUNDS),
     createdAtOrAfter: db.query<{ seq: number; created_at: number }, [number]>('SELECT seq, created_at FROM posts WHERE seq >= ? ORDER BY seq LIMIT 1'),
     // Live roots of a topic from a feed position on, newest first (posts_live_roots_by_topic).
     rootsSince: db.query<JobRootRow, [string, number]>(

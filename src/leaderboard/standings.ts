@@ -6,9 +6,12 @@ import { jobKind } from '../jobs/jobs.ts';
 import { jobLabelOf } from '../jobs/labels.ts';
 import { firstSeqAtOrAfter, jobsStore } from '../jobs/store.ts';
 import { LAB_TOPIC } from '../lab/conventions/settings.ts';
-import { type CountRow, eligibleAccounts, leaderboardStore } from './store.ts';
+import { getOrSet } from '../lib/maps.ts';
+import { type CountRow, type DeliveryRootRow, eligibleAccounts, type LeaderboardStore, leaderboardStore } from './store.ts';
 
-export const WEEK_MS = 7 * 24 * 3_600_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+export const WEEK_MS = 7 * DAY_MS;
 
 export interface Standing {
   id: string;
@@ -43,12 +46,89 @@ export const TIE_BREAK =
 
 const counts = (rows: CountRow[]) => new Map(rows.map((r) => [r.account_id, r.n]));
 
-/** Live Delivered: replies to jobs in the window, per author; labels.ts and jobKind decide exactly. */
+const floorTo = (t: number, span: number) => Math.floor(t / span) * span;
+const ceilTo = (t: number, span: number) => Math.ceil(t / span) * span;
+
+/**
+ * [start, end) as the store keeps it: whole UTC days, the whole hours at both ends, and the
+ * partial hours left over (read from the rows themselves). A 7-day window is at most 7 days, 46
+ * hours and two partial hours, however many posts and votes it holds.
+ */
+export function windowParts(start: number, end: number) {
+  const parts = { raw: [] as [number, number][], hours: [] as [number, number][], days: [] as [number, number][] };
+  const add = (list: [number, number][], a: number, b: number) => {
+    if (a < b) list.push([a, b]);
+  };
+  const h0 = ceilTo(start, HOUR_MS);
+  const h1 = floorTo(end, HOUR_MS);
+  if (h0 >= h1) {
+    add(parts.raw, start, end);
+    return parts;
+  }
+  add(parts.raw, start, h0);
+  add(parts.raw, h1, end);
+  const d0 = ceilTo(h0, DAY_MS);
+  const d1 = floorTo(h1, DAY_MS);
+  if (d0 >= d1) {
+    add(parts.hours, h0, h1);
+    return parts;
+  }
+  add(parts.hours, h0, d0);
+  add(parts.hours, d1, h1);
+  add(parts.days, d0, d1);
+  return parts;
+}
+
+interface WindowFigures {
+  karma: Map<string, number>; // signed vote weights received on live posts
+  votes: Map<string, number>; // votes received on live posts
+  posts: Map<string, number>; // live posts and replies written
+}
+
+/** The vote and post figures of [start, end) per account, from the kept spans and the leftovers. */
+function windowFigures(ctx: AppContext, s: LeaderboardStore, start: number, end: number): WindowFigures {
+  const f: WindowFigures = { karma: new Map(), votes: new Map(), posts: new Map() };
+  const add = (m: Map<string, number>, id: string, n: number) => {
+    if (n) m.set(id, (m.get(id) ?? 0) + n);
+  };
+  const parts = windowParts(start, end);
+  for (const [span, list] of [
+    [HOUR_MS, parts.hours],
+    [DAY_MS, parts.days],
+  ] as const) {
+    for (const [a, b] of list) {
+      for (const r of s.spans.all(span, a, b)) {
+        add(f.karma, r.account_id, r.karma);
+        add(f.votes, r.account_id, r.votes);
+        add(f.posts, r.account_id, r.posts);
+      }
+    }
+  }
+  const jobs = jobsStore(ctx.db);
+  for (const [a, b] of parts.raw) {
+    for (const r of s.karmaInWindow.all(a, b)) {
+      add(f.karma, r.account_id, r.n);
+      add(f.votes, r.account_id, r.votes);
+    }
+    // Posts are stamped with the time they were written, so feed positions bound the range.
+    for (const r of s.postsInWindow.all(firstSeqAtOrAfter(jobs, a), firstSeqAtOrAfter(jobs, b), a, b)) add(f.posts, r.account_id, r.n);
+  }
+  return f;
+}
+
+/**
+ * Live Delivered: replies to jobs in the window, per author; labels.ts and jobKind decide exactly.
+ * A delivery is a reply on a live lab root by someone other than the root's author (an author's
+ * own Delivered: is its lab lifecycle). Roots are looked up once each: deliveries share few jobs.
+ */
 function deliveriesIn(ctx: AppContext, fromSeq: number, start: number, end: number): Map<string, number> {
+  const s = leaderboardStore(ctx.db);
   const out = new Map<string, number>();
-  for (const d of leaderboardStore(ctx.db).deliveryCandidates.all(fromSeq, start, end, LAB_TOPIC)) {
+  const roots = new Map<string, DeliveryRootRow | null>();
+  for (const d of s.deliveryCandidates.all(fromSeq, start, end)) {
     if (jobLabelOf(d.body) !== 'delivered') continue;
-    if (!jobKind({ prefix: d.root_prefix, crew: d.root_crew, owner: d.root_owner })) continue;
+    const root = getOrSet(roots, d.thread_id, () => s.deliveryRoot.get(d.thread_id, LAB_TOPIC));
+    if (!root || root.author_id === d.author_id || !jobKind({ prefix: root.prefix, crew: root.crew, owner: root.owner })) continue;
     out.set(d.author_id, (out.get(d.author_id) ?? 0) + 1);
   }
   return out;
@@ -57,13 +137,9 @@ function deliveriesIn(ctx: AppContext, fromSeq: number, start: number, end: numb
 /** Every eligible agent's figures for [start, end), in standing order (zero rows included). */
 export function standings(ctx: AppContext, start: number, end: number): Standing[] {
   const s = leaderboardStore(ctx.db);
-  // Posts are stamped with the time they were written, so the feed order finds the window's start.
   const fromSeq = firstSeqAtOrAfter(jobsStore(ctx.db), start);
   const karma = counts(s.karma.all());
-  const received = s.karmaInWindow.all(start, end);
-  const karma7d = counts(received);
-  const votes = new Map(received.map((r) => [r.account_id, r.votes]));
-  const posts = counts(s.postsInWindow.all(fromSeq, start, end));
+  const week = windowFigures(ctx, s, start, end);
   const accepted = counts(s.acceptedInWindow.all(start, end));
   const deliveries = deliveriesIn(ctx, fromSeq, start, end);
   return eligibleAccounts(ctx.db)
@@ -73,9 +149,9 @@ export function standings(ctx: AppContext, start: number, end: number): Standing
       created_at: a.created_at,
       desk: a.desk,
       karma: karma.get(a.id) ?? 0,
-      karma_7d: karma7d.get(a.id) ?? 0,
-      votes_7d: votes.get(a.id) ?? 0,
-      posts_7d: posts.get(a.id) ?? 0,
+      karma_7d: week.karma.get(a.id) ?? 0,
+      votes_7d: week.votes.get(a.id) ?? 0,
+      posts_7d: week.posts.get(a.id) ?? 0,
       deliveries_7d: deliveries.get(a.id) ?? 0,
       accepted_deliveries_7d: accepted.get(a.id) ?? 0,
     }))

@@ -1,12 +1,14 @@
 // Prepared SQL of the leaderboard and the promotion, built once per database.
 //
-// Every figure of a window is one GROUP BY over the window's rows (votes by time, posts from the
-// window's first feed position, acceptances by time), never a query per agent: the board may hold
-// thousands of agents and hundreds of thousands of posts.
+// A build reads per agent, not per post: all-time karma and the window's vote and post figures
+// are kept up to date by triggers (schema/0013_leaderboard_week.sql) in leaderboard_karma and in
+// hourly and daily rows of leaderboard_activity; only the two partial hours at the ends of a
+// window are read from the votes and posts themselves. Deliveries and acceptances are few and are
+// read through indexes of their own.
 import { SYSTEM_ACCOUNT_ID } from '../board/posts.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
-/** An account that may be listed or promoted: not deleted, not revoked, not the service itself. */
+/** An account that may be listed or promoted: not deleted, not revoked, not a service account. */
 export interface EligibleRow {
   id: string;
   name: string;
@@ -19,13 +21,19 @@ export interface CountRow {
   n: number;
 }
 
-/** A reply in the window that may be a delivery, with what jobKind needs to know of its root. */
+/** A reply in the window that may be a delivery: its author, its thread and the start of its text. */
 export interface DeliveryCandidateRow {
   author_id: string;
+  thread_id: string;
   body: string;
-  root_prefix: string | null;
-  root_crew: 0 | 1;
-  root_owner: 0 | 1;
+}
+
+/** What jobKind needs to know of a delivery's root. */
+export interface DeliveryRootRow {
+  author_id: string;
+  prefix: string | null;
+  crew: 0 | 1;
+  owner: 0 | 1;
 }
 
 export interface PromotionRow {
@@ -44,16 +52,35 @@ export interface HolderRow extends PromotionRow {
 }
 
 // Narrowed by the start of the body (LIKE is case-insensitive for ASCII); labels.ts decides exactly.
-const MAYBE_DELIVERED = `ltrim(p.body, ' ' || char(9, 10, 13)) LIKE 'delivered%'`;
+// The very terms of the partial index posts_delivery_candidates, so the planner can use it.
+const DELIVERY_CANDIDATE = `p.kind = 'reply' AND p.deleted_at IS NULL AND ltrim(p.body, ' ' || char(9, 10, 13)) LIKE 'delivered%'`;
+
+// A label is a word, spaces or tabs and a mark at the start of the text: 200 characters hold it.
+const LABEL_TEXT_MAX = 200;
+
+/** The figures of whole hours or days, per account. */
+export interface SpanRow {
+  account_id: string;
+  karma: number;
+  votes: number;
+  posts: number;
+}
 
 function build(db: Db) {
   return {
+    // Not the service's own accounts: the system account and whoever holds the scorekeeper role.
     eligible: db.query<EligibleRow, [string]>(
       `SELECT a.id, a.name, a.created_at, c.desk FROM accounts a LEFT JOIN crew c ON c.account_id = a.id
-       WHERE a.deleted_at IS NULL AND a.revoked_at IS NULL AND a.id != ?`,
+       WHERE a.deleted_at IS NULL AND a.revoked_at IS NULL AND a.id != ?
+         AND NOT EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = a.id AND r.role = 'scorekeeper')`,
     ),
-    // All-time karma of every author, as karmaOf reads it for one (posts_live_score_by_author).
-    karma: db.query<CountRow, []>('SELECT author_id AS account_id, sum(score) AS n FROM posts WHERE deleted_at IS NULL GROUP BY author_id'),
+    // All-time karma of every author, as karmaOf reads it for one (kept by the triggers).
+    karma: db.query<CountRow, []>('SELECT account_id, karma AS n FROM leaderboard_karma WHERE karma != 0'),
+    // The figures of the whole spans (hours or days) starting inside [from, to).
+    spans: db.query<SpanRow, [number, number, number]>(
+      `SELECT account_id, sum(karma) AS karma, sum(votes) AS votes, sum(posts) AS posts FROM leaderboard_activity
+       WHERE span = ? AND at >= ? AND at < ? GROUP BY account_id`,
+    ),
     // Signed vote weights received inside [start, end) on posts that are still live: read from
     // votes_by_created_at alone, each voted post checked against the small posts_deleted index.
     karmaInWindow: db.query<CountRow & { votes: number }, [number, number]>(
@@ -63,26 +90,30 @@ function build(db: Db) {
          AND NOT EXISTS (SELECT 1 FROM posts d INDEXED BY posts_deleted WHERE d.id = v.target_id AND d.deleted_at IS NOT NULL)
        GROUP BY v.author_id`,
     ),
-    // Live posts and replies written inside [start, end), from the window's first feed position.
-    postsInWindow: db.query<CountRow, [number, number, number]>(
+    // Live posts and replies written inside [start, end), between two feed positions.
+    postsInWindow: db.query<CountRow, [number, number, number, number]>(
       `SELECT author_id AS account_id, count(*) AS n FROM posts INDEXED BY posts_live_by_seq
-       WHERE seq >= ? AND created_at >= ? AND created_at < ? AND deleted_at IS NULL GROUP BY author_id`,
+       WHERE seq >= ? AND seq < ? AND created_at >= ? AND created_at < ? AND deleted_at IS NULL GROUP BY author_id`,
     ),
-    // Live replies written inside [start, end) that may be Delivered: on a live lab root by someone
-    // other than the root's author (an author's own Delivered: is its lab lifecycle, not a delivery).
-    deliveryCandidates: db.query<DeliveryCandidateRow, [number, number, number, string]>(
-      `SELECT p.author_id, p.body, r.prefix AS root_prefix,
-         EXISTS (SELECT 1 FROM crew c WHERE c.account_id = r.author_id) AS root_crew,
-         EXISTS (SELECT 1 FROM account_roles o WHERE o.account_id = r.author_id AND o.role = 'owner') AS root_owner
-       FROM posts p JOIN posts r ON r.id = p.thread_id JOIN accounts ra ON ra.id = r.author_id
-       WHERE p.seq >= ? AND p.created_at >= ? AND p.created_at < ? AND p.kind = 'reply' AND p.deleted_at IS NULL
-         AND ${MAYBE_DELIVERED} AND r.topic = ? AND r.deleted_at IS NULL AND ra.deleted_at IS NULL
-         AND p.author_id != r.author_id`,
+    // Live replies written inside [start, end) that may be Delivered: (posts_delivery_candidates),
+    // with the start of their text: enough for labels.ts, whatever the length of the body.
+    deliveryCandidates: db.query<DeliveryCandidateRow, [number, number, number]>(
+      `SELECT p.author_id, p.thread_id, substr(ltrim(p.body, ' ' || char(9, 10, 13)), 1, ${LABEL_TEXT_MAX}) AS body
+       FROM posts p INDEXED BY posts_delivery_candidates
+       WHERE p.seq >= ? AND p.created_at >= ? AND p.created_at < ? AND ${DELIVERY_CANDIDATE}`,
+    ),
+    // A delivery's root as jobKind reads it, if it is a live lab root of a live account.
+    deliveryRoot: db.query<DeliveryRootRow, [string, string]>(
+      `SELECT r.author_id, r.prefix,
+         EXISTS (SELECT 1 FROM crew c WHERE c.account_id = r.author_id) AS crew,
+         EXISTS (SELECT 1 FROM account_roles o WHERE o.account_id = r.author_id AND o.role = 'owner') AS owner
+       FROM posts r JOIN accounts ra ON ra.id = r.author_id
+       WHERE r.id = ? AND r.kind = 'post' AND r.topic = ? AND r.deleted_at IS NULL AND ra.deleted_at IS NULL`,
     ),
     // Acceptances inside [start, end) of deliveries that are still live, by the delivery's author.
     acceptedInWindow: db.query<CountRow, [number, number]>(
       `SELECT d.author_id AS account_id, count(*) AS n
-       FROM acceptances ac JOIN posts d ON d.id = ac.delivery_id
+       FROM acceptances ac INDEXED BY acceptances_by_accepted_at JOIN posts d ON d.id = ac.delivery_id
        WHERE ac.accepted_at >= ? AND ac.accepted_at < ? AND d.deleted_at IS NULL GROUP BY d.author_id`,
     ),
     promotionAt: db.query<PromotionRow, [number]>('SELECT window_start, window_end, account_id, karma_7d, decided_at FROM promotions WHERE window_end = ?'),

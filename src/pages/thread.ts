@@ -5,11 +5,11 @@
 import { threadUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { type Http, HTML_TYPE, publicCache, sendDocument } from '../public/cache.ts';
+import { type CachedDocument, type Http, HTML_TYPE, publicCache, sendDocument } from '../public/cache.ts';
 import type { ThreadPostRow } from '../public/store.ts';
 import { oneLine } from '../public/text.ts';
 import { findThread, type Thread, THREAD_MAX_AGE_SECONDS, THREAD_REPLIES_MAX } from '../public/thread.ts';
-import { esc, page } from './html.ts';
+import { esc, page, pageHtml } from './html.ts';
 
 const TEXT = 'style="white-space:pre-wrap;overflow-wrap:anywhere"';
 
@@ -28,7 +28,7 @@ function renderReply(r: ThreadPostRow, shown: Map<string, ThreadPostRow>): strin
 }
 
 /** The page body of a live thread (escaped HTML). */
-export function renderThread(t: Thread): string {
+function renderThread(t: Thread): string {
   const { root } = t;
   const shown = new Map(t.replies.map((r) => [r.id, r]));
   const more =
@@ -53,24 +53,32 @@ function notFound(): Response {
 // The headers page() gives every page (content type, CSP, nosniff, referrer policy).
 const PAGE_HEADERS: Record<string, string> = Object.fromEntries(page('', '').headers);
 
+/** Not a page: an id that answers a 404 or a redirect, thrown out of the cached build. */
+class NotAPage {
+  constructor(readonly response: Response) {}
+}
+
 /**
  * GET /threads/{id}. A reply's id is sent on to its thread's page at the reply's anchor; unknown,
  * deleted or malformed ids get an HTML 404 page (people read this route, not agents). Pages are
- * kept in the public cache like the JSON documents (max-age 30 s, fresh after any write).
+ * kept in the public cache like the JSON documents (built at most once per 30 s; a deletion or an
+ * edit is out at once); the build is synchronous, so two readers never build one page twice.
  */
-export async function serveThreadPage(ctx: AppContext, http: Http, id: string): Promise<Response | string | null> {
-  const cache = publicCache(ctx);
-  const key = `page:thread:${id.toLowerCase()}`;
-  const stamp = cache.stamp();
-  let doc = cache.fresh(key, stamp);
-  if (!doc) {
-    const t = findThread(ctx, id);
-    if (!t) return notFound();
-    if (t.focus !== null) {
-      const location = `${threadUrl('', t.root.id)}#${t.focus}`;
-      return new Response(null, { status: 302, headers: { location, 'cache-control': `public, max-age=${THREAD_MAX_AGE_SECONDS}` } });
-    }
-    doc = cache.put(key, await page(`${oneLine(t.root.title ?? '') || 'Thread'} · svc`, renderThread(t)).text(), stamp, THREAD_MAX_AGE_SECONDS * 1000);
+export function serveThreadPage(ctx: AppContext, http: Http, id: string): Response | string | null {
+  let doc: CachedDocument;
+  try {
+    doc = publicCache(ctx).get(`page:thread:${id.toLowerCase()}`, THREAD_MAX_AGE_SECONDS * 1000, () => {
+      const t = findThread(ctx, id);
+      if (!t) throw new NotAPage(notFound());
+      if (t.focus !== null) {
+        const location = `${threadUrl('', t.root.id)}#${t.focus}`;
+        throw new NotAPage(new Response(null, { status: 302, headers: { location, 'cache-control': `public, max-age=${THREAD_MAX_AGE_SECONDS}` } }));
+      }
+      return pageHtml(`${oneLine(t.root.title ?? '') || 'Thread'} · svc`, renderThread(t));
+    });
+  } catch (e) {
+    if (e instanceof NotAPage) return e.response;
+    throw e;
   }
   return sendDocument(doc, http, ctx.clock.now(), { maxAgeSeconds: THREAD_MAX_AGE_SECONDS, contentType: HTML_TYPE, headers: PAGE_HEADERS });
 }

@@ -1,18 +1,23 @@
-// An in-process cache of public documents (activity, thread views and pages; later the office,
-// leaderboard and score documents). A document is built once, serialized once, and its bytes are
-// served until it is older than its max-age or the database has changed, whichever comes first.
+// An in-process cache of public documents (activity, thread views and pages, jobs, the
+// leaderboard, the office, score history). A document is built once, serialized once, and its
+// bytes are served until it is as old as its max-age: the age the spec allows each document
+// (activity 15 s, thread 30 s, jobs, leaderboard and score history 60 s). New posts, replies and
+// votes do not throw it away: on a busy board every write would otherwise make the next read
+// rebuild, and the builds would take the request thread. Agents read their own writes on the /v1
+// routes, which are never cached; a public document says how old it is (Age) and for how long it
+// may be kept. Taking something down is the exception: a deleted or edited post, a deleted or
+// revoked account moves the database's removal counter (schema/0013), and every document built
+// before it is rebuilt on its next read, so what an author withdrew is not served on.
 //
-// Invalidation without the write paths knowing about the cache: every entry is stamped with the
-// database's change counters (`databaseVersion`), which move on every write of the server's own
-// connection (the only writer of a server process) and on commits of any other connection
-// (`svc admin` on the same data dir; seen within a second). A write thus makes the next read
-// rebuild, and a read never serves what a write of the server has made untrue.
+// Rebuilds happen at most once at a time per document: a synchronous build runs to its end
+// before any other request is handled, and an asynchronous one (getAsync) is shared by every
+// reader that arrives meanwhile, who gets the expiring copy if there is one.
 import type { Context } from 'elysia';
 import type { Clock } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorCode, fail } from '../http/errors.ts';
-import { publicStore } from './store.ts';
 import { getOrSet } from '../lib/maps.ts';
+import { publicStore } from './store.ts';
 
 export interface CachedDocument {
   body: string;
@@ -21,13 +26,10 @@ export interface CachedDocument {
 }
 
 interface Entry extends CachedDocument {
-  own: number;
-  other: number;
+  removals: number;
   expiresAt: number;
   size: number;
 }
-
-export type Version = { own: number; other: number };
 
 export interface CacheLimits {
   maxEntries: number;
@@ -38,54 +40,78 @@ export interface CacheLimits {
 // least recently used entries go first once either bound is reached.
 export const DEFAULT_LIMITS: CacheLimits = { maxEntries: 1000, maxChars: 32 * 1024 * 1024 };
 
-/** The moment a document is built from: the time and the database's change counters. */
-export interface Stamp extends Version {
+/** The moment a document is built from: the time and the removal counter. */
+export interface Stamp {
   now: number;
+  removals: number;
 }
 
 export class DocumentCache {
   // A Map iterates in insertion order: re-inserting on every hit keeps the least recently used first.
   private readonly entries = new Map<string, Entry>();
+  private readonly building = new Map<string, Promise<CachedDocument>>();
   private chars = 0;
+  builds = 0; // documents built and stored (for tests and logs)
 
   constructor(
     private readonly clock: Clock,
-    private readonly version: () => Version,
+    private readonly removals: () => number = () => 0,
     readonly limits: CacheLimits = DEFAULT_LIMITS,
   ) {}
 
-  /** The stored document for `key` while it is fresh; otherwise `build()`'s, stored. */
+  /** The stored document for `key` while it is younger than its max-age; otherwise `build()`'s, stored. */
   get(key: string, maxAgeMs: number, build: () => string): CachedDocument {
     const stamp = this.stamp();
-    return this.fresh(key, stamp) ?? this.put(key, build(), stamp, maxAgeMs); // a throw (404, 400) stores nothing
+    const hit = this.fresh(key, stamp);
+    if (hit) return hit;
+    return this.put(key, build(), stamp, maxAgeMs); // a throw (404, 400) stores nothing
   }
 
-  /** Taken before a document is built, so that a write during an async build makes it stale. */
+  /**
+   * get() for a build that awaits: one build per key at a time. Readers arriving while it runs
+   * get the expiring copy when there is one (it is at most one build's time past its max-age),
+   * or wait for the same build.
+   */
+  async getAsync(key: string, maxAgeMs: number, build: () => Promise<string>): Promise<CachedDocument> {
+    const stamp = this.stamp();
+    const hit = this.fresh(key, stamp);
+    if (hit) return hit;
+    const running = this.building.get(key);
+    if (running) return this.entries.get(key) ?? running;
+    const next = build().then((body) => this.put(key, body, stamp, maxAgeMs));
+    this.building.set(key, next);
+    try {
+      return await next;
+    } finally {
+      this.building.delete(key);
+    }
+  }
+
+  /** Taken before a document is built, so that a removal during an async build makes it stale. */
   stamp(): Stamp {
-    return { now: this.clock.now(), ...this.version() };
+    return { now: this.clock.now(), removals: this.removals() };
   }
 
-  /** The stored document for `key` if no write happened since it was built and it is younger than its max-age. */
+  /** The stored document for `key` if it is younger than its max-age at `at` and nothing was taken down since. */
   fresh(key: string, at: Stamp): CachedDocument | null {
     const hit = this.entries.get(key);
     if (!hit) return null;
-    this.entries.delete(key);
-    if (hit.own === at.own && hit.other === at.other && at.now >= hit.builtAt && at.now < hit.expiresAt) {
+    if (hit.removals === at.removals && at.now >= hit.builtAt && at.now < hit.expiresAt) {
+      this.entries.delete(key);
       this.entries.set(key, hit);
       return hit;
     }
-    this.chars -= hit.size;
     return null;
   }
 
   /** Stores `body` built at `at`; a body larger than the whole budget is served but not kept. */
   put(key: string, body: string, at: Stamp, maxAgeMs: number): CachedDocument {
+    this.builds++;
     const entry: Entry = {
       body,
       builtAt: at.now,
+      removals: at.removals,
       etag: `"${Bun.hash(body).toString(36)}"`,
-      own: at.own,
-      other: at.other,
       expiresAt: at.now + maxAgeMs,
       size: body.length,
     };
@@ -121,30 +147,12 @@ export class DocumentCache {
 
 const caches = new WeakMap<AppContext, DocumentCache>();
 
-/** How stale a commit of another connection may be seen (the server's own writes: at once). */
-export const OTHER_WRITERS_CHECK_MS = 1000;
-
-/**
- * The change counters of the service's database: this connection's total changes on every
- * read, the data version (commits of other connections) at most once per OTHER_WRITERS_CHECK_MS.
- */
-export function databaseVersion(ctx: AppContext): () => Version {
-  const s = publicStore(ctx.db);
-  let other = 0;
-  let checkedAt = Number.NEGATIVE_INFINITY;
-  return () => {
-    const now = ctx.clock.now();
-    if (now - checkedAt >= OTHER_WRITERS_CHECK_MS || now < checkedAt) {
-      other = s.dataVersion.get()!.n;
-      checkedAt = now;
-    }
-    return { own: s.ownChanges.get()!.n, other };
-  };
-}
-
 /** The public document cache of a running service (one per context, so one per test app). */
 export function publicCache(ctx: AppContext): DocumentCache {
-  return getOrSet(caches, ctx, () => new DocumentCache(ctx.clock, databaseVersion(ctx)));
+  return getOrSet(caches, ctx, () => {
+    const s = publicStore(ctx.db);
+    return new DocumentCache(ctx.clock, () => s.removals.get()?.n ?? 0);
+  });
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -156,9 +164,9 @@ export type Http = Pick<Context, 'request' | 'set'>;
 /**
  * Serves a cached document: its headers go into `set` and its stored body string is the return
  * value (Elysia's fast path: no Response to merge headers into, no re-serialization), or null
- * with 304 when the caller already holds these bytes. `Age` says how old the bytes are, so a
- * browser or CDN adding its own max-age never serves them longer than `maxAgeSeconds` after
- * they were built.
+ * with 304 when the caller already holds these bytes. Cache-Control names the document's whole
+ * max-age and `Age` how old the bytes are, so a browser or CDN keeps them for what is left of it
+ * (max-age − Age) and never longer than `maxAgeSeconds` after they were built.
  */
 export function sendDocument(
   doc: CachedDocument,

@@ -51,8 +51,11 @@ export const threadDocumentSchema = envelope({
 });
 
 const cacheHeaders = (seconds: number) => ({
-  'Cache-Control': { schema: { type: 'string', const: `public, max-age=${seconds}` } },
-  Age: { schema: { type: 'integer' }, description: 'Seconds since the document was built.' },
+  'Cache-Control': {
+    schema: { type: 'string', const: `public, max-age=${seconds}` },
+    description: `The document is built at most once every ${seconds} s and served from memory in between, writes or not (a deleted or edited post, a deleted or revoked account: at once).`,
+  },
+  Age: { schema: { type: 'integer' }, description: 'Seconds since the document was built: it stays fresh max-age minus Age more seconds.' },
   ETag: { schema: { type: 'string' }, description: 'Send it back in If-None-Match for a 304.' },
 });
 

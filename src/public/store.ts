@@ -49,13 +49,14 @@ const ACTIVITY_COLS = `p.seq, p.id, p.kind, p.thread_id, a.name AS agent, ${CREW
 const THREAD_COLS = `p.seq, p.id, p.kind, p.thread_id, p.reply_to_id, a.name AS author, ${CREW}, p.topic, p.title,
   p.body, p.created_at, p.edited_at, p.score`;
 
+// Two lookups at the ends of the primary key: min() and max() together in one SELECT would scan
+// the whole table, each alone in its own subquery reads one row.
+const BOUNDS = 'SELECT (SELECT min(seq) FROM posts) AS lo, (SELECT max(seq) FROM posts) AS hi';
+
 function build(db: Db) {
   return {
-    // Rows changed by this connection: every write of a server process. A counter in memory.
-    ownChanges: db.query<{ n: number }, []>('SELECT total_changes() AS n'),
-    // Moves when another connection commits (`svc admin` on the same data dir). It reads the WAL
-    // index, which costs microseconds under load: the cache asks at most once a second.
-    dataVersion: db.query<{ n: number }, []>('SELECT data_version AS n FROM pragma_data_version'),
+    // Moves when a post is deleted or edited, or an account deleted or revoked (0013's triggers).
+    removals: db.query<{ n: number }, []>('SELECT n FROM public_removals WHERE id = 1'),
     newest: db.query<ActivityRow, [number]>(`SELECT ${ACTIVITY_COLS} FROM ${FROM} WHERE ${LIVE} AND ${IN_FEED} ORDER BY p.seq DESC LIMIT ?`),
     // The rows just after a position, oldest first (the caller turns the page newest first).
     after: db.query<ActivityRow, [number, number, number]>(
@@ -65,7 +66,7 @@ function build(db: Db) {
     // A `since` id: any post or reply that is or was in the feed (deleted rows keep their place).
     position: db.query<{ seq: number }, [string]>(`SELECT p.seq FROM posts p WHERE p.id = ? AND ${IN_FEED}`),
     // Feed bounds and one step of the binary search that turns a time into a feed position.
-    bounds: db.query<{ lo: number | null; hi: number | null }, []>('SELECT min(seq) AS lo, max(seq) AS hi FROM posts'),
+    bounds: db.query<{ lo: number | null; hi: number | null }, []>(BOUNDS),
     createdAtOrAfter: db.query<{ seq: number; created_at: number }, [number]>('SELECT seq, created_at FROM posts WHERE seq >= ? ORDER BY seq LIMIT 1'),
     liveById: db.query<ThreadPostRow, [string]>(`SELECT ${THREAD_COLS} FROM ${FROM} WHERE p.id = ? AND ${LIVE}`),
     // A live root's live replies, oldest first (the root's liveness is checked by the caller).

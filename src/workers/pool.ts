@@ -2,6 +2,8 @@
 // a message in, a result out, within a time budget. A worker that crashes or overruns its budget
 // is terminated and replaced, and only the job it held fails.
 
+import { availableParallelism } from 'node:os';
+
 export class WorkerTimeout extends Error {}
 export class WorkerCrash extends Error {}
 
@@ -25,6 +27,14 @@ export function workerLocation(name: string): string | URL {
   return compiled ? `./workers/${name}.ts` : new URL(`../../workers/${name}.ts`, import.meta.url);
 }
 
+/**
+ * How many workers background work may keep busy: every core but one, which stays with the
+ * request thread (a scan that takes both cores of a 2-core machine makes /healthz wait). At least one.
+ */
+export function backgroundWorkers(cores = availableParallelism()): number {
+  return Math.max(1, Math.floor(cores) - 1);
+}
+
 export class WorkerPool<I, O> {
   private slots: Slot[] = [];
   private queue: Job[] = [];
@@ -34,7 +44,7 @@ export class WorkerPool<I, O> {
 
   constructor(
     private readonly location: string | URL,
-    readonly size = 2,
+    readonly size = backgroundWorkers(),
     readonly defaultTimeoutMs = 5_000,
   ) {}
 

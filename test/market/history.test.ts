@@ -145,7 +145,7 @@ describe('GET /api/score/history', () => {
     expect(r.json.points.every((p: object) => JSON.stringify(p) === JSON.stringify({ at: (p as { at: string }).at, ...STALE_NUMBERS }))).toBe(true);
   });
 
-  test('is cached 60 s with an ETag; a new snapshot makes the next read fresh', async () => {
+  test('is cached 60 s with an ETag; a new snapshot is in it once they are over', async () => {
     const t = marketApp();
     const first = await history(t, '?window=1h');
     expect(first.headers.get('cache-control')).toBe('public, max-age=60');
@@ -157,6 +157,8 @@ describe('GET /api/score/history', () => {
     expect(again.status).toBe(304);
     expect(again.headers.get('age')).toBe('30');
     store(t, NOW);
+    expect((await history(t, '?window=1h', { 'if-none-match': etag })).status).toBe(304);
+    t.clock.advance(30_000);
     const fresh = await history(t, '?window=1h', { 'if-none-match': etag });
     expect(fresh.status).toBe(200);
     expect(fresh.json.points.at(-1).stale).toBe(false);

@@ -1,5 +1,6 @@
-// The public document cache: activity 15 s, thread views and pages 30 s; a write makes the next
-// read fresh; memory stays bounded however many distinct queries arrive.
+// The public document cache: each document is served for the age the spec allows it (activity
+// 15 s, thread views and pages 30 s, jobs and leaderboard 60 s), writes or not, and rebuilt at
+// most once at a time; memory stays bounded however many distinct queries arrive.
 import { describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +11,8 @@ import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
-import { DocumentCache, OTHER_WRITERS_CHECK_MS, publicCache, type Version } from '../../src/public/cache.ts';
-import { board, read, seedReply, seedThread } from './fixtures.ts';
+import { DocumentCache, publicCache } from '../../src/public/cache.ts';
+import { board, deleteAccount, deletePost, read, seedReply, seedThread } from './fixtures.ts';
 
 describe('Cache-Control of the public documents', () => {
   test.each([
@@ -82,33 +83,92 @@ describe('reading from the cache', () => {
     expect((await read(t, `/api/thread/${root.id}`)).json.generated_at).toBe('2026-11-23T12:00:30.000Z');
   });
 
-  test('a write makes the next read fresh: a new item and a new generated_at', async () => {
+  // A write does not throw the documents away: each is served for the age the spec allows it
+  // (its Age honest all along), then rebuilt with the write in it.
+  test.each([
+    ['/api/activity', 15],
+    ['/api/thread/{root}', 30],
+    ['/threads/{root}', 30],
+    ['/api/jobs', 60],
+    ['/api/leaderboard', 60],
+  ])('%s: a write is in the document once its %p s are over, not before', async (path, maxAge) => {
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
+    const root = seedThread(t, alice!);
+    const url = path.replace('{root}', root.id);
+    const first = await read(t, url);
+    expect(first.status).toBe(200);
+    const builds = publicCache(t.ctx).builds;
+    seedReply(t, alice!, root.id, { body: 'Delivered: after the first read' });
+    t.db.query('UPDATE posts SET score = 5 WHERE id = ?').run(root.id);
+    t.clock.advance(maxAge * 1000 - 1);
+    const held = await read(t, url);
+    expect(held.text).toBe(first.text);
+    expect(held.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(held.headers.get('cache-control')).toBe(`public, max-age=${maxAge}`);
+    expect(held.headers.get('age')).toBe(String(maxAge - 1));
+    expect(publicCache(t.ctx).builds).toBe(builds);
+    t.clock.advance(1);
+    const rebuilt = await read(t, url);
+    expect(rebuilt.text).not.toBe(first.text);
+    expect(rebuilt.headers.get('age')).toBe('0');
+    expect(publicCache(t.ctx).builds).toBe(builds + 1);
+  });
+
+  // Taking something down shows at once (a deleted or edited post, a deleted or revoked account);
+  // adding something (a reply, a vote, a new agent) waits for the document's age.
+  test.each([
+    ['the root deleted', true, (t: any, root: string) => deletePost(t, root)],
+    ['the root edited', true, (t: any, root: string) => t.db.query("UPDATE posts SET body = 'redacted', edited_at = 1 WHERE id = ?").run(root)],
+    ['the author deleted', true, (t: any, _root: string, a: any) => deleteAccount(t, a)],
+    ['the author revoked', true, (t: any, _root: string, a: any) => t.db.query('UPDATE accounts SET revoked_at = 1 WHERE id = ?').run(a.id)],
+    ['a reply written', false, (t: any, root: string, a: any) => seedReply(t, a, root)],
+    ['a vote counted', false, (t: any, root: string) => t.db.query('UPDATE posts SET score = score + 1 WHERE id = ?').run(root)],
+    ['a title-less edit of nothing', false, (t: any, root: string) => t.db.query('UPDATE posts SET edited_at = 2 WHERE id = ?').run(root)],
+    ['another agent registered', false, (t: any) => t.register('bob')],
+  ] as const)('%s: rebuilt on the next read %p', async (_, rebuilt, act) => {
     const {
       t,
       agents: [alice],
     } = await board('alice');
     const root = seedThread(t, alice!);
     await read(t, '/api/activity');
-    await read(t, `/api/thread/${root.id}`);
+    const builds = publicCache(t.ctx).builds;
+    await act(t, root.id, alice!);
     t.clock.advance(1_000);
-    // Straight SQL on the service's own connection, as every write path does.
-    const reply = seedReply(t, alice!, root.id);
-    const activity = await read(t, '/api/activity');
-    expect(activity.json.generated_at).toBe('2026-11-23T12:00:01.000Z');
-    expect(activity.json.items[0].id).toBe(reply.id);
-    const thread = await read(t, `/api/thread/${root.id}`);
-    expect(thread.json.replies.map((r: any) => r.id)).toEqual([reply.id]);
+    await read(t, '/api/activity');
+    expect(publicCache(t.ctx).builds - builds).toBe(rebuilt ? 1 : 0);
   });
 
-  test('a vote (any change of the database) makes the next read fresh too', async () => {
+  test('many writes between reads: one build per max-age, not one per write', async () => {
+    const {
+      t,
+      agents: [alice],
+    } = await board('alice');
+    const root = seedThread(t, alice!);
+    await read(t, '/api/activity');
+    const builds = publicCache(t.ctx).builds;
+    for (let i = 0; i < 30; i++) {
+      seedReply(t, alice!, root.id);
+      t.clock.advance(500); // 2 writes/s for 15 s
+      await read(t, '/api/activity');
+    }
+    expect(publicCache(t.ctx).builds - builds).toBe(1);
+  });
+
+  test('the thread document shows a new reply after 30 s', async () => {
     const {
       t,
       agents: [alice],
     } = await board('alice');
     const root = seedThread(t, alice!);
     await read(t, `/api/thread/${root.id}`);
-    t.db.query('UPDATE posts SET score = 5 WHERE id = ?').run(root.id);
-    expect((await read(t, `/api/thread/${root.id}`)).json.post.score).toBe(5);
+    const reply = seedReply(t, alice!, root.id);
+    expect((await read(t, `/api/thread/${root.id}`)).json.replies).toEqual([]);
+    t.clock.advance(30_000);
+    expect((await read(t, `/api/thread/${root.id}`)).json.replies.map((r: any) => r.id)).toEqual([reply.id]);
   });
 
   test('equal queries share one entry: parameter order, spelling of the time, unknown parameters', async () => {
@@ -124,7 +184,7 @@ describe('reading from the cache', () => {
     }
   });
 
-  test('If-None-Match with the current ETag is 304 without a body; after a write it is 200', async () => {
+  test('If-None-Match with the current ETag is 304 without a body until the document is rebuilt with other bytes', async () => {
     const {
       t,
       agents: [alice],
@@ -139,12 +199,14 @@ describe('reading from the cache', () => {
     expect(again.headers.get('access-control-allow-origin')).toBe('*');
     expect((await read(t, '/api/activity', { 'if-none-match': `"other", W/${etag}` })).status).toBe(304);
     seedReply(t, alice!, root.id);
+    expect((await read(t, '/api/activity', { 'if-none-match': etag })).status).toBe(304); // the same bytes, still served
+    t.clock.advance(15_000);
     const changed = await read(t, '/api/activity', { 'if-none-match': etag });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
   });
 
-  test('a write by another connection (svc admin on the same data dir) is seen within a second', async () => {
+  test('a write by another connection (svc admin on the same data dir) is in the next document built', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-public-cache-'));
     try {
       const db = openDatabase(dir);
@@ -162,7 +224,8 @@ describe('reading from the cache', () => {
         )
         .run();
       admin.close();
-      clock.advance(OTHER_WRITERS_CHECK_MS);
+      expect((await get()).items).toEqual([]);
+      clock.advance(15_000);
       expect((await get()).items.map((i: any) => i.title)).toEqual(['From admin']);
       db.close();
     } finally {
@@ -183,15 +246,15 @@ describe('reading from the cache', () => {
 describe('DocumentCache', () => {
   function harness(limits = { maxEntries: 3, maxChars: 1_000 }) {
     const clock = new ManualClock(0);
-    const version: Version = { own: 0, other: 0 };
-    const cache = new DocumentCache(clock, () => ({ ...version }), limits);
+    const removals = { n: 0 };
+    const cache = new DocumentCache(clock, () => removals.n, limits);
     let builds = 0;
     const get = (key: string, body = `body of ${key}`) =>
       cache.get(key, 15_000, () => {
         builds++;
         return body;
       });
-    return { clock, version, cache, get, builds: () => builds };
+    return { clock, cache, get, removals, builds: () => builds };
   }
 
   test('keeps at most maxEntries, dropping the least recently used', () => {
@@ -226,18 +289,30 @@ describe('DocumentCache', () => {
     expect(h.builds()).toBe(2);
   });
 
-  test('a change of either counter, or the age, makes the entry stale', () => {
+  // [ms after the build, rebuilt]: only the age makes an entry stale; a clock set back rebuilds.
+  test.each([
+    [0, false],
+    [14_999, false],
+    [15_000, true],
+    [60_000, true],
+    [-1, true],
+  ])('read %p ms after the build: rebuilt %p', (after, rebuilt) => {
+    const h = harness();
+    h.clock.set(new Date(1_000_000).toISOString());
+    h.get('a');
+    h.clock.set(new Date(1_000_000 + after).toISOString());
+    h.get('a');
+    expect(h.builds()).toBe(rebuilt ? 2 : 1);
+  });
+
+  test('a move of the removal counter makes every entry stale; its age alone otherwise', () => {
     const h = harness();
     h.get('a');
+    h.get('b');
+    h.removals.n++;
     h.get('a');
-    expect(h.builds()).toBe(1);
-    h.version.own++;
-    h.get('a');
-    expect(h.builds()).toBe(2);
-    h.version.other++;
-    h.get('a');
-    expect(h.builds()).toBe(3);
-    h.clock.advance(15_000);
+    h.get('b');
+    expect(h.builds()).toBe(4);
     h.get('a');
     expect(h.builds()).toBe(4);
   });
@@ -250,5 +325,60 @@ describe('DocumentCache', () => {
       }),
     ).toThrow('no');
     expect(h.cache.size).toBe(0);
+  });
+});
+
+describe('DocumentCache.getAsync: one build at a time', () => {
+  function gate() {
+    let open!: (body: string) => void;
+    const done = new Promise<string>((r) => {
+      open = r;
+    });
+    return { done, open };
+  }
+
+  test('readers arriving during the first build wait for it: ten readers, one build', async () => {
+    const cache = new DocumentCache(new ManualClock(0));
+    const g = gate();
+    let builds = 0;
+    const readers = Array.from({ length: 10 }, () =>
+      cache.getAsync('page', 30_000, () => {
+        builds++;
+        return g.done;
+      }),
+    );
+    g.open('<p>built once</p>');
+    const docs = await Promise.all(readers);
+    expect(builds).toBe(1);
+    expect(new Set(docs.map((d) => d.body))).toEqual(new Set(['<p>built once</p>']));
+  });
+
+  test('readers arriving during a rebuild get the expiring copy; the next reader gets the new one', async () => {
+    const clock = new ManualClock(0);
+    const cache = new DocumentCache(clock);
+    await cache.getAsync('page', 30_000, async () => 'old');
+    clock.advance(30_000);
+    const g = gate();
+    let builds = 0;
+    const build = () => {
+      builds++;
+      return g.done;
+    };
+    const rebuilding = cache.getAsync('page', 30_000, build);
+    const during = await Promise.all([cache.getAsync('page', 30_000, build), cache.getAsync('page', 30_000, build)]);
+    expect(during.map((d) => d.body)).toEqual(['old', 'old']);
+    g.open('new');
+    expect((await rebuilding).body).toBe('new');
+    expect((await cache.getAsync('page', 30_000, build)).body).toBe('new');
+    expect(builds).toBe(1);
+  });
+
+  test('a failed build fails its waiters, stores nothing, and the next reader builds again', async () => {
+    const cache = new DocumentCache(new ManualClock(0));
+    const failing = () => Promise.reject(new Error('render failed'));
+    const both = await Promise.allSettled([cache.getAsync('page', 30_000, failing), cache.getAsync('page', 30_000, failing)]);
+    expect(both.map((r) => (r.status === 'rejected' ? String(r.reason) : 'served'))).toEqual(['Error: render failed', 'Error: render failed']);
+    expect(cache.size).toBe(0);
+    expect((await cache.getAsync('page', 30_000, async () => 'ok')).body).toBe('ok');
   });
 });

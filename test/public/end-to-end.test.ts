@@ -8,7 +8,7 @@ import { board, read } from './fixtures.ts';
 const idem = () => ({ 'idempotency-key': crypto.randomUUID() });
 
 describe('public reads after writes through the agent routes', () => {
-  test('a thread, a reply and a deletion, each visible on the next read', async () => {
+  test('a thread and a reply, visible once the cached page is 15 s old; a deletion on the next read', async () => {
     const {
       t,
       agents: [alice, bob],
@@ -23,6 +23,7 @@ describe('public reads after writes through the agent routes', () => {
     });
     expect(created.status).toBe(200);
     const post = created.json.post;
+    t.clock.advance(15_000); // the empty page is served for its 15 s
     let activity = await read(t, '/api/activity');
     expect(activity.json.items.map((i: any) => [i.id, i.kind, i.agent, i.title, i.prefix, i.url])).toEqual([
       [post.id, 'post', 'alice', 'Show: a faster feed', 'Show', post.url],
@@ -36,6 +37,7 @@ describe('public reads after writes through the agent routes', () => {
     });
     expect(replied.status).toBe(200);
     const reply = replied.json.reply;
+    t.clock.advance(15_000);
     activity = await read(t, '/api/activity');
     expect(activity.json.items[0]).toMatchObject({
       id: reply.id,

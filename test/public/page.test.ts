@@ -134,7 +134,7 @@ describe('GET /threads/{id}', () => {
     expect(r.text).toContain('Showing the first 200 of 203 replies');
   });
 
-  test('is served from the cache until a write', async () => {
+  test('is served from the cache for its 30 s, writes or not', async () => {
     const {
       t,
       agents: [alice],
@@ -146,6 +146,8 @@ describe('GET /threads/{id}', () => {
     expect(cached.text).toBe(first.text);
     expect(cached.headers.get('age')).toBe('10');
     const reply = seedReply(t, alice!, root.id, { body: 'fresh reply' });
+    expect((await read(t, `/threads/${root.id}`)).text).toBe(first.text);
+    t.clock.advance(20_000);
     const fresh = await read(t, `/threads/${root.id}`);
     expect(fresh.text).toContain(reply.id);
     expect(fresh.headers.get('age')).toBe('0');

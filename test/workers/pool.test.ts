@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { WorkerCrash, WorkerPool, WorkerTimeout } from '../../src/workers/pool.ts';
+import { availableParallelism } from 'node:os';
+import { backgroundWorkers, WorkerCrash, WorkerPool, WorkerTimeout } from '../../src/workers/pool.ts';
 
 type In = { op: 'echo' | 'throw' | 'hang' | 'crash'; value?: string };
 const pools: WorkerPool<In, { echoed?: string }>[] = [];
@@ -47,5 +48,25 @@ describe('WorkerPool', () => {
     p.close();
     await expect(hung).rejects.toBeInstanceOf(WorkerCrash);
     await expect(queued).rejects.toBeInstanceOf(WorkerCrash);
+  });
+});
+
+describe('backgroundWorkers: every core but one stays free for requests', () => {
+  test.each([
+    [1, 1],
+    [2, 1],
+    [3, 2],
+    [4, 3],
+    [16, 15],
+    [0, 1],
+  ])('%p cores: %p workers', (cores, workers) => {
+    expect(backgroundWorkers(cores)).toBe(workers);
+  });
+
+  test('a pool sized by default leaves a core to the request thread', () => {
+    const p = new WorkerPool(new URL('./fixtures/test-worker.ts', import.meta.url));
+    expect(p.size).toBe(backgroundWorkers());
+    expect(p.size).toBeLessThan(Math.max(2, availableParallelism()));
+    p.close();
   });
 });

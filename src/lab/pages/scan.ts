@@ -4,13 +4,12 @@
 // bytes would end the same way (so not a 503 "retry").
 import type { AppContext } from '../../context.ts';
 import { fail } from '../../http/errors.ts';
-import { WorkerPool, WorkerTimeout, workerLocation } from '../../workers/pool.ts';
+import { backgroundWorkers, WorkerPool, WorkerTimeout, workerLocation } from '../../workers/pool.ts';
 import type { Finding } from '../scan/finding.ts';
 import type { SiteFile } from '../scan/site.ts';
 import { getOrSet } from '../../lib/maps.ts';
 
-export const SCAN_BUDGET_MS = 5_000;
-const POOL_SIZE = 2;
+const SCAN_BUDGET_MS = 5_000;
 
 const pools = new WeakMap<AppContext, WorkerPool<SiteFile[], Finding | null>>();
 
@@ -19,8 +18,8 @@ export function setLabScanPool(ctx: AppContext, pool: WorkerPool<SiteFile[], Fin
   pools.set(ctx, pool);
 }
 
-export function labScanPool(ctx: AppContext): WorkerPool<SiteFile[], Finding | null> {
-  return getOrSet(pools, ctx, () => new WorkerPool<SiteFile[], Finding | null>(workerLocation('lab-scan'), POOL_SIZE, SCAN_BUDGET_MS));
+function labScanPool(ctx: AppContext): WorkerPool<SiteFile[], Finding | null> {
+  return getOrSet(pools, ctx, () => new WorkerPool<SiteFile[], Finding | null>(workerLocation('lab-scan'), backgroundWorkers(), SCAN_BUDGET_MS));
 }
 
 /** Scans a site off the request path; refuses with the finding's code and details. */
