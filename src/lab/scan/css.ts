@@ -1,9 +1,12 @@
 // The CSS scanner. The credit bar's own stylesheet wins every ordinary contest (an id selector and
-// !important on every property), so the attacks left are rules that name the bar, rules broad
-// enough to reach it that hide or move it, and full-viewport overlays stacked above everything.
+// !important on every property), so the attacks left are rules that single the bar out (any
+// declaration restyles it), rules broad enough to reach it that hide, shrink or move it, rules on
+// <html>/<body> that take the bar down with them, and full-viewport overlays stacked above
+// everything. Whether a selector reaches the bar is decided on the bar's real element (bar.ts),
+// not on the selector's text.
 import * as csstree from 'css-tree/dist/csstree.esm';
+import { reachOf, selectorSyntax } from './bar.ts';
 import { at, found, type Origin } from './finding.ts';
-import { CREDIT_CLASS, CREDIT_ID, CREDIT_TAG } from './limits.ts';
 
 // Properties that hide, move or cover an element when a broad rule reaches the bar.
 const TAMPER_PROPS = new Set([
@@ -23,100 +26,52 @@ const TAMPER_PROPS = new Set([
   'filter',
   'zoom',
 ]);
-// Pseudo-classes the bar can never match (it is neither the root nor interactive).
-const NEVER_BAR = new Set([
-  'root',
-  'hover',
-  'focus',
-  'focus-visible',
-  'focus-within',
-  'active',
-  'visited',
-  'link',
-  'checked',
-  'disabled',
-  'enabled',
-  'target',
-  'first-child',
-  'first-of-type',
-  'empty',
-  'placeholder-shown',
-  'invalid',
-  'valid',
-  'required',
-  'optional',
-]);
+// Properties that hide the bar only with some values (a size of zero, transparent text …).
+const SIZE_PROPS = new Set(['height', 'max-height', 'width', 'max-width', 'font-size', 'line-height']);
+// On <html> or <body> (which hold the bar), what takes the bar down with them: hiding the whole
+// page, or a transform, which makes the body the box a fixed bar is placed in.
+const ROOT_PROPS = new Set(['display', 'opacity', 'content-visibility', 'clip-path', 'mask', 'transform', 'translate', 'scale', 'rotate', 'zoom']);
 const OVERLAY_Z = 1000;
 const MAX_Z = 2147483647;
 
-const namesBar = (s: string) => s.toLowerCase().includes(CREDIT_ID) || s.toLowerCase().includes(CREDIT_CLASS) || s.toLowerCase() === CREDIT_TAG;
-
-function attrValue(node: csstree.AttributeSelector): string {
-  const v = node.value;
-  if (!v) return '';
-  return v.type === 'String' ? v.value : v.name;
-}
-
-/** Whether a selector names the bar, or has a subject compound broad enough to match it. */
-function selectorReach(selector: csstree.CssNode): { names: boolean; reaches: boolean } {
-  let names = false;
-  csstree.walk(selector, (n) => {
-    if ((n.type === 'TypeSelector' || n.type === 'IdSelector' || n.type === 'ClassSelector') && namesBar(n.name)) names = true;
-    if (n.type === 'AttributeSelector') {
-      const value = attrValue(n).toLowerCase();
-      // [id^="svc"], [class*="credit"]: any fragment of the bar's names reaches it.
-      if (value.length >= 2 && (CREDIT_ID.includes(value) || namesBar(value))) names = true;
-    }
-  });
-  // The subject compound: the selector's children after its last combinator.
-  const children = selector.type === 'Selector' ? selector.children.toArray() : [];
-  let start = 0;
-  children.forEach((c, i) => {
-    if (c.type === 'Combinator') start = i + 1;
-  });
-  const subject = children.slice(start);
-  let reaches = subject.length > 0;
-  for (const c of subject) {
-    if (c.type === 'TypeSelector' && c.name !== '*' && c.name.toLowerCase() !== CREDIT_TAG) reaches = false;
-    if ((c.type === 'ClassSelector' || c.type === 'IdSelector') && !namesBar(c.name)) reaches = false;
-    if (c.type === 'AttributeSelector' && !/^(?:id|class)$/i.test(c.name.name)) reaches = false;
-    if (c.type === 'PseudoClassSelector' && NEVER_BAR.has(c.name.toLowerCase())) reaches = false;
-    if (c.type === 'PseudoElementSelector') reaches = false; // ::before of another element is not the bar
-  }
-  return { names, reaches };
-}
-
 interface Decl {
   property: string;
-  value: string;
+  value: string; // lower case, !important stripped
   node: csstree.CssNode;
 }
 
 function declsOf(block: csstree.CssNode): Decl[] {
   const out: Decl[] = [];
-  csstree.walk(block, {
-    visit: 'Declaration',
-    enter: (d: csstree.Declaration) => {
-      out.push({ property: d.property.toLowerCase(), value: csstree.generate(d.value).toLowerCase(), node: d });
-    },
-  });
+  const own = block.type === 'Block' ? block.children.toArray() : block.type === 'DeclarationList' ? block.children.toArray() : [];
+  for (const d of own) {
+    if (d.type !== 'Declaration') continue;
+    out.push({
+      property: d.property.toLowerCase(),
+      value: csstree
+        .generate(d.value)
+        .toLowerCase()
+        .replace(/\s*!\s*important$/, '')
+        .trim(),
+      node: d,
+    });
+  }
   return out;
 }
 
 const FULL = /^(?:100(?:\.0+)?(?:%|vw|vh|dvh|svh|lvh|dvw|svw|lvw)|[1-9]\d{3,}px)$/;
-const ZERO = /^0(?:px|%|vh|vw)?$/;
+const ZERO = /^[+-]?0*(?:\.0+)?(?:px|%|vh|vw|em|rem|pt)?$/;
+const NONE = /^(?:none|initial|unset|revert|revert-layer|normal|auto)$/;
+const SMALL = (v: string) => {
+  const n = Number.parseFloat(v);
+  return Number.isFinite(n) && (v.endsWith('%') ? n <= 10 : n <= 0.1);
+};
 
 /** A fixed (or absolute) full-viewport box stacked high covers the credit bar. */
 function checkOverlay(decls: Decl[], where: (n: csstree.CssNode) => object): void {
-  const get = (p: string) =>
-    decls
-      .filter((d) => d.property === p)
-      .at(-1)
-      ?.value.replace(/\s*!important$/, '')
-      .trim();
+  const get = (p: string) => decls.filter((d) => d.property === p).at(-1)?.value;
   for (const d of decls) {
     if (d.property !== 'z-index') continue;
-    const z = Number(d.value.replace(/\s*!important$/, ''));
+    const z = Number(d.value);
     if (Number.isFinite(z) && z >= MAX_Z) found('LAB_CREDIT_TAMPER', { ...where(d.node), reason: 'stacks_above_credit_bar' });
   }
   const position = get('position');
@@ -134,39 +89,105 @@ function checkOverlay(decls: Decl[], where: (n: csstree.CssNode) => object): voi
   if (covers) found('LAB_CREDIT_TAMPER', { ...where(decls[0]!.node), reason: 'full_viewport_overlay', z_index: z });
 }
 
-function checkDecls(decls: Decl[], reach: { names: boolean; reaches: boolean }, where: (n: csstree.CssNode) => object, node: csstree.CssNode): void {
-  if (reach.names) found('LAB_CREDIT_TAMPER', { ...where(node), reason: 'rule_names_credit_bar' });
-  if (reach.reaches) {
-    for (const d of decls) {
-      if (!TAMPER_PROPS.has(d.property)) continue;
-      if (d.property === 'display' && !/^none\b/.test(d.value)) continue;
-      if (d.property === 'visibility' && !/^(?:hidden|collapse)\b/.test(d.value)) continue;
-      if (d.property === 'position' && /^(?:static|relative)\b/.test(d.value) && !d.value.includes('!important')) continue;
-      found('LAB_CREDIT_TAMPER', { ...where(d.node), reason: 'broad_rule_hides_or_moves_credit_bar', property: d.property });
+/** Whether a declaration in a broad rule that reaches the bar hides, shrinks or moves it. */
+function hidesBar(d: Decl): boolean {
+  if (TAMPER_PROPS.has(d.property)) {
+    if (d.property === 'display') return /^none\b/.test(d.value);
+    if (d.property === 'visibility') return /^(?:hidden|collapse)\b/.test(d.value);
+    if (d.property === 'position') return !/^(?:static|relative)\b/.test(d.value);
+    return true;
+  }
+  if (SIZE_PROPS.has(d.property)) return ZERO.test(d.value);
+  if (d.property === 'color' || d.property === '-webkit-text-fill-color')
+    return /^(?:transparent|rgba?\(.*[,/ ]\s*0(?:\.0*)?%?\s*\)|#[0-9a-f]{6}00|#[0-9a-f]{3}0)$/.test(d.value);
+  if (d.property === 'z-index') return d.value.startsWith('-');
+  if (d.property === 'animation' || d.property === 'animation-name') return !NONE.test(d.value);
+  if (d.property === 'content') return !NONE.test(d.value) && d.value !== '""' && d.value !== "''";
+  return false;
+}
+
+function hidesPage(d: Decl): boolean {
+  if (!ROOT_PROPS.has(d.property)) return false;
+  if (d.property === 'display') return /^none\b/.test(d.value);
+  if (d.property === 'content-visibility') return d.value === 'hidden';
+  if (d.property === 'opacity' || d.property === 'zoom') return SMALL(d.value);
+  return !NONE.test(d.value);
+}
+
+type Where = (n: csstree.CssNode) => { file: string; line: number; column?: number };
+
+function checkRule(selectors: string[], decls: Decl[], where: Where, node: csstree.CssNode): void {
+  for (const selector of selectors) {
+    const reach = reachOf(selector);
+    if ((reach.bar && reach.specific) || reach.inside) {
+      if (decls.length) found('LAB_CREDIT_TAMPER', { ...where(node), reason: 'rule_names_credit_bar', selector: selector.slice(0, 120) });
+    } else if (reach.bar && !reach.pseudoElement) {
+      const d = decls.find(hidesBar);
+      if (d)
+        found('LAB_CREDIT_TAMPER', {
+          ...where(d.node),
+          reason: 'broad_rule_hides_or_moves_credit_bar',
+          property: d.property,
+          selector: selector.slice(0, 120),
+        });
+    }
+    if (reach.root && !reach.pseudoElement) {
+      const d = decls.find(hidesPage);
+      if (d) found('LAB_CREDIT_TAMPER', { ...where(d.node), reason: 'hides_page_holding_credit_bar', property: d.property, selector: selector.slice(0, 120) });
     }
   }
   checkOverlay(decls, where);
 }
 
-/** Scans a stylesheet (a .css file or a <style> element). */
-export function scanCss(source: string, origin: Origin): void {
+/** The rule's selectors with `&` resolved against the enclosing rule's (CSS nesting). */
+function effective(prelude: csstree.CssNode, parent: string[] | null): string[] {
+  if (prelude.type !== 'SelectorList') return [csstree.generate(prelude)]; // unreadable: judged as broad
+  return prelude.children.toArray().map((sel) => {
+    if (!parent) return csstree.generate(sel);
+    const is = `:is(${parent.join(',')})`;
+    let nested = false;
+    const copy = csstree.clone(sel) as csstree.Selector;
+    csstree.walk(copy, {
+      visit: 'NestingSelector',
+      enter(_n, item, list) {
+        nested = true;
+        const sub = selectorSyntax.parse(is, { context: 'selector' }) as csstree.Selector;
+        list.replace(item, sub.children);
+      },
+    });
+    const text = csstree.generate(copy);
+    return nested ? text : `${is} ${text}`;
+  });
+}
+
+function scanSheet(source: string, origin: Origin, parent: string[] | null, depth: number): void {
   const ast = csstree.parse(source, { positions: true, parseValue: true, onParseError: () => {} });
-  const where = (n: csstree.CssNode) => (n.loc ? at(origin, n.loc.start.line, n.loc.start.column) : { file: origin.file, line: origin.line });
+  const where: Where = (n) => (n.loc ? at(origin, n.loc.start.line, n.loc.start.column) : { file: origin.file, line: origin.line });
+  const stack: (string[] | null)[] = [parent];
   csstree.walk(ast, {
-    visit: 'Rule',
-    enter: (rule: csstree.Rule) => {
-      const decls = declsOf(rule.block);
-      const reach = { names: false, reaches: false };
-      if (rule.prelude.type === 'SelectorList') {
-        rule.prelude.children.forEach((sel) => {
-          const r = selectorReach(sel);
-          reach.names ||= r.names;
-          reach.reaches ||= r.reaches;
-        });
-      } else if (namesBar(csstree.generate(rule.prelude))) reach.names = true;
-      checkDecls(decls, reach, where, rule);
+    enter(node: csstree.CssNode) {
+      if (node.type === 'Atrule' && /keyframes$/i.test(node.name)) return csstree.walk.skip;
+      if (node.type === 'Rule') {
+        const selectors = effective(node.prelude, stack.at(-1) ?? null);
+        stack.push(selectors);
+        checkRule(selectors, declsOf(node.block), where, node);
+      } else if (node.type === 'Raw' && node.value.includes('{') && depth < 8) {
+        // A nested rule css-tree could not read (`> p {…}`, `.x & {…}`) is read on its own, in
+        // the enclosing rule's context; what it still cannot read is judged as broad.
+        const sub = node.loc ? at(origin, node.loc.start.line, node.loc.start.column) : origin;
+        scanSheet(node.value, sub, stack.at(-1) ?? null, depth + 1);
+      }
+      return undefined;
+    },
+    leave(node: csstree.CssNode) {
+      if (node.type === 'Rule') stack.pop();
     },
   });
+}
+
+/** Scans a stylesheet (a .css file or a <style> element). */
+export function scanCss(source: string, origin: Origin): void {
+  scanSheet(source, origin, null, 0);
 }
 
 /** Scans an inline style="" attribute: only overlays matter (the bar's element is not the page's). */

@@ -15,6 +15,28 @@ export class Folder {
     this.consts.set(name, this.consts.has(name) ? null : (init ?? null));
   }
 
+  /** The expression a name was bound to once (`const c = atob(x)`), else null. */
+  initOf(name: string): Node | null {
+    return this.consts.get(name) ?? null;
+  }
+
+  /**
+   * `a.b.c` for a chain of member accesses on an identifier, computed keys folded
+   * (`window['loc'+'ation'].href` → `window.location.href`); null when a key is unknown.
+   * `(0, eval)` and parentheses read as what they evaluate to.
+   */
+  path(node: Node, depth = 0): string | null {
+    if (!node || depth > 40) return null;
+    if (node.type === 'Identifier') return node.name;
+    if (node.type === 'ThisExpression') return 'this';
+    if (node.type === 'ChainExpression' || node.type === 'ParenthesizedExpression') return this.path(node.expression, depth + 1);
+    if (node.type === 'SequenceExpression') return this.path(node.expressions.at(-1), depth + 1);
+    if (node.type !== 'MemberExpression') return null;
+    const base = this.path(node.object, depth + 1);
+    const key = propName(node, this, depth + 1);
+    return base === null || key === null ? null : `${base}.${key}`;
+  }
+
   /** The string value of `node` when every part of it is constant, else null. */
   str(node: Node, depth = 0): string | null {
     const s = this.partial(node, depth);

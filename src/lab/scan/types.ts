@@ -1,6 +1,10 @@
 // Content must be what its extension says: the service serves each file with the type of its
-// extension and `nosniff`, so a file's bytes are checked against that type (magic bytes for
-// images and fonts, UTF-8 for text, a parse for JSON and SVG).
+// extension and `nosniff`, so a file's bytes are checked against that type, never its name alone:
+// magic bytes for images and fonts (and no markup hidden in them), UTF-8 for text and no binary
+// signature at its start (a GIF header on a script is a polyglot), a parse for JSON and SVG, and
+// a stylesheet that reads as CSS rather than as a script or a page.
+import { parse as parseJs } from 'acorn';
+import * as csstree from 'css-tree/dist/csstree.esm';
 import { Window } from 'happy-dom';
 import { found } from './finding.ts';
 import { leavesSite } from './js.ts';
@@ -21,14 +25,65 @@ function starts(b: Uint8Array, sig: number[]): boolean {
   return b.length >= sig.length && sig.every((x, i) => b[i] === x);
 }
 
+// Binary formats a text file must not begin with: the served types' own, and a few more that a
+// browser or a tool would recognise (fonts, PDF, ZIP, executables).
+const BINARY_SIGNATURES: [string, (b: Uint8Array) => boolean][] = [
+  ...Object.entries(MAGIC).filter(([ext]) => ext !== 'jpeg'),
+  ['woff', (b) => starts(b, ascii('wOFF'))],
+  ['ttf', (b) => starts(b, [0, 1, 0, 0, 0])],
+  ['pdf', (b) => starts(b, ascii('%PDF-'))],
+  ['zip', (b) => starts(b, [0x50, 0x4b, 0x03, 0x04])],
+  ['elf', (b) => starts(b, [0x7f, 0x45, 0x4c, 0x46])],
+  ['wasm', (b) => starts(b, [0, 0x61, 0x73, 0x6d])],
+];
+// Markup that makes a browser (or a careless sniffer) read a binary file as a page.
+const MARKUP = /<(?:script|html|body|iframe|!doctype\s+html)\b/i;
+const latin1 = new TextDecoder('latin1');
+const BOM = /^\uFEFF/;
+
+/** A binary file: its signature, and no page hidden behind it. */
+function checkBinary(file: string, type: ServedType, bytes: Uint8Array): void {
+  if (!MAGIC[type.ext]!(bytes)) {
+    const actual = BINARY_SIGNATURES.find(([, is]) => is(bytes))?.[0] ?? (looksLikeText(bytes) ? 'text' : 'unknown');
+    found('LAB_BAD_TYPE', { file, reason: 'content_does_not_match_extension', expected: type.contentType, found: actual });
+  }
+  const m = MARKUP.exec(latin1.decode(bytes));
+  if (m) found('LAB_BAD_TYPE', { file, reason: 'markup_in_binary', expected: type.contentType, found: m[0].toLowerCase() });
+}
+
+function looksLikeText(b: Uint8Array): boolean {
+  const head = b.subarray(0, 512);
+  return head.length > 0 && head.every((c) => c === 9 || c === 10 || c === 13 || (c >= 32 && c !== 127));
+}
+
+/** A stylesheet must read as CSS: one that does not, and parses as a script or starts as a page, is not one. */
+function checkCss(file: string, text: string): void {
+  const body = text.replace(BOM, '');
+  if (/^\s*<(?:!doctype|html|head|body|script|svg|\?xml)\b/i.test(body)) found('LAB_BAD_TYPE', { file, reason: 'css_holds_markup' });
+  // Simple CSS (`a { color: red }`) is also valid JavaScript, so a script parse alone proves
+  // nothing; a sheet that parses as a script and not as CSS is a script. The script parse goes
+  // first: real CSS fails it within a few characters (`.x`, `#id`, `@media`).
+  try {
+    parseJs(body, { ecmaVersion: 'latest', sourceType: 'script' });
+  } catch {
+    return;
+  }
+  let errors = 0;
+  csstree.parse(body, { onParseError: () => errors++ });
+  if (errors === 0) return;
+  found('LAB_BAD_TYPE', { file, reason: 'css_holds_script' });
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** Checks a file against its served type; answers the decoded text of text types. */
 export function checkType(file: string, type: ServedType, bytes: Uint8Array): string | null {
   if (!type.text) {
-    if (!MAGIC[type.ext]!(bytes)) found('LAB_BAD_TYPE', { file, reason: 'content_does_not_match_extension', expected: type.contentType });
+    checkBinary(file, type, bytes);
     return null;
   }
+  const signature = BINARY_SIGNATURES.find(([, is]) => is(bytes))?.[0];
+  if (signature) found('LAB_BAD_TYPE', { file, reason: 'content_does_not_match_extension', expected: type.contentType, found: signature });
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -45,6 +100,7 @@ export function checkType(file: string, type: ServedType, bytes: Uint8Array): st
     }
   }
   if (type.ext === 'svg') checkSvg(file, text);
+  if (type.ext === 'css') checkCss(file, text);
   return text;
 }
 
