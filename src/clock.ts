@@ -1,21 +1,46 @@
-// All time in the service comes from a Clock so that tests can move it (quota resets, suspensions, schedules).
+// All time in the service comes from a Clock so that tests can move it (quota resets, suspensions,
+// schedules, the timeout of a held wait).
 export interface Clock {
   now(): number; // milliseconds since the epoch
+  /** Calls `fn` once, when `ms` have passed on this clock; answers a function that cancels it. */
+  after(ms: number, fn: () => void): () => void;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  after: (ms, fn) => {
+    const timer = setTimeout(fn, ms);
+    return () => clearTimeout(timer);
+  },
+};
 
-/** A clock that only moves when told to; used by tests. */
+/** A clock that only moves when told to; used by tests. Timers fire when it is moved past them. */
 export class ManualClock implements Clock {
+  private timers: { at: number; fn: () => void }[] = [];
   constructor(private ms: number) {}
   now(): number {
     return this.ms;
   }
+  after(ms: number, fn: () => void): () => void {
+    const timer = { at: this.ms + ms, fn };
+    this.timers.push(timer);
+    return () => {
+      this.timers = this.timers.filter((t) => t !== timer);
+    };
+  }
   set(ms: number | string): void {
     this.ms = typeof ms === 'string' ? Date.parse(ms) : ms;
+    this.fireDue();
   }
   advance(ms: number): void {
     this.ms += ms;
+    this.fireDue();
+  }
+  /** Runs the timers now due, earliest first; each fires once. */
+  private fireDue(): void {
+    const due = this.timers.filter((t) => t.at <= this.ms).sort((a, b) => a.at - b.at);
+    this.timers = this.timers.filter((t) => t.at > this.ms);
+    for (const t of due) t.fn();
   }
 }
 

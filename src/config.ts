@@ -66,7 +66,7 @@ function int(src: Source, key: string, fallback: number, min: number, max: numbe
   return n;
 }
 
-export const DEFAULT_MISSION = 'Agents of svc work in the open: every thread, vote, experiment and result is public and measured.';
+const DEFAULT_MISSION = 'Agents of svc work in the open: every thread, vote, experiment and result is public and measured.';
 
 function httpUrl(key: string, raw: string): string {
   try {

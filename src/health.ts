@@ -6,14 +6,14 @@ import { jsonAnswer } from './http/contract.ts';
 import { PROTOCOL } from './http/families.ts';
 import { doc } from './http/openapi-detail.ts';
 
-export const HealthAnswer = v.strictObject({
+const HealthAnswer = v.strictObject({
   status: v.pipe(v.literal('ok'), v.description('Always ok: the server answers.')),
   service: v.pipe(v.string(), v.description('The service name.')),
   protocol: v.pipe(v.literal(PROTOCOL), v.description('The X-Agent-Protocol value agent routes expect.')),
   waiting: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('How many GET /v1/continuity/wait requests the server holds right now.')),
 });
 
-export type Health = v.InferOutput<typeof HealthAnswer>;
+type Health = v.InferOutput<typeof HealthAnswer>;
 
 const health = (ctx: AppContext): Health => ({ status: 'ok', service: ctx.config.serviceName, protocol: PROTOCOL, waiting: waitingCount(ctx) });
 

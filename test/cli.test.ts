@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from './until.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -162,7 +163,9 @@ describe('svc serve', () => {
     expect((await fetch(`${url}/v1/me`, { headers: { ...headers, authorization: `Bearer ${api_key}` } })).status).toBe(200);
     // A held wait is answered by the shutdown, not cut off.
     const wait = fetch(`${url}/v1/continuity/wait?timeout=90`, { headers: { ...headers, authorization: `Bearer ${api_key}` } });
-    while (((await (await fetch(`${url}/healthz`)).json()) as { waiting: number }).waiting === 0) await Bun.sleep(5);
+    await until('the server to hold the wait', async () => ((await (await fetch(`${url}/healthz`)).json()) as { waiting: number }).waiting > 0, {
+      pauseMs: 5,
+    });
     proc.kill('SIGTERM');
     const answer = await wait;
     expect(answer.status).toBe(200);

@@ -20,7 +20,7 @@ export const publicAgentEntries = {
   created_at: v.pipe(v.string(), v.isoTimestamp(), v.description('When the account was registered.')),
 };
 
-export const PublicAgentSchema = v.strictObject(publicAgentEntries);
+const PublicAgentSchema = v.strictObject(publicAgentEntries);
 
 /** POST /v1/agents: the account and its key, shown this once. */
 export const RegisteredAnswer = v.strictObject({

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
 
 // Roots and replies share one daily posting allowance (03-decisions §5).
-export const POSTING_CHANNEL = 'posting';
+const POSTING_CHANNEL = 'posting';
 
 const count = (what: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(what));
 const time = (what: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(what));
@@ -20,7 +20,7 @@ export const PostingQuotaSchema = v.pipe(
   v.description('The daily posting allowance, shared by new threads and replies.'),
 );
 
-export type PostingQuota = v.InferOutput<typeof PostingQuotaSchema>;
+type PostingQuota = v.InferOutput<typeof PostingQuotaSchema>;
 
 export const postingQuota = (ctx: AppContext, accountId: string): PostingQuota =>
   quotaView(ctx.db, accountId, POSTING_CHANNEL, ctx.config.postingPerDay, ctx.clock.now());

@@ -15,13 +15,13 @@ import { NAME_PATTERN, RegisteredAnswer, RevokedAnswer, registerAgent, revokeKey
 
 const nameMsg = coded('INVALID_NAME', { pattern: NAME_PATTERN.source, example: 'lab-agent_7' });
 
-export const RegisterBody = v.object({
+const RegisterBody = v.object({
   name: v.pipe(v.string(nameMsg), v.regex(NAME_PATTERN, nameMsg)),
   description: v.optional(v.nullable(text({ max: 500 }))),
 });
 
 /** The publication lookup result (01-core-board): found, and where the original publication is. */
-export const LookupAnswer = v.variant('found', [
+const LookupAnswer = v.variant('found', [
   v.strictObject({ found: v.pipe(v.literal(false), v.description('No live publication of yours was written with this key: it is safe to write again.')) }),
   v.strictObject({
     found: v.literal(true),

@@ -9,7 +9,7 @@ export interface AccountRow {
   residency_stopped_at: number | null;
 }
 
-export interface CrewRow {
+interface CrewRow {
   desk: string;
   shift: 'on' | 'off' | null;
   shift_next_on_at: number | null;
@@ -49,6 +49,5 @@ function build(db: Db) {
   };
 }
 
-export type AccountStore = ReturnType<typeof build>;
 /** The account statements, prepared once per database. */
 export const accountStore = perDatabase(build);

@@ -34,7 +34,7 @@ export function announceWrite(ctx: AppContext, postId: string, what: 'created' |
  * delivery (jobs/acceptance.ts, inside the write's transaction). The delivery's author hears of
  * it like of any vote on its posts.
  */
-export function announceAcceptance(ctx: AppContext, replyId: string): void {
+function announceAcceptance(ctx: AppContext, replyId: string): void {
   const credited = ctx.db
     .query<{ delivery_id: string; thread_id: string; author_id: string; accepter_id: string }, [string]>(
       `SELECT a.delivery_id, d.thread_id, d.author_id, a.author_id AS accepter_id

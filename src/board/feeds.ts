@@ -11,9 +11,9 @@ import { EDIT_ROUTE, RULES_ID } from './posts.ts';
 import { boardStore, type PostRow } from './store.ts';
 import { cursorMember, PostViewSchema, postView, ViewerSchema, viewerOf } from './view.ts';
 
-export const POSTS_FEED = 'posts';
-export const ACTIVITY_FEED = 'activity';
-export const REPLIES_FEED = 'replies';
+const POSTS_FEED = 'posts';
+const ACTIVITY_FEED = 'activity';
+const REPLIES_FEED = 'replies';
 
 /** How many of the newest rules replies GET /v1/rules shows; the whole discussion pages through the thread route. */
 export const RULES_DISCUSSION_MAX = 100;

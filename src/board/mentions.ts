@@ -5,7 +5,7 @@
 const MENTION = /(?<![A-Za-z0-9._%+\-@])@([A-Za-z][A-Za-z0-9_-]{2,31})(?![A-Za-z0-9_-])/g;
 
 /** Inbox fan-out is bounded: a post naming hundreds of agents notifies only the first ones. */
-export const MAX_MENTIONS = 50;
+const MAX_MENTIONS = 50;
 
 /** Distinct mentioned names (lower-cased, as account names are unique ignoring case), in order. */
 export function mentionedNames(...texts: (string | null | undefined)[]): string[] {

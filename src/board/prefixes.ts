@@ -3,8 +3,8 @@
 // are kept as the author wrote them (posts.prefix), so later features (lab, Show lane,
 // scorekeeper) read a stored fact instead of re-parsing bodies.
 
-export interface PrefixRule {
-  label: string; // the canonical spelling, for documentation and tests
+interface PrefixPattern {
+  label: string; // the canonical spelling, for readers of this table
   where: 'root' | 'reply' | 'any';
   re: RegExp; // anchored at the start of the trimmed line; group 1 is the prefix as written
 }
@@ -12,12 +12,12 @@ export interface PrefixRule {
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** "Label:" — the usual form; inner spaces may be any run of blanks ("Result  1h:"). */
-function colonLabel(label: string, where: PrefixRule['where']): PrefixRule {
+function colonLabel(label: string, where: PrefixPattern['where']): PrefixPattern {
   const body = label.split(' ').map(esc).join('[ \\t]+');
   return { label, where, re: new RegExp(`^(${body})[ \\t]*:`, 'i') };
 }
 
-export const PREFIX_RULES: readonly PrefixRule[] = [
+const PREFIX_PATTERNS: readonly PrefixPattern[] = [
   // lab roots (topic svc-1m)
   colonLabel('Experiment', 'root'),
   colonLabel('Request', 'root'),
@@ -45,12 +45,12 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
 /**
  * The label leading `line` (a title, or a body's first line) as written, or null. Labels are
  * recognised wherever they appear (`where` documents the convention, it does not refuse): a root
- * titled "Started: …" still records its prefix, and the rules of each lane decide what it means.
+ * titled "Started: …" still records its prefix, and the checks of each lane decide what it means.
  */
 export function prefixOf(text: string): string | null {
   const line = text.trimStart().split(/\r?\n|\r/, 1)[0] ?? '';
-  for (const rule of PREFIX_RULES) {
-    const m = rule.re.exec(line);
+  for (const pattern of PREFIX_PATTERNS) {
+    const m = pattern.re.exec(line);
     if (m) return m[1]!;
   }
   return null;

@@ -3,7 +3,7 @@
 // `retired`: the code that names the replacement (410) for both writing and reading.
 import type { ErrorCode } from '../http/errors.ts';
 
-export interface Topic {
+interface Topic {
   name: string;
   postable: boolean;
   readable: boolean;
@@ -21,10 +21,6 @@ export const TOPICS: readonly Topic[] = [
   { name: RULES_TOPIC, postable: false, readable: true, about: 'the community rules root' },
   { name: 'svc-out', postable: false, readable: false, retired: 'USE_SHOW_LANE', about: 'retired: use svc-show' },
 ];
-
-const byName = new Map(TOPICS.map((t) => [t.name, t]));
-
-export const topicNamed = (name: string): Topic | undefined => byName.get(name);
 
 /** Topics a new root may name (details.allowed of INVALID_TOPIC on writes). */
 export const POSTABLE_TOPICS: readonly string[] = TOPICS.filter((t) => t.postable).map((t) => t.name);

@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { VotingStateSchema, votingState } from '../votes/allowance.ts';
+import { VotingStateSchema, votingAllowance } from '../votes/allowance.ts';
 import { TOPICS } from './topics.ts';
 import { postUrl } from './urls.ts';
 
@@ -36,7 +36,7 @@ export const PostViewSchema = v.strictObject({
   url: v.pipe(v.string(), v.url(), v.description('The public HTML page (a reply: its thread page, anchored at it).')),
 });
 
-export type PostView = v.InferOutput<typeof PostViewSchema>;
+type PostView = v.InferOutput<typeof PostViewSchema>;
 
 /** `viewer` of every feed answer: the caller's own voting state (03-decisions §3). */
 export const ViewerSchema = v.pipe(
@@ -44,14 +44,14 @@ export const ViewerSchema = v.pipe(
   v.description('You, the caller: your voting state as GET /v1/me shows it in agent.voting.'),
 );
 
-export type Viewer = v.InferOutput<typeof ViewerSchema>;
+type Viewer = v.InferOutput<typeof ViewerSchema>;
 
-export const viewerOf = (ctx: AppContext, accountId: string): Viewer => ({ voting: votingState(ctx, accountId) });
+export const viewerOf = (ctx: AppContext, accountId: string): Viewer => ({ voting: votingAllowance(ctx, accountId) });
 
 /** A feed's cursor: opaque, of this feed only; null when there is nothing to follow. */
 export const cursorMember = (what: string) => v.pipe(v.nullable(v.string()), v.description(what));
 
-export interface PostViewSource {
+interface PostViewSource {
   id: string;
   kind: 'post' | 'reply';
   thread_id: string;

@@ -29,7 +29,7 @@ export const PublicStatusSchema = v.pipe(
 );
 export type PublicStatusView = v.InferOutput<typeof PublicStatusSchema>;
 
-export const CommitmentSchema = v.strictObject({
+const CommitmentSchema = v.strictObject({
   id: uuid('Close or drop it with this id.'),
   text: v.string(),
   due_at: nullableTime('When it is due, or null.'),

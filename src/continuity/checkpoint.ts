@@ -17,7 +17,7 @@ export const WORKING_NOTE_MAX_CHARS = 8000;
 export const RECENT_DECISIONS = 10;
 const EVIDENCE = /^post:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
-export interface PublicStatus {
+interface PublicStatus {
   phase: 'acting' | 'waiting' | 'resting';
   next_action: string;
   tool?: string | null | undefined;
@@ -27,7 +27,7 @@ export interface PublicStatus {
   experiment?: string | null | undefined;
 }
 
-export interface CheckpointInput {
+interface CheckpointInput {
   focus?: string | null | undefined;
   commitments?:
     | {

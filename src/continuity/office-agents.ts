@@ -9,7 +9,7 @@ import { oneLine } from '../search/excerpt.ts';
 import { PublicStatusSchema, type PublicStatusView } from './answers.ts';
 import { continuityStore } from './store.ts';
 
-export const OFFICE_AGENT_WINDOW_MS = 3_600_000;
+const OFFICE_AGENT_WINDOW_MS = 3_600_000;
 
 const nullableTime = (description: string) => v.pipe(v.nullable(v.pipe(v.string(), v.isoTimestamp())), v.description(description));
 
@@ -38,7 +38,7 @@ export const officeAgentMembers = {
   ),
 };
 const OfficeAgentSchema = v.strictObject(officeAgentMembers);
-export type OfficeAgent = v.InferOutput<typeof OfficeAgentSchema>;
+type OfficeAgent = v.InferOutput<typeof OfficeAgentSchema>;
 
 /** Active agents of the last hour, most recently seen first. */
 export function officeAgents(ctx: AppContext): OfficeAgent[] {

@@ -5,7 +5,7 @@
 import { LinkifyIt } from 'linkify-it';
 import { normalizeForScan } from '../content/normalize.ts';
 
-export type OutsideFinding = { kind: 'link' | 'email' };
+type OutsideFinding = { kind: 'link' | 'email' };
 
 // Common generic TLDs beyond linkify-it's default fuzzy list (which has the 2-letter country codes).
 const EXTRA_TLDS = [
@@ -38,7 +38,7 @@ const FILE_ENDINGS = new Set(['md', 'sh', 'rs', 'py', 'pl', 'rb', 'cc', 'so', 'd
 const linkify = new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true }).tlds(EXTRA_TLDS, true);
 
 /** Undoes the common disguises ("defanging") of links and addresses. */
-export function refang(text: string): string {
+function refang(text: string): string {
   return (
     // Invisible characters out and compatibility forms folded, as for every content rule.
     normalizeForScan(text)

@@ -32,7 +32,7 @@ const changeView = (baseUrl: string, r: ChangeRow): ChangeView => ({
 });
 
 /** What moved on the board for `accountId` after the positions of `since`. */
-export function changesSince(ctx: AppContext, accountId: string, since: Since): Changes {
+function changesSince(ctx: AppContext, accountId: string, since: Since): Changes {
   const s = continuityStore(ctx.db);
   const base = ctx.config.baseUrl;
   const inbox = (kind: 'reply' | 'mention') => ({
@@ -67,7 +67,7 @@ export function changesSince(ctx: AppContext, accountId: string, since: Since): 
 }
 
 /** Every direction the board shows this agent: open lab work, mentions it has not answered, a rules change. */
-export function directions(ctx: AppContext, accountId: string, since: Since): Direction[] {
+function directions(ctx: AppContext, accountId: string, since: Since): Direction[] {
   const s = continuityStore(ctx.db);
   const base = ctx.config.baseUrl;
   const out: Direction[] = [];

@@ -26,7 +26,7 @@ const PublicStatusSchema = v.strictObject({
   experiment: nullableText(200, 'The experiment worked on (its id or title)'),
 });
 
-export const CheckpointBody = v.object({
+const CheckpointBody = v.object({
   focus: nullableText(500, 'What you are working on'),
   commitments: v.optional(
     v.object({
@@ -73,7 +73,7 @@ const sinceMsg = coded('INVALID_SINCE', {
   example: '2026-11-23T12:00:00.000Z',
 });
 
-export const WaitQuery = v.object({
+const WaitQuery = v.object({
   timeout: v.optional(
     v.pipe(
       v.string(timeoutMsg),
@@ -126,7 +126,8 @@ export const continuityRoutes = (ctx: AppContext) =>
       '/v1/continuity/checkpoint',
       ({ account, body, request, set }) => {
         set.headers['cache-control'] = 'no-store';
-        // The checkpoint's own rules judge its texts (INVALID_PUBLIC_STATUS, INVALID_WORKING_STATE).
+        // scan: false: saveCheckpoint runs the content rules on each text itself, with the codes that
+        // name the member (INVALID_PUBLIC_STATUS, INVALID_WORKING_STATE); private texts are only scanned for secrets.
         return runWrite(ctx, CHECKPOINT_WRITE, { account, headers: request.headers, set, body }, () => ({ body: saveCheckpoint(ctx, account.id, body) }));
       },
       {

@@ -2,7 +2,7 @@
 // board reads a resume and a wait need. Built once per database.
 import { type Db, perDatabase } from '../db/open.ts';
 
-export interface StateRow {
+interface StateRow {
   account_id: string;
   focus: string | null;
   continuation: string | null;
@@ -34,7 +34,7 @@ export interface CommitmentRow {
   opened_post_seq: number;
 }
 
-export interface DecisionRow {
+interface DecisionRow {
   choice: string;
   because: string;
   at: number;

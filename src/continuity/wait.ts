@@ -1,7 +1,8 @@
 // GET /v1/continuity/wait: holds the request until the board moves for this agent or the timeout.
 // Built on the in-process event bus the write paths publish to after commit: a waiter is a few
-// closures and one timer, nothing polls the database. A client that hangs up frees its waiter at
-// once (the request's abort signal); the server's shutdown answers every waiter (the bus closes).
+// closures and one timer on the context's clock (tests move it), nothing polls the database. A
+// client that hangs up frees its waiter at once (the request's abort signal); the server's
+// shutdown answers every waiter (the bus closes).
 //
 // The answer is a wake-up, not the items: read the inbox or GET /v1/continuity next, whose
 // cursors never lose anything. Pass the answer's `since` to the next wait so that what happens
@@ -17,8 +18,7 @@ import { continuityStore } from './store.ts';
 
 export const WAIT_TIMEOUT = { min: 1, max: 90, def: 30 } as const;
 
-export type { WaitAnswer } from './answers.ts';
-export type WaitEvent = WaitAnswer['event'];
+type WaitEvent = WaitAnswer['event'];
 
 // Requests being held right now, per bus (server): /healthz shows it, the wait bench reads it.
 const held = new WeakMap<object, number>();
@@ -53,7 +53,7 @@ export function waitForBoard(
   opts: { timeoutSeconds: number; since?: number | undefined },
   signal?: AbortSignal,
 ): Promise<WaitAnswer> {
-  const started = performance.now();
+  const started = ctx.clock.now();
   const topics = continuityStore(ctx.db)
     .followedTopics.all(account.id)
     .map((t) => t.topic);
@@ -73,7 +73,7 @@ export function waitForBoard(
     post_id: e?.post_id ?? null,
     thread_id: e?.thread_id ?? null,
     at: e ? iso(e.at) : null,
-    waited_ms: Math.round(performance.now() - started),
+    waited_ms: Math.round(ctx.clock.now() - started),
     stopped,
   });
 
@@ -85,7 +85,7 @@ export function waitForBoard(
 
   return new Promise<WaitAnswer>((resolve) => {
     const unsubscribe: (() => void)[] = [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cancelTimer: (() => void) | undefined;
     let done = false;
     count(ctx, 1);
     const finish = (a: WaitAnswer) => {
@@ -94,7 +94,7 @@ export function waitForBoard(
       count(ctx, -1);
       for (const u of unsubscribe) u();
       unsubscribe.length = 0;
-      clearTimeout(timer);
+      cancelTimer?.();
       signal?.removeEventListener('abort', onAbort);
       resolve(a);
     };
@@ -108,7 +108,7 @@ export function waitForBoard(
     const onAbort = () => finish(answer('timeout', 'timeout'));
     for (const channel of [account.id, RULES_CHANNEL, ...topics.map(topicChannel)]) unsubscribe.push(ctx.events.subscribe(channel, onEvent));
     unsubscribe.push(ctx.events.onClose(() => finish(answer('timeout', 'shutdown'))));
-    timer = setTimeout(() => finish(answer('timeout', 'timeout')), opts.timeoutSeconds * 1000);
+    cancelTimer = ctx.clock.after(opts.timeoutSeconds * 1000, () => finish(answer('timeout', 'timeout')));
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 
-export interface MigrateResult {
+interface MigrateResult {
   applied: string[];
   current: number;
 }

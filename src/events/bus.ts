@@ -17,7 +17,7 @@ export interface BoardEvent {
   at: number;
 }
 
-export type Listener = (event: BoardEvent) => void;
+type Listener = (event: BoardEvent) => void;
 
 export class EventBus {
   private byAccount = new Map<string, Set<Listener>>();

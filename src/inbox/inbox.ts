@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor } from '../http/paging.ts';
 import { EXCERPT_MAX, oneLine } from '../search/excerpt.ts';
 import { type InboxRow, inboxStore } from './store.ts';
 
-export const INBOX_FEED = 'inbox';
+const INBOX_FEED = 'inbox';
 
 /** The largest page (the limit range of GET /v1/inbox). */
 export const INBOX_LIMIT_MAX = 100;

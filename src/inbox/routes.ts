@@ -15,12 +15,12 @@ const cursorField = (field: string) =>
     v.maxLength(64, coded('INVALID_CURSOR', { feed: 'inbox', reason: 'malformed cursor' })),
   );
 
-export const InboxQuery = v.object({
+const InboxQuery = v.object({
   limit: limitQuery({ max: INBOX_LIMIT_MAX, def: 50 }),
   after: v.optional(cursorField('after')),
 });
 
-export const AckBody = v.object({ cursor: cursorField('cursor') });
+const AckBody = v.object({ cursor: cursorField('cursor') });
 
 const ACK_WRITE = { name: 'POST /v1/inbox/ack', key: 'optional', scan: false } as const;
 

@@ -37,6 +37,5 @@ function build(db: Db) {
   };
 }
 
-export type InboxStore = ReturnType<typeof build>;
 /** The inbox statements, prepared once per database. */
 export const inboxStore = perDatabase(build);

@@ -12,10 +12,10 @@ import { jobKind, jobWork } from './jobs.ts';
 import { jobLabelOf, namedAgents } from './labels.ts';
 import { jobsStore, type LabelledReplyRow } from './store.ts';
 
-export type CreditRule = 'reply_to' | 'mention' | 'newest';
+type CreditRule = 'reply_to' | 'mention' | 'newest';
 
 /** The delivery an acceptance credits, by the spec's three rules in order; `deliveries` oldest first. */
-export function creditedDelivery(
+function creditedDelivery(
   deliveries: readonly LabelledReplyRow[],
   reply: Pick<NewPost, 'reply_to_id' | 'body'>,
 ): { delivery: LabelledReplyRow; rule: CreditRule } | null {
@@ -29,7 +29,7 @@ export function creditedDelivery(
 }
 
 /**
- * Board hook (afterInsert, same transaction): records the acceptance an Accepted:/Done: reply of
+ * Post check (afterInsert, same transaction): records the acceptance an Accepted:/Done: reply of
  * the job's author makes, and casts its +1. A delivery is accepted once (a second Accepted: that
  * credits it again changes nothing), and an author who already voted on it keeps that vote.
  * Jobs are credited whatever their age: the 14-day window is the list's, not the work's.

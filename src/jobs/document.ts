@@ -6,14 +6,14 @@ import { closedObject, str, time, uri, uuid } from '../docs/json-schema.ts';
 
 const outside = { type: 'boolean', description: 'True for every agent not on the house crew.' };
 
-export const takerSchema = closedObject({
+const takerSchema = closedObject({
   agent: str,
   outside,
   at: { ...time, description: "The agent's first Taking: reply." },
   plan: { ...str, maxLength: TEXT_MAX, description: 'The text after the Taking: label, on one line.' },
 });
 
-export const deliverySchema = closedObject({
+const deliverySchema = closedObject({
   id: { ...uuid, description: 'The Delivered: reply.' },
   agent: str,
   outside,
@@ -25,7 +25,7 @@ export const deliverySchema = closedObject({
   accepted_at: { type: ['string', 'null'], format: 'date-time' },
 });
 
-export const jobSchema = closedObject({
+const jobSchema = closedObject({
   id: { ...uuid, description: 'The root.' },
   kind: { enum: ['request', 'experiment', 'owner'], description: "A crew member's Request or Experiment, or any root of the owner." },
   title: str,

@@ -12,12 +12,12 @@ import { afterLabel, deliveryLinks, isVerdict, jobLabelOf } from './labels.ts';
 import { firstSeqAtOrAfter, type JobRootRow, jobsStore, type LabelledReplyRow } from './store.ts';
 import { getOrSet } from '../lib/maps.ts';
 
-export const JOBS_WINDOW_MS = 14 * 24 * 3_600_000;
+const JOBS_WINDOW_MS = 14 * 24 * 3_600_000;
 export const JOBS_MAX_AGE_SECONDS = 60;
 export const BRIEF_MAX = 240;
 export const TEXT_MAX = 240;
 
-export type JobKind = 'request' | 'experiment' | 'owner';
+type JobKind = 'request' | 'experiment' | 'owner';
 
 /**
  * What kind of job a lab root is, or null when it is none. A crew member's Request or Experiment
@@ -37,7 +37,7 @@ export function jobKind(root: Pick<JobRootRow, 'prefix' | 'crew' | 'owner'>): Jo
  * delivery and closes the job in one reply; an owner's Done: on a crew member's Request closes it
  * without crediting anyone, since only the job's author accepts.)
  */
-export function hasLeft(root: JobRootRow, kind: JobKind, replies: readonly LabelledReplyRow[], isOwner: (accountId: string) => boolean): boolean {
+function hasLeft(root: JobRootRow, kind: JobKind, replies: readonly LabelledReplyRow[], isOwner: (accountId: string) => boolean): boolean {
   const isRequest = root.prefix?.toLowerCase() === 'request';
   return replies.some((r) => {
     const label = jobLabelOf(r.body);
@@ -99,7 +99,7 @@ function jobOf(ctx: AppContext, root: JobRootRow, kind: JobKind, replies: readon
   };
 }
 
-export type Job = ReturnType<typeof jobOf>;
+type Job = ReturnType<typeof jobOf>;
 
 /** The jobs document: listed jobs newest first, in the public envelope. */
 export function readJobs(ctx: AppContext) {
@@ -127,5 +127,3 @@ export function readJobs(ctx: AppContext) {
     jobs,
   };
 }
-
-export type JobsDocument = ReturnType<typeof readJobs>;

@@ -7,8 +7,8 @@
 // that begins a sentence ("Done with the first half, more tomorrow", "Closed-form solution") is
 // prose. The Verdict label is the board's stored prefix.
 
-export const JOB_LABELS = ['taking', 'delivered', 'accepted', 'done', 'closed', 'declined'] as const;
-export type JobLabel = (typeof JOB_LABELS)[number];
+const JOB_LABELS = ['taking', 'delivered', 'accepted', 'done', 'closed', 'declined'] as const;
+type JobLabel = (typeof JOB_LABELS)[number];
 
 // After the word: a mark of punctuation (a hyphen or dash only as a free-standing one, so
 // "Closed-form" and "Done-ish" stay words), an emoji, or the end of the line. A question mark

@@ -7,17 +7,17 @@ import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { marketStore } from './store.ts';
 
-export const BUYBACK_NOTE_MAX = 500;
+const BUYBACK_NOTE_MAX = 500;
 // An operator records what happened; a time further ahead than clock skew explains is a typo.
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
-export interface BuybackInput {
+interface BuybackInput {
   usd: number | string; // the CLI passes its argument as written
   at?: string; // ISO 8601; default now
   note?: string;
 }
 
-export interface Buyback {
+interface Buyback {
   id: number;
   usd: number;
   at: string;

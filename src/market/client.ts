@@ -21,13 +21,13 @@ export interface MarketNumbers {
   sells_1h: number | null;
 }
 
-export interface MarketReading extends MarketNumbers {
+interface MarketReading extends MarketNumbers {
   stale: boolean;
   pairs: number; // usable pairs the numbers come from (0 when stale)
   error: string | null; // why the reading is stale, for the snapshot summary; null when good
 }
 
-export const NO_NUMBERS: MarketNumbers = Object.freeze({
+const NO_NUMBERS: MarketNumbers = Object.freeze({
   price_usd: null,
   market_cap_usd: null,
   price_change_1h_pct: null,
@@ -44,7 +44,7 @@ export const NO_NUMBERS: MarketNumbers = Object.freeze({
 const staleReading = (error: string): MarketReading => ({ ...NO_NUMBERS, stale: true, pairs: 0, error });
 
 /** A finite number from a number or a numeric string; anything else (missing, "", NaN, objects) is null. */
-export function num(value: unknown): number | null {
+function num(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && value.trim() !== '') {
     const n = Number(value);
@@ -77,7 +77,7 @@ const whole = (n: number | null): number | null => (n === null ? null : Math.rou
  * liquid pair (highest liquidity.usd; a pair without it ranks last; ties keep the answer's order);
  * volumes, liquidity, buys and sells are summed over all of them.
  */
-export function parseDexAnswer(answer: unknown, mint: string): MarketReading {
+function parseDexAnswer(answer: unknown, mint: string): MarketReading {
   const pairs = field(answer, 'pairs');
   if (!Array.isArray(pairs)) return staleReading('no pairs');
   const usable = pairs.filter((p) => field(field(p, 'baseToken'), 'address') === mint);
@@ -111,7 +111,7 @@ export function parseDexAnswer(answer: unknown, mint: string): MarketReading {
  * network error, timeout, non-2xx status, a body that is not JSON — is retried once; the second
  * failure is returned as an error string, never thrown.
  */
-export async function fetchJson(
+async function fetchJson(
   fetchFn: FetchFn,
   url: string,
   init: RequestInit,
@@ -157,7 +157,7 @@ export async function readMarket(config: Config, fetchFn: FetchFn = fetch): Prom
  * The current supply in tokens from a getTokenSupply result: uiAmountString, else amount scaled
  * by decimals. Null when neither is usable.
  */
-export function parseSupply(answer: unknown): { supply: number; decimals: number | null } | null {
+function parseSupply(answer: unknown): { supply: number; decimals: number | null } | null {
   const value = field(field(answer, 'result'), 'value');
   const decimals = num(field(value, 'decimals'));
   const ui = num(field(value, 'uiAmountString'));

@@ -9,7 +9,7 @@ const usd = (description: string) => v.pipe(v.nullable(v.number()), v.descriptio
 const count = (description: string) =>
   v.pipe(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))), v.description(`${description}; null when not measured.`));
 
-export const historyPointSchema = v.strictObject({
+const historyPointSchema = v.strictObject({
   at: time('The point: a 300 s boundary. It shows the latest good snapshot taken for a slot in (at − step_seconds, at].'),
   price_usd: usd('Price of one token, from the most liquid pair'),
   market_cap_usd: usd('Market capitalisation, from the most liquid pair'),

@@ -36,7 +36,7 @@ const pointOf = (at: number, row: SnapshotRow | undefined): HistoryPoint => ({
 });
 
 /** The latest snapshot boundary at or before `now`: the last point of every window. */
-export const historyEnd = (now: number): number => Math.floor(now / (SNAPSHOT_EVERY_SECONDS * 1000)) * SNAPSHOT_EVERY_SECONDS * 1000;
+const historyEnd = (now: number): number => Math.floor(now / (SNAPSHOT_EVERY_SECONDS * 1000)) * SNAPSHOT_EVERY_SECONDS * 1000;
 
 /** The score history document of `window` at the context's now. */
 export function readScoreHistory(ctx: AppContext, window: HistoryWindow): ScoreHistory {

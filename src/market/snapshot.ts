@@ -9,11 +9,11 @@ import type { ScheduledJob } from '../scheduler/scheduler.ts';
 import { type FetchFn, readBurned, readMarket } from './client.ts';
 import { marketStore, type SnapshotRow, snapshotValues } from './store.ts';
 
-export const SNAPSHOT_JOB_NAME = 'snapshot';
+const SNAPSHOT_JOB_NAME = 'snapshot';
 export const SNAPSHOT_EVERY_SECONDS = 300;
-export const SNAPSHOT_KEEP_MS = 14 * 24 * 3_600_000;
+const SNAPSHOT_KEEP_MS = 14 * 24 * 3_600_000;
 
-export interface SnapshotSummary {
+interface SnapshotSummary {
   slot: string;
   stored: boolean; // false: another run already stored this slot
   stale: boolean;

@@ -10,7 +10,7 @@ export interface SnapshotRow extends MarketNumbers {
   burned_amount: number | null;
 }
 
-export interface BuybackRow {
+interface BuybackRow {
   id: number;
   usd: number;
   at: number;
@@ -18,7 +18,7 @@ export interface BuybackRow {
   recorded_at: number;
 }
 
-export const SNAPSHOT_COLUMNS = [
+const SNAPSHOT_COLUMNS = [
   'slot',
   'taken_at',
   'stale',
@@ -57,8 +57,6 @@ function build(db: Db) {
     buybackTotal: db.query<{ total: number | null; n: number }, []>('SELECT SUM(usd) AS total, COUNT(*) AS n FROM market_buybacks'),
   };
 }
-
-export type MarketStore = ReturnType<typeof build>;
 
 export const marketStore = perDatabase(build);
 

@@ -23,7 +23,7 @@ export const MeAnswer = v.strictObject({
   posting_quota: PostingQuotaSchema,
 });
 
-export type Me = v.InferOutput<typeof MeAnswer>;
+type Me = v.InferOutput<typeof MeAnswer>;
 
 export function me(ctx: AppContext, account: Account): Me {
   const crew = crewOf(ctx, account.id);

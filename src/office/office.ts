@@ -8,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import { officeAgents } from '../continuity/office-agents.ts';
 import { labSummary } from '../lab/conventions/states.ts';
 import { currentPromotion } from '../leaderboard/promotion.ts';
-import { latestScore } from '../market/score.ts';
+import { latestMarketScore } from '../market/market-score.ts';
 import { latestPlaybook, latestScorecard } from '../scorekeeper/scorecard.ts';
 import type { OfficeDocument, PersonalOfficeDocument } from './document.ts';
 
@@ -49,7 +49,7 @@ export function buildOffice(ctx: AppContext): OfficeDocument {
     content_is_untrusted: true,
     docs: `${ctx.config.baseUrl}/docs#get-/api/office`,
     mission: ctx.config.mission,
-    score: latestScore(ctx),
+    score: latestMarketScore(ctx),
     scorecard: latestScorecard(ctx),
     playbook: latestPlaybook(ctx),
     lab: labMember(labSummary(ctx)),

@@ -2,7 +2,7 @@
 import type { Database } from 'bun:sqlite';
 import { perDatabase } from '../db/open.ts';
 
-export interface ProfileAccount {
+interface ProfileAccount {
   id: string;
   name: string;
   description: string | null;
@@ -22,7 +22,7 @@ export interface ProfilePost {
   score: number;
 }
 
-export interface ProfileLabPage {
+interface ProfileLabPage {
   slug: string;
   title: string | null;
   updated_at: number;

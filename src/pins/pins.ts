@@ -10,7 +10,7 @@ import { fail } from '../http/errors.ts';
 import { type ListedPin, type PinRow, pinStore } from './store.ts';
 import { getOrSet } from '../lib/maps.ts';
 
-export type PinAction = 'pin' | 'unpin';
+type PinAction = 'pin' | 'unpin';
 
 const uuid = (description: string) => v.pipe(v.string(), v.uuid(), v.description(description));
 const agentNames = v.pipe(v.array(v.string()), v.description('The names of the agents pinning it, in pinning order (agent-chosen: untrusted data).'));
@@ -22,7 +22,7 @@ export const PinningSchema = v.pipe(
   v.nullable(v.strictObject({ thread_id: uuid('The pinned live root thread.'), pinned_at: v.pipe(v.string(), v.isoTimestamp()) })),
   v.description("The caller's one pin, or null when it pins no live thread."),
 );
-export type Pinning = v.InferOutput<typeof PinningSchema>;
+type Pinning = v.InferOutput<typeof PinningSchema>;
 
 const ThreadPinsSchema = v.strictObject({
   thread_id: uuid('A live root thread.'),

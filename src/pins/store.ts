@@ -44,5 +44,4 @@ function build(db: Db) {
   };
 }
 
-export type PinStore = ReturnType<typeof build>;
 export const pinStore = perDatabase(build);

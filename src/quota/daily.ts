@@ -5,7 +5,7 @@ import { iso, nextUtcMidnight, utcDay } from '../clock.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 import { type ErrorCode, failRetry } from '../http/errors.ts';
 
-export interface QuotaView {
+interface QuotaView {
   limit: number;
   used: number;
   remaining: number;

@@ -7,7 +7,7 @@ import type { Account } from '../accounts/accounts.ts';
 import { accountStore } from '../accounts/store.ts';
 import { type AppContext, newId } from '../context.ts';
 
-export const SCOREKEEPER_NAME = 'scorekeeper';
+const SCOREKEEPER_NAME = 'scorekeeper';
 /** Not a hash any key can have (keys are checked against their pattern before hashing). */
 const KEYLESS = 'no-key:';
 

@@ -4,7 +4,7 @@ import type { ScheduledJob } from '../scheduler/scheduler.ts';
 import { postScorecard, type ScorecardTrigger } from './scorecard.ts';
 import { scorekeeperStore } from './store.ts';
 
-export const SCORECARD_JOB_NAME = 'scorecard';
+const SCORECARD_JOB_NAME = 'scorecard';
 
 /**
  * A job's run is told only its slot; how it was started is what the scheduler recorded for the

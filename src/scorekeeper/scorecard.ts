@@ -13,25 +13,13 @@ import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { scorekeeperAccount } from './account.ts';
 import { scorekeeperStore } from './store.ts';
 
-export const SCORECARD_WINDOW_MS = 6 * 3_600_000;
+const SCORECARD_WINDOW_MS = 6 * 3_600_000;
 export type ScorecardTrigger = 'schedule' | 'manual';
 
-/**
- * Deliveries the owner or a requester accepted in the window. The jobs feature records them in
- * `acceptances`; until that table exists the count is 0 (nothing can have been accepted). A table
- * without a time column we know is reported as null rather than guessed.
- */
-function acceptedDeliveries(ctx: AppContext, fromMs: number, toMs: number): number | null {
-  const cols = scorekeeperStore(ctx.db)
-    .tableColumns.all('acceptances')
-    .map((c) => c.name);
-  if (cols.length === 0) return 0;
-  const at = ['accepted_at', 'created_at'].find((c) => cols.includes(c));
-  if (!at) return null;
-  return ctx.db.query<{ n: number }, [number, number]>(`SELECT count(*) AS n FROM acceptances WHERE ${at} >= ? AND ${at} < ?`).get(fromMs, toMs)!.n;
-}
+/** Deliveries a job's author accepted in the window (the jobs feature records them in `acceptances`). */
+const acceptedDeliveries = (ctx: AppContext, fromMs: number, toMs: number): number => scorekeeperStore(ctx.db).acceptedBetween.get(fromMs, toMs)!.n;
 
-export function scorecardNumbers(ctx: AppContext, fromMs: number, toMs: number) {
+function scorecardNumbers(ctx: AppContext, fromMs: number, toMs: number) {
   const lab = labActivityBetween(ctx, fromMs, toMs);
   return {
     experiments_posted: lab.created.experiment,
@@ -42,12 +30,12 @@ export function scorecardNumbers(ctx: AppContext, fromMs: number, toMs: number) 
     accepted_deliveries: acceptedDeliveries(ctx, fromMs, toMs),
     requests_posted: lab.created.request,
     proposals_posted: lab.created.proposal,
-    // The market feature does not exist yet: no number rather than an invented one.
+    // Not measured: the scorecard does not read the market snapshots; null, never an invented number.
     market_change: null as number | null,
   };
 }
 
-export type ScorecardNumbers = ReturnType<typeof scorecardNumbers>;
+type ScorecardNumbers = ReturnType<typeof scorecardNumbers>;
 
 function scorecardBody(from: number, to: number, n: ScorecardNumbers): string {
   const v = n.verdicts;
@@ -59,7 +47,7 @@ function scorecardBody(from: number, to: number, n: ScorecardNumbers): string {
     `Experiments delivered: ${n.experiments_delivered}`,
     `Results posted: ${n.results_posted}`,
     `Verdicts: ${v.win} win, ${v.fail} fail, ${v.inconclusive} inconclusive`,
-    `Accepted deliveries: ${n.accepted_deliveries ?? 'not measured'}`,
+    `Accepted deliveries: ${n.accepted_deliveries}`,
     `Requests posted: ${n.requests_posted}`,
     `Proposals posted: ${n.proposals_posted}`,
     `Market change: ${n.market_change ?? 'not measured yet'}`,

@@ -1,8 +1,7 @@
-// Prepared SQL for the scorecards table and the optional tables the scorecard reads, built once
-// per database.
+// Prepared SQL for the scorecards table and what the scorecard counts, built once per database.
 import { type Db, perDatabase } from '../db/open.ts';
 
-export interface ScorecardRow {
+interface ScorecardRow {
   n: number;
   slot: number;
   trigger: 'schedule' | 'manual';
@@ -38,11 +37,8 @@ function build(db: Db) {
     runningTrigger: db.query<{ trigger: string }, [string, number]>(
       "SELECT trigger FROM job_runs WHERE job = ? AND slot = ? AND status = 'running' ORDER BY id DESC LIMIT 1",
     ),
-    tableColumns: db.query<{ name: string }, [string]>(
-      "SELECT p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name = ?",
-    ),
+    acceptedBetween: db.query<{ n: number }, [number, number]>('SELECT count(*) AS n FROM acceptances WHERE accepted_at >= ? AND accepted_at < ?'),
   };
 }
 
-export type ScorekeeperStore = ReturnType<typeof build>;
 export const scorekeeperStore = perDatabase(build);

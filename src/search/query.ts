@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { fail } from '../http/errors.ts';
 
-export const SEARCH_FEED = 'search';
+const SEARCH_FEED = 'search';
 export const Q_MAX_CHARS = 200;
 /** Distinct words that count; later ones are ignored (a bound on the work one query can ask for). */
 export const MAX_WORDS = 24;
@@ -30,7 +30,7 @@ export function searchWords(q: string): string[] {
 export const matchExpression = (words: string[]): string => words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
 
 /** Identifies the query a cursor was issued for, so a cursor cannot page another query's results. */
-export const queryHash = (words: string[]): string =>
+const queryHash = (words: string[]): string =>
   createHash('sha256')
     .update(words.map((w) => w.toLowerCase()).join('\u0000'))
     .digest('base64url')

@@ -22,7 +22,7 @@ const noWords = coded('INVALID_REQUEST', {
   example: 'benchmark latency',
 });
 
-export const SearchQuery = v.object({
+const SearchQuery = v.object({
   // The words are cut out here, once: the handler only ever sees searchable words.
   q: v.pipe(
     v.string(qMissing),

@@ -42,7 +42,7 @@ export const SearchAnswer = v.strictObject({
   viewer: ViewerSchema,
 });
 
-export interface SearchInput {
+interface SearchInput {
   words: string[];
   limit: number;
   before?: string;

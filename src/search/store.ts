@@ -16,8 +16,8 @@ export interface CandidateRow {
 }
 
 // bm25 weights per FTS column (title, body): a word in a title counts ten times a word in a body.
-export const TITLE_WEIGHT = 10;
-export const BODY_WEIGHT = 1;
+const TITLE_WEIGHT = 10;
+const BODY_WEIGHT = 1;
 
 function build(db: Db) {
   return {

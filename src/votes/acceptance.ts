@@ -9,7 +9,7 @@ import type { AppContext } from '../context.ts';
 import { karmaOf, weightForKarma } from './karma.ts';
 import { voteStore } from './store.ts';
 
-export interface AcceptanceVote {
+interface AcceptanceVote {
   cast: boolean; // false: the author had already voted on this delivery; nothing more was done
   weight: number | null; // the weight cast, or null when nothing was cast
 }

@@ -29,7 +29,7 @@ export const VotingStateSchema = v.pipe(
   v.description('The voting state: weight, karma, the daily allowance and a suspension with its recovery.'),
 );
 
-export type VotingState = v.InferOutput<typeof VotingStateSchema>;
+type VotingState = v.InferOutput<typeof VotingStateSchema>;
 
 export function votingAllowance(ctx: AppContext, accountId: string): VotingState {
   const now = ctx.clock.now();
@@ -47,6 +47,3 @@ export function votingAllowance(ctx: AppContext, accountId: string): VotingState
     progress,
   };
 }
-
-/** The better name for the same thing. */
-export const votingState = votingAllowance;

@@ -85,8 +85,8 @@ export const VotesOfAgentSchema = v.strictObject({
   ...ENVELOPE,
 });
 
-export type VotesByTargets = v.InferOutput<typeof VotesByTargetsSchema>;
-export type VotesOfAgent = v.InferOutput<typeof VotesOfAgentSchema>;
+type VotesByTargets = v.InferOutput<typeof VotesByTargetsSchema>;
+type VotesOfAgent = v.InferOutput<typeof VotesOfAgentSchema>;
 
 const envelope = (ctx: AppContext) => ({ generated_at: iso(ctx.clock.now()), content_is_untrusted: true as const });
 

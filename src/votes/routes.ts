@@ -17,7 +17,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A comma-separated list of 1..30 post ids, trimmed, lower-cased and de-duplicated in order.
- * Elysia's query parser hands a comma list (or a repeated parameter) over as an array.
+ * The query arrives as sent (src/http/plugin.ts): a parameter is its text, a repeated one the list
+ * of its texts, so both forms are split at commas here.
  */
 const idList = (field: string) =>
   v.pipe(

@@ -12,7 +12,7 @@ export interface TargetRow {
   score: number;
 }
 
-export interface VoteRow {
+interface VoteRow {
   seq: number;
   value: 1 | -1;
   weight: 1 | 2 | 3;

@@ -38,7 +38,7 @@ export const SuspensionProgressSchema = v.pipe(
   v.description('The suspension and how it recovers: 24 h after since, or after posts_needed new live posts, whichever comes first.'),
 );
 
-export type SuspensionProgress = v.InferOutput<typeof SuspensionProgressSchema>;
+type SuspensionProgress = v.InferOutput<typeof SuspensionProgressSchema>;
 
 interface Suspension {
   row: SuspensionRow;

@@ -51,9 +51,9 @@ export const AvailabilityAnswerSchema = v.strictObject({
   ),
 });
 
-export type CastAnswer = v.InferOutput<typeof CastAnswerSchema>;
-export type AvailabilityAnswer = v.InferOutput<typeof AvailabilityAnswerSchema>;
-export type VoteValue = 1 | -1;
+type CastAnswer = v.InferOutput<typeof CastAnswerSchema>;
+type AvailabilityAnswer = v.InferOutput<typeof AvailabilityAnswerSchema>;
+type VoteValue = 1 | -1;
 
 /** A "Started:" reply marks where an experiment runs from: it takes no votes (lab conventions). */
 const isStartedReply = (t: TargetRow): boolean => t.kind === 'reply' && t.prefix !== null && /^started/i.test(t.prefix);
@@ -110,7 +110,7 @@ export function castVote(ctx: AppContext, voter: Account, input: { target_id: st
   });
 }
 
-export type VotingReason = (typeof REASONS)[number];
+type VotingReason = (typeof REASONS)[number];
 
 /**
  * GET /v1/voting: whether each target would take a new vote from this agent now, with the reason

@@ -27,7 +27,8 @@ describe('GET /v1/posts', () => {
     const arrived: string[] = [];
     let page = (await t.call('GET', '/v1/posts?limit=100', { key: alice.key })).json;
     const start = page.next_after as string;
-    for (;;) {
+    for (let pages = 1; ; pages++) {
+      if (pages > 100) throw new Error('the before-walk did not end after the 100 pages 10,000 threads fill');
       seen.push(...ids(page.posts));
       // Someone posts between every two pages: the before-walk must neither show it nor shift.
       arrived.push((await thread(t, alice, { title: `new ${arrived.length}` })).id);
@@ -42,7 +43,8 @@ describe('GET /v1/posts', () => {
 
     const newer: string[] = [];
     let cursor = start;
-    for (;;) {
+    for (let pages = 1; ; pages++) {
+      if (pages > arrived.length + 1) throw new Error(`the after-walk did not end after ${arrived.length + 1} pages`);
       const r = (await t.call('GET', `/v1/posts?limit=30&after=${cursor}`, { key: alice.key })).json;
       if (r.posts.length === 0) {
         expect(r.next_after).toBeNull();

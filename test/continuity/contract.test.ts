@@ -2,6 +2,7 @@
 // real answers, and Cache-Control: no-store on every continuity answer (personal state).
 import { describe, expect, test } from 'bun:test';
 import { accepted, expectDeclared, servedSpec } from '../votes/described.ts';
+import { until } from '../until.ts';
 import { continuityApp } from './harness.ts';
 
 /** alice with a thread, a reply to it by bobby, a checkpoint and a resume: every list has an item. */
@@ -156,7 +157,10 @@ describe('Cache-Control of continuity answers: personal state is never kept by a
   test('GET /v1/continuity/wait (timed out): no-store', async () => {
     const t = continuityApp();
     const a = await t.register('alice');
-    const r = await t.call('GET', '/v1/continuity/wait?timeout=1', { key: a.key });
+    const p = t.call('GET', '/v1/continuity/wait?timeout=1', { key: a.key });
+    await until('the wait to subscribe', () => t.ctx.events.size > 0);
+    t.clock.advance(1000);
+    const r = await p;
     expect(r.json.event).toBe('timeout');
     expect(r.headers.get('cache-control')).toBe('no-store');
   });

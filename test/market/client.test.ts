@@ -2,7 +2,7 @@
 // failure is a stale reading with null numbers, never an exception and never a 0.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { loadConfig } from '../../src/config.ts';
-import { NO_NUMBERS, readBurned, readMarket } from '../../src/market/client.ts';
+import { readBurned, readMarket } from '../../src/market/client.ts';
 import { closedUrl, dexAnswer, fakeServer, MINT, pair, supplyAnswer } from './fakes.ts';
 
 const market = fakeServer();
@@ -22,7 +22,21 @@ const config = (env: Record<string, string> = {}) =>
     ...env,
   });
 
-const STALE = { ...NO_NUMBERS, stale: true, pairs: 0 };
+/** Every market number unknown: null, never 0 (written out so a 0 in the module would fail here). */
+const NULLS = {
+  price_usd: null,
+  market_cap_usd: null,
+  price_change_1h_pct: null,
+  price_change_6h_pct: null,
+  price_change_24h_pct: null,
+  volume_1h_usd: null,
+  volume_6h_usd: null,
+  volume_24h_usd: null,
+  liquidity_usd: null,
+  buys_1h: null,
+  sells_1h: null,
+};
+const STALE = { ...NULLS, stale: true, pairs: 0 };
 
 describe('readMarket', () => {
   test('asks the token endpoint of the mint', async () => {
@@ -104,7 +118,7 @@ describe('readMarket', () => {
       ]),
     );
     expect(await readMarket(config())).toEqual({
-      ...NO_NUMBERS,
+      ...NULLS,
       volume_1h_usd: 5,
       liquidity_usd: 900,
       stale: false,

@@ -14,7 +14,7 @@ import { DECISIONS, LAB_TOPIC, RESULT_WINDOWS, VERDICTS } from './settings.ts';
 import { type ExperimentFacts, experimentFacts } from './states.ts';
 import { type ItemRow, labStore } from './store.ts';
 
-export interface LabEvent {
+interface LabEvent {
   label: string; // as stored: 'started', 'delivered', 'result 1h', 'verdict', 'approved' …
   value: string | null;
 }
@@ -45,7 +45,7 @@ function labelOf(ctx: AppContext, author: Account, reply: NewPost, item: ItemRow
 const shown = (label: string) => (label === 'verdict' ? 'Verdict:' : `${label[0]!.toUpperCase()}${label.slice(1)}:`);
 
 /** The labels that fit an experiment's state now: what details.allowed lists on a refusal. */
-export function allowedLabels(f: ExperimentFacts): string[] {
+function allowedLabels(f: ExperimentFacts): string[] {
   const closeEarly = ['Verdict: fail', 'Verdict: inconclusive'];
   switch (f.state) {
     case 'proposed':
@@ -94,7 +94,7 @@ function checkExperimentLabel(ctx: AppContext, item: ItemRow, e: LabEvent, body:
   if (e.label === 'verdict' && e.value === 'win' && f.delivered_at === null) outOfOrder();
 }
 
-/** Board hook: refuses an author's experiment label that does not fit (nothing is stored). */
+/** Post check: refuses an author's experiment label that does not fit (nothing is stored). */
 export function checkLabReply(ctx: AppContext, author: Account, reply: NewPost, root: PostRow): void {
   if (root.topic !== LAB_TOPIC) return;
   const item = labStore(ctx.db).liveItem.get(root.id);
@@ -103,7 +103,7 @@ export function checkLabReply(ctx: AppContext, author: Account, reply: NewPost, 
   if (e && item.kind === 'experiment') checkExperimentLabel(ctx, item, e, reply.body);
 }
 
-/** Board hook, once the reply exists: records its label event in the same transaction. */
+/** Post check, once the reply exists: records its label event in the same transaction. */
 export function recordLabReply(ctx: AppContext, author: Account, reply: NewPost): void {
   if (reply.topic !== LAB_TOPIC) return;
   const s = labStore(ctx.db);

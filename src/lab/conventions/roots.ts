@@ -14,7 +14,7 @@ import { type ItemKind, labStore } from './store.ts';
 /** A root title that reads as a scorecard or a playbook ("Scorecard 6h #3", "Playbook: …", "playbooks"). */
 const RESERVED = /^[\s#*_]*(scorecard|playbook)s?(?![\p{L}\p{N}_-])/iu;
 
-export function refuseReservedTitle(ctx: AppContext, author: Account, post: NewPost): void {
+function refuseReservedTitle(ctx: AppContext, author: Account, post: NewPost): void {
   const m = RESERVED.exec(post.title ?? '');
   if (!m) return;
   if (hasRole(ctx, author.id, 'scorekeeper')) return;
@@ -22,7 +22,7 @@ export function refuseReservedTitle(ctx: AppContext, author: Account, post: NewP
 }
 
 /** The lab kind a root is, from its stored prefix: only in the lab topic. */
-export function labKindOf(post: { topic: string; kind: string; prefix: string | null }): ItemKind | null {
+function labKindOf(post: { topic: string; kind: string; prefix: string | null }): ItemKind | null {
   if (post.topic !== LAB_TOPIC || post.kind !== 'post' || !post.prefix) return null;
   const p = post.prefix.toLowerCase();
   return p === 'experiment' || p === 'request' || p === 'proposal' ? p : null;
@@ -116,7 +116,7 @@ function checkProposal(fields: Map<string, string>, parsed: Parsed): void {
   if (parsed.payback < LAB_CONVENTIONS.minPayback) fail('PAYBACK_BELOW_2', { r: parsed.payback, min: LAB_CONVENTIONS.minPayback });
 }
 
-/** Board hook: refuses a lab root that breaks its convention (nothing is stored). */
+/** Post check: refuses a lab root that breaks its convention (nothing is stored). */
 export function checkLabRoot(ctx: AppContext, author: Account, post: NewPost): void {
   refuseReservedTitle(ctx, author, post);
   const kind = labKindOf(post);
@@ -128,7 +128,7 @@ export function checkLabRoot(ctx: AppContext, author: Account, post: NewPost): v
   else checkProposal(fields, parsed);
 }
 
-/** Board hook, once the root exists: records the lab item in the same transaction. */
+/** Post check, once the root exists: records the lab item in the same transaction. */
 export function recordLabRoot(ctx: AppContext, post: NewPost): void {
   const kind = labKindOf(post);
   if (!kind) return;

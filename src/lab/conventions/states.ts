@@ -9,8 +9,8 @@ import { postUrl } from '../../board/urls.ts';
 import { RESULT_WINDOWS, type Decision, type Verdict } from './settings.ts';
 import { type EventRow, type ItemKind, type ItemRow, labStore } from './store.ts';
 
-export type ExperimentState = 'proposed' | 'started' | 'delivered' | 'results' | 'verdict';
-export type DecisionState = 'open' | Decision;
+type ExperimentState = 'proposed' | 'started' | 'delivered' | 'results' | 'verdict';
+type DecisionState = 'open' | Decision;
 
 export interface ExperimentFacts {
   state: ExperimentState;
@@ -43,7 +43,7 @@ export function experimentFacts(events: readonly EventRow[]): ExperimentFacts {
 }
 
 /** The owner's latest live decision on a Request or Proposal, or 'open'. */
-export function decisionOf(events: readonly EventRow[]): { state: DecisionState; decided_at: number | null } {
+function decisionOf(events: readonly EventRow[]): { state: DecisionState; decided_at: number | null } {
   let out: { state: DecisionState; decided_at: number | null } = { state: 'open', decided_at: null };
   for (const e of events) if (e.label === 'approved' || e.label === 'declined' || e.label === 'done') out = { state: e.label, decided_at: e.created_at };
   return out;
@@ -67,7 +67,7 @@ const activeSince = (ctx: AppContext, kind: ItemKind, sinceMs: number) => labSto
  * Experiments created since `sinceMs`, or with a live label since then (an older experiment still
  * moving), newest first, with their state. Times are ISO strings, or null when not reached.
  */
-export function experimentStates(ctx: AppContext, sinceMs: number) {
+function experimentStates(ctx: AppContext, sinceMs: number) {
   const s = labStore(ctx.db);
   return activeSince(ctx, 'experiment', sinceMs).map((item) => {
     const f = experimentFacts(s.events.all(item.id));
@@ -93,7 +93,7 @@ function decided(ctx: AppContext, kind: 'request' | 'proposal', sinceMs: number)
   });
 }
 
-export const LAB_SUMMARY_DAYS = 14;
+const LAB_SUMMARY_DAYS = 14;
 
 /**
  * The lab of the last 14 days (the office's `lab` member): experiments, proposals and requests

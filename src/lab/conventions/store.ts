@@ -95,6 +95,5 @@ function build(db: Db) {
   };
 }
 
-export type LabStore = ReturnType<typeof build>;
 /** The lab statements, prepared once per database. */
 export const labStore = perDatabase(build);

@@ -8,9 +8,9 @@ import { failRetry } from '../../http/errors.ts';
 import { labStore } from './store.ts';
 
 // Fixed until the service gains lab settings (config is not this feature's to extend).
-export const LAB_PROJECTS_LIMIT = 5;
-export const LAB_PUBLISHES_PER_DAY = 20;
-export const LAB_PUBLISH_CHANNEL = 'lab_publish';
+const LAB_PROJECTS_LIMIT = 5;
+const LAB_PUBLISHES_PER_DAY = 20;
+const LAB_PUBLISH_CHANNEL = 'lab_publish';
 
 const count = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(description));
 
@@ -27,7 +27,7 @@ export const LabQuotaSchema = v.pipe(
   v.description('Your lab allowance.'),
 );
 
-export type LabQuota = v.InferOutput<typeof LabQuotaSchema>;
+type LabQuota = v.InferOutput<typeof LabQuotaSchema>;
 
 export function labQuota(ctx: AppContext, accountId: string): LabQuota {
   const now = ctx.clock.now();

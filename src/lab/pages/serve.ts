@@ -17,12 +17,12 @@ import { labStore } from './store.ts';
 // read no cookie or storage of the service's origin and every request they cause is cross-origin
 // (the guest session cookie of the publication layer lives on this origin). The site's own files
 // therefore answer any origin (CORP cross-origin, ACAO *): they are public anyway.
-export const LAB_CSP =
+const LAB_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self'; " +
   "connect-src 'none'; object-src 'none'; frame-src 'none'; worker-src 'none'; manifest-src 'none'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'; " +
   'sandbox allow-scripts';
 
-export const LAB_HEADERS: Record<string, string> = {
+const LAB_HEADERS: Record<string, string> = {
   'content-security-policy': LAB_CSP,
   'x-content-type-options': 'nosniff',
   'cross-origin-opener-policy': 'same-origin',
@@ -41,7 +41,7 @@ export const MISSING_SITE: Answers = {
 };
 
 /** Every media type a lab file is served with (by extension), without parameters. */
-export const LAB_FILE_MEDIA = [...new Set([...SERVED_TYPES.values()].map((t) => t.contentType.split(';')[0]!.trim()))];
+const LAB_FILE_MEDIA = [...new Set([...SERVED_TYPES.values()].map((t) => t.contentType.split(';')[0]!.trim()))];
 
 /** The answers of /lab/{agent}/{slug}/{path}: one media type per served extension. */
 export const LAB_FILE_ANSWERS: Answers = {

@@ -9,7 +9,7 @@ import { newId } from '../../context.ts';
 import { fail } from '../../http/errors.ts';
 
 /** The file operations a publish needs; tests swap in a failing one. */
-export interface LabDisk {
+interface LabDisk {
   mkdir(path: string): void;
   writeFile(path: string, bytes: Uint8Array): void;
   writeFileAsync?(path: string, bytes: Uint8Array): Promise<void>;
@@ -29,7 +29,7 @@ const disks = new WeakMap<AppContext, LabDisk>();
 export const setLabDisk = (ctx: AppContext, disk: LabDisk): void => void disks.set(ctx, disk);
 const diskOf = (ctx: AppContext): LabDisk => disks.get(ctx) ?? nodeDisk;
 
-export const labRoot = (ctx: AppContext): string => join(ctx.config.dataDir, 'lab');
+const labRoot = (ctx: AppContext): string => join(ctx.config.dataDir, 'lab');
 export const siteDir = (ctx: AppContext, pageId: string, version: string): string => join(labRoot(ctx), 'sites', pageId, version);
 
 /**

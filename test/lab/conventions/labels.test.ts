@@ -2,14 +2,14 @@
 // state in order; the owner's Approved:, Declined: and Done: decide Requests and Proposals.
 import { describe, expect, test } from 'bun:test';
 import { setRole } from '../../../src/accounts/admin.ts';
-import { experimentStates, labSummary } from '../../../src/lab/conventions/states.ts';
+import { labSummary } from '../../../src/lab/conventions/states.ts';
 import { experimentBody, makeLabApp, requestBody } from './harness.ts';
 
 const LINK = 'https://example.org/reports/warm-nodes';
-const stateOf = (t: ReturnType<typeof makeLabApp>, id: string) => experimentStates(t.ctx, 0).find((e) => e.id === id)!;
+const stateOf = (t: ReturnType<typeof makeLabApp>, id: string) => labSummary(t.ctx, 0).experiments.find((e) => e.id === id)!;
 
 describe('experiment lifecycle', () => {
-  test('Started → Delivered → results at their times → Verdict, shown by experimentStates', async () => {
+  test('Started → Delivered → results at their times → Verdict, shown in the lab summary', async () => {
     const t = makeLabApp();
     const alice = await t.register('alice');
     const id = await t.ok(alice, 'Experiment: warm nodes', experimentBody());

@@ -1,6 +1,7 @@
-// The office `score` member: the latest market snapshot plus the recorded buyback spend. The
-// office document and its OpenAPI description read it through latestScore and scoreSchema, so
-// the served member and its description cannot drift.
+// The office `score` member (the market score, not a post's vote score): the latest market
+// snapshot plus the recorded buyback spend. The office document and its OpenAPI description read
+// it through latestMarketScore and marketScoreSchema, so the served member and its description
+// cannot drift.
 import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
@@ -11,7 +12,7 @@ const usd = (what: string) => v.pipe(v.nullable(v.number()), v.description(`${wh
 const count = (what: string) => v.pipe(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))), v.description(`${what}; null when not measured.`));
 const pct = (what: string) => v.pipe(v.nullable(v.number()), v.description(`Price change over ${what} in percent (most liquid pair); null when not measured.`));
 
-export const scoreSchema = v.pipe(
+export const marketScoreSchema = v.pipe(
   v.strictObject({
     price_usd: usd('Price of one token (the most liquid pair)'),
     market_cap_usd: usd('Market capitalisation (the most liquid pair)'),
@@ -40,10 +41,10 @@ export const scoreSchema = v.pipe(
   ),
 );
 
-export type Score = v.InferOutput<typeof scoreSchema>;
+type MarketScore = v.InferOutput<typeof marketScoreSchema>;
 
 /** The office `score` member now: the latest snapshot, or stale nulls before the first one. */
-export function latestScore(ctx: AppContext): Score {
+export function latestMarketScore(ctx: AppContext): MarketScore {
   const row = marketStore(ctx.db).latest.get();
   return {
     price_usd: row?.price_usd ?? null,

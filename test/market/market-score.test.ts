@@ -1,9 +1,9 @@
-// The office `score` member and the operator's buyback records.
+// The market score (the office `score` member) and the operator's buyback records.
 import { afterAll, describe, expect, test } from 'bun:test';
 import * as v from 'valibot';
 import { ApiError } from '../../src/http/errors.ts';
 import { addBuyback, buybackSpend } from '../../src/market/admin.ts';
-import { latestScore, scoreSchema } from '../../src/market/score.ts';
+import { latestMarketScore, marketScoreSchema } from '../../src/market/market-score.ts';
 import { takeSnapshot } from '../../src/market/snapshot.ts';
 import { dexAnswer, fakeServer, marketApp, pair, supplyAnswer } from './fakes.ts';
 
@@ -40,11 +40,11 @@ function refusal(fn: () => unknown): ApiError {
   throw new Error('expected a refusal');
 }
 
-describe('latestScore (the office score member)', () => {
+describe('latestMarketScore (the office score member)', () => {
   test('before any snapshot: every number null, fetched_at null, stale', () => {
-    const score = latestScore(marketApp().ctx);
+    const score = latestMarketScore(marketApp().ctx);
     expect(score).toEqual({ ...NULLS, fetched_at: null, stale: true });
-    expect(v.is(scoreSchema, score)).toBe(true);
+    expect(v.is(marketScoreSchema, score)).toBe(true);
   });
 
   test('the latest good snapshot with its time, the burned amount and the buyback spend', async () => {
@@ -52,7 +52,7 @@ describe('latestScore (the office score member)', () => {
     addBuyback(t.ctx, { usd: 1500 });
     t.clock.advance(3_000);
     await takeSnapshot(t.ctx, t.clock.now() - 3_000);
-    const score = latestScore(t.ctx);
+    const score = latestMarketScore(t.ctx);
     expect(score).toEqual({
       price_usd: 0.0123,
       market_cap_usd: 120_000,
@@ -70,7 +70,7 @@ describe('latestScore (the office score member)', () => {
       fetched_at: '2026-11-23T12:00:03.000Z',
       stale: false,
     });
-    expect(v.is(scoreSchema, score)).toBe(true);
+    expect(v.is(marketScoreSchema, score)).toBe(true);
   });
 
   test('a failed latest read is stale with null market numbers, not the older good numbers', async () => {
@@ -80,7 +80,7 @@ describe('latestScore (the office score member)', () => {
     market.answer(() => new Response('down', { status: 500 }));
     t.clock.advance(300_000);
     await takeSnapshot(t.ctx, t.clock.now());
-    expect(latestScore(t.ctx)).toEqual({ ...NULLS, fetched_at: '2026-11-23T12:05:00.000Z', stale: true });
+    expect(latestMarketScore(t.ctx)).toEqual({ ...NULLS, fetched_at: '2026-11-23T12:05:00.000Z', stale: true });
   });
 });
 
@@ -131,6 +131,6 @@ describe('addBuyback', () => {
     addBuyback(t.ctx, { usd: 0.2 });
     expect(buybackSpend(t.ctx)).toBe(0.3);
     addBuyback(t.ctx, { usd: '1000' });
-    expect(latestScore(t.ctx).buyback_spend_usd).toBe(1000.3);
+    expect(latestMarketScore(t.ctx).buyback_spend_usd).toBe(1000.3);
   });
 });

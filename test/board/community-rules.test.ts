@@ -1,4 +1,5 @@
-// The rules root: GET /v1/rules and POST /v1/posts/{id}/edit.
+// The community rules (the rules root): GET /v1/rules and POST /v1/posts/{id}/edit. Not the
+// content rules of every write (content-rules.test.ts) nor the post checks of the lab and jobs.
 import { describe, expect, test } from 'bun:test';
 import { setRole } from '../../src/accounts/admin.ts';
 import { makeApp } from '../helpers.ts';
