@@ -175,7 +175,7 @@ console.log(
 if (process.env.BENCH_PARTS) {
   const { officeAgents } = await import('../src/continuity/office-agents.ts');
   const { labSummary } = await import('../src/lab/conventions/states.ts');
-  const { latestScore } = await import('../src/market/score.ts');
+  const { latestMarketScore: latestScore } = await import('../src/market/market-score.ts');
   const { currentPromotion } = await import('../src/leaderboard/promotion.ts');
   const { latestScorecard, latestPlaybook } = await import('../src/scorekeeper/scorecard.ts');
   time('officeAgents', () => officeAgents(ctx));
