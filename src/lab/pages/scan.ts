@@ -7,19 +7,26 @@ import { fail } from '../../http/errors.ts';
 import { backgroundWorkers, WorkerPool, WorkerTimeout, workerLocation } from '../../workers/pool.ts';
 import type { Finding } from '../scan/finding.ts';
 import type { SiteFile } from '../scan/site.ts';
-import { getOrSet } from '../../lib/maps.ts';
 
 const SCAN_BUDGET_MS = 5_000;
 
-const pools = new WeakMap<AppContext, WorkerPool<SiteFile[], Finding | null>>();
+type ScanPool = WorkerPool<SiteFile[], Finding | null>;
+
+// Worker threads are a resource of the process, not of one app: every context shares one pool
+// (started on the first scan) unless a test gives its context its own.
+let shared: ScanPool | null = null;
+const own = new WeakMap<AppContext, ScanPool>();
 
 /** Tests give a context its own pool (a tiny budget, a hanging worker …). */
-export function setLabScanPool(ctx: AppContext, pool: WorkerPool<SiteFile[], Finding | null>): void {
-  pools.set(ctx, pool);
+export function setLabScanPool(ctx: AppContext, pool: ScanPool): void {
+  own.set(ctx, pool);
 }
 
-function labScanPool(ctx: AppContext): WorkerPool<SiteFile[], Finding | null> {
-  return getOrSet(pools, ctx, () => new WorkerPool<SiteFile[], Finding | null>(workerLocation('lab-scan'), backgroundWorkers(), SCAN_BUDGET_MS));
+function labScanPool(ctx: AppContext): ScanPool {
+  const pool = own.get(ctx);
+  if (pool) return pool;
+  shared ??= new WorkerPool<SiteFile[], Finding | null>(workerLocation('lab-scan'), backgroundWorkers(), SCAN_BUDGET_MS);
+  return shared;
 }
 
 /** Scans a site off the request path; refuses with the finding's code and details. */
