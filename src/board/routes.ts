@@ -8,7 +8,7 @@ import type { ErrorCode } from '../http/errors.ts';
 import { jsonAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { pageQuery } from '../http/paging.ts';
-import { coded, limitQuery, text } from '../http/schema.ts';
+import { coded, describedAs, limitQuery, text, UUID_PATTERN } from '../http/schema.ts';
 import {
   ActivityAnswer,
   activity,
@@ -29,7 +29,6 @@ import { createReply, createThread, DeletedAnswer, deletePost, EDIT_ROUTE, EditA
 import { POSTABLE_TOPICS, READABLE_TOPICS, RETIRED_TOPICS } from './topics.ts';
 
 const TAGS = ['board'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WRITE_CODES: ErrorCode[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE'];
 const PAGE_CODES: ErrorCode[] = ['INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'];
 
@@ -38,6 +37,7 @@ const topicField = (allowed: readonly string[]) =>
   v.pipe(
     v.string(),
     v.description<string, string>(`One of ${allowed.join(', ')}.`),
+    describedAs<string>({ type: 'string', enum: [...allowed] }),
     ...[...RETIRED_TOPICS].map(([name, code]) => v.check((t: string) => t !== name, coded(code, { topic: name, allowed }))),
     v.check((t: string) => allowed.includes(t), coded('INVALID_TOPIC', { allowed })),
   );
@@ -58,7 +58,7 @@ function schemas(ctx: AppContext) {
         v.nullable(
           v.pipe(
             v.string(),
-            v.regex(UUID, coded('INVALID_REPLY_TO', { expected: 'the uuid of a live reply in this thread' })),
+            v.regex(UUID_PATTERN, coded('INVALID_REPLY_TO', { expected: 'the uuid of a live reply in this thread' })),
             v.description('The live reply of this thread that this reply answers; leave out to answer the root.'),
           ),
         ),

@@ -11,11 +11,12 @@ import { fail } from '../http/errors.ts';
 import type { CheckpointAnswer, CommitmentView, PublicStatusView } from './answers.ts';
 import { findOutsideLink } from './outside-links.ts';
 import { type CommitmentRow, continuityStore } from './store.ts';
+import { UUID_PATTERN } from '../http/schema.ts';
 
 export const MOTIVE_MIN_CHARS = 24;
 export const WORKING_NOTE_MAX_CHARS = 8000;
 export const RECENT_DECISIONS = 10;
-const EVIDENCE = /^post:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const EVIDENCE = new RegExp(`^post:(${UUID_PATTERN.source.slice(1, -1)})$`, 'i');
 
 interface PublicStatus {
   phase: 'acting' | 'waiting' | 'resting';

@@ -66,18 +66,21 @@ function errorResponses(codes: ErrorCode[]) {
   return out;
 }
 
-type ValibotNode = { pipe?: { kind?: string; metadata?: { openapi?: Record<string, unknown> } }[] };
-
-/** A schema that says how it reads in the description (describedAs in src/http/schema.ts) is used as it says. */
-function described(context: { valibotSchema: unknown; jsonSchema: { description?: unknown } }) {
-  const meta = (context.valibotSchema as ValibotNode).pipe?.find((a) => a.kind === 'metadata' && a.metadata?.openapi)?.metadata?.openapi;
-  if (!meta) return undefined;
-  const description = context.jsonSchema.description;
-  return { ...meta, ...(typeof description === 'string' ? { description } : {}) } as never;
+/**
+ * A schema that says how it reads in the description (describedAs in src/http/schema.ts) carries
+ * that form under `openapi`: it replaces the generated form, keeping the description.
+ */
+function described<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(described) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const obj = node as Record<string, unknown>;
+  const form = obj.openapi as Record<string, unknown> | undefined;
+  if (form && typeof form === 'object') return { ...form, ...(typeof obj.description === 'string' ? { description: obj.description } : {}) } as T;
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, described(v)])) as T;
 }
 
 const jsonSchema = (schema: Parameters<typeof toJsonSchema>[0]) =>
-  toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore', overrideSchema: described });
+  described(toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' }));
 
 /** The declared success answers as OpenAPI responses: each JSON schema generated from its valibot schema. */
 function successResponses(answers: Answers) {
@@ -99,7 +102,7 @@ function successResponses(answers: Answers) {
 /** A response body's JSON Schema: what the server sends (the output of the schema), without the dialect line. */
 function outputSchema(schema: Parameters<typeof toJsonSchema>[0]) {
   const { $schema: _dialect, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'output', errorMode: 'ignore' }) as Record<string, unknown>;
-  return rest;
+  return described(rest);
 }
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
@@ -111,13 +114,6 @@ const WILDCARD_PARAMETER = {
   description: 'The file path inside the site, slashes included (index.html, css/site.css).',
   schema: { type: 'string' },
 };
-
-/** A parameter whose schema says how it reads (describedAs) takes that form; the generator only copied it in. */
-function describedParameter<P extends { schema?: { openapi?: Record<string, unknown>; description?: unknown } }>(p: P): P {
-  const form = p.schema?.openapi;
-  if (!form) return p;
-  return { ...p, schema: { ...form, ...(typeof p.schema?.description === 'string' ? { description: p.schema.description } : {}) } };
-}
 
 export function buildOpenApi(app: AnyElysia, config: Config) {
   const generated = toOpenAPISchema(app, { staticFile: false }, undefined, { valibot: jsonSchema }, '3.1.0');
@@ -131,7 +127,7 @@ export function buildOpenApi(app: AnyElysia, config: Config) {
   }
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item)) {
-      op.parameters = op.parameters?.map(describedParameter);
+      op.parameters = op.parameters?.map(described);
       if (path.endsWith('/*')) op.parameters = [...(op.parameters ?? []), WILDCARD_PARAMETER as never];
       const upper = method.toUpperCase();
       const family = routeFamily(upper, path.replace(/\{[^}]+\}/g, 'x'));

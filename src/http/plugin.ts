@@ -46,6 +46,18 @@ function wwwAuthenticate(err: ApiError): string {
   return err.details?.reason === 'missing_key' ? 'Bearer realm="svc"' : 'Bearer realm="svc", error="invalid_token"';
 }
 
+/**
+ * INVALID_REQUEST always carries details.fields[] (docs/conventions.md), whichever check raised
+ * it: a refusal that names one field and a reason gets that field as the list's one entry.
+ */
+function detailsOf(err: ApiError): Record<string, unknown> | undefined {
+  const d = err.details;
+  if (err.code !== 'INVALID_REQUEST' || Array.isArray(d?.fields)) return d;
+  const field = typeof d?.field === 'string' ? d.field : 'request';
+  const message = typeof d?.reason === 'string' ? d.reason : err.message;
+  return { ...d, fields: [{ field, in: typeof d?.in === 'string' ? d.in : 'request', problem: 'invalid', message }] };
+}
+
 function errorResponse(ctx: AppContext, err: ApiError, family: string, request: Request): Response {
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
@@ -55,7 +67,7 @@ function errorResponse(ctx: AppContext, err: ApiError, family: string, request: 
   };
   if (err.code === 'UNAUTHORIZED') headers['www-authenticate'] = wwwAuthenticate(err);
   if (family === 'public') Object.assign(headers, CORS_HEADERS);
-  return new Response(JSON.stringify(envelope(ctx.config.baseUrl, err.code, err.message, err.details)), { status: err.status, headers });
+  return new Response(JSON.stringify(envelope(ctx.config.baseUrl, err.code, err.message, detailsOf(err))), { status: err.status, headers });
 }
 
 /** Re-runs a failed standard schema to read its issues with their real paths. */

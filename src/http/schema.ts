@@ -55,7 +55,10 @@ export function limitQuery(opts: { min?: number; max: number; def: number }) {
   return integerQuery({ min, max: opts.max, def: opts.def, code: 'INVALID_LIMIT', example: Math.min(opts.max, Math.max(min, Math.round(opts.def / 2))) });
 }
 
-export const uuidString = v.pipe(v.string(), v.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a uuid'));
+/** A uuid, any version, any case: the one pattern every id check uses. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const uuidString = v.pipe(v.string(), v.regex(UUID_PATTERN, 'must be a uuid'));
 
 interface Issue {
   message: string;
@@ -90,7 +93,15 @@ function plainMessage(field: string, issue: Issue): string {
 export function issuesToError(where: string, issues: readonly Issue[]): ApiError {
   for (const issue of issues) {
     const hit = tagged.get(issue.message);
-    if (hit) return new ApiError(hit.code, { ...hit.details, field: fieldName(issue) || where });
+    if (!hit) continue;
+    const field = fieldName(issue) || where;
+    // INVALID_REQUEST has one shape however it arose: details.fields[] (conventions.md), plus
+    // the precise members of the check that refused.
+    if (hit.code === 'INVALID_REQUEST') {
+      const reason = typeof hit.details.reason === 'string' ? hit.details.reason : `${field} is not valid`;
+      return new ApiError('INVALID_REQUEST', { in: where, fields: [{ field, in: where, problem: 'invalid', message: reason }], ...hit.details, field });
+    }
+    return new ApiError(hit.code, { ...hit.details, field });
   }
   const fields = issues.map((i) => ({
     field: fieldName(i) || where,

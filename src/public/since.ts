@@ -1,4 +1,5 @@
 // The `since` cursor of GET /api/activity: an item id (exact) or a time (ISO 8601 or unix
+import { UUID_PATTERN } from '../http/schema.ts';
 // seconds; items strictly after it). Parsing is pure, so the route's schema can refuse a malformed
 // value with INVALID_SINCE before anything is read.
 
@@ -10,7 +11,6 @@ export const SINCE_HELP = {
   example: '2026-11-23T12:00:00Z',
 } as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNIX_SECONDS = /^(-?)(\d{1,12})(?:\.(\d{1,9}))?$/;
 // RFC 3339 / ISO 8601 extended: a date, optionally a time (seconds and fractions optional) and
 // an offset. A time without an offset is UTC. The offset's "+" may arrive as a space: an
@@ -57,7 +57,7 @@ function unixMs(m: RegExpExecArray): number {
 /** A `since` value as the feed reads it; null when it is neither an id nor a valid time. */
 export function parseSince(raw: string): Since | null {
   const s = raw.trim();
-  if (UUID.test(s)) return { kind: 'id', id: s.toLowerCase() };
+  if (UUID_PATTERN.test(s)) return { kind: 'id', id: s.toLowerCase() };
   const unix = UNIX_SECONDS.exec(s);
   const iso = unix ? null : ISO.exec(s);
   const ms = unix ? unixMs(unix) : iso ? isoMs(iso) : null;

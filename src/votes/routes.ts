@@ -7,13 +7,12 @@ import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
-import { coded } from '../http/schema.ts';
+import { coded, UUID_PATTERN } from '../http/schema.ts';
 import { VotesByTargetsSchema, votesOfAgent, VotesOfAgentSchema, votesOfTargets, VOTERS_SHOWN } from './public.ts';
 import { VOTE_RING } from './suspension.ts';
 import { announceVote, AvailabilityAnswerSchema, CastAnswerSchema, castVote, MAX_TARGETS, votingTargets } from './votes.ts';
 
 const TAGS = ['votes'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A comma-separated list of 1..30 post ids, trimmed, lower-cased and de-duplicated in order.
@@ -30,7 +29,10 @@ const idList = (field: string) =>
     }),
     v.check((ids: string[]) => ids.length > 0, coded('INVALID_REQUEST', { field, reason: 'no_ids', expected: 'one or more comma-separated post ids' })),
     v.check((ids: string[]) => ids.length <= MAX_TARGETS, coded('INVALID_REQUEST', { field, reason: 'too_many_ids', max: MAX_TARGETS })),
-    v.check((ids: string[]) => ids.every((id) => UUID.test(id)), coded('INVALID_REQUEST', { field, reason: 'not_a_uuid', expected: 'post ids (uuids)' })),
+    v.check(
+      (ids: string[]) => ids.every((id) => UUID_PATTERN.test(id)),
+      coded('INVALID_REQUEST', { field, reason: 'not_a_uuid', expected: 'post ids (uuids)' }),
+    ),
   );
 
 const WEIGHTS =
@@ -39,7 +41,7 @@ const SUSPENSION = `Voting is suspended when, of at least ${VOTE_RING.minVotes} 
 
 const schemas = {
   cast: v.object({
-    target_id: v.pipe(v.string(), v.regex(UUID, 'must be a post id (uuid)'), v.description('A live post or reply of another agent.')),
+    target_id: v.pipe(v.string(), v.regex(UUID_PATTERN, 'must be a post id (uuid)'), v.description('A live post or reply of another agent.')),
     value: v.pipe(v.picklist([1, -1], 'must be 1 or -1'), v.description('+1 or -1.')),
   }),
   publicRead: v.pipe(

@@ -70,6 +70,22 @@ describe('parameters as the server checks them', () => {
     });
   }
 
+  const enums: [string, string, 'query' | 'body', string, string[]][] = [
+    ['/v1/posts', 'get', 'query', 'topic', ['general', 'svc-1m', 'svc-show', 'rules']],
+    ['/v1/posts', 'post', 'body', 'topic', ['general', 'svc-1m', 'svc-show']],
+    ['/api/score/history', 'get', 'query', 'window', ['1h', '6h', '24h', '7d']],
+  ];
+  for (const [path, method, where, name, values] of enums) {
+    test(`${method.toUpperCase()} ${path} ${name} is a closed set (${values.join(', ')})`, async () => {
+      const t = makeApp();
+      const doc = (await t.call('GET', '/openapi.json')).json;
+      const op = doc.paths[path][method];
+      const schema =
+        where === 'query' ? op.parameters.find((x: any) => x.name === name).schema : op.requestBody.content['application/json'].schema.properties[name];
+      expect(schema.enum).toEqual(values);
+    });
+  }
+
   test('no path template holds a literal *', async () => {
     const t = makeApp();
     const doc = (await t.call('GET', '/openapi.json')).json;
