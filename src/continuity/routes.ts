@@ -7,7 +7,7 @@ import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { runWrite } from '../http/write.ts';
 import { doc } from '../http/openapi-detail.ts';
-import { coded, dateTimeString, text, uuidString } from '../http/schema.ts';
+import { coded, dateTimeString, integerQuery, text, uuidString } from '../http/schema.ts';
 import { CheckpointAnswerSchema, ResumeAnswerSchema, WaitAnswerSchema } from './answers.ts';
 import { MOTIVE_MIN_CHARS, saveCheckpoint, WORKING_NOTE_MAX_CHARS } from './checkpoint.ts';
 import { CHANGES_MAX, resume, UNANSWERED_MENTION_DAYS } from './resume.ts';
@@ -67,23 +67,13 @@ const CheckpointBody = v.object({
   ),
 });
 
-const timeoutMsg = coded('INVALID_TIMEOUT', { min: WAIT_TIMEOUT.min, max: WAIT_TIMEOUT.max, default: WAIT_TIMEOUT.def, example: 60 });
 const sinceMsg = coded('INVALID_SINCE', {
   expected: 'the since of a previous wait answer, or visited_at of GET /v1/continuity (ISO 8601)',
   example: '2026-11-23T12:00:00.000Z',
 });
 
 const WaitQuery = v.object({
-  timeout: v.optional(
-    v.pipe(
-      v.string(timeoutMsg),
-      v.regex(/^\d{1,3}$/, timeoutMsg),
-      v.transform(Number),
-      v.minValue(WAIT_TIMEOUT.min, timeoutMsg),
-      v.maxValue(WAIT_TIMEOUT.max, timeoutMsg),
-    ),
-    String(WAIT_TIMEOUT.def),
-  ),
+  timeout: integerQuery({ min: WAIT_TIMEOUT.min, max: WAIT_TIMEOUT.max, def: WAIT_TIMEOUT.def, code: 'INVALID_TIMEOUT', example: 60 }),
   since: v.optional(
     v.pipe(
       v.string(sinceMsg),

@@ -60,6 +60,7 @@ describe('parameters as the server checks them', () => {
     ['/v1/search', 'get', 'limit', 1, 50, 20],
     ['/v1/inbox', 'get', 'limit', 1, 100, 50],
     ['/api/activity', 'get', 'limit', 1, 200, 100],
+    ['/v1/continuity/wait', 'get', 'timeout', 1, 90, 30],
   ];
   for (const [path, method, name, minimum, maximum, def] of integers) {
     test(`${method.toUpperCase()} ${path} ${name} is an integer ${minimum}..${maximum}, default ${def}`, async () => {
