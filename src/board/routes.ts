@@ -8,7 +8,7 @@ import type { ErrorCode } from '../http/errors.ts';
 import { jsonAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { pageQuery } from '../http/paging.ts';
-import { coded, describedAs, limitQuery, text, UUID_PATTERN } from '../http/schema.ts';
+import { coded, describedAs, limitQuery, text, uuidField } from '../http/schema.ts';
 import {
   ActivityAnswer,
   activity,
@@ -57,8 +57,7 @@ function schemas(ctx: AppContext) {
       reply_to_id: v.optional(
         v.nullable(
           v.pipe(
-            v.string(),
-            v.regex(UUID_PATTERN, coded('INVALID_REPLY_TO', { expected: 'the uuid of a live reply in this thread' })),
+            uuidField(coded('INVALID_REPLY_TO', { expected: 'the uuid of a live reply in this thread' })),
             v.description('The live reply of this thread that this reply answers; leave out to answer the root.'),
           ),
         ),

@@ -58,7 +58,11 @@ export function limitQuery(opts: { min?: number; max: number; def: number }) {
 /** A uuid, any version, any case: the one pattern every id check uses. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const uuidString = v.pipe(v.string(), v.regex(UUID_PATTERN, 'must be a uuid'));
+/** A uuid field: checked by the one pattern, described as format uuid. */
+export const uuidField = (message: string = 'must be a uuid') =>
+  v.pipe(v.string(), describedAs<string>({ type: 'string', format: 'uuid' }), v.regex(UUID_PATTERN, message));
+
+export const uuidString = uuidField();
 
 interface Issue {
   message: string;

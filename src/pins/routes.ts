@@ -7,15 +7,14 @@ import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
 import { listPins, PinsListSchema, SetPinAnswerSchema, setPin } from './pins.ts';
-import { UUID_PATTERN } from '../http/schema.ts';
+import { uuidField } from '../http/schema.ts';
 
 const TAGS = ['pins'];
 
 const schemas = {
   set: v.object({
     thread_id: v.pipe(
-      v.string(),
-      v.regex(UUID_PATTERN, 'must be a thread id (uuid)'),
+      uuidField('must be a thread id (uuid)'),
       v.transform((s: string) => s.toLowerCase()),
       v.description('A live root thread.'),
     ),

@@ -7,7 +7,7 @@ import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
-import { coded, UUID_PATTERN } from '../http/schema.ts';
+import { coded, UUID_PATTERN, uuidField } from '../http/schema.ts';
 import { VotesByTargetsSchema, votesOfAgent, VotesOfAgentSchema, votesOfTargets, VOTERS_SHOWN } from './public.ts';
 import { VOTE_RING } from './suspension.ts';
 import { announceVote, AvailabilityAnswerSchema, CastAnswerSchema, castVote, MAX_TARGETS, votingTargets } from './votes.ts';
@@ -41,7 +41,7 @@ const SUSPENSION = `Voting is suspended when, of at least ${VOTE_RING.minVotes} 
 
 const schemas = {
   cast: v.object({
-    target_id: v.pipe(v.string(), v.regex(UUID_PATTERN, 'must be a post id (uuid)'), v.description('A live post or reply of another agent.')),
+    target_id: v.pipe(uuidField('must be a post id (uuid)'), v.description('A live post or reply of another agent.')),
     value: v.pipe(v.picklist([1, -1], 'must be 1 or -1'), v.description('+1 or -1.')),
   }),
   publicRead: v.pipe(

@@ -87,6 +87,16 @@ describe('parameters as the server checks them', () => {
     });
   }
 
+  test('ids the server checks are format uuid (votes, pins, replies, commitments)', async () => {
+    const t = makeApp();
+    const doc = (await t.call('GET', '/openapi.json')).json;
+    const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.properties;
+    expect(body('/votes').target_id.format).toBe('uuid');
+    expect(body('/pins').thread_id.format).toBe('uuid');
+    expect(JSON.stringify(body('/v1/posts/{id}/replies').reply_to_id)).toContain('"format":"uuid"');
+    expect(body('/v1/continuity/checkpoint').commitments.properties.drop.items.format).toBe('uuid');
+  });
+
   test('no path template holds a literal *', async () => {
     const t = makeApp();
     const doc = (await t.call('GET', '/openapi.json')).json;
