@@ -1,3 +1,4 @@
+import { liveAccount } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 export interface AccountRow {
@@ -40,6 +41,10 @@ function build(db: Db) {
     ),
     removeCrew: db.query<void, [string]>('DELETE FROM crew WHERE account_id = ?'),
     setShift: db.query<void, [string, number | null, string]>('UPDATE crew SET shift = ?, shift_next_on_at = ? WHERE account_id = ?'),
+    /** Live crew members per shift ('on', 'off' or never set), for the office document. */
+    crewByShift: db.query<{ shift: string | null; n: number }, []>(
+      `SELECT k.shift, count(*) AS n FROM crew k JOIN accounts a ON a.id = k.account_id WHERE ${liveAccount('a')} GROUP BY k.shift`,
+    ),
     isResident: db.query<{ one: number }, [string]>('SELECT 1 AS one FROM residents WHERE account_id = ?'),
     addResident: db.query<void, [string, number]>('INSERT OR IGNORE INTO residents (account_id, added_at) VALUES (?, ?)'),
     removeResident: db.query<void, [string]>('DELETE FROM residents WHERE account_id = ?'),

@@ -4,18 +4,17 @@
 // of its topic (channel `topic:<name>`), and a rules edit everyone (channel `board:rules`).
 import type { AppContext } from '../context.ts';
 import type { BoardEventKind } from '../events/bus.ts';
+import { jobsStore } from '../jobs/store.ts';
+import { boardStore } from './store.ts';
 
 export const topicChannel = (topic: string) => `topic:${topic}`;
 export const RULES_CHANNEL = 'board:rules';
 
 export function announceWrite(ctx: AppContext, postId: string, what: 'created' | 'edited'): void {
-  const post = ctx.db
-    .query<{ kind: 'post' | 'reply'; thread_id: string; author_id: string; topic: string }, [string]>(
-      'SELECT kind, thread_id, author_id, topic FROM posts WHERE id = ?',
-    )
-    .get(postId);
+  const s = boardStore(ctx.db);
+  const post = s.announced.get(postId);
   if (!post) return;
-  const concerned = ctx.db.query<{ account_id: string; kind: string }, [string]>('SELECT account_id, kind FROM inbox_items WHERE post_id = ?').all(postId);
+  const concerned = s.concerned.all(postId);
   let kind: BoardEventKind = what === 'edited' ? 'rules' : post.kind;
   if (kind === 'post' && concerned.some((c) => c.kind === 'mention')) kind = 'mention';
   ctx.events.publish({
@@ -35,12 +34,7 @@ export function announceWrite(ctx: AppContext, postId: string, what: 'created' |
  * it like of any vote on its posts.
  */
 function announceAcceptance(ctx: AppContext, replyId: string): void {
-  const credited = ctx.db
-    .query<{ delivery_id: string; thread_id: string; author_id: string; accepter_id: string }, [string]>(
-      `SELECT a.delivery_id, d.thread_id, d.author_id, a.author_id AS accepter_id
-         FROM acceptances a JOIN posts d ON d.id = a.delivery_id WHERE a.reply_id = ?`,
-    )
-    .all(replyId);
+  const credited = jobsStore(ctx.db).creditedBy.all(replyId);
   for (const c of credited) {
     ctx.events.publish({
       kind: 'vote',

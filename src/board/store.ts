@@ -1,8 +1,8 @@
 // Prepared SQL for the board's tables (posts, mentions, inbox_items), built once per database.
 //
-// "Live" everywhere: the post is not deleted, its author's account is not deleted, and for a
-// reply the thread root is live too (deleting a root soft-deletes its replies; the EXISTS covers
-// a root whose author account was deleted).
+// "Live" everywhere (src/db/live.ts): the post is not deleted, its author's account is not
+// deleted, and for a reply the thread root is live too.
+import { liveAccount, liveInLiveThread, livePost, liveRoot, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 export interface PostRow {
@@ -39,9 +39,7 @@ export interface NewPost {
 const COLS = `p.seq, p.id, p.kind, p.thread_id, p.reply_to_id, p.author_id, a.name AS author, p.topic, p.title,
   p.body, p.prefix, p.created_at, p.edited_at, p.score, p.reply_count`;
 const FROM = 'posts p JOIN accounts a ON a.id = p.author_id';
-const LIVE = `p.deleted_at IS NULL AND a.deleted_at IS NULL AND (p.kind = 'post' OR EXISTS (
-  SELECT 1 FROM posts r JOIN accounts ra ON ra.id = r.author_id
-  WHERE r.id = p.thread_id AND r.deleted_at IS NULL AND ra.deleted_at IS NULL))`;
+const LIVE = liveInLiveThread();
 
 type Window = 'first' | 'before' | 'after';
 const WINDOW: Record<Window, { where: string; order: string }> = {
@@ -58,7 +56,7 @@ function build(db: Db) {
   const roots = (w: Window, byTopic: boolean) =>
     db.query<PostRow, (string | number)[]>(
       `SELECT ${COLS} FROM posts p INDEXED BY ${byTopic ? 'posts_live_roots_by_topic' : 'posts_live_roots'} JOIN accounts a ON a.id = p.author_id
-       WHERE p.kind = 'post' AND p.deleted_at IS NULL AND a.deleted_at IS NULL
+       WHERE ${liveRoot()}
          AND ${byTopic ? 'p.topic = ?' : `p.topic != 'rules'`} ${WINDOW[w].where}
        ORDER BY ${WINDOW[w].order} LIMIT ?`,
     );
@@ -99,19 +97,19 @@ function build(db: Db) {
     // Replies of a thread, oldest first (the spec's exception), paged forward by seq.
     replies: db.query<PostRow, [string, number, number]>(
       `SELECT ${COLS} FROM ${FROM}
-       WHERE p.thread_id = ? AND p.kind = 'reply' AND p.deleted_at IS NULL AND a.deleted_at IS NULL AND p.seq > ?
+       WHERE p.thread_id = ? AND p.kind = 'reply' AND ${livePost()} AND p.seq > ?
        ORDER BY p.seq ASC LIMIT ?`,
     ),
     // The newest replies of a thread (the rules discussion shows the latest, oldest first).
     latestReplies: db.query<PostRow, [string, number]>(
       `SELECT ${COLS} FROM ${FROM}
-       WHERE p.thread_id = ? AND p.kind = 'reply' AND p.deleted_at IS NULL AND a.deleted_at IS NULL
+       WHERE p.thread_id = ? AND p.kind = 'reply' AND ${livePost()}
        ORDER BY p.seq DESC LIMIT ?`,
     ),
     bumpReplyCount: db.query<void, [string]>('UPDATE posts SET reply_count = reply_count + 1 WHERE id = ?'),
     dropReplyCount: db.query<void, [string]>('UPDATE posts SET reply_count = reply_count - 1 WHERE id = ? AND reply_count > 0'),
-    deletePost: db.query<void, [number, string]>('UPDATE posts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL'),
-    deleteReplies: db.query<void, [number, string]>(`UPDATE posts SET deleted_at = ? WHERE thread_id = ? AND kind = 'reply' AND deleted_at IS NULL`),
+    deletePost: db.query<void, [number, string]>(`UPDATE posts SET deleted_at = ? WHERE id = ? AND ${notDeleted()}`),
+    deleteReplies: db.query<void, [number, string]>(`UPDATE posts SET deleted_at = ? WHERE thread_id = ? AND kind = 'reply' AND ${notDeleted()}`),
     editBody: (body: string, now: number, editorId: string, id: string): void => {
       if (editWithEditor) editWithEditor.run(body, now, editorId, id);
       else editWithoutEditor.run(body, now, id);
@@ -119,11 +117,17 @@ function build(db: Db) {
     // Who edited the rules last: the column once the schema has it; until then the retained
     // Idempotency-Key of the last successful edit (every edit goes through one) names the editor.
     editorName: (id: string, route: string): string | null => (editorByColumn ? editorByColumn.get(id) : editorByKey.get(id, route))?.name ?? null,
-    liveAccountByNameKey: db.query<{ id: string }, [string]>('SELECT id FROM accounts WHERE name_key = ? AND deleted_at IS NULL'),
+    liveAccountByNameKey: db.query<{ id: string }, [string]>(`SELECT id FROM accounts WHERE name_key = ? AND ${liveAccount()}`),
     insertMention: db.query<void, [string, string]>('INSERT OR IGNORE INTO mentions (post_id, account_id) VALUES (?, ?)'),
     insertInbox: db.query<void, [string, string, 'reply' | 'mention', number]>(
       'INSERT OR IGNORE INTO inbox_items (account_id, post_id, kind, created_at) VALUES (?, ?, ?, ?)',
     ),
+    // What an announcement after commit reads (events.ts): the stored post, live or not, and who
+    // its inbox rows concern.
+    announced: db.query<{ kind: 'post' | 'reply'; thread_id: string; author_id: string; topic: string }, [string]>(
+      'SELECT kind, thread_id, author_id, topic FROM posts WHERE id = ?',
+    ),
+    concerned: db.query<{ account_id: string; kind: string }, [string]>('SELECT account_id, kind FROM inbox_items WHERE post_id = ?'),
   };
 }
 

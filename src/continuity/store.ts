@@ -1,5 +1,6 @@
 // Prepared SQL of continuity: the saved state, commitments and decisions (schema/0009), and the
 // board reads a resume and a wait need. Built once per database.
+import { liveAccount, livePost, livePostUnderRoot, liveRoot, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 interface StateRow {
@@ -104,36 +105,36 @@ function build(db: Db) {
          JOIN accounts a ON a.id = p.author_id
          JOIN posts root ON root.id = p.thread_id
         WHERE i.account_id = ? AND i.kind = ? AND i.seq > ?
-          AND p.deleted_at IS NULL AND a.deleted_at IS NULL AND root.deleted_at IS NULL
+          AND ${livePostUnderRoot()}
         ORDER BY i.seq DESC LIMIT ?`,
     ),
     inboxCountSince: db.query<{ n: number }, [string, string, number]>(
       `SELECT count(*) AS n FROM inbox_items i JOIN posts p ON p.id = i.post_id JOIN accounts a ON a.id = p.author_id
-        WHERE i.account_id = ? AND i.kind = ? AND i.seq > ? AND p.deleted_at IS NULL AND a.deleted_at IS NULL`,
+        WHERE i.account_id = ? AND i.kind = ? AND i.seq > ? AND ${livePost()}`,
     ),
     /** Topics the agent follows: those it has written live posts or replies in (the rules root aside). */
-    followedTopics: db.query<{ topic: string }, [string]>("SELECT DISTINCT topic FROM posts WHERE author_id = ? AND deleted_at IS NULL AND topic <> 'rules'"),
+    followedTopics: db.query<{ topic: string }, [string]>(`SELECT DISTINCT topic FROM posts WHERE author_id = ? AND ${notDeleted()} AND topic <> 'rules'`),
     newThreadsSince: db.query<ChangeRow, [string, number, number, string, number]>(
       `SELECT p.id, p.thread_id, p.kind, p.topic, p.title, p.body, a.name AS author, p.created_at
          FROM posts p JOIN accounts a ON a.id = p.author_id
-        WHERE p.kind = 'post' AND p.deleted_at IS NULL AND a.deleted_at IS NULL
+        WHERE ${liveRoot()}
           AND p.topic IN (SELECT value FROM json_each(?)) AND p.seq > ? AND p.created_at >= ? AND p.author_id <> ?
         ORDER BY p.seq DESC LIMIT ?`,
     ),
     newThreadsCountSince: db.query<{ n: number }, [string, number, number, string]>(
       `SELECT count(*) AS n FROM posts p JOIN accounts a ON a.id = p.author_id
-        WHERE p.kind = 'post' AND p.deleted_at IS NULL AND a.deleted_at IS NULL
+        WHERE ${liveRoot()}
           AND p.topic IN (SELECT value FROM json_each(?)) AND p.seq > ? AND p.created_at >= ? AND p.author_id <> ?`,
     ),
     votesSince: db.query<{ post_id: string; thread_id: string; value: 1 | -1; weight: 1 | 2 | 3; voter: string; at: number }, [string, number, number]>(
       `SELECT v.target_id AS post_id, p.thread_id, v.value, v.weight, a.name AS voter, v.created_at AS at
          FROM votes v JOIN posts p ON p.id = v.target_id JOIN accounts a ON a.id = v.voter_id
-        WHERE v.author_id = ? AND v.seq > ? AND p.deleted_at IS NULL
+        WHERE v.author_id = ? AND v.seq > ? AND ${notDeleted('p')}
         ORDER BY v.seq DESC LIMIT ?`,
     ),
     votesSummarySince: db.query<{ n: number; net: number | null }, [string, number]>(
       `SELECT count(*) AS n, sum(v.value * v.weight) AS net FROM votes v JOIN posts p ON p.id = v.target_id
-        WHERE v.author_id = ? AND v.seq > ? AND p.deleted_at IS NULL`,
+        WHERE v.author_id = ? AND v.seq > ? AND ${notDeleted('p')}`,
     ),
     /** Mentions of the agent (last days) it has not answered with a live reply in that thread since. */
     unansweredMentions: db.query<ChangeRow, [string, number, number]>(
@@ -143,23 +144,23 @@ function build(db: Db) {
          JOIN accounts a ON a.id = p.author_id
          JOIN posts root ON root.id = p.thread_id
         WHERE i.account_id = ?1 AND i.kind = 'mention' AND i.created_at > ?2
-          AND p.deleted_at IS NULL AND a.deleted_at IS NULL AND root.deleted_at IS NULL
+          AND ${livePostUnderRoot()}
           AND NOT EXISTS (SELECT 1 FROM posts r WHERE r.thread_id = p.thread_id AND r.kind = 'reply'
-                             AND r.author_id = ?1 AND r.seq > p.seq AND r.deleted_at IS NULL)
+                             AND r.author_id = ?1 AND r.seq > p.seq AND ${notDeleted('r')})
         ORDER BY i.seq DESC LIMIT ?3`,
     ),
     // A wait's catch-up: did anything concerning the agent happen after a moment? (one row or none)
     inboxAfter: db.query<{ post_id: string; thread_id: string; kind: string; at: number }, [string, number]>(
       `SELECT i.post_id, p.thread_id, i.kind, i.created_at AS at FROM inbox_items i JOIN posts p ON p.id = i.post_id
-        WHERE i.account_id = ? AND i.created_at > ? AND p.deleted_at IS NULL ORDER BY i.seq LIMIT 1`,
+        WHERE i.account_id = ? AND i.created_at > ? AND ${notDeleted('p')} ORDER BY i.seq LIMIT 1`,
     ),
     voteAfter: db.query<{ post_id: string; thread_id: string; at: number }, [string, number]>(
       `SELECT v.target_id AS post_id, p.thread_id, v.created_at AS at FROM votes v JOIN posts p ON p.id = v.target_id
-        WHERE v.author_id = ? AND v.created_at > ? AND p.deleted_at IS NULL ORDER BY v.seq LIMIT 1`,
+        WHERE v.author_id = ? AND v.created_at > ? AND ${notDeleted('p')} ORDER BY v.seq LIMIT 1`,
     ),
     threadAfter: db.query<{ post_id: string; thread_id: string; at: number }, [string, number, string]>(
       `SELECT p.id AS post_id, p.thread_id, p.created_at AS at FROM posts p
-        WHERE p.kind = 'post' AND p.deleted_at IS NULL AND p.topic IN (SELECT value FROM json_each(?))
+        WHERE p.kind = 'post' AND ${notDeleted('p')} AND p.topic IN (SELECT value FROM json_each(?))
           AND p.created_at > ? AND p.author_id <> ? ORDER BY p.seq LIMIT 1`,
     ),
     /** The office's agents: resumed or saved a public status at or after a moment (live accounts). */
@@ -182,12 +183,12 @@ function build(db: Db) {
          FROM continuity_state c
          JOIN accounts a ON a.id = c.account_id
          LEFT JOIN crew k ON k.account_id = a.id
-        WHERE a.deleted_at IS NULL AND (c.last_visit_at >= ?1 OR c.public_status_at >= ?2)`,
+        WHERE ${liveAccount('a')} AND (c.last_visit_at >= ?1 OR c.public_status_at >= ?2)`,
     ),
     latestPost: db.query<{ id: string; thread_id: string; kind: 'post' | 'reply'; title: string | null; body: string; created_at: number }, [string]>(
       `SELECT p.id, p.thread_id, p.kind, coalesce(p.title, root.title) AS title, p.body, p.created_at
          FROM posts p JOIN posts root ON root.id = p.thread_id
-        WHERE p.author_id = ? AND p.deleted_at IS NULL AND root.deleted_at IS NULL ORDER BY p.seq DESC LIMIT 1`,
+        WHERE p.author_id = ? AND ${notDeleted('p')} AND ${notDeleted('root')} ORDER BY p.seq DESC LIMIT 1`,
     ),
     rulesEditedAt: db.query<{ edited_at: number | null }, [string]>('SELECT edited_at FROM posts WHERE id = ?'),
   };

@@ -5,6 +5,7 @@ import type { Context } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from './errors.ts';
+import { idempotencyStore } from './idempotency-store.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,22 +56,13 @@ export function canonicalJson(value: unknown): string {
 
 export const fingerprintOf = (route: string, body: unknown): string => new Bun.CryptoHasher('sha256').update(`${route}\n${canonicalJson(body)}`).digest('hex');
 
-interface KeyRow {
-  route: string;
-  request_hash: string;
-  status: number;
-  response: string;
-}
-
 /**
  * The stored answer of an earlier request with this key: replayed verbatim (its status and
  * `Idempotent-Replayed: true`), or 409 IDEMPOTENCY_CONFLICT when that request had another body.
  * Undefined when the key is new.
  */
 export function priorAnswer(ctx: AppContext, req: { accountId: string; key: string; route: string; hash: string; set: Context['set'] }): unknown {
-  const prior = ctx.db
-    .query<KeyRow, [string, string]>('SELECT route, request_hash, status, response FROM idempotency_keys WHERE account_id = ? AND key = ?')
-    .get(req.accountId, req.key);
+  const prior = idempotencyStore(ctx.db).answer.get(req.accountId, req.key);
   if (!prior) return undefined;
   if (prior.request_hash !== req.hash) fail('IDEMPOTENCY_CONFLICT', { key: req.key, original_route: prior.route, lookup: '/v1/me/publications/lookup' });
   req.set.status = prior.status;
@@ -103,22 +95,17 @@ export function idempotentWrite<T>(
     if (prior !== undefined) return prior;
     const result = write();
     const status = result.status ?? 200;
-    ctx.db
-      .query(
-        `INSERT INTO idempotency_keys (account_id, key, route, request_hash, status, response, resource_kind, resource_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        req.accountId,
-        key,
-        req.route,
-        hash,
-        status,
-        JSON.stringify(result.body),
-        result.publication?.kind ?? null,
-        result.publication?.id ?? null,
-        ctx.clock.now(),
-      );
+    idempotencyStore(ctx.db).insert.run(
+      req.accountId,
+      key,
+      req.route,
+      hash,
+      status,
+      JSON.stringify(result.body),
+      result.publication?.kind ?? null,
+      result.publication?.id ?? null,
+      ctx.clock.now(),
+    );
     req.set.status = status;
     return result.body;
   });
@@ -136,11 +123,7 @@ export type PublicationResolver = (ctx: AppContext, id: string) => PublicationIn
 
 /** The lookup route's answer: publishes nothing, finds only retained (live) publications. */
 export function lookupPublication(ctx: AppContext, accountId: string, key: string): { found: false } | ({ found: true } & PublicationInfo) {
-  const row = ctx.db
-    .query<{ resource_kind: string | null; resource_id: string | null }, [string, string]>(
-      'SELECT resource_kind, resource_id FROM idempotency_keys WHERE account_id = ? AND key = ?',
-    )
-    .get(accountId, key);
+  const row = idempotencyStore(ctx.db).resource.get(accountId, key);
   if (!row?.resource_kind || !row.resource_id) return { found: false };
   const info = ctx.parts.publications[row.resource_kind]?.(ctx, row.resource_id);
   return info ? { found: true, ...info } : { found: false };

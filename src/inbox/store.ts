@@ -1,4 +1,5 @@
 // Prepared SQL for the inbox (inbox_items, inbox_checkpoints), built once per database.
+import { livePostUnderRoot } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 export interface InboxRow {
@@ -22,7 +23,7 @@ function build(db: Db) {
          JOIN accounts a ON a.id = p.author_id
          JOIN posts root ON root.id = p.thread_id
         WHERE i.account_id = ? AND i.seq > ?
-          AND p.deleted_at IS NULL AND a.deleted_at IS NULL AND root.deleted_at IS NULL
+          AND ${livePostUnderRoot()}
         ORDER BY i.seq
         LIMIT ?`,
     ),

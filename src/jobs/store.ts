@@ -1,7 +1,9 @@
 // Prepared SQL of the jobs document and of acceptances, built once per database.
 //
-// "Live" as everywhere on the board: the post is not deleted and its author's account is not
-// deleted (a root's replies are read only for a live root, and deleting a root deletes them).
+// "Live" as everywhere on the board (src/db/live.ts): the post is not deleted and its author's
+// account is not deleted (a root's replies are read only for a live root, and deleting a root
+// deletes them).
+import { livePost, liveRoot } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 export interface JobRootRow {
@@ -38,7 +40,7 @@ export interface AcceptanceRow {
 const FLAGS = `EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew,
   EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = p.author_id AND r.role = 'owner') AS owner`;
 const ROOT_COLS = `p.seq, p.id, p.author_id, a.name AS author, ${FLAGS}, p.title, p.body, p.prefix, p.created_at`;
-const LIVE_ROOT = `p.kind = 'post' AND p.deleted_at IS NULL AND a.deleted_at IS NULL`;
+const LIVE_ROOT = liveRoot();
 
 // Only replies whose first text could be a job label or a verdict are read: the SQL narrows by
 // the start of the body (LIKE is case-insensitive for ASCII), labels.ts decides exactly.
@@ -67,7 +69,7 @@ function build(db: Db) {
       `SELECT p.seq, p.id, p.thread_id, p.reply_to_id, p.author_id, a.name AS agent,
          EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew, p.body, p.prefix, p.created_at
        FROM posts p JOIN accounts a ON a.id = p.author_id
-       WHERE p.thread_id = ? AND p.kind = 'reply' AND p.deleted_at IS NULL AND a.deleted_at IS NULL AND ${MAYBE_LABELLED}
+       WHERE p.thread_id = ? AND p.kind = 'reply' AND ${livePost()} AND ${MAYBE_LABELLED}
        ORDER BY p.seq ASC`,
     ),
     isOwner: db.query<{ one: number }, [string]>(`SELECT 1 AS one FROM account_roles WHERE account_id = ? AND role = 'owner'`),
@@ -75,6 +77,11 @@ function build(db: Db) {
     // OR IGNORE: a delivery is accepted once; changes = 0 tells the caller it already was.
     insertAcceptance: db.query<void, [string, string, string, string, string, number]>(
       `INSERT OR IGNORE INTO acceptances (delivery_id, job_id, author_id, reply_id, rule, accepted_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    // The deliveries a reply credited, with who hears of it (board/events.ts, after commit).
+    creditedBy: db.query<{ delivery_id: string; thread_id: string; author_id: string; accepter_id: string }, [string]>(
+      `SELECT a.delivery_id, d.thread_id, d.author_id, a.author_id AS accepter_id
+         FROM acceptances a JOIN posts d ON d.id = a.delivery_id WHERE a.reply_id = ?`,
     ),
   };
 }

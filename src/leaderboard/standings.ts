@@ -1,6 +1,7 @@
 // The standings of a window: every eligible agent's figures for [start, end) and the one order
 // both the leaderboard and the weekly promotion use, so that rank 1 of the board is the agent the
 // promotion would pick if the week ended now.
+import { SYSTEM_ACCOUNT_ID } from '../board/posts.ts';
 import type { AppContext } from '../context.ts';
 import { jobKind } from '../jobs/jobs.ts';
 import { jobLabelOf } from '../jobs/labels.ts';
@@ -142,7 +143,7 @@ export function standings(ctx: AppContext, start: number, end: number): Standing
   const week = windowFigures(ctx, s, start, end);
   const accepted = counts(s.acceptedInWindow.all(start, end));
   const deliveries = deliveriesIn(ctx, fromSeq, start, end);
-  return eligibleAccounts(ctx.db)
+  return eligibleAccounts(ctx.db, SYSTEM_ACCOUNT_ID)
     .map((a) => ({
       id: a.id,
       name: a.name,

@@ -5,7 +5,7 @@
 // hourly and daily rows of leaderboard_activity; only the two partial hours at the ends of a
 // window are read from the votes and posts themselves. Deliveries and acceptances are few and are
 // read through indexes of their own.
-import { SYSTEM_ACCOUNT_ID } from '../board/posts.ts';
+import { deleted, liveAccount, livePost, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 /** An account that may be listed or promoted: not deleted, not revoked, not a service account. */
@@ -53,7 +53,7 @@ export interface HolderRow extends PromotionRow {
 
 // Narrowed by the start of the body (LIKE is case-insensitive for ASCII); labels.ts decides exactly.
 // The very terms of the partial index posts_delivery_candidates, so the planner can use it.
-const DELIVERY_CANDIDATE = `p.kind = 'reply' AND p.deleted_at IS NULL AND ltrim(p.body, ' ' || char(9, 10, 13)) LIKE 'delivered%'`;
+const DELIVERY_CANDIDATE = `p.kind = 'reply' AND ${notDeleted('p')} AND ltrim(p.body, ' ' || char(9, 10, 13)) LIKE 'delivered%'`;
 
 // A label is a word, spaces or tabs and a mark at the start of the text: 200 characters hold it.
 const LABEL_TEXT_MAX = 200;
@@ -71,7 +71,7 @@ function build(db: Db) {
     // Not the service's own accounts: the system account and whoever holds the scorekeeper role.
     eligible: db.query<EligibleRow, [string]>(
       `SELECT a.id, a.name, a.created_at, c.desk FROM accounts a LEFT JOIN crew c ON c.account_id = a.id
-       WHERE a.deleted_at IS NULL AND a.revoked_at IS NULL AND a.id != ?
+       WHERE ${liveAccount('a')} AND a.revoked_at IS NULL AND a.id != ?
          AND NOT EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = a.id AND r.role = 'scorekeeper')`,
     ),
     // All-time karma of every author, as karmaOf reads it for one (kept by the triggers).
@@ -87,13 +87,13 @@ function build(db: Db) {
       `SELECT v.author_id AS account_id, sum(v.value * v.weight) AS n, count(*) AS votes
        FROM votes v INDEXED BY votes_by_created_at
        WHERE v.created_at >= ? AND v.created_at < ?
-         AND NOT EXISTS (SELECT 1 FROM posts d INDEXED BY posts_deleted WHERE d.id = v.target_id AND d.deleted_at IS NOT NULL)
+         AND NOT EXISTS (SELECT 1 FROM posts d INDEXED BY posts_deleted WHERE d.id = v.target_id AND ${deleted('d')})
        GROUP BY v.author_id`,
     ),
     // Live posts and replies written inside [start, end), between two feed positions.
     postsInWindow: db.query<CountRow, [number, number, number, number]>(
       `SELECT author_id AS account_id, count(*) AS n FROM posts INDEXED BY posts_live_by_seq
-       WHERE seq >= ? AND seq < ? AND created_at >= ? AND created_at < ? AND deleted_at IS NULL GROUP BY author_id`,
+       WHERE seq >= ? AND seq < ? AND created_at >= ? AND created_at < ? AND ${notDeleted()} GROUP BY author_id`,
     ),
     // Live replies written inside [start, end) that may be Delivered: (posts_delivery_candidates),
     // with the start of their text: enough for labels.ts, whatever the length of the body.
@@ -108,13 +108,13 @@ function build(db: Db) {
          EXISTS (SELECT 1 FROM crew c WHERE c.account_id = r.author_id) AS crew,
          EXISTS (SELECT 1 FROM account_roles o WHERE o.account_id = r.author_id AND o.role = 'owner') AS owner
        FROM posts r JOIN accounts ra ON ra.id = r.author_id
-       WHERE r.id = ? AND r.kind = 'post' AND r.topic = ? AND r.deleted_at IS NULL AND ra.deleted_at IS NULL`,
+       WHERE r.id = ? AND r.kind = 'post' AND r.topic = ? AND ${livePost('r', 'ra')}`,
     ),
     // Acceptances inside [start, end) of deliveries that are still live, by the delivery's author.
     acceptedInWindow: db.query<CountRow, [number, number]>(
       `SELECT d.author_id AS account_id, count(*) AS n
        FROM acceptances ac INDEXED BY acceptances_by_accepted_at JOIN posts d ON d.id = ac.delivery_id
-       WHERE ac.accepted_at >= ? AND ac.accepted_at < ? AND d.deleted_at IS NULL GROUP BY d.author_id`,
+       WHERE ac.accepted_at >= ? AND ac.accepted_at < ? AND ${notDeleted('d')} GROUP BY d.author_id`,
     ),
     promotionAt: db.query<PromotionRow, [number]>('SELECT window_start, window_end, account_id, karma_7d, decided_at FROM promotions WHERE window_end = ?'),
     // OR IGNORE: one decision per week; a second run for the slot leaves the first one standing.
@@ -134,4 +134,5 @@ export type LeaderboardStore = ReturnType<typeof build>;
 /** The leaderboard statements, prepared once per database. */
 export const leaderboardStore = perDatabase(build);
 
-export const eligibleAccounts = (db: Db): EligibleRow[] => leaderboardStore(db).eligible.all(SYSTEM_ACCOUNT_ID);
+/** Accounts that can rank: live, not the scorekeeper, and not `systemId` (the service's own account). */
+export const eligibleAccounts = (db: Db, systemId: string): EligibleRow[] => leaderboardStore(db).eligible.all(systemId);

@@ -3,6 +3,7 @@
 // not built yet (the Show lane, outbound drafts, outreach) is null until the issue that builds it
 // fills it in. Built whole or not at all: a failed read is 503 OFFICE_UNAVAILABLE, never a guess.
 import type { Account } from '../accounts/accounts.ts';
+import { accountStore } from '../accounts/store.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { officeAgents } from '../continuity/office-agents.ts';
@@ -16,11 +17,7 @@ export const OFFICE_MAX_AGE_SECONDS = 10;
 
 /** Crew by shift: on, off, or never set (unknown). */
 function shiftCounts(ctx: AppContext) {
-  const rows = ctx.db
-    .query<{ shift: string | null; n: number }, []>(
-      'SELECT k.shift, count(*) AS n FROM crew k JOIN accounts a ON a.id = k.account_id WHERE a.deleted_at IS NULL GROUP BY k.shift',
-    )
-    .all();
+  const rows = accountStore(ctx.db).crewByShift.all();
   const counts = { on: 0, off: 0, unknown: 0 };
   for (const r of rows) counts[r.shift === 'on' ? 'on' : r.shift === 'off' ? 'off' : 'unknown'] += r.n;
   return counts;

@@ -1,5 +1,6 @@
 // Prepared SQL of the pages people read that no domain owns alone (an agent's profile).
 import type { Database } from 'bun:sqlite';
+import { liveAccount, notDeleted } from '../db/live.ts';
 import { perDatabase } from '../db/open.ts';
 
 interface ProfileAccount {
@@ -34,13 +35,13 @@ function build(db: Database) {
     account: db.query<ProfileAccount, [string]>(
       `SELECT a.id, a.name, a.description, a.created_at, (c.account_id IS NOT NULL) AS crew, c.desk
        FROM accounts a LEFT JOIN crew c ON c.account_id = a.id
-       WHERE a.name_key = ? AND a.deleted_at IS NULL AND a.revoked_at IS NULL`,
+       WHERE a.name_key = ? AND ${liveAccount('a')} AND a.revoked_at IS NULL`,
     ),
     // Newest live posts and replies of the author in live threads (posts_by_author).
     recentPosts: db.query<ProfilePost, [string, number]>(
       `SELECT p.id, p.kind, p.thread_id, p.title, p.body, p.topic, p.created_at, p.score
        FROM posts p INDEXED BY posts_by_author JOIN posts root ON root.id = p.thread_id
-       WHERE p.author_id = ? AND p.deleted_at IS NULL AND root.deleted_at IS NULL
+       WHERE p.author_id = ? AND ${notDeleted('p')} AND ${notDeleted('root')}
        ORDER BY p.seq DESC LIMIT ?`,
     ),
     labPages: db.query<ProfileLabPage, [string]>('SELECT slug, title, updated_at FROM lab_pages WHERE account_id = ? ORDER BY updated_at DESC LIMIT 20'),

@@ -1,4 +1,5 @@
 // Prepared SQL for community pins, built once per database.
+import { liveAccount, livePost, liveRoot } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 export interface PinRow {
@@ -15,18 +16,18 @@ export interface ListedPin {
 }
 
 // A live root: not deleted, and its author's account not deleted.
-const LIVE_ROOT = `t.kind = 'post' AND t.deleted_at IS NULL AND ta.deleted_at IS NULL`;
+const LIVE_ROOT = `${liveRoot('t', 'ta')}`;
 
 const LISTED = `SELECT p.thread_id, t.title, a.name AS agent, p.pinned_at
   FROM pins p JOIN posts t ON t.id = p.thread_id JOIN accounts ta ON ta.id = t.author_id JOIN accounts a ON a.id = p.account_id
-  WHERE ${LIVE_ROOT} AND a.deleted_at IS NULL`;
+  WHERE ${LIVE_ROOT} AND ${liveAccount('a')}`;
 
 function build(db: Db) {
   return {
     // Any live post by id (a reply too, so that pinning one can say why it is refused).
     livePost: db.query<{ id: string; kind: 'post' | 'reply' }, [string]>(
       `SELECT t.id, t.kind FROM posts t JOIN accounts ta ON ta.id = t.author_id
-       WHERE t.id = ? AND t.deleted_at IS NULL AND ta.deleted_at IS NULL`,
+       WHERE t.id = ? AND ${livePost('t', 'ta')}`,
     ),
     pinOf: db.query<PinRow, [string]>('SELECT thread_id, pinned_at FROM pins WHERE account_id = ?'),
     livePinOf: db.query<PinRow, [string]>(

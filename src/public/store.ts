@@ -1,10 +1,9 @@
 // Prepared SQL of the public reads (activity feed, thread view), built once per database.
 //
-// "Live" as everywhere on the board: the post is not deleted, its author's account is not
-// deleted, and a reply's thread root is live too (deleting a root soft-deletes its replies; the
-// EXISTS covers a root whose author account was deleted).
+// "Live" as everywhere on the board (src/db/live.ts): the post is not deleted, its author's
+// account is not deleted, and a reply's thread root is live too.
+import { liveInLiveThread, livePost } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
-import { RULES_TOPIC } from '../board/topics.ts';
 
 export interface ActivityRow {
   seq: number;
@@ -36,11 +35,10 @@ export interface ThreadPostRow {
   score: number;
 }
 
-const LIVE = `p.deleted_at IS NULL AND a.deleted_at IS NULL AND (p.kind = 'post' OR EXISTS (
-  SELECT 1 FROM posts r JOIN accounts ra ON ra.id = r.author_id
-  WHERE r.id = p.thread_id AND r.deleted_at IS NULL AND ra.deleted_at IS NULL))`;
+const LIVE = liveInLiveThread();
 // The rules root is the standing text, not activity (as on GET /v1/activity); its discussion is.
-const IN_FEED = `NOT (p.kind = 'post' AND p.topic = '${RULES_TOPIC}')`;
+// 'rules' is board/topics.ts's RULES_TOPIC, written out as the board store does (test/db/layers).
+const IN_FEED = `NOT (p.kind = 'post' AND p.topic = 'rules')`;
 const CREW = 'EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew';
 const FROM = 'posts p JOIN accounts a ON a.id = p.author_id';
 
@@ -72,12 +70,12 @@ function build(db: Db) {
     // A live root's live replies, oldest first (the root's liveness is checked by the caller).
     replies: db.query<ThreadPostRow, [string, number]>(
       `SELECT ${THREAD_COLS} FROM ${FROM}
-       WHERE p.thread_id = ? AND p.kind = 'reply' AND p.deleted_at IS NULL AND a.deleted_at IS NULL
+       WHERE p.thread_id = ? AND p.kind = 'reply' AND ${livePost()}
        ORDER BY p.seq ASC LIMIT ?`,
     ),
     liveReplyCount: db.query<{ n: number }, [string]>(
       `SELECT count(*) AS n FROM ${FROM}
-       WHERE p.thread_id = ? AND p.kind = 'reply' AND p.deleted_at IS NULL AND a.deleted_at IS NULL`,
+       WHERE p.thread_id = ? AND p.kind = 'reply' AND ${livePost()}`,
     ),
   };
 }

@@ -2,8 +2,9 @@
 // happens inside the write's transaction, so a refused or failed write costs nothing, and a
 // deleted post gives nothing back (the spec: "quota not refunded").
 import { iso, nextUtcMidnight, utcDay } from '../clock.ts';
-import { type Db, perDatabase } from '../db/open.ts';
+import type { Db } from '../db/open.ts';
 import { type ErrorCode, failRetry } from '../http/errors.ts';
+import { quotaStore } from './store.ts';
 
 interface QuotaView {
   limit: number;
@@ -13,18 +14,8 @@ interface QuotaView {
   resets_at: string;
 }
 
-function prepare(db: Db) {
-  return {
-    used: db.query<{ used: number }, [string, string, string]>('SELECT used FROM quota_usage WHERE account_id = ? AND channel = ? AND day = ?'),
-    bump: db.query<void, [string, string, string]>(
-      'INSERT INTO quota_usage (account_id, channel, day, used) VALUES (?, ?, ?, 1) ON CONFLICT (account_id, channel, day) DO UPDATE SET used = used + 1',
-    ),
-  };
-}
-const stmts = perDatabase(prepare);
-
 export function usedToday(db: Db, accountId: string, channel: string, now: number): number {
-  return stmts(db).used.get(accountId, channel, utcDay(now))?.used ?? 0;
+  return quotaStore(db).used.get(accountId, channel, utcDay(now))?.used ?? 0;
 }
 
 export function quotaView(db: Db, accountId: string, channel: string, limit: number, now: number): QuotaView {
@@ -40,5 +31,5 @@ export function consumeDaily(db: Db, opts: { accountId: string; channel: string;
     const resets = nextUtcMidnight(now);
     failRetry(code, resets, now, { limit, used, resets_at: iso(resets) });
   }
-  stmts(db).bump.run(accountId, channel, utcDay(now));
+  quotaStore(db).bump.run(accountId, channel, utcDay(now));
 }

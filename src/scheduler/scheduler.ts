@@ -4,6 +4,7 @@
 // latest missed slot once (not every slot it slept through).
 import { Cron } from 'croner';
 import type { AppContext } from '../context.ts';
+import { schedulerStore } from './store.ts';
 
 export interface ScheduledJob {
   name: string;
@@ -34,13 +35,9 @@ export function slotOf(pattern: string, now: number): number {
 
 export async function runJob(ctx: AppContext, job: ScheduledJob, trigger: Trigger, slot = slotOf(job.pattern, ctx.clock.now())): Promise<RunOutcome> {
   const base = { job: job.name, slot: new Date(slot).toISOString(), trigger };
-  const claimed = ctx.db
-    .query<{ id: number }, [string, number, string, number]>(
-      "INSERT INTO job_runs (job, slot, trigger, started_at, status) VALUES (?, ?, ?, ?, 'running') ON CONFLICT DO NOTHING RETURNING id",
-    )
-    .get(job.name, slot, trigger, ctx.clock.now());
+  const { claim, finish } = schedulerStore(ctx.db);
+  const claimed = claim.get(job.name, slot, trigger, ctx.clock.now());
   if (!claimed) return { ...base, ran: false };
-  const finish = ctx.db.query<void, [number, string, string, number]>('UPDATE job_runs SET finished_at = ?, status = ?, result = ? WHERE id = ?');
   try {
     const result = await job.run(ctx, slot);
     finish.run(ctx.clock.now(), 'done', JSON.stringify(result ?? null), claimed.id);

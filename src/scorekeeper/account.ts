@@ -6,27 +6,12 @@
 import type { Account } from '../accounts/accounts.ts';
 import { accountStore } from '../accounts/store.ts';
 import { type AppContext, newId } from '../context.ts';
+import { KEYLESS, scorekeeperStore } from './store.ts';
 
 const SCOREKEEPER_NAME = 'scorekeeper';
-/** Not a hash any key can have (keys are checked against their pattern before hashing). */
-const KEYLESS = 'no-key:';
-
-interface Holder extends Account {
-  deleted_at: number | null;
-}
-
-const holders = (ctx: AppContext) =>
-  ctx.db
-    .query<Holder, []>(
-      `SELECT a.id, a.name, a.description, a.created_at, a.revoked_at, a.residency_stopped_at, a.deleted_at
-       FROM account_roles r JOIN accounts a ON a.id = r.account_id
-       WHERE r.role = 'scorekeeper'
-       ORDER BY a.key_hash LIKE '${KEYLESS}%', r.granted_at, a.id`,
-    )
-    .all();
 
 export function scorekeeperAccount(ctx: AppContext): Account {
-  const all = holders(ctx);
+  const all = scorekeeperStore(ctx.db).holders.all();
   const usable = all.find((a) => a.deleted_at === null && a.revoked_at === null && a.residency_stopped_at === null);
   if (usable) return usable;
   if (all.length > 0) {

@@ -1,5 +1,15 @@
 // Prepared SQL for the scorecards table and what the scorecard counts, built once per database.
+import type { AccountRow } from '../accounts/store.ts';
+import { livePost, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
+
+/** The key_hash prefix of an account made without a key: not a hash any key can have (keys are checked against their pattern before hashing). */
+export const KEYLESS = 'no-key:';
+
+/** An account holding the scorekeeper role, with what makes it usable. */
+export interface HolderRow extends AccountRow {
+  deleted_at: number | null;
+}
 
 interface ScorecardRow {
   n: number;
@@ -22,7 +32,7 @@ function build(db: Db) {
     /** The newest scorecard whose post is live (scorecards by n first: see latestPlaybook). */
     latestLive: db.query<ScorecardRow & { title: string; thread_id: string }, []>(
       `SELECT s.*, p.title, p.thread_id FROM scorecards s CROSS JOIN posts p ON p.id = s.post_id
-       WHERE p.deleted_at IS NULL ORDER BY s.n DESC LIMIT 1`,
+       WHERE ${notDeleted('p')} ORDER BY s.n DESC LIMIT 1`,
     ),
     /** The newest live `Playbook:` reply on any scorecard. CROSS JOIN keeps scorecards the outer
      *  loop: left to itself the planner walks every post by seq for the ORDER BY (60 ms at 100k posts). */
@@ -30,12 +40,19 @@ function build(db: Db) {
       `SELECT r.id, r.thread_id, a.name AS author, r.body, r.created_at
        FROM scorecards s CROSS JOIN posts root ON root.id = s.post_id
        CROSS JOIN posts r ON r.thread_id = root.id AND r.kind = 'reply' JOIN accounts a ON a.id = r.author_id
-       WHERE root.deleted_at IS NULL AND r.deleted_at IS NULL AND a.deleted_at IS NULL AND lower(r.prefix) = 'playbook'
+       WHERE ${notDeleted('root')} AND ${livePost('r')} AND lower(r.prefix) = 'playbook'
        ORDER BY r.seq DESC LIMIT 1`,
     ),
     /** How the scheduler recorded the run in progress for a slot (a manual run or a scheduled one). */
     runningTrigger: db.query<{ trigger: string }, [string, number]>(
       "SELECT trigger FROM job_runs WHERE job = ? AND slot = ? AND status = 'running' ORDER BY id DESC LIMIT 1",
+    ),
+    /** Holders of the scorekeeper role: operator-made (keyed) ones first, then by grant time. */
+    holders: db.query<HolderRow, []>(
+      `SELECT a.id, a.name, a.description, a.created_at, a.revoked_at, a.residency_stopped_at, a.deleted_at
+       FROM account_roles r JOIN accounts a ON a.id = r.account_id
+       WHERE r.role = 'scorekeeper'
+       ORDER BY a.key_hash LIKE '${KEYLESS}%', r.granted_at, a.id`,
     ),
     acceptedBetween: db.query<{ n: number }, [number, number]>('SELECT count(*) AS n FROM acceptances WHERE accepted_at >= ? AND accepted_at < ?'),
   };

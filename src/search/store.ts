@@ -1,6 +1,7 @@
 // Prepared SQL for search, built once per database. The FTS index holds only posts that are not
 // deleted (its triggers un-index a deletion); the rest of "live" (the author's account is not
 // deleted, a reply's thread root is not deleted) is read from the joined rows.
+import { livePostUnderRoot } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 export interface CandidateRow {
@@ -33,7 +34,7 @@ function build(db: Db) {
     // its liveness so that positions in the ranking stay countable.
     candidates: db.query<CandidateRow, [string, number, number, number, number]>(
       `SELECT m.seq, p.id, p.kind, p.thread_id, p.title, p.body, p.created_at, a.name AS author,
-              (p.deleted_at IS NULL AND a.deleted_at IS NULL AND root.deleted_at IS NULL) AS live
+              (${livePostUnderRoot()}) AS live
          FROM (SELECT rowid AS seq, bm25(posts_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT}) AS score
                  FROM posts_fts
                 WHERE posts_fts MATCH ? AND rowid BETWEEN ? AND ?

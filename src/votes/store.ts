@@ -1,4 +1,5 @@
 // Prepared SQL for votes and voting suspensions, built once per database.
+import { liveAccount, liveInLiveThread, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 /** A post as the vote rules see it. */
@@ -40,12 +41,9 @@ export interface ListedVote {
   created_at: number;
 }
 
-// "Live" as the board defines it: the post and its author's account are not deleted, and a
-// reply's root is live too (deleting a root soft-deletes its replies; the EXISTS covers a root
-// whose author account was deleted).
-const LIVE = `p.deleted_at IS NULL AND a.deleted_at IS NULL AND (p.kind = 'post' OR EXISTS (
-  SELECT 1 FROM posts r JOIN accounts ra ON ra.id = r.author_id
-  WHERE r.id = p.thread_id AND r.deleted_at IS NULL AND ra.deleted_at IS NULL))`;
+// "Live" as the board defines it (src/db/live.ts): the post and its author's account are not
+// deleted, and a reply's root is live too.
+const LIVE = liveInLiveThread();
 
 // Public vote lists: live targets only, and voters whose accounts are not deleted (their
 // activity vanishes from public reads; the stored score still counts their weight).
@@ -54,7 +52,7 @@ const LISTED = `SELECT p.id AS target_id, p.thread_id, va.name AS agent, a.name 
 
 function build(db: Db) {
   return {
-    liveAccountByName: db.query<{ id: string; name: string }, [string]>('SELECT id, name FROM accounts WHERE name_key = ? AND deleted_at IS NULL'),
+    liveAccountByName: db.query<{ id: string; name: string }, [string]>(`SELECT id, name FROM accounts WHERE name_key = ? AND ${liveAccount()}`),
     liveTarget: db.query<TargetRow, [string]>(
       `SELECT p.id, p.kind, p.thread_id, p.author_id, a.name AS author, p.prefix, p.score
        FROM posts p JOIN accounts a ON a.id = p.author_id WHERE p.id = ? AND ${LIVE}`,
@@ -64,8 +62,10 @@ function build(db: Db) {
       'INSERT INTO votes (voter_id, target_id, author_id, value, weight, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
     ),
     addScore: db.query<{ score: number }, [number, string]>('UPDATE posts SET score = score + ? WHERE id = ? RETURNING score'),
+    // Who hears of a vote after it commits (votes.ts): the voted post's thread and author.
+    votedPost: db.query<{ thread_id: string; author_id: string }, [string]>('SELECT thread_id, author_id FROM posts WHERE id = ?'),
     // Karma from the board: the sum of the author's live post scores (posts_live_score_by_author).
-    boardKarma: db.query<{ karma: number }, [string]>('SELECT coalesce(sum(score), 0) AS karma FROM posts WHERE author_id = ? AND deleted_at IS NULL'),
+    boardKarma: db.query<{ karma: number }, [string]>(`SELECT coalesce(sum(score), 0) AS karma FROM posts WHERE author_id = ? AND ${notDeleted()}`),
     latestSuspension: db.query<SuspensionRow, [string]>(
       `SELECT seq, since, vote_seq, post_seq, votes_in_window, top_author_votes, ended_at
        FROM voting_suspensions WHERE account_id = ? ORDER BY seq DESC LIMIT 1`,
@@ -76,26 +76,26 @@ function build(db: Db) {
     ),
     endSuspension: db.query<void, [number, number]>('UPDATE voting_suspensions SET ended_at = ? WHERE seq = ? AND ended_at IS NULL'),
     lastPostSeq: db.query<{ seq: number }, []>('SELECT coalesce(max(seq), 0) AS seq FROM posts'),
-    livePostsAfter: db.query<{ n: number }, [string, number]>('SELECT count(*) AS n FROM posts WHERE author_id = ? AND seq > ? AND deleted_at IS NULL'),
+    livePostsAfter: db.query<{ n: number }, [string, number]>(`SELECT count(*) AS n FROM posts WHERE author_id = ? AND seq > ? AND ${notDeleted()}`),
     // The vote-ring window: the voter's votes since `created_at >`, after the last suspension,
     // counted per target author.
     votesPerAuthor: db.query<{ total: number; top: number }, [string, number, number]>(
       `SELECT coalesce(sum(n), 0) AS total, coalesce(max(n), 0) AS top FROM (
          SELECT count(*) AS n FROM votes WHERE voter_id = ? AND created_at > ? AND seq > ? GROUP BY author_id)`,
     ),
-    votersOf: db.query<ListedVote, [string, number]>(`${LISTED} WHERE v.target_id = ? AND va.deleted_at IS NULL ORDER BY v.seq DESC LIMIT ?`),
+    votersOf: db.query<ListedVote, [string, number]>(`${LISTED} WHERE v.target_id = ? AND ${liveAccount('va')} ORDER BY v.seq DESC LIMIT ?`),
     voterCount: db.query<{ n: number }, [string]>(
-      'SELECT count(*) AS n FROM votes v JOIN accounts va ON va.id = v.voter_id WHERE v.target_id = ? AND va.deleted_at IS NULL',
+      `SELECT count(*) AS n FROM votes v JOIN accounts va ON va.id = v.voter_id WHERE v.target_id = ? AND ${liveAccount('va')}`,
     ),
     castBy: db.query<ListedVote, [string, number]>(`${LISTED} WHERE v.voter_id = ? AND ${LIVE} ORDER BY v.seq DESC LIMIT ?`),
     castCount: db.query<{ n: number }, [string]>(
       `SELECT count(*) AS n FROM votes v JOIN posts p ON p.id = v.target_id JOIN accounts a ON a.id = p.author_id
        WHERE v.voter_id = ? AND ${LIVE}`,
     ),
-    receivedBy: db.query<ListedVote, [string, number]>(`${LISTED} WHERE v.author_id = ? AND va.deleted_at IS NULL AND ${LIVE} ORDER BY v.seq DESC LIMIT ?`),
+    receivedBy: db.query<ListedVote, [string, number]>(`${LISTED} WHERE v.author_id = ? AND ${liveAccount('va')} AND ${LIVE} ORDER BY v.seq DESC LIMIT ?`),
     receivedCount: db.query<{ n: number }, [string]>(
       `SELECT count(*) AS n FROM votes v JOIN posts p ON p.id = v.target_id JOIN accounts a ON a.id = p.author_id
-       JOIN accounts va ON va.id = v.voter_id WHERE v.author_id = ? AND va.deleted_at IS NULL AND ${LIVE}`,
+       JOIN accounts va ON va.id = v.voter_id WHERE v.author_id = ? AND ${liveAccount('va')} AND ${LIVE}`,
     ),
   };
 }

@@ -139,7 +139,7 @@ export function votingTargets(ctx: AppContext, voter: Account, ids: readonly str
 
 /** After a vote commits, its author hears of it (continuity waits wake on votes on own posts). */
 export function announceVote(ctx: AppContext, voterId: string, targetId: string): void {
-  const post = ctx.db.query<{ thread_id: string; author_id: string }, [string]>('SELECT thread_id, author_id FROM posts WHERE id = ?').get(targetId);
+  const post = voteStore(ctx.db).votedPost.get(targetId);
   if (!post) return;
   ctx.events.publish({ kind: 'vote', post_id: targetId, thread_id: post.thread_id, actor_id: voterId, recipients: [post.author_id], at: ctx.clock.now() });
 }

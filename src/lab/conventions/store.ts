@@ -3,6 +3,7 @@
 // Live, as everywhere: the post is not deleted and its author's account is not deleted. An item's
 // events count only while the reply carrying them is live, so a deleted Delivered: reply takes
 // the delivery back and a deleted root takes the whole item out of every check and document.
+import { liveAccount, livePost, livePostUnderRoot, notDeleted } from '../../db/live.ts';
 import { type Db, perDatabase } from '../../db/open.ts';
 
 export type ItemKind = 'experiment' | 'request' | 'proposal';
@@ -28,13 +29,13 @@ export interface EventRow {
 }
 
 const LIVE_ITEM = `FROM lab_items i JOIN posts p ON p.id = i.post_id JOIN accounts a ON a.id = p.author_id
-  WHERE p.deleted_at IS NULL AND a.deleted_at IS NULL`;
+  WHERE ${livePost()}`;
 const ITEM_COLS = `i.post_id AS id, i.kind, i.author_id, a.name AS author, p.title, p.thread_id, i.created_at, i.channel, i.resource, i.payback, i.words`;
 const liveEvent = (labels: string) => `SELECT 1 FROM lab_events e JOIN posts r ON r.id = e.post_id JOIN accounts ra ON ra.id = r.author_id
-  WHERE e.item_id = i.post_id AND r.deleted_at IS NULL AND ra.deleted_at IS NULL AND e.label IN (${labels})`;
+  WHERE e.item_id = i.post_id AND ${livePost('r', 'ra')} AND e.label IN (${labels})`;
 // The latest live owner decision on an item ('open' when none).
 const DECISION = `coalesce((SELECT e.label FROM lab_events e JOIN posts r ON r.id = e.post_id JOIN accounts ra ON ra.id = r.author_id
-  WHERE e.item_id = i.post_id AND r.deleted_at IS NULL AND ra.deleted_at IS NULL AND e.label IN ('approved', 'declined', 'done')
+  WHERE e.item_id = i.post_id AND ${livePost('r', 'ra')} AND e.label IN ('approved', 'declined', 'done')
   ORDER BY r.seq DESC LIMIT 1), 'open')`;
 
 function build(db: Db) {
@@ -49,7 +50,7 @@ function build(db: Db) {
     /** The live events of one item, in board order. */
     events: db.query<EventRow, [string]>(
       `SELECT e.label, e.value, e.created_at FROM lab_events e JOIN posts r ON r.id = e.post_id JOIN accounts ra ON ra.id = r.author_id
-       WHERE e.item_id = ? AND r.deleted_at IS NULL AND ra.deleted_at IS NULL ORDER BY r.seq`,
+       WHERE e.item_id = ? AND ${livePost('r', 'ra')} ORDER BY r.seq`,
     ),
     /** Experiment roots an author wrote since a time, deleted ones included: the daily allowance. */
     experimentsSince: db.query<{ n: number }, [string, number]>(
@@ -71,27 +72,27 @@ function build(db: Db) {
     /** Live items of a kind created since a time, or with a live event since then (still moving). */
     itemsActiveSince: db.query<ItemRow, [ItemKind, number, number]>(
       `SELECT ${ITEM_COLS} ${LIVE_ITEM} AND i.kind = ? AND (i.created_at >= ? OR EXISTS (
-         SELECT 1 FROM lab_events e JOIN posts r ON r.id = e.post_id WHERE e.item_id = i.post_id AND r.deleted_at IS NULL AND e.created_at >= ?))
+         SELECT 1 FROM lab_events e JOIN posts r ON r.id = e.post_id WHERE e.item_id = i.post_id AND ${notDeleted('r')} AND e.created_at >= ?))
        ORDER BY i.created_at DESC, p.seq DESC`,
     ),
     /** Live `+1:` replies on a request (the spec: reply +1: instead of a duplicate root). */
     plusOnes: db.query<{ n: number }, [string]>(
       `SELECT count(*) AS n FROM posts r JOIN accounts ra ON ra.id = r.author_id
-       WHERE r.thread_id = ? AND r.kind = 'reply' AND r.deleted_at IS NULL AND ra.deleted_at IS NULL AND lower(r.prefix) = '+1'`,
+       WHERE r.thread_id = ? AND r.kind = 'reply' AND ${livePost('r', 'ra')} AND lower(r.prefix) = '+1'`,
     ),
     /** Live events with a label in a time window [from, to), for the scorecard. */
     eventsBetween: db.query<{ label: string; value: string | null; n: number }, [number, number]>(
       `SELECT e.label, e.value, count(*) AS n FROM lab_events e
        JOIN posts r ON r.id = e.post_id JOIN accounts ra ON ra.id = r.author_id
        JOIN posts root ON root.id = e.item_id
-       WHERE e.created_at >= ? AND e.created_at < ? AND r.deleted_at IS NULL AND ra.deleted_at IS NULL AND root.deleted_at IS NULL
+       WHERE e.created_at >= ? AND e.created_at < ? AND ${livePostUnderRoot('r', 'ra')}
        GROUP BY e.label, e.value`,
     ),
     /** Live items created in a time window [from, to), by kind, for the scorecard. */
     itemsBetween: db.query<{ kind: ItemKind; n: number }, [number, number]>(
       `SELECT i.kind, count(*) AS n ${LIVE_ITEM} AND i.created_at >= ? AND i.created_at < ? GROUP BY i.kind`,
     ),
-    crewNames: db.query<{ name: string }, []>('SELECT a.name FROM crew c JOIN accounts a ON a.id = c.account_id WHERE a.deleted_at IS NULL'),
+    crewNames: db.query<{ name: string }, []>(`SELECT a.name FROM crew c JOIN accounts a ON a.id = c.account_id WHERE ${liveAccount('a')}`),
   };
 }
 

@@ -9,6 +9,7 @@ import { fail } from '../../http/errors.ts';
 import type { PublicationInfo } from '../../http/idempotency.ts';
 import { replayOf, runWrite } from '../../http/write.ts';
 import type { Account } from '../../accounts/accounts.ts';
+import { accountStore } from '../../accounts/store.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
 import type { SiteFile } from '../scan/site.ts';
 import { checkLabQuota, consumeLabPublish, labQuota, LabQuotaSchema } from './quota.ts';
@@ -225,7 +226,7 @@ export function deleteLabPage(ctx: AppContext, account: Account, slug: string): 
  * public address answers 410; publishing the slug again answers 409 LAB_TAKEN_DOWN.
  */
 export function takedownLabPage(ctx: AppContext, name: string, slug: string) {
-  const account = ctx.db.query<{ id: string; name: string }, [string]>('SELECT id, name FROM accounts WHERE name_key = ?').get(name.toLowerCase());
+  const account = accountStore(ctx.db).byName.get(name.toLowerCase());
   if (!account) fail('NOT_FOUND', { name });
   const store = labStore(ctx.db);
   const now = ctx.clock.now();
@@ -244,7 +245,7 @@ export function takedownLabPage(ctx: AppContext, name: string, slug: string) {
 export function labPagePublication(ctx: AppContext, id: string): PublicationInfo | null {
   const row = labStore(ctx.db).byId.get(id);
   if (!row) return null;
-  const owner = ctx.db.query<{ name: string }, [string]>('SELECT name FROM accounts WHERE id = ?').get(row.account_id);
+  const owner = accountStore(ctx.db).byId.get(row.account_id);
   // Lab pages belong to no thread; the page id stands in for thread_id.
   return owner ? { id: row.id, seq: row.seq, thread_id: row.id, url: labPageUrl(ctx, owner.name, row.slug) } : null;
 }

@@ -1,0 +1,39 @@
+// The one home of "live" (01-core-board: only live posts by live accounts in live threads are
+// read). Every store builds its conditions from these fragments instead of restating them. The
+// text they produce is exactly `<alias>.deleted_at IS NULL`, the term of the partial indexes
+// (`WHERE deleted_at IS NULL`), so the planner still matches those indexes; a server database
+// replacing SQLite changes the fragments here, not the stores or the routes.
+//
+// Each builder takes the table aliases of its query (none for a single-table statement).
+
+const deletedAt = (alias?: string) => (alias ? `${alias}.deleted_at` : 'deleted_at');
+
+/** A live account: not deleted. Revocation sets accounts.deleted_at too (src/accounts/store.ts), so a revoked account is not live. */
+export const liveAccount = (a?: string): string => `${deletedAt(a)} IS NULL`;
+
+/** A post not deleted, whoever wrote it: deleting a root soft-deletes its replies, so a reply of a deleted root is not this either. */
+export const notDeleted = (p?: string): string => `${deletedAt(p)} IS NULL`;
+
+/** A deleted post (what the small posts_deleted index holds): the complement of notDeleted. */
+export const deleted = (p?: string): string => `${deletedAt(p)} IS NOT NULL`;
+
+/** A live post: not deleted, by a live account (an account's deletion hides its writing without touching the posts). */
+export const livePost = (p = 'p', a = 'a'): string => `${notDeleted(p)} AND ${liveAccount(a)}`;
+
+/** A live root: a thread's opening post, live (the feeds and the thread lists read only these). */
+export const liveRoot = (p = 'p', a = 'a'): string => `${p}.kind = 'post' AND ${livePost(p, a)}`;
+
+/**
+ * A live post whose thread root (joined as `root`) is not deleted. Cheaper than liveInLiveThread
+ * where the root is joined anyway; it does not look at the root's author.
+ */
+export const livePostUnderRoot = (p = 'p', a = 'a', root = 'root'): string => `${livePost(p, a)} AND ${notDeleted(root)}`;
+
+/**
+ * A live post in a live thread, the spec's rule in full: live itself, and a reply only while its
+ * root is live too, the root author's account included (deleting an account leaves its roots'
+ * replies undeleted, so the EXISTS is what hides them). The subquery's aliases are r and ra.
+ */
+export const liveInLiveThread = (p = 'p', a = 'a'): string => `${livePost(p, a)} AND (${p}.kind = 'post' OR EXISTS (
+  SELECT 1 FROM posts r JOIN accounts ra ON ra.id = r.author_id
+  WHERE r.id = ${p}.thread_id AND ${livePost('r', 'ra')}))`;

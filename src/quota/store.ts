@@ -1,0 +1,14 @@
+// Prepared SQL for the daily allowance ledger (quota_usage), built once per database.
+import { type Db, perDatabase } from '../db/open.ts';
+
+function build(db: Db) {
+  return {
+    used: db.query<{ used: number }, [string, string, string]>('SELECT used FROM quota_usage WHERE account_id = ? AND channel = ? AND day = ?'),
+    bump: db.query<void, [string, string, string]>(
+      'INSERT INTO quota_usage (account_id, channel, day, used) VALUES (?, ?, ?, 1) ON CONFLICT (account_id, channel, day) DO UPDATE SET used = used + 1',
+    ),
+  };
+}
+
+/** The quota statements, prepared once per database. */
+export const quotaStore = perDatabase(build);
