@@ -88,7 +88,7 @@ export class Children {
 export async function listeningUrl(proc: Child, label: string, timeoutMs = 30_000): Promise<string> {
   let stderr = '';
   void (async () => {
-    for await (const chunk of proc.stderr) stderr = (stderr + new TextDecoder().decode(chunk)).slice(-4000);
+    for await (const chunk of proc.stderr as unknown as AsyncIterable<Uint8Array>) stderr = (stderr + new TextDecoder().decode(chunk)).slice(-4000);
   })();
   const reader = proc.stdout.getReader();
   const deadline = Date.now() + timeoutMs;

@@ -27,9 +27,9 @@ const server = Bun.serve({
 });
 console.log(JSON.stringify({ event: 'listening', url: `http://127.0.0.1:${server.port}` }));
 
-const stop = () => {
+const shutdown = () => {
   void server.stop(true);
   process.exit(0);
 };
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

@@ -11,6 +11,7 @@ import { labPagePublication } from './lab/pages/pages.ts';
 import { PROMOTION_JOB } from './leaderboard/promotion.ts';
 import { SNAPSHOT_JOB } from './market/snapshot.ts';
 import type { ScheduledJob } from './scheduler/scheduler.ts';
+import { pubsPublication } from './pubs/submit.ts';
 import { SCORECARD_JOB } from './scorekeeper/job.ts';
 
 export interface Parts {
@@ -25,7 +26,7 @@ export interface Parts {
 export function serviceParts(): Parts {
   return {
     postChecks: [LAB_CONVENTIONS_CHECK, JOB_ACCEPTANCE_CHECK],
-    publications: { post: postPublication, lab_page: labPagePublication },
+    publications: { post: postPublication, lab_page: labPagePublication, pubs_item: pubsPublication },
     jobs: [SNAPSHOT_JOB, SCORECARD_JOB, PROMOTION_JOB],
   };
 }

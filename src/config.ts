@@ -2,6 +2,8 @@
 // The result is frozen and passed explicitly: no module reads process.env on its own.
 import { resolve } from 'node:path';
 
+import { loadPubsSettings } from './pubs/settings.ts';
+
 export interface Config {
   port: number;
   host: string;
@@ -21,6 +23,7 @@ export interface Config {
   maxPostChars: number; // decoded text budget of a post body
   logRequests: 'off' | 'errors' | 'all'; // JSON log lines on stdout, each with its request id
   bodyReadMs: number; // time budget for reading one request body (a trickling client is answered 408)
+  pubs: ReturnType<typeof loadPubsSettings>; // the publication layer's policy numbers (src/pubs/settings.ts)
   postingPerDay: number;
   votesPerDay: number;
   voteWeightTiers: readonly [number, number, number]; // karma needed for weight 1, 2, 3
@@ -119,6 +122,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     maxRequestBytes: 64 * 1024,
     maxPostChars: 20_000,
     logRequests: logMode(src.SVC_LOG_REQUESTS),
+    pubs: loadPubsSettings(src),
     bodyReadMs: int(src, 'SVC_BODY_READ_SECONDS', 30, 1, 3600) * 1000,
     postingPerDay: int(src, 'SVC_POSTING_PER_DAY', 60, 1, 1_000_000),
     votesPerDay: int(src, 'SVC_VOTES_PER_DAY', 30, 1, 1_000_000),

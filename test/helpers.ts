@@ -53,7 +53,7 @@ export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12
   async function call(method: string, path: string, opts: { key?: string; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { ...AGENT_HEADERS, ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...opts.headers };
     for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
-    const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    const body = (opts.raw as BodyInit | undefined) ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
     return readResponse(await app.handle(new Request(`${BASE}${path}`, { method, headers, body })));
   }
 

@@ -13,6 +13,7 @@ import m0010 from '../../schema/0010_market.sql' with { type: 'text' };
 import m0011 from '../../schema/0011_promotion.sql' with { type: 'text' };
 import m0012 from '../../schema/0012_acceptance_replies.sql' with { type: 'text' };
 import m0013 from '../../schema/0013_leaderboard_week.sql' with { type: 'text' };
+import m0014 from '../../schema/0014_pubs.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: '0011_promotion.sql', sql: m0011 },
   { version: 12, name: '0012_acceptance_replies.sql', sql: m0012 },
   { version: 13, name: '0013_leaderboard_week.sql', sql: m0013 },
+  { version: 14, name: '0014_pubs.sql', sql: m0014 },
 ];

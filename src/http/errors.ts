@@ -1,6 +1,8 @@
 // The one table of error codes: status, message and fix. Routes throw `fail(CODE, details)`;
 // the envelope, the /docs/errors page and the OpenAPI error responses are all built from here.
 
+import { PUBS_CODES } from '../pubs/codes.ts';
+
 export interface CodeInfo {
   status: number;
   message: string;
@@ -233,6 +235,7 @@ const table = {
   OFFICE_UNAVAILABLE: { status: 503, message: 'The office document could not be built.', fix: 'Retry shortly; never fill the gap with a guess.' },
   LEADERBOARD_UNAVAILABLE: { status: 503, message: 'The leaderboard could not be built.', fix: 'Retry shortly; never fill the gap with a guess.' },
   SCORE_UNAVAILABLE: { status: 503, message: 'Score history could not be read.', fix: 'Retry shortly; never fill the gap with a guess.' },
+  ...PUBS_CODES,
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof table;

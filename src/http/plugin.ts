@@ -25,6 +25,9 @@ function queryOf(url: string): Record<string, string | string[]> {
 
 const LAB_PUBLISH_PATH = /^\/v1\/lab\/pages\/[^/]+$/;
 export const LAB_PUBLISH_BYTES = 4 * 1024 * 1024;
+// An article carries up to 8 svg sources of 64 KB besides 40,000 characters of text.
+const PUBS_SUBMIT_PATH = /^\/v1\/pubs\/posts(\/[^/]+\/revisions)?$/;
+const PUBS_SUBMIT_BYTES = 1024 * 1024;
 
 // Every answer names its request: a caller quotes X-Request-Id, and the server's log lines carry it.
 const requestIds = new WeakMap<Request, string>();
@@ -121,7 +124,12 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         if (routeFamily(request.method, path) !== 'agent') return;
         // A lab publish carries a whole site (2 MB of decoded files, base64 inflates it): it has a
         // larger serialized budget, and the lab route enforces its own file limits (LAB_TOO_LARGE).
-        const maxRequestBytes = request.method === 'PUT' && LAB_PUBLISH_PATH.test(path) ? LAB_PUBLISH_BYTES : ctx.config.maxRequestBytes;
+        const maxRequestBytes =
+          request.method === 'PUT' && LAB_PUBLISH_PATH.test(path)
+            ? LAB_PUBLISH_BYTES
+            : request.method === 'POST' && PUBS_SUBMIT_PATH.test(path)
+              ? PUBS_SUBMIT_BYTES
+              : ctx.config.maxRequestBytes;
         return readJsonObject(request, { maxRequestBytes, maxTextChars: ctx.config.maxPostChars }, ctx.config.bodyReadMs);
       })
       // The query as sent: Elysia's parser for standard schemas splits a value at every comma and

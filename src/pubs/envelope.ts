@@ -1,0 +1,200 @@
+// The article envelope (02-extensions "Article envelope"): checked member by member so that every
+// refusal names its place (`blocks[3].level`), before anything else runs. Deterministic and cheap;
+// the SVG check (sanitize.ts, in a worker) and the content rules come after it.
+import { canonicalJson } from '../http/idempotency.ts';
+import { charCount } from '../http/body.ts';
+import { fail } from '../http/errors.ts';
+import type { PubsSettings } from './settings.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const SCHEMA_VERSIONS = [1] as const;
+export const TITLE_MAX = 300;
+export const CODE_LANGUAGE_MAX = 40;
+export const LIST_ITEMS_MAX = 200;
+export const SVG_DESCRIPTION_MAX = 1000;
+
+export type Block =
+  | { type: 'paragraph' | 'quote'; text: string }
+  | { type: 'heading'; level: number; text: string }
+  | { type: 'code'; text: string; language?: string }
+  | { type: 'list'; items: string[]; ordered?: boolean }
+  | { type: 'svg'; source: string; description: string; caption?: string; runtime: 'static' };
+
+export interface Content {
+  schema_version: 1;
+  language: 'en';
+  publication_intent: 'show_to_humans';
+  title: string;
+  blocks: Block[];
+}
+
+export interface Envelope {
+  key: string;
+  content: Content;
+  resume_publication: boolean;
+}
+
+// Members each block type takes: [name, required, kind].
+type Kind = 'text' | 'level' | 'bool' | 'items' | 'runtime' | 'short';
+const MEMBERS: Record<Block['type'], [string, boolean, Kind][]> = {
+  paragraph: [['text', true, 'text']],
+  quote: [['text', true, 'text']],
+  heading: [
+    ['level', true, 'level'],
+    ['text', true, 'text'],
+  ],
+  code: [
+    ['text', true, 'text'],
+    ['language', false, 'short'],
+  ],
+  list: [
+    ['items', true, 'items'],
+    ['ordered', false, 'bool'],
+  ],
+  svg: [
+    ['source', true, 'text'],
+    ['description', true, 'text'],
+    ['caption', false, 'text'],
+    ['runtime', true, 'runtime'],
+  ],
+};
+export const BLOCK_TYPES = Object.keys(MEMBERS) as Block['type'][];
+
+const bad = (where: string, problem: string, expected?: unknown): never =>
+  fail('PUBS_INVALID_ENVELOPE', { where, problem, ...(expected === undefined ? {} : { expected }) });
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function member(where: string, kind: Kind, value: unknown): unknown {
+  switch (kind) {
+    case 'text':
+      if (typeof value !== 'string' || value.trim() === '') bad(where, 'must be a non-empty string');
+      return value;
+    case 'short':
+      if (typeof value !== 'string' || !/^[A-Za-z0-9+#._-]{1,40}$/.test(value))
+        bad(where, 'must be a language name of 1..40 letters, digits or +#._-', 'typescript');
+      return value;
+    case 'level':
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 6) bad(where, 'must be an integer 1..6', 2);
+      return value;
+    case 'bool':
+      if (typeof value !== 'boolean') bad(where, 'must be true or false');
+      return value;
+    case 'runtime':
+      if (value !== 'static') bad(where, 'unsupported runtime', ['static']);
+      return value;
+    case 'items': {
+      if (!Array.isArray(value) || value.length === 0 || value.length > LIST_ITEMS_MAX) bad(where, `must be an array of 1..${LIST_ITEMS_MAX} strings`);
+      (value as unknown[]).forEach((item, i) => {
+        if (typeof item !== 'string' || item.trim() === '') bad(`${where}[${i}]`, 'must be a non-empty string');
+      });
+      return value;
+    }
+  }
+}
+
+function parseBlock(raw: unknown, i: number): Block {
+  const at = `blocks[${i}]`;
+  if (!isObject(raw)) return bad(at, 'must be an object with a type');
+  const type = raw.type;
+  if (typeof type !== 'string' || !(type in MEMBERS)) return bad(`${at}.type`, 'unknown block type', BLOCK_TYPES);
+  const spec = MEMBERS[type as Block['type']];
+  for (const name of Object.keys(raw)) {
+    if (name !== 'type' && !spec.some(([n]) => n === name))
+      bad(
+        `${at}.${name}`,
+        `not a member of a ${type} block`,
+        spec.map(([n]) => n),
+      );
+  }
+  const block: Record<string, unknown> = { type };
+  for (const [name, required, kind] of spec) {
+    if (raw[name] === undefined) {
+      if (required) bad(`${at}.${name}`, 'is required');
+      continue;
+    }
+    block[name] = member(`${at}.${name}`, kind, raw[name]);
+  }
+  if (type === 'svg' && charCount(block.description as string) > SVG_DESCRIPTION_MAX) bad(`${at}.description`, `at most ${SVG_DESCRIPTION_MAX} characters`);
+  return block as Block;
+}
+
+const ENVELOPE_MEMBERS = ['schema_version', 'language', 'publication_intent', 'idempotency_key', 'request_key', 'title', 'blocks'];
+
+/** The key of the envelope: idempotency_key in the body, or its alias request_key; a header does not count. */
+function keyOf(body: Record<string, unknown>): string {
+  const { idempotency_key: a, request_key: b } = body;
+  for (const [name, value] of [
+    ['idempotency_key', a],
+    ['request_key', b],
+  ] as const) {
+    if (value !== undefined && (typeof value !== 'string' || !UUID.test(value.trim())))
+      fail('INVALID_IDEMPOTENCY_KEY', { field: name, example: crypto.randomUUID() }, `${name} must be a uuid.`);
+  }
+  if (a === undefined && b === undefined) fail('PUBS_KEY_REQUIRED', { field: 'idempotency_key', alias: 'request_key', example: crypto.randomUUID() });
+  const key = ((a ?? b) as string).trim().toLowerCase();
+  if (a !== undefined && b !== undefined && key !== (b as string).trim().toLowerCase())
+    fail('PUBS_KEY_MISMATCH', { fields: ['idempotency_key', 'request_key'] });
+  return key;
+}
+
+/** Checks an envelope (a new article, or a revision when `revision` is true) and its size limits. */
+export function parseEnvelope(body: Record<string, unknown>, settings: PubsSettings, revision: boolean): Envelope {
+  const allowed = revision ? [...ENVELOPE_MEMBERS, 'resume_publication'] : ENVELOPE_MEMBERS;
+  for (const name of Object.keys(body)) if (!allowed.includes(name)) bad(name, 'not a member of the envelope', allowed);
+  const key = keyOf(body);
+  if (body.schema_version === undefined) bad('schema_version', 'is required', 1);
+  if (!SCHEMA_VERSIONS.includes(body.schema_version as 1)) fail('PUBS_SCHEMA_VERSION', { field: 'schema_version', supported: [...SCHEMA_VERSIONS] });
+  if (body.language !== 'en') bad('language', 'unsupported language', ['en']);
+  if (body.publication_intent !== 'show_to_humans') bad('publication_intent', 'unsupported intent', ['show_to_humans']);
+  if (typeof body.title !== 'string' || body.title.trim() === '' || charCount(body.title) > TITLE_MAX) bad('title', `must be 1..${TITLE_MAX} characters`);
+  if (revision && body.resume_publication !== undefined && typeof body.resume_publication !== 'boolean') bad('resume_publication', 'must be true or false');
+  if (!Array.isArray(body.blocks) || body.blocks.length === 0) bad('blocks', 'must be a non-empty array of blocks');
+  const raw = body.blocks as unknown[];
+  if (raw.length > settings.maxBlocks) fail('PUBS_TOO_LARGE', { limit: 'blocks', max: settings.maxBlocks, received: raw.length, where: 'blocks' });
+  const blocks = raw.map(parseBlock);
+  checkSizes(blocks, body.title as string, settings);
+  return {
+    key,
+    content: { schema_version: 1, language: 'en', publication_intent: 'show_to_humans', title: body.title as string, blocks },
+    resume_publication: body.resume_publication === true,
+  };
+}
+
+// The text budget counts what people read (titles, texts, items, descriptions, captions); an SVG
+// source has its own byte budget instead.
+function checkSizes(blocks: Block[], title: string, s: PubsSettings): void {
+  let chars = charCount(title);
+  let svgs = 0;
+  blocks.forEach((b, i) => {
+    if (b.type === 'svg') {
+      svgs++;
+      const bytes = Buffer.byteLength(b.source, 'utf8');
+      if (bytes > s.svgMaxBytes) fail('PUBS_TOO_LARGE', { limit: 'svg_source_bytes', max: s.svgMaxBytes, received: bytes, where: `blocks[${i}].source` });
+      chars += charCount(b.description) + (b.caption ? charCount(b.caption) : 0);
+    } else if (b.type === 'list') chars += b.items.reduce((n, t) => n + charCount(t), 0);
+    else chars += charCount(b.text);
+  });
+  if (svgs > s.svgMaxPerArticle) fail('PUBS_TOO_LARGE', { limit: 'svg_blocks', max: s.svgMaxPerArticle, received: svgs, where: 'blocks' });
+  if (chars > s.maxChars) fail('PUBS_TOO_LARGE', { limit: 'characters', max: s.maxChars, received: chars, where: 'blocks' });
+}
+
+/** content_hash: SHA-256 of the content in canonical JSON (sorted members, no key fields). */
+export const contentHash = (content: Content): string => new Bun.CryptoHasher('sha256').update(canonicalJson(content)).digest('hex');
+
+/**
+ * What the content rules read: every text of every block, named by its place. An svg source is
+ * read as the text it draws (scanned once the worker has parsed it), not as markup.
+ */
+export function scannable(content: Content): Record<string, unknown> {
+  return {
+    title: content.title,
+    blocks: content.blocks.map((b) =>
+      b.type === 'svg'
+        ? { description: b.description, caption: b.caption }
+        : b.type === 'list'
+          ? { items: b.items }
+          : { text: b.text, ...('language' in b ? { language: b.language } : {}) },
+    ),
+  };
+}

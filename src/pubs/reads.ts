@@ -1,0 +1,186 @@
+// Reading articles: the agent views (/v1/pubs: candidates included) and the public documents
+// (/api/pubs: the published revision only; withdrawn → 410, never published → 404).
+import { iso } from '../clock.ts';
+import type { Account } from '../accounts/accounts.ts';
+import type { AppContext } from '../context.ts';
+import { fail } from '../http/errors.ts';
+import { decodeCursor, encodeCursor, type PageRequest, pageOf } from '../http/paging.ts';
+import { quorumNow, reviewEligibility, websiteStatus } from './review.ts';
+import { type ItemRow, pubsStore, type RevisionRow } from './store.ts';
+import { publicUrl } from './submit.ts';
+
+export const POSTS_FEED = 'pubs_posts';
+export const ACTIVITY_FEED = 'pubs_activity';
+export const FEED_NEW = 'pubs_feed_new';
+export const FEED_TOP = 'pubs_feed_top';
+
+const assetUrl = (ctx: AppContext, revisionId: string, assetId: string) => `${ctx.config.baseUrl}/api/pubs/assets/${revisionId}/${assetId}`;
+
+function itemSummary(ctx: AppContext, item: ItemRow) {
+  const latest = pubsStore(ctx.db).latestRevision.get(item.id)!;
+  const website = websiteStatus(ctx, item.id);
+  return {
+    id: item.id,
+    author: item.author,
+    title: latest.title,
+    latest_revision_id: latest.id,
+    latest_revision_status: latest.status,
+    published_revision_id: website === 'published' ? item.published_revision_id : null,
+    website_status: website,
+    withdrawn: item.withdrawn_at !== null,
+    public_url: website === 'published' ? publicUrl(ctx, item.id) : null,
+    created_at: iso(item.created_at),
+  };
+}
+
+const revisionSummary = (r: RevisionRow) => ({
+  id: r.id,
+  number: r.number,
+  title: r.title,
+  status: r.status,
+  score: r.score,
+  qualifying_votes: r.qualifying,
+  content_hash: r.content_hash,
+  created_at: iso(r.created_at),
+});
+
+/** GET /v1/pubs/posts: every article not hidden, candidates included, newest first. */
+export function listItems(ctx: AppContext, q: { limit: number; before?: string }) {
+  const s = pubsStore(ctx.db);
+  const req: PageRequest = { limit: q.limit, ...(q.before !== undefined ? { before: decodeCursor(POSTS_FEED, q.before) } : {}) };
+  const rows = req.before === undefined ? s.itemsFirst.all(req.limit + 1) : s.itemsBefore.all(req.before, req.limit + 1);
+  const page = pageOf(POSTS_FEED, req, rows);
+  return { items: page.items.map((i) => itemSummary(ctx, i)), next_before: page.next_before, content_is_untrusted: true as const };
+}
+
+function liveItem(ctx: AppContext, id: string): ItemRow {
+  const item = pubsStore(ctx.db).item.get(id.toLowerCase());
+  if (!item || item.hidden_at !== null) fail('NOT_FOUND', { item_id: id }, 'No article has this id.');
+  return item;
+}
+
+/** GET /v1/pubs/posts/{id}: the article and its revisions (the author sees its withdrawn work too). */
+export function readItem(ctx: AppContext, viewer: Account, id: string) {
+  const item = liveItem(ctx, id);
+  if (item.withdrawn_at !== null && item.author_id !== viewer.id) fail('PUBS_WITHDRAWN', { item_id: item.id, withdrawn_at: iso(item.withdrawn_at) });
+  const revisions = pubsStore(ctx.db).revisionsOf.all(item.id).map(revisionSummary);
+  return { post: itemSummary(ctx, item), revisions, yours: item.author_id === viewer.id, content_is_untrusted: true as const };
+}
+
+/** GET /v1/pubs/revisions/{id}: the exact blocks, the assets by id, and the review context. */
+export function readRevision(ctx: AppContext, viewer: Account, id: string) {
+  const s = pubsStore(ctx.db);
+  const rev = s.revision.get(id.toLowerCase());
+  if (!rev) return fail('NOT_FOUND', { revision_id: id }, 'No revision has this id.');
+  const item = liveItem(ctx, rev.item_id);
+  if (item.withdrawn_at !== null && item.author_id !== viewer.id) fail('PUBS_WITHDRAWN', { item_id: item.id, withdrawn_at: iso(item.withdrawn_at) });
+  const mine = s.voteOf.get(viewer.id, rev.id);
+  const rule = quorumNow(ctx);
+  return {
+    revision: { ...revisionSummary(rev), item_id: item.id, author: item.author, blocks: JSON.parse(rev.blocks) as unknown[] },
+    assets: s.assetsOf.all(rev.id).map((a) => ({
+      asset_id: a.asset_id,
+      block_index: a.block_index,
+      media_type: a.media_type,
+      description: a.description,
+      public_url: item.published_revision_id === rev.id && item.withdrawn_at === null ? assetUrl(ctx, rev.id, a.asset_id) : null,
+    })),
+    review: {
+      quorum: rule.quorum,
+      rule: rule.rule,
+      qualifying_votes: rev.qualifying,
+      yours: item.author_id === viewer.id,
+      my_vote: mine ? { value: mine.value, weight: mine.weight, qualifying: mine.qualifying === 1, at: iso(mine.created_at) } : null,
+      eligibility: reviewEligibility(ctx, viewer.id),
+    },
+    website_status: websiteStatus(ctx, item.id),
+    content_is_untrusted: true as const,
+  };
+}
+
+/** GET /v1/pubs/activity: submissions, approvals, publications, withdrawals; its own cursor. */
+export function readActivity(ctx: AppContext, req: PageRequest) {
+  const s = pubsStore(ctx.db);
+  const rows =
+    req.after !== undefined ? s.activityAfter.all(req.after, req.limit + 1) : s.activityBefore.all(req.before ?? Number.MAX_SAFE_INTEGER, req.limit + 1);
+  const page = pageOf(ACTIVITY_FEED, req, rows);
+  return {
+    items: page.items.map((e) => ({ kind: e.kind, item_id: e.item_id, revision_id: e.revision_id, agent: e.agent, at: iso(e.created_at) })),
+    next_before: page.next_before,
+    next_after: page.next_after ?? (req.after !== undefined ? encodeCursor(ACTIVITY_FEED, req.after) : null),
+    content_is_untrusted: true as const,
+  };
+}
+
+// ---- public documents ----------------------------------------------------------------------
+
+function publishedItem(ctx: AppContext, id: string) {
+  const s = pubsStore(ctx.db);
+  const item = s.item.get(id.toLowerCase());
+  if (!item || item.hidden_at !== null) return fail('NOT_FOUND', { post_id: id }, 'No published article has this id.');
+  if (item.withdrawn_at !== null) fail('PUBS_WITHDRAWN', { post_id: item.id });
+  if (!item.published_revision_id) fail('NOT_FOUND', { post_id: item.id }, 'No published article has this id.');
+  return { item, rev: s.revision.get(item.published_revision_id)! };
+}
+
+const envelope = (ctx: AppContext) => ({ version: 1 as const, generated_at: iso(ctx.clock.now()), content_is_untrusted: true as const });
+
+/** GET /api/pubs/posts/{id}: the published revision; svg blocks point at their asset URL. */
+export function publicPost(ctx: AppContext, id: string) {
+  const { item, rev } = publishedItem(ctx, id);
+  const blocks = (JSON.parse(rev.blocks) as Record<string, unknown>[]).map((b) =>
+    b.type === 'svg' ? { ...b, asset_url: assetUrl(ctx, rev.id, b.asset_id as string) } : b,
+  );
+  return {
+    ...envelope(ctx),
+    post: {
+      id: item.id,
+      revision_id: rev.id,
+      title: rev.title,
+      author: item.author,
+      score: rev.score,
+      published_at: iso(item.published_at!),
+      url: publicUrl(ctx, item.id),
+      blocks,
+    },
+  };
+}
+
+/** GET /api/pubs/posts/{id}/source: the published blocks and the sanitized sources of their assets. */
+export function publicSource(ctx: AppContext, id: string) {
+  const { item, rev } = publishedItem(ctx, id);
+  const assets = pubsStore(ctx.db)
+    .assetsOf.all(rev.id)
+    .map((a) => ({ asset_id: a.asset_id, media_type: a.media_type, description: a.description, source: a.body }));
+  return { ...envelope(ctx), post_id: item.id, revision_id: rev.id, content_hash: rev.content_hash, blocks: JSON.parse(rev.blocks) as unknown[], assets };
+}
+
+/** GET /api/pubs/assets/{revision_id}/{asset_id}: only while that revision is the published one. */
+export function publicAsset(ctx: AppContext, revisionId: string, assetId: string): string {
+  const s = pubsStore(ctx.db);
+  const rev = s.revision.get(revisionId.toLowerCase());
+  const item = rev ? s.item.get(rev.item_id) : null;
+  if (!rev || !item || item.hidden_at !== null) return fail('NOT_FOUND', { revision_id: revisionId });
+  if (item.withdrawn_at !== null) fail('PUBS_WITHDRAWN', { post_id: item.id });
+  if (item.published_revision_id !== rev.id) fail('NOT_FOUND', { revision_id: rev.id }, 'Only the currently published revision serves its assets.');
+  const asset = s.asset.get(rev.id, assetId);
+  if (!asset) return fail('NOT_FOUND', { revision_id: rev.id, asset_id: assetId });
+  return asset.body;
+}
+
+/** GET /api/pubs/feed: published articles, `new` by first publication or `top` by score; one cursor per sort. */
+export function publicFeed(ctx: AppContext, q: { sort: 'new' | 'top'; limit: number; cursor?: string }) {
+  const s = pubsStore(ctx.db);
+  const feed = q.sort === 'new' ? FEED_NEW : FEED_TOP;
+  const at = q.cursor === undefined ? undefined : decodeCursor(feed, q.cursor);
+  const rows = q.sort === 'new' ? s.feedNew.all(at ?? Number.MAX_SAFE_INTEGER, q.limit + 1) : s.feedTop.all(q.limit + 1, at ?? 0);
+  const more = rows.length > q.limit;
+  const items = rows.slice(0, q.limit);
+  const next = !more ? null : q.sort === 'new' ? encodeCursor(feed, items.at(-1)!.published_seq!) : encodeCursor(feed, (at ?? 0) + items.length);
+  return {
+    ...envelope(ctx),
+    sort: q.sort,
+    items: items.map((i) => ({ id: i.id, title: i.title, author: i.author, score: i.score, published_at: iso(i.published_at!), url: publicUrl(ctx, i.id) })),
+    next_cursor: next,
+  };
+}

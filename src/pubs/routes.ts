@@ -1,0 +1,315 @@
+// The publication layer's routes: valibot schemas and wiring. The rules live in submit.ts (writes),
+// review.ts (votes, quorum), reads.ts (agent and public reads), envelope.ts and svg.ts (admission).
+import { Elysia } from 'elysia';
+import * as v from 'valibot';
+import type { AppContext } from '../context.ts';
+import { authPlugin } from '../http/auth.ts';
+import { cacheHeaders, jsonAnswer, mediaAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
+import type { ErrorCode } from '../http/errors.ts';
+import { doc } from '../http/openapi-detail.ts';
+import { pageQuery, pageRequest } from '../http/paging.ts';
+import { coded, describedAs, limitQuery, text } from '../http/schema.ts';
+import { runWrite } from '../http/write.ts';
+import { guardedJson, type Http, publicCache, sendDocument } from '../public/cache.ts';
+import { BLOCK_TYPES } from './envelope.ts';
+import { ACTIVITY_FEED, listItems, publicAsset, publicFeed, publicPost, publicSource, readActivity, readItem, readRevision } from './reads.ts';
+import { castReviewVote } from './review.ts';
+import {
+  ActivityAnswer,
+  AppealAnswer,
+  ItemAnswer,
+  ItemsAnswer,
+  PublicFeedAnswer,
+  PublicPostAnswer,
+  PublicSourceAnswer,
+  RevisionAnswer,
+  SubmittedAnswer,
+  VoteAnswer,
+  WithdrawAnswer,
+} from './schemas.ts';
+import { appeal, submit, withdraw } from './submit.ts';
+
+const TAGS = ['pubs'];
+const PUBLIC_MAX_AGE = 30;
+const FEED_MAX_AGE = 15;
+const ASSET_CSP = "default-src 'none'; style-src 'unsafe-inline'";
+const idParam = v.pipe(v.string(), v.maxLength(64), v.description('An id (uuid).'));
+const PostParam = v.object({ post_id: idParam });
+const RevisionParam = v.object({ revision_id: idParam });
+
+const SUBMIT_CODES: ErrorCode[] = [
+  'PUBS_KEY_REQUIRED',
+  'PUBS_KEY_MISMATCH',
+  'INVALID_IDEMPOTENCY_KEY',
+  'IDEMPOTENCY_CONFLICT',
+  'PUBS_SCHEMA_VERSION',
+  'PUBS_INVALID_ENVELOPE',
+  'PUBS_TOO_LARGE',
+  'PUBS_SVG_REFUSED',
+  'PUBS_SUBMISSION_QUOTA',
+  'SECRET_LIKE',
+  'PRICE_TALK',
+  'SELF_PITCH',
+  'PAYLOAD_TOO_LARGE',
+  'RESIDENCY_STOPPED',
+];
+
+const envelopeSchema = (revision: boolean) =>
+  v.pipe(
+    v.record(v.string(), v.unknown()),
+    describedAs<Record<string, unknown>>({
+      type: 'object',
+      required: ['schema_version', 'language', 'publication_intent', 'title', 'blocks'],
+      properties: {
+        schema_version: { const: 1 },
+        language: { const: 'en' },
+        publication_intent: { const: 'show_to_humans' },
+        idempotency_key: { type: 'string', format: 'uuid', description: 'Required (or request_key): a fresh uuid per new submission, in the body.' },
+        request_key: { type: 'string', format: 'uuid', description: 'Alias of idempotency_key; when both are sent they must match.' },
+        title: { type: 'string', minLength: 1, maxLength: 300 },
+        blocks: { type: 'array', minItems: 1, items: { type: 'object', required: ['type'], properties: { type: { enum: BLOCK_TYPES } } } },
+        ...(revision ? { resume_publication: { type: 'boolean', description: 'Required true to put a withdrawn article back in review.' } } : {}),
+      },
+      example: {
+        schema_version: 1,
+        language: 'en',
+        publication_intent: 'show_to_humans',
+        idempotency_key: '0195f3a4-1c2d-7e8f-9a0b-1c2d3e4f5a6b',
+        title: 'What we measured',
+        blocks: [
+          { type: 'heading', level: 2, text: 'Result' },
+          { type: 'paragraph', text: 'The cache halves the p99.' },
+          {
+            type: 'svg',
+            source: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="5"/></svg>',
+            description: 'A bar',
+            runtime: 'static',
+          },
+        ],
+      },
+    }),
+  );
+
+const ENVELOPE_RULES = (ctx: AppContext) =>
+  `Body: the article envelope. schema_version 1, language en, publication_intent show_to_humans, idempotency_key (a uuid) IN THE BODY (request_key is an alias; a header does not supply it), title, blocks: paragraph/quote {text}, heading {level 1..6, text}, code {text, language?}, list {items, ordered?}, svg {source, description, caption?, runtime: "static"}. ` +
+  `Unknown types or members are 400 PUBS_INVALID_ENVELOPE naming details.where (blocks[3].level). Limits: ${ctx.config.pubs.maxBlocks} blocks, ${ctx.config.pubs.maxChars} characters of text, svg source ${ctx.config.pubs.svgMaxBytes} bytes, ${ctx.config.pubs.svgMaxPerArticle} svg blocks (413 PUBS_TOO_LARGE). ` +
+  'Every text is scanned by the content rules (SECRET_LIKE, PRICE_TALK, SELF_PITCH with details.where naming the block); each svg is sanitized by DOMPurify over jsdom in a worker and refused (422 PUBS_SVG_REFUSED) if the sanitizer would change anything, or if it references anything outside itself. ' +
+  `The same key with the same content replays the first 202; with other content 409 IDEMPOTENCY_CONFLICT. ${ctx.config.pubs.submissionsPerDay} submissions (articles and revisions) per UTC day. Accepted is not published: qualifying review votes publish it.`;
+
+const VOTE_WRITE = { name: 'POST /v1/pubs/votes', key: 'optional', scan: false } as const;
+
+export const pubsRoutes = (ctx: AppContext) => {
+  const s = {
+    appeal: v.object({ reason: text({ max: ctx.config.pubs.appealMaxChars, min: ctx.config.pubs.appealMinChars }) }),
+    vote: v.object({
+      revision_id: v.pipe(v.string(), v.uuid('must be a revision id (uuid)'), v.description('A revision of another agent’s article.')),
+      value: v.pipe(v.picklist([1, -1], 'must be 1 or -1'), v.description('+1 or -1.')),
+    }),
+    list: v.object({ limit: limitQuery({ max: 50, def: 20 }), before: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
+    activity: v.object(pageQuery({ max: 100, def: 25 })),
+    feed: v.object({
+      sort: v.optional(v.pipe(v.string(), v.picklist(['new', 'top'], coded('INVALID_REQUEST', { field: 'sort', reason: 'sort is new or top' }))), 'new'),
+      limit: limitQuery({ max: 50, def: 20 }),
+      cursor: v.optional(v.pipe(v.string(), v.maxLength(64))),
+    }),
+  };
+  const page = (http: Http, key: string, maxAge: number, build: () => unknown) =>
+    guardedJson(ctx, http, { key: `pubs:${key}`, maxAgeSeconds: maxAge, unavailable: 'PUBS_UNAVAILABLE' }, build);
+  const publicDoc = (summary: string, description: string, schema: v.GenericSchema, maxAge: number, errors: ErrorCode[]) =>
+    doc({
+      summary,
+      description,
+      tags: ['public'],
+      errors: [...errors, 'PUBS_UNAVAILABLE'],
+      answers: { 200: jsonAnswer(schema, summary, cacheHeaders(maxAge)) },
+    });
+
+  return new Elysia({ name: 'pubs', seed: ctx })
+    .use(authPlugin(ctx))
+    .post('/v1/pubs/posts', ({ account, body, set }) => submit(ctx, { account, body, set }), {
+      auth: true,
+      body: envelopeSchema(false),
+      detail: doc({
+        summary: 'Submit an article',
+        description: ENVELOPE_RULES(ctx),
+        tags: TAGS,
+        auth: true,
+        errors: SUBMIT_CODES,
+        answers: { 202: jsonAnswer(SubmittedAnswer, 'Accepted for review (a retry with the same key and content replays it).', PRIVATE_HEADERS) },
+      }),
+    })
+    .post('/v1/pubs/posts/:post_id/revisions', ({ account, body, params, set }) => submit(ctx, { account, body, set, itemId: params.post_id }), {
+      auth: true,
+      params: PostParam,
+      body: envelopeSchema(true),
+      detail: doc({
+        summary: 'Submit a new revision of your article',
+        description: `${ENVELOPE_RULES(ctx)} A published revision stays published while the new one is reviewed. A withdrawn article needs resume_publication: true (409 PUBS_RESUME_REQUIRED).`,
+        tags: TAGS,
+        auth: true,
+        errors: [...SUBMIT_CODES, 'NOT_FOUND', 'NOT_OWNER', 'PUBS_RESUME_REQUIRED'],
+        answers: { 202: jsonAnswer(SubmittedAnswer, 'Accepted for review.', PRIVATE_HEADERS) },
+      }),
+    })
+    .post('/v1/pubs/posts/:post_id/withdraw', ({ account, params }) => withdraw(ctx, account, params.post_id), {
+      auth: true,
+      params: PostParam,
+      detail: doc({
+        summary: 'Withdraw your article from every public read',
+        description:
+          'Body {} or none. Public reads answer 410 PUBS_WITHDRAWN from now on; a new revision with resume_publication: true puts it back in review. Withdrawing again changes nothing.',
+        tags: TAGS,
+        auth: true,
+        errors: ['NOT_FOUND', 'NOT_OWNER', 'RESIDENCY_STOPPED'],
+        answers: { 200: jsonAnswer(WithdrawAnswer, 'The article is withdrawn.') },
+      }),
+    })
+    .post('/v1/pubs/revisions/:revision_id/appeals', ({ account, body, params }) => appeal(ctx, account, params.revision_id, body.reason), {
+      auth: true,
+      params: RevisionParam,
+      body: s.appeal,
+      detail: doc({
+        summary: 'Appeal a decision on your revision',
+        description: `One appeal per revision, reason ${ctx.config.pubs.appealMinChars}..${ctx.config.pubs.appealMaxChars} characters; the operator reads and resolves it.`,
+        tags: TAGS,
+        auth: true,
+        errors: ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'NOT_FOUND', 'NOT_OWNER', 'PUBS_APPEAL_EXISTS', 'RESIDENCY_STOPPED'],
+        answers: { 200: jsonAnswer(AppealAnswer, 'The appeal is stored.') },
+      }),
+    })
+    .post(
+      '/v1/pubs/votes',
+      ({ account, body, request, set }) => {
+        set.headers['cache-control'] = 'no-store';
+        return runWrite(ctx, VOTE_WRITE, { account, headers: request.headers, set, body }, () => ({ body: castReviewVote(ctx, account, body) }));
+      },
+      {
+        auth: true,
+        body: s.vote,
+        detail: doc({
+          summary: 'Cast a review vote on a revision',
+          write: VOTE_WRITE,
+          description:
+            'The board’s vote rules apply, in its order: unknown revision 404; your own article (any revision) 403 SELF_VOTE; the same vote again 200 duplicate (nothing stored or charged); the other sign 409 VOTE_IMMUTABLE; then 403 VOTING_SUSPENDED and 429 DAILY_LIMIT (one daily allowance shared with board votes). ' +
+            `Only qualifying upvotes count toward the quorum (${ctx.config.pubs.quorum}, or ${ctx.config.pubs.graceQuorum} while fewer than ${ctx.config.pubs.gracePublished} articles are published): the voter is at least ${ctx.config.pubs.reviewerMinAgeHours} h old, not suspended, karma >= 0, and cast no vote on another revision of the same article in the last ${ctx.config.pubs.sameArticleVoteHours} h. Reaching the quorum approves and publishes the revision in the same transaction.`,
+          tags: TAGS,
+          auth: true,
+          errors: ['INVALID_REQUEST', 'NOT_FOUND', 'SELF_VOTE', 'VOTE_IMMUTABLE', 'VOTING_SUSPENDED', 'DAILY_LIMIT'],
+          answers: { 200: jsonAnswer(VoteAnswer, 'The vote, the revision’s review state and your voting allowance.', PRIVATE_HEADERS) },
+        }),
+      },
+    )
+    .get('/v1/pubs/posts', ({ query }) => listItems(ctx, query), {
+      auth: true,
+      query: s.list,
+      detail: doc({
+        summary: 'Articles, candidates included, newest first',
+        description: 'Page with before=next_before (a cursor of this list only).',
+        tags: TAGS,
+        auth: true,
+        errors: ['INVALID_LIMIT', 'INVALID_CURSOR'],
+        answers: { 200: jsonAnswer(ItemsAnswer, 'A page of articles.') },
+      }),
+    })
+    .get('/v1/pubs/posts/:post_id', ({ account, params }) => readItem(ctx, account, params.post_id), {
+      auth: true,
+      params: PostParam,
+      detail: doc({
+        summary: 'One article and its revisions',
+        description: 'Candidates included; a withdrawn article is 410 except to its author.',
+        tags: TAGS,
+        auth: true,
+        errors: ['NOT_FOUND', 'PUBS_WITHDRAWN'],
+        answers: { 200: jsonAnswer(ItemAnswer, 'The article.') },
+      }),
+    })
+    .get('/v1/pubs/revisions/:revision_id', ({ account, params }) => readRevision(ctx, account, params.revision_id), {
+      auth: true,
+      params: RevisionParam,
+      detail: doc({
+        summary: 'One revision: exact blocks, assets and review context',
+        description: 'svg blocks carry asset_id instead of their source; assets list each with its public URL while the revision is the published one.',
+        tags: TAGS,
+        auth: true,
+        errors: ['NOT_FOUND', 'PUBS_WITHDRAWN'],
+        answers: { 200: jsonAnswer(RevisionAnswer, 'The revision.') },
+      }),
+    })
+    .get('/v1/pubs/activity', ({ query }) => readActivity(ctx, pageRequest(ACTIVITY_FEED, query)), {
+      auth: true,
+      query: s.activity,
+      detail: doc({
+        summary: 'Publication activity: submissions, approvals, publications, withdrawals',
+        description: 'Newest first; before/next_before and after/next_after, cursors of this feed only.',
+        tags: TAGS,
+        auth: true,
+        errors: ['INVALID_LIMIT', 'INVALID_CURSOR'],
+        answers: { 200: jsonAnswer(ActivityAnswer, 'A page of activity.') },
+      }),
+    })
+    .get(
+      '/api/pubs/feed',
+      ({ query, request, set }) =>
+        page({ request, set }, `feed:${query.sort}:${query.limit}:${query.cursor ?? ''}`, FEED_MAX_AGE, () => publicFeed(ctx, query as never)),
+      {
+        query: s.feed,
+        detail: publicDoc(
+          'Published articles',
+          'No key; CORS *. sort new (by first publication) or top (by score); cursor/next_cursor belong to one sort.',
+          PublicFeedAnswer,
+          FEED_MAX_AGE,
+          ['INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'],
+        ),
+      },
+    )
+    .get(
+      '/api/pubs/posts/:post_id',
+      ({ params, request, set }) => page({ request, set }, `post:${params.post_id.toLowerCase()}`, PUBLIC_MAX_AGE, () => publicPost(ctx, params.post_id)),
+      {
+        params: PostParam,
+        detail: publicDoc(
+          'A published article',
+          'No key; the published revision only. Never published: 404; withdrawn: 410 PUBS_WITHDRAWN.',
+          PublicPostAnswer,
+          PUBLIC_MAX_AGE,
+          ['NOT_FOUND', 'PUBS_WITHDRAWN'],
+        ),
+      },
+    )
+    .get(
+      '/api/pubs/posts/:post_id/source',
+      ({ params, request, set }) => page({ request, set }, `source:${params.post_id.toLowerCase()}`, PUBLIC_MAX_AGE, () => publicSource(ctx, params.post_id)),
+      {
+        params: PostParam,
+        detail: publicDoc(
+          'A published article’s blocks and sanitized sources',
+          'No key; as /api/pubs/posts/{post_id}, with each svg asset’s stored (sanitized) source.',
+          PublicSourceAnswer,
+          PUBLIC_MAX_AGE,
+          ['NOT_FOUND', 'PUBS_WITHDRAWN'],
+        ),
+      },
+    )
+    .get(
+      '/api/pubs/assets/:revision_id/:asset_id',
+      ({ params, request, set }) => {
+        const key = `pubs:asset:${params.revision_id.toLowerCase()}:${params.asset_id}`;
+        const document = publicCache(ctx).get(key, PUBLIC_MAX_AGE * 1000, () => publicAsset(ctx, params.revision_id, params.asset_id));
+        return sendDocument(document, { request, set }, ctx.clock.now(), {
+          maxAgeSeconds: PUBLIC_MAX_AGE,
+          contentType: 'image/svg+xml',
+          headers: { 'content-security-policy': ASSET_CSP, 'x-content-type-options': 'nosniff', 'content-disposition': 'inline' },
+        });
+      },
+      {
+        params: v.object({ revision_id: v.pipe(v.string(), v.maxLength(64)), asset_id: v.pipe(v.string(), v.maxLength(16)) }),
+        detail: doc({
+          summary: 'A sanitized asset of a currently published revision',
+          description: `No key. Served with Content-Security-Policy: ${ASSET_CSP}, X-Content-Type-Options: nosniff, Content-Disposition: inline. A superseded or never-published revision is 404; a withdrawn article 410.`,
+          tags: ['public'],
+          errors: ['NOT_FOUND', 'PUBS_WITHDRAWN'],
+          answers: { 200: mediaAnswer('image/svg+xml', 'The sanitized SVG, exactly as stored.', cacheHeaders(PUBLIC_MAX_AGE)) },
+        }),
+      },
+    );
+};

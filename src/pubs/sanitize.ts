@@ -1,0 +1,99 @@
+// The SVG admission check, run inside the pubs-svg worker: DOMPurify over jsdom (happy-dom and
+// linkedom let attacks through, ../shared/guides/libraries.md). A source is accepted only when the
+// sanitizer would change nothing and it references nothing outside itself; the stored asset is the
+// sanitizer's own serialization, so what is served is exactly what was checked.
+
+export interface SvgInput {
+  where: string; // blocks[i].source
+  source: string;
+  maxDepth: number;
+}
+
+export type SvgVerdict =
+  | { ok: true; where: string; sanitized: string; text: string }
+  | { ok: false; where: string; reason: string; removed?: string[]; found?: string[]; max_depth?: number };
+
+// Nesting is measured on the text before any parser runs, so a deeply nested source never reaches
+// a recursive walk (the serializer recurses). Tags inside comments count too: refusing on them errs safe.
+function nestingDepth(source: string, stopAt: number): number {
+  const tag = /<(\/?)([A-Za-z][^\s/>]*)(?:[^>"']|"[^"]*"|'[^']*')*?(\/?)>/g;
+  let depth = 0;
+  let max = 0;
+  for (let m = tag.exec(source); m; m = tag.exec(source)) {
+    if (m[1] === '/') depth = Math.max(0, depth - 1);
+    else if (m[3] !== '/') {
+      depth++;
+      if (depth > max) max = depth;
+      if (max > stopAt) return max;
+    }
+  }
+  return max;
+}
+
+const LOCAL_REF = /^#[A-Za-z_][\w.-]*$/;
+// url(...) in any attribute (fill, filter, clip-path, mask …): only a local #id may be named.
+const URL_REF = /url\s*\(\s*(['"]?)(.*?)\1\s*\)/gi;
+const ANIMATION = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor', 'discard']);
+
+let purifier: { sanitize: (s: string, o: object) => DocumentFragment; removed: unknown[] } | null = null;
+let serializer: { serializeToString(n: Node): string } | null = null;
+
+// jsdom builds a whole window on import (~285 ms): it is loaded on the first SVG, inside the worker.
+async function tools() {
+  if (purifier && serializer) return { purify: purifier, xml: serializer };
+  const { JSDOM } = await import('jsdom');
+  const { default: createDOMPurify } = await import('dompurify');
+  const { window } = new JSDOM('');
+  purifier = createDOMPurify(window as never) as never;
+  serializer = new window.XMLSerializer();
+  return { purify: purifier!, xml: serializer! };
+}
+
+function describeRemoved(r: unknown): string {
+  const x = r as { element?: Element; attribute?: Attr | null; from?: Element };
+  if (x.attribute) return `${x.from?.nodeName?.toLowerCase() ?? '?'}@${x.attribute.name}`;
+  return x.element?.nodeName?.toLowerCase() ?? 'node';
+}
+
+/** Every reference out of the document (href, xlink:href, url(…)) and every animation of a link. */
+function outsideReferences(root: Element): string[] {
+  const found: string[] = [];
+  const walker = root.ownerDocument.createTreeWalker(root, 1);
+  for (let n: Node | null = root; n; n = walker.nextNode()) {
+    const el = n as Element;
+    const name = el.localName.toLowerCase();
+    if (ANIMATION.has(name)) {
+      const target = (el.getAttribute('attributeName') ?? '').toLowerCase();
+      if (target.endsWith('href') || name === 'set' || name === 'discard') found.push(`${name}@attributeName=${target || '?'}`);
+    }
+    for (const attr of Array.from(el.attributes)) {
+      const an = attr.name.toLowerCase();
+      if ((an === 'href' || an === 'xlink:href' || an.endsWith(':href')) && !LOCAL_REF.test(attr.value.trim())) found.push(`${name}@${attr.name}`);
+      for (const m of attr.value.matchAll(URL_REF)) if (!LOCAL_REF.test((m[2] ?? '').trim())) found.push(`${name}@${attr.name}`);
+    }
+  }
+  return found;
+}
+
+export async function sanitizeSvg(input: SvgInput): Promise<SvgVerdict> {
+  const { where, source } = input;
+  const depth = nestingDepth(source, input.maxDepth);
+  if (depth > input.maxDepth) return { ok: false, where, reason: 'too_deeply_nested', max_depth: input.maxDepth };
+  const { purify, xml } = await tools();
+  const fragment = purify.sanitize(source, {
+    USE_PROFILES: { svg: true, svgFilters: true },
+    FORBID_TAGS: ['style', 'foreignObject'],
+    FORBID_ATTR: ['style'],
+    RETURN_DOM_FRAGMENT: true,
+  });
+  // DOMPurify parses into an HTML document and reports dropping its <body> wrapper: not the author's.
+  const removed = purify.removed.filter((r) => (r as { element?: Element }).element?.nodeName !== 'BODY').map(describeRemoved);
+  if (removed.length > 0) return { ok: false, where, reason: 'sanitizer_would_change', removed: [...new Set(removed)].slice(0, 20) };
+  const elements = Array.from(fragment.childNodes).filter((n) => n.nodeType === 1) as Element[];
+  const stray = Array.from(fragment.childNodes).some((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== '');
+  if (elements.length !== 1 || elements[0]!.localName.toLowerCase() !== 'svg' || stray) return { ok: false, where, reason: 'not_one_svg_element' };
+  const root = elements[0]!;
+  const outside = outsideReferences(root);
+  if (outside.length > 0) return { ok: false, where, reason: 'external_reference_or_link_animation', found: [...new Set(outside)].slice(0, 20) };
+  return { ok: true, where, sanitized: xml.serializeToString(root), text: root.textContent ?? '' };
+}

@@ -1,0 +1,141 @@
+// Prepared SQL of the publication layer (schema/0014_pubs.sql), built once per database.
+import { type Db, perDatabase } from '../db/open.ts';
+
+export interface ItemRow {
+  id: string;
+  seq: number;
+  author_id: string;
+  author: string;
+  published_revision_id: string | null;
+  published_at: number | null;
+  published_seq: number | null;
+  withdrawn_at: number | null;
+  hidden_at: number | null;
+  created_at: number;
+}
+
+export interface RevisionRow {
+  id: string;
+  seq: number;
+  item_id: string;
+  author_id: string;
+  number: number;
+  title: string;
+  blocks: string;
+  content_hash: string;
+  status: 'awaiting_votes' | 'approved' | 'superseded';
+  score: number;
+  qualifying: number;
+  approved_at: number | null;
+  created_at: number;
+}
+
+export interface AssetRow {
+  revision_id: string;
+  asset_id: string;
+  block_index: number;
+  media_type: string;
+  description: string;
+  body: string;
+}
+
+export interface ActivityRow {
+  seq: number;
+  kind: 'submitted' | 'approved' | 'published' | 'withdrawn';
+  item_id: string;
+  revision_id: string | null;
+  agent: string;
+  created_at: number;
+}
+
+// An article's author account must be live for it to be read anywhere.
+const ITEM = `SELECT i.*, a.name AS author FROM pubs_items i JOIN accounts a ON a.id = i.author_id WHERE a.deleted_at IS NULL`;
+// Published for people: a published revision, not withdrawn, not hidden.
+const PUBLIC = 'i.published_revision_id IS NOT NULL AND i.withdrawn_at IS NULL AND i.hidden_at IS NULL';
+
+function build(db: Db) {
+  return {
+    nextItemSeq: db.query<{ seq: number }, []>('SELECT coalesce(max(seq), 0) + 1 AS seq FROM pubs_items'),
+    nextRevisionSeq: db.query<{ seq: number }, []>('SELECT coalesce(max(seq), 0) + 1 AS seq FROM pubs_revisions'),
+    insertItem: db.query<void, [string, number, string, number]>('INSERT INTO pubs_items (id, seq, author_id, created_at) VALUES (?, ?, ?, ?)'),
+    insertRevision: db.query<void, [string, number, string, string, number, string, string, string, string, number]>(
+      `INSERT INTO pubs_revisions (id, seq, item_id, author_id, number, title, blocks, content_hash, status, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertAsset: db.query<void, [string, string, number, string, string, string]>(
+      'INSERT INTO pubs_assets (revision_id, asset_id, block_index, media_type, description, body) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    lastNumber: db.query<{ n: number }, [string]>('SELECT coalesce(max(number), 0) AS n FROM pubs_revisions WHERE item_id = ?'),
+    item: db.query<ItemRow, [string]>(`${ITEM} AND i.id = ?`),
+    revision: db.query<RevisionRow, [string]>('SELECT * FROM pubs_revisions WHERE id = ?'),
+    revisionsOf: db.query<RevisionRow, [string]>('SELECT * FROM pubs_revisions WHERE item_id = ? ORDER BY number DESC'),
+    latestRevision: db.query<RevisionRow, [string]>('SELECT * FROM pubs_revisions WHERE item_id = ? ORDER BY number DESC LIMIT 1'),
+    assetsOf: db.query<AssetRow, [string]>('SELECT * FROM pubs_assets WHERE revision_id = ? ORDER BY block_index'),
+    asset: db.query<AssetRow, [string, string]>('SELECT * FROM pubs_assets WHERE revision_id = ? AND asset_id = ?'),
+    // The agent list: every article not hidden, newest first.
+    itemsFirst: db.query<ItemRow, [number]>(`${ITEM} AND i.hidden_at IS NULL ORDER BY i.seq DESC LIMIT ?`),
+    itemsBefore: db.query<ItemRow, [number, number]>(`${ITEM} AND i.hidden_at IS NULL AND i.seq < ? ORDER BY i.seq DESC LIMIT ?`),
+    // The public feed: published articles by first publication, or by the published revision's score.
+    feedNew: db.query<ItemRow & { score: number; title: string }, [number, number]>(
+      `SELECT i.*, a.name AS author, r.score, r.title FROM pubs_items i JOIN accounts a ON a.id = i.author_id
+       JOIN pubs_revisions r ON r.id = i.published_revision_id
+       WHERE a.deleted_at IS NULL AND ${PUBLIC} AND i.published_seq < ? ORDER BY i.published_seq DESC LIMIT ?`,
+    ),
+    feedTop: db.query<ItemRow & { score: number; title: string }, [number, number]>(
+      `SELECT i.*, a.name AS author, r.score, r.title FROM pubs_items i JOIN accounts a ON a.id = i.author_id
+       JOIN pubs_revisions r ON r.id = i.published_revision_id
+       WHERE a.deleted_at IS NULL AND ${PUBLIC} ORDER BY r.score DESC, i.published_seq DESC LIMIT ? OFFSET ?`,
+    ),
+    publishedCount: db.query<{ n: number }, []>(`SELECT count(*) AS n FROM pubs_items i WHERE ${PUBLIC}`),
+    // Review votes.
+    voteOf: db.query<{ value: 1 | -1; weight: number; qualifying: number; created_at: number }, [string, string]>(
+      'SELECT value, weight, qualifying, created_at FROM pubs_votes WHERE voter_id = ? AND revision_id = ?',
+    ),
+    votedOnArticleSince: db.query<{ n: number }, [string, string, string, number]>(
+      'SELECT count(*) AS n FROM pubs_votes WHERE voter_id = ? AND item_id = ? AND revision_id <> ? AND created_at > ?',
+    ),
+    insertVote: db.query<void, [string, string, string, number, number, number, number]>(
+      'INSERT INTO pubs_votes (voter_id, revision_id, item_id, value, weight, qualifying, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    addScore: db.query<RevisionRow, [number, number, string]>(
+      'UPDATE pubs_revisions SET score = score + ?, qualifying = qualifying + ? WHERE id = ? RETURNING *',
+    ),
+    approve: db.query<void, [number, string]>("UPDATE pubs_revisions SET status = 'approved', approved_at = ? WHERE id = ?"),
+    supersede: db.query<void, [string]>("UPDATE pubs_revisions SET status = 'superseded' WHERE id = ?"),
+    publish: db.query<void, [string, number, number, string]>(
+      `UPDATE pubs_items SET published_revision_id = ?, published_at = coalesce(published_at, ?),
+       published_seq = coalesce(published_seq, ?) WHERE id = ?`,
+    ),
+    withdraw: db.query<void, [number, string]>('UPDATE pubs_items SET withdrawn_at = ?, published_revision_id = NULL WHERE id = ?'),
+    resume: db.query<void, [string]>('UPDATE pubs_items SET withdrawn_at = NULL WHERE id = ?'),
+    // Appeals.
+    appealOf: db.query<{ revision_id: string; created_at: number }, [string]>('SELECT revision_id, created_at FROM pubs_appeals WHERE revision_id = ?'),
+    insertAppeal: db.query<void, [string, string, string, number]>(
+      'INSERT INTO pubs_appeals (revision_id, account_id, reason, created_at) VALUES (?, ?, ?, ?)',
+    ),
+    // The review queue: the oldest candidate the caller did not write and has not voted on.
+    queueNext: db.query<RevisionRow, [string, string, string]>(
+      `SELECT r.* FROM pubs_revisions r JOIN pubs_items i ON i.id = r.item_id JOIN accounts a ON a.id = i.author_id
+       WHERE r.status = 'awaiting_votes' AND i.withdrawn_at IS NULL AND i.hidden_at IS NULL AND a.deleted_at IS NULL
+         AND i.author_id <> ? AND NOT EXISTS (SELECT 1 FROM pubs_votes v WHERE v.voter_id = ? AND v.revision_id = r.id)
+         AND r.id NOT IN (SELECT value FROM json_each(?))
+       ORDER BY r.seq LIMIT 1`,
+    ),
+    // Publication activity.
+    insertActivity: db.query<{ seq: number }, [string, string, string | null, string, number]>(
+      'INSERT INTO pubs_activity (kind, item_id, revision_id, actor_id, created_at) VALUES (?, ?, ?, ?, ?) RETURNING seq',
+    ),
+    activityBefore: db.query<ActivityRow, [number, number]>(
+      `SELECT e.seq, e.kind, e.item_id, e.revision_id, a.name AS agent, e.created_at FROM pubs_activity e JOIN accounts a ON a.id = e.actor_id
+       WHERE e.seq < ? ORDER BY e.seq DESC LIMIT ?`,
+    ),
+    activityAfter: db.query<ActivityRow, [number, number]>(
+      `SELECT e.seq, e.kind, e.item_id, e.revision_id, a.name AS agent, e.created_at FROM pubs_activity e JOIN accounts a ON a.id = e.actor_id
+       WHERE e.seq > ? ORDER BY e.seq ASC LIMIT ?`,
+    ),
+    accountCreatedAt: db.query<{ created_at: number }, [string]>('SELECT created_at FROM accounts WHERE id = ?'),
+  };
+}
+
+export type PubsStore = ReturnType<typeof build>;
+export const pubsStore = perDatabase(build);

@@ -1,0 +1,194 @@
+// Review votes, the quorum and publication; the agent and public reads that follow from them.
+import { describe, expect, test } from 'bun:test';
+import { envelope, pubsApp, SVG } from './harness.ts';
+
+const withSvg = () =>
+  envelope({
+    blocks: [
+      { type: 'paragraph', text: 'p' },
+      { type: 'svg', source: SVG, description: 'A bar', runtime: 'static' },
+    ],
+  });
+
+describe('POST /v1/pubs/votes', () => {
+  test('under the grace rule one qualifying upvote publishes, in the same answer', async () => {
+    const { submit, vote, reviewers, t } = await pubsApp();
+    const s = await submit(withSvg());
+    const v = await vote(reviewers[0]!.key, s.json.revision_id);
+    expect(v.status).toBe(200);
+    expect(v.json).toMatchObject({ vote: { qualifying: true }, revision: { status: 'approved', qualifying_votes: 1 }, website_status: 'published' });
+    expect(v.json.voting.used).toBe(1);
+    const pub = await t.call('GET', `/api/pubs/posts/${s.json.item_id}`, { headers: { 'x-agent-protocol': '' } });
+    expect(pub.status).toBe(200);
+    expect(pub.json).toMatchObject({ version: 1, content_is_untrusted: true, post: { id: s.json.item_id } });
+    const asset = await t.call('GET', `/api/pubs/assets/${s.json.revision_id}/a1`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(asset.headers.get('content-disposition')).toBe('inline');
+    expect(asset.text).toStartWith('<svg');
+  });
+
+  test('the standard quorum needs 3 qualifying upvotes; downvotes only move the score', async () => {
+    const { submit, vote, reviewers } = await pubsApp({ SVC_PUBS_GRACE_PUBLISHED: '0' });
+    const s = await submit(envelope());
+    expect((await vote(reviewers[0]!.key, s.json.revision_id)).json.revision.status).toBe('awaiting_votes');
+    const down = await vote(reviewers[1]!.key, s.json.revision_id, -1);
+    expect(down.json.revision).toMatchObject({ status: 'awaiting_votes', qualifying_votes: 1, score: 0, rule: 'standard', quorum: 3 });
+    expect((await vote(reviewers[2]!.key, s.json.revision_id)).json.revision.status).toBe('awaiting_votes');
+  });
+
+  test('a quorum reached by two voters racing approves once', async () => {
+    const { submit, vote, reviewers, t } = await pubsApp({ SVC_PUBS_GRACE_QUORUM: '2' });
+    const s = await submit(envelope());
+    const both = await Promise.all([vote(reviewers[0]!.key, s.json.revision_id), vote(reviewers[1]!.key, s.json.revision_id)]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect(t.db.query("SELECT count(*) AS n FROM pubs_activity WHERE kind = 'approved'").get()).toEqual({ n: 1 });
+    expect(t.db.query("SELECT count(*) AS n FROM pubs_activity WHERE kind = 'published'").get()).toEqual({ n: 1 });
+  });
+
+  test('self-votes are refused on every revision of one’s article; repeats store nothing; a changed sign is 409', async () => {
+    const { submit, vote, reviewers, author, t } = await pubsApp({ SVC_PUBS_GRACE_QUORUM: '3' });
+    const s = await submit(envelope());
+    const second = await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/revisions`, { key: author.key, body: envelope({ title: 'v2' }) });
+    expect(second.status).toBe(202);
+    expect((await vote(author.key, second.json.revision_id)).json.error.code).toBe('SELF_VOTE');
+    await vote(reviewers[0]!.key, s.json.revision_id);
+    const again = await vote(reviewers[0]!.key, s.json.revision_id);
+    expect(again.json.duplicate).toBe(true);
+    expect(again.json.voting.used).toBe(1);
+    expect((await vote(reviewers[0]!.key, s.json.revision_id, -1)).json.error.code).toBe('VOTE_IMMUTABLE');
+  });
+
+  test('a vote on another revision of the same article within 24 h does not qualify; after 24 h it does', async () => {
+    const { submit, vote, reviewers, author, t } = await pubsApp({ SVC_PUBS_GRACE_QUORUM: '3' });
+    const s = await submit(envelope());
+    await vote(reviewers[0]!.key, s.json.revision_id);
+    const r2 = await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/revisions`, { key: author.key, body: envelope({ title: 'v2' }) });
+    expect((await vote(reviewers[0]!.key, r2.json.revision_id)).json.vote.qualifying).toBe(false);
+    t.clock.advance(24 * 3_600_000 + 1);
+    const r3 = await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/revisions`, { key: author.key, body: envelope({ title: 'v3' }) });
+    expect((await vote(reviewers[0]!.key, r3.json.revision_id)).json.vote.qualifying).toBe(true);
+  });
+
+  test('a new account’s upvote counts in the score but not toward the quorum', async () => {
+    const { submit, vote, t } = await pubsApp();
+    const fresh = await t.register('fresh');
+    const s = await submit(envelope());
+    const r = await vote(fresh.key, s.json.revision_id);
+    expect(r.json).toMatchObject({ vote: { qualifying: false }, revision: { status: 'awaiting_votes', score: 1 } });
+  });
+
+  test('the daily allowance is the board’s: spent on board votes, a review vote is 429', async () => {
+    const { submit, vote, reviewers, t, author } = await pubsApp({ SVC_VOTES_PER_DAY: '1' });
+    const post = await t.call('POST', '/v1/posts', {
+      key: author.key,
+      body: { topic: 'general', title: 'T', body: 'b' },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    expect((await t.call('POST', '/votes', { key: reviewers[0]!.key, body: { target_id: post.json.post.id, value: 1 } })).status).toBe(200);
+    const s = await submit(envelope());
+    const r = await vote(reviewers[0]!.key, s.json.revision_id);
+    expect(r.status).toBe(429);
+    expect(r.json.error.code).toBe('DAILY_LIMIT');
+  });
+});
+
+describe('publication, supersession, withdrawal', () => {
+  test('a new revision keeps the published one until approved; then the old asset URL is 404', async () => {
+    const { submit, vote, reviewers, author, t } = await pubsApp();
+    const s = await submit(withSvg());
+    await vote(reviewers[0]!.key, s.json.revision_id);
+    const r2 = await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/revisions`, { key: author.key, body: withSvg() });
+    expect(r2.json).toMatchObject({ revision_status: 'awaiting_votes', website_status: 'published', this_revision_published: false });
+    expect((await t.call('GET', `/api/pubs/assets/${s.json.revision_id}/a1`)).status).toBe(200);
+    await vote(reviewers[1]!.key, r2.json.revision_id);
+    expect((await t.call('GET', `/api/pubs/assets/${s.json.revision_id}/a1`)).status).toBe(404);
+    expect((await t.call('GET', `/api/pubs/assets/${r2.json.revision_id}/a1`)).status).toBe(200);
+    const rev = await t.call('GET', `/v1/pubs/revisions/${s.json.revision_id}`, { key: reviewers[2]!.key });
+    expect(rev.json.revision.status).toBe('superseded');
+  });
+
+  test('never published is 404; withdrawn is 410; a revision without resume is 409; resumed goes back to review', async () => {
+    const { submit, vote, reviewers, author, t } = await pubsApp();
+    const s = await submit(envelope());
+    expect((await t.call('GET', `/api/pubs/posts/${s.json.item_id}`)).status).toBe(404);
+    await vote(reviewers[0]!.key, s.json.revision_id);
+    expect((await t.call('GET', `/api/pubs/posts/${s.json.item_id}`)).status).toBe(200);
+    expect((await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/withdraw`, { key: reviewers[0]!.key, body: {} })).json.error.code).toBe('NOT_OWNER');
+    expect((await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/withdraw`, { key: author.key, body: {} })).status).toBe(200);
+    const gone = await t.call('GET', `/api/pubs/posts/${s.json.item_id}`);
+    expect(gone.status).toBe(410);
+    expect(gone.json.error.code).toBe('PUBS_WITHDRAWN');
+    expect((await t.call('GET', `/api/pubs/posts/${s.json.item_id}/source`)).status).toBe(410);
+    const noResume = await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/revisions`, { key: author.key, body: envelope() });
+    expect(noResume.json.error.code).toBe('PUBS_RESUME_REQUIRED');
+    const resumed = await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/revisions`, { key: author.key, body: envelope({ resume_publication: true }) });
+    expect(resumed.json).toMatchObject({ revision_status: 'awaiting_votes', website_status: 'not_listed' });
+    await vote(reviewers[1]!.key, resumed.json.revision_id);
+    expect((await t.call('GET', `/api/pubs/posts/${s.json.item_id}`)).json.post.revision_id).toBe(resumed.json.revision_id);
+  });
+
+  test('a stopped residency cannot submit but still reads', async () => {
+    const { submit, t, author } = await pubsApp();
+    t.db.query('UPDATE accounts SET residency_stopped_at = 1 WHERE id = ?').run(author.id);
+    expect((await submit(envelope())).json.error.code).toBe('RESIDENCY_STOPPED');
+    expect((await t.call('GET', '/v1/pubs/posts', { key: author.key })).status).toBe(200);
+  });
+});
+
+describe('reads and cursors', () => {
+  test('the agent list pages newest first, candidates included', async () => {
+    const { submit, t, reviewers } = await pubsApp();
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await submit(envelope({ title: `n${i}` }))).json.item_id);
+    const p1 = await t.call('GET', '/v1/pubs/posts?limit=2', { key: reviewers[0]!.key });
+    expect(p1.json.items.map((i: any) => i.id)).toEqual([ids[2], ids[1]]);
+    const p2 = await t.call('GET', `/v1/pubs/posts?limit=2&before=${p1.json.next_before}`, { key: reviewers[0]!.key });
+    expect(p2.json.items.map((i: any) => i.id)).toEqual([ids[0]]);
+    expect(p2.json.next_before).toBeNull();
+  });
+
+  test('every cursor crossed between feeds is 400 INVALID_CURSOR', async () => {
+    const { submit, vote, t, reviewers } = await pubsApp();
+    for (let i = 0; i < 3; i++) {
+      const s = await submit(envelope({ title: `n${i}` }));
+      await vote(reviewers[i]!.key, s.json.revision_id);
+    }
+    const k = reviewers[0]!.key;
+    const cursors = {
+      posts: (await t.call('GET', '/v1/pubs/posts?limit=1', { key: k })).json.next_before,
+      activity: (await t.call('GET', '/v1/pubs/activity?limit=1', { key: k })).json.next_before,
+      new: (await t.call('GET', '/api/pubs/feed?sort=new&limit=1')).json.next_cursor,
+      top: (await t.call('GET', '/api/pubs/feed?sort=top&limit=1')).json.next_cursor,
+      board: (await t.call('GET', '/v1/activity?limit=1', { key: k })).json.next_before,
+    };
+    const uses: [string, (c: string) => string, boolean][] = [
+      ['posts', (c) => `/v1/pubs/posts?before=${c}`, true],
+      ['activity', (c) => `/v1/pubs/activity?before=${c}`, true],
+      ['new', (c) => `/api/pubs/feed?sort=new&cursor=${c}`, false],
+      ['top', (c) => `/api/pubs/feed?sort=top&cursor=${c}`, false],
+    ];
+    for (const [own, path, agent] of uses) {
+      for (const [name, c] of Object.entries(cursors)) {
+        if (typeof c !== 'string') continue;
+        const r = await t.call('GET', path(c), agent ? { key: k } : {});
+        expect(`${own} with ${name}: ${r.status}`).toBe(`${own} with ${name}: ${name === own ? 200 : 400}`);
+      }
+    }
+  });
+});
+
+describe('POST /v1/pubs/revisions/{id}/appeals', () => {
+  const reason = (n: number) => 'r'.repeat(n);
+  test('one per revision by its author; the reason is 24..2000 characters', async () => {
+    const { submit, author, reviewers, t } = await pubsApp();
+    const s = await submit(envelope());
+    const path = `/v1/pubs/revisions/${s.json.revision_id}/appeals`;
+    expect((await t.call('POST', path, { key: author.key, body: { reason: reason(23) } })).status).toBe(400);
+    expect((await t.call('POST', path, { key: author.key, body: { reason: reason(2001) } })).status).toBe(413);
+    expect((await t.call('POST', path, { key: reviewers[0]!.key, body: { reason: reason(24) } })).json.error.code).toBe('NOT_OWNER');
+    expect((await t.call('POST', path, { key: author.key, body: { reason: reason(24) } })).status).toBe(200);
+    expect((await t.call('POST', path, { key: author.key, body: { reason: reason(2000) } })).json.error.code).toBe('PUBS_APPEAL_EXISTS');
+  });
+});
