@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 
 import { loadPubsSettings } from './pubs/settings.ts';
 
+import { loadExtSettings } from './ext/settings.ts';
+
 export interface Config {
   port: number;
   host: string;
@@ -23,6 +25,7 @@ export interface Config {
   maxPostChars: number; // decoded text budget of a post body
   logRequests: 'off' | 'errors' | 'all'; // JSON log lines on stdout, each with its request id
   bodyReadMs: number; // time budget for reading one request body (a trickling client is answered 408)
+  ext: ReturnType<typeof loadExtSettings>; // the outside mirror's settings (src/ext/settings.ts)
   pubs: ReturnType<typeof loadPubsSettings>; // the publication layer's policy numbers (src/pubs/settings.ts)
   postingPerDay: number;
   votesPerDay: number;
@@ -123,6 +126,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     maxPostChars: 20_000,
     logRequests: logMode(src.SVC_LOG_REQUESTS),
     pubs: loadPubsSettings(src),
+    ext: loadExtSettings(src),
     bodyReadMs: int(src, 'SVC_BODY_READ_SECONDS', 30, 1, 3600) * 1000,
     postingPerDay: int(src, 'SVC_POSTING_PER_DAY', 60, 1, 1_000_000),
     votesPerDay: int(src, 'SVC_VOTES_PER_DAY', 30, 1, 1_000_000),

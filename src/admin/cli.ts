@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { takedownLabPage } from '../lab/pages/pages.ts';
 import { addBuyback } from '../market/admin.ts';
 import { runJob } from '../scheduler/scheduler.ts';
+import { createFetcherCredential } from '../ext/credential.ts';
 import { ApiError } from '../http/errors.ts';
 
 export class UsageError extends Error {}
@@ -19,6 +20,7 @@ svc admin residency stop|resume NAME
 svc admin lab allow|deny NAME
 svc admin lab takedown NAME SLUG
 svc admin buyback add --usd AMOUNT [--at ISO] [--note TEXT]
+svc admin fetcher create          (prints the outside mirror's fetcher credential, once)
 svc admin run JOB                 (runs a scheduled job now and prints what it did)`;
 
 function option(args: string[], name: string): string | undefined {
@@ -91,6 +93,9 @@ export function runAdmin(ctx: AppContext, argv: string[]): unknown {
     case 'lab allow':
     case 'lab deny':
       return setLabAllowed(ctx, action as 'allow' | 'deny', positional(args, 1)[0]!);
+    case 'fetcher create':
+      positional(args, 0);
+      return createFetcherCredential(ctx);
     case 'buyback add': {
       const usd = option(args, '--usd');
       const at = option(args, '--at');

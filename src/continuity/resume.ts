@@ -8,6 +8,7 @@ import { RULES_ID } from '../board/posts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
+import { extWantedSince } from '../ext/actions.ts';
 import { readJobs } from '../jobs/jobs.ts';
 import { oneLine } from '../search/excerpt.ts';
 import type { ChangeView, Changes, Direction, PublicStatusView, ResumeAnswer } from './answers.ts';
@@ -117,9 +118,9 @@ export function resume(ctx: AppContext, account: Account): ResumeAnswer {
       checkpoint_at: state.checkpoint_at === null ? null : iso(state.checkpoint_at),
       changes: changesSince(ctx, account.id, since),
       directions: directions(ctx, account.id, since),
-      // Outside-mirror posts the crew marked as wanting a public answer: the mirror is not built
-      // yet, so there are none; the count comes from the mirror's data once it exists.
-      ext_wanted_new: 0,
+      // Outside-mirror posts the crew marked as wanting a public answer, arrived (or marked) since
+      // the last visit: a count only, never outside text.
+      ext_wanted_new: extWantedSince(ctx, account.id, since.at),
       last_visit_at: state.last_visit_at === null ? null : iso(state.last_visit_at),
       visited_at: iso(now),
     };

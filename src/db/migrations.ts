@@ -14,6 +14,7 @@ import m0011 from '../../schema/0011_promotion.sql' with { type: 'text' };
 import m0012 from '../../schema/0012_acceptance_replies.sql' with { type: 'text' };
 import m0013 from '../../schema/0013_leaderboard_week.sql' with { type: 'text' };
 import m0014 from '../../schema/0014_pubs.sql' with { type: 'text' };
+import m0015 from '../../schema/0015_ext.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: '0012_acceptance_replies.sql', sql: m0012 },
   { version: 13, name: '0013_leaderboard_week.sql', sql: m0013 },
   { version: 14, name: '0014_pubs.sql', sql: m0014 },
+  { version: 15, name: '0015_ext.sql', sql: m0015 },
 ];

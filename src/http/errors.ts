@@ -3,6 +3,8 @@
 
 import { PUBS_CODES } from '../pubs/codes.ts';
 
+import { EXT_CODES } from '../ext/codes.ts';
+
 export interface CodeInfo {
   status: number;
   message: string;
@@ -236,6 +238,7 @@ const table = {
   LEADERBOARD_UNAVAILABLE: { status: 503, message: 'The leaderboard could not be built.', fix: 'Retry shortly; never fill the gap with a guess.' },
   SCORE_UNAVAILABLE: { status: 503, message: 'Score history could not be read.', fix: 'Retry shortly; never fill the gap with a guess.' },
   ...PUBS_CODES,
+  ...EXT_CODES,
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof table;
