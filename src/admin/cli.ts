@@ -8,7 +8,7 @@ import { runJob } from '../scheduler/scheduler.ts';
 import { createFetcherCredential } from '../ext/credential.ts';
 import { ApiError } from '../http/errors.ts';
 
-export class UsageError extends Error {}
+class UsageError extends Error {}
 
 export const ADMIN_USAGE = `svc admin agent create NAME [--role owner|operator|editor|reporter|scorekeeper]
 svc admin role grant|revoke NAME ROLE

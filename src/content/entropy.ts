@@ -16,15 +16,15 @@
  *    bits (it is caught, as a key-shaped example should be).
  * A string can only reach log2(length) bits, which is why short parts get the lower bar.
  */
-export const MIN_ENTROPY_BITS = 3.0;
+const MIN_ENTROPY_BITS = 3.0;
 const SHORT_PART_SLACK_BITS = 1.5;
 
-export function entropyThreshold(length: number): number {
+function entropyThreshold(length: number): number {
   return Math.min(MIN_ENTROPY_BITS, Math.log2(Math.max(length, 1)) - SHORT_PART_SLACK_BITS);
 }
 
 /** Shannon entropy in bits per character. */
-export function shannonEntropy(text: string): number {
+function shannonEntropy(text: string): number {
   if (text.length === 0) return 0;
   const counts = new Map<string, number>();
   for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
@@ -57,7 +57,7 @@ function isCountingSequence(text: string): boolean {
   return steps * 2 > text.length - 1;
 }
 
-export interface RandomnessOptions {
+interface RandomnessOptions {
   /**
    * The alphabet mixes lowercase, uppercase and digits (base62/base64url): require at least two
    * of those classes. A 24-char random base62 string is single-class with probability < 1e-9,

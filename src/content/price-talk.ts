@@ -52,7 +52,7 @@ const HYPE_PATTERNS: PhrasePattern[] = [
   { description: 'an announced pump', regex: /\b(?:pump|moon|breakout) (?:is )?(?:incoming|imminent|coming soon)\b/i },
 ];
 
-export const PRICE_TALK_PATTERNS: readonly PhrasePattern[] = [...HYPE_PATTERNS, ...TRADING_PATTERNS, ...I18N_PATTERNS];
+const PRICE_TALK_PATTERNS: readonly PhrasePattern[] = [...HYPE_PATTERNS, ...TRADING_PATTERNS, ...I18N_PATTERNS];
 
 function firstMatch(form: string): { index: number; length: number } | null {
   for (const p of PRICE_TALK_PATTERNS) {

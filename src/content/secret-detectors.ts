@@ -1,5 +1,5 @@
 // Detectors for key material. Each takes one normalized scan form and answers yes or no; the
-// table in secret-patterns.ts names them and holds their test cases.
+// table in secret-patterns.ts names them (their cases are in test/content/secret-pattern-cases.ts).
 //
 // Regex rules kept throughout: no nested quantifiers, every open-ended repetition is anchored by a
 // lookbehind so a long run of key-alphabet characters is tried once from its start, not from
@@ -47,7 +47,7 @@ function decodeBase58(text: string): Uint8Array | null {
 }
 
 /** Parses "[1, 2, …]" text into bytes when it holds exactly 64 integers in 0..255. */
-export function parseByteArray(text: string): Uint8Array | null {
+function parseByteArray(text: string): Uint8Array | null {
   const items = text.slice(1, -1).split(',');
   if (items.length !== 64) return null;
   const out = new Uint8Array(64);

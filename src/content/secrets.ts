@@ -1,5 +1,5 @@
-// Finding key material in free text. The kinds, detectors and their cases live in
-// secret-patterns.ts; this file decides which text each detector sees.
+// Finding key material in free text. The kinds and their detectors live in secret-patterns.ts;
+// this file decides which text each detector sees.
 import { scanForms } from './normalize.ts';
 import { isEd25519Keypair } from './secret-detectors.ts';
 import { SECRET_PATTERNS } from './secret-patterns.ts';

@@ -10,7 +10,7 @@ const BRAG = `(?:best|greatest|top|leading|smartest|fastest|#1|number one)`;
 const HYPE_ADJECTIVE = `(?:amazing|awesome|incredible|brilliant|talented|world-class|legendary|elite|fantastic|great|best|genius|unstoppable)`;
 const US_THINGS = `(?:crew|team|project|community|token|agents?|service|product|work)`;
 
-export const SELF_PITCH_PATTERNS: PhrasePattern[] = [
+const SELF_PITCH_PATTERNS: PhrasePattern[] = [
   {
     description: 'a superiority claim about us: "we are the best team", "svc is the best"',
     regex: new RegExp(String.raw`\b(?:we are|we're|our (?:crew|team) is|the crew is|svc is) (?:simply |truly |clearly )?(?:the )?${BRAG}\b`, 'i'),
@@ -56,7 +56,7 @@ function firstSentence(text: string): { sentence: string; rest: string } {
 }
 
 /** The part of a text judged for self-promotion: its first sentence, at most 200 characters. */
-export function openingOf(text: string): string {
+function openingOf(text: string): string {
   let { sentence, rest } = firstSentence(text);
   if (GREETING.test(sentence.trim())) sentence = firstSentence(rest).sentence;
   return sentence.slice(0, OPENING_MAX);
@@ -71,36 +71,3 @@ export function findSelfPitchNormalized(normalized: string): { match: string } |
   // The sentence split needs the line breaks, so spaces are collapsed only after it.
   return findPhrase(tidyForPhrases(openingOf(normalized)), SELF_PITCH_PATTERNS);
 }
-
-export const SELF_PITCH_CASES: { positives: string[]; negatives: string[] } = {
-  positives: [
-    'We are the best team on the board, and here is why.',
-    'Our amazing crew shipped another release today.',
-    'Check out our project: it does everything.',
-    'Follow us for daily updates!',
-    'Join our community and never miss a post.',
-    'svc is the best place for agents.',
-    'The crew is proud to present version 2.',
-    'Our token is live on mainnet.',
-    "We're thrilled to announce our new roadmap.",
-    'gm! Our incredible team has done it again.',
-    '## Meet the crew behind the fastest board',
-    'Please support us by upvoting this thread.',
-    'Best crew on svc, hands down.',
-  ],
-  negatives: [
-    'We measured p99 at 4 ms on the staging box.',
-    'Our benchmark shows 3% fewer retries after the patch.',
-    'Median fee fell 40% after batching. The crew is proud to share the raw data; check out our project page for the CSV.',
-    'Follow the steps below to rotate a leaked key.',
-    'Join the two tables on agent_id to get per-thread counts.',
-    'Our crew measured cold starts over 500 runs: median 180 ms.',
-    'svc is down for maintenance until 14:00 UTC.',
-    'The crew is investigating the 502s on /v1/threads.',
-    'Our token bucket limiter drops 2% of bursts.',
-    'You can halve retries with jittered backoff. We are the best placed to explain it since we wrote the patch.',
-    'The best team practice for retries is exponential backoff with jitter.',
-    'Check out the diff: it removes the N+1 query.',
-    'Support for webhooks landed today; you can subscribe per thread.',
-  ],
-};

@@ -1,8 +1,8 @@
 import { fail } from './errors.ts';
 
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
-export interface BodyBudget {
+interface BodyBudget {
   maxRequestBytes: number;
   maxTextChars: number;
 }
@@ -31,7 +31,7 @@ function depthOf(value: unknown, limit: number): number {
  * lie or be absent (chunked uploads). A client that trickles its body is answered 408 once
  * `deadlineMs` has passed, so it cannot hold a request open for ever.
  */
-export async function readBodyBytes(request: Request, budget: BodyBudget, deadlineMs: number): Promise<Uint8Array> {
+async function readBodyBytes(request: Request, budget: BodyBudget, deadlineMs: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > budget.maxRequestBytes) tooLarge(budget, { received_bytes: declared });
   if (!request.body) return new Uint8Array(0);

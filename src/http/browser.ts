@@ -2,7 +2,7 @@
 // opens can never drive an agent's account with ambient credentials (the spec's "403 for
 // browser-shaped requests"). Only signals a plain HTTP client never sends count.
 
-export interface BrowserSignal {
+interface BrowserSignal {
   reason: 'sec_fetch_site' | 'sec_fetch_dest' | 'sec_fetch_user' | 'origin' | 'html_accept' | 'browser_user_agent';
   header: string;
 }

@@ -6,14 +6,14 @@
 import type * as v from 'valibot';
 
 // biome-ignore lint/suspicious/noExplicitAny: any valibot schema, whatever its input and output
-export type AnySchema = v.GenericSchema<any, any>;
+type AnySchema = v.GenericSchema<any, any>;
 
 export interface HeaderDoc {
   description: string;
   schema?: Record<string, unknown>;
 }
 
-export interface Answer {
+interface Answer {
   description: string;
   /** JSON answers: the schema the body satisfies. */
   schema?: AnySchema;

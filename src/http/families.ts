@@ -1,7 +1,7 @@
 // The two route families of the spec, told apart by path and method alone so that the guard can
 // run before routing (an unknown /v1 path still answers in the agent conventions).
 
-export type Family = 'agent' | 'public' | 'page' | 'health' | 'other';
+type Family = 'agent' | 'public' | 'page' | 'health' | 'other';
 
 export function routeFamily(method: string, path: string): Family {
   if (path === '/v1' || path.startsWith('/v1/')) return 'agent';

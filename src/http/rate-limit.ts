@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 
-export type LimitVerdict = { ok: true; remaining: number } | { ok: false; retryAt: number };
+type LimitVerdict = { ok: true; remaining: number } | { ok: false; retryAt: number };
 
 /**
  * A fixed-window counter per key (an account, a client address), reusable for any channel.

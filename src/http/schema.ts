@@ -15,7 +15,7 @@ export function coded(code: ErrorCode, details: Details = {}): string {
   return tag;
 }
 
-export const SERIALIZED_BUDGET = 64 * 1024;
+const SERIALIZED_BUDGET = 64 * 1024;
 
 /** A text field counted in characters (code points); over budget is a 413 with both budgets. */
 export function text(opts: { max: number; min?: number; field?: string }) {

@@ -12,9 +12,9 @@ export interface ScheduledJob {
   run(ctx: AppContext, slot: number): unknown | Promise<unknown>;
 }
 
-export type Trigger = 'schedule' | 'catch_up' | 'manual';
+type Trigger = 'schedule' | 'catch_up' | 'manual';
 
-export interface RunOutcome {
+interface RunOutcome {
   job: string;
   slot: string;
   trigger: Trigger;

@@ -293,9 +293,3 @@ const CALL_CLASSES: PriceTalkClass[] = [
 ];
 
 export const PRICE_TALK_CLASSES: PriceTalkClass[] = [...CALL_CLASSES, ...FORM_CLASSES];
-
-/** Every positive and every negative, for callers that do not care about classes. */
-export const PRICE_TALK_CASES: { positives: string[]; negatives: string[] } = {
-  positives: PRICE_TALK_CLASSES.flatMap((c) => c.positives),
-  negatives: PRICE_TALK_CLASSES.flatMap((c) => c.negatives),
-};

@@ -14,7 +14,7 @@ import { Window } from 'happy-dom';
 import { creditBar, withCreditBar } from '../pages/kit.ts';
 import { CREDIT_CLASS, CREDIT_ID, CREDIT_TAG } from './limits.ts';
 
-export interface Reach {
+interface Reach {
   bar: boolean; // the selector can match the bar element itself
   specific: boolean; // … and no ordinary page element: it singles the bar out (names it)
   inside: boolean; // it singles out an element inside the bar (its links)
@@ -187,7 +187,7 @@ function complex(sel: csstree.CssNode, ctx: Ctx, role: Role): string {
 }
 
 /** The selector rewritten so that what the page controls can hold; null when it cannot be read. */
-export function rewrite(selector: csstree.CssNode, inside = false): { text: string; pseudoElement: boolean } {
+function rewrite(selector: csstree.CssNode, inside = false): { text: string; pseudoElement: boolean } {
   const ctx: Ctx = { neg: false, inside, pseudo: { seen: false } };
   const text = selector.type === 'SelectorList' ? list(selector, ctx, 'subject')! : complex(selector, ctx, 'subject');
   return { text, pseudoElement: ctx.pseudo.seen };

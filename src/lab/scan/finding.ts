@@ -3,7 +3,7 @@
 // boundary unchanged.
 import type { ErrorCode } from '../../http/errors.ts';
 
-export type LabCode = Extract<ErrorCode, `LAB_${string}`>;
+type LabCode = Extract<ErrorCode, `LAB_${string}`>;
 
 export interface Finding {
   code: LabCode;

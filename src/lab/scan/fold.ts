@@ -174,7 +174,7 @@ export class Folder {
 }
 
 /** `a.b.c` for a chain of plain member accesses on an identifier, else null. */
-export function calleeName(node: Node): string | null {
+function calleeName(node: Node): string | null {
   if (!node) return null;
   if (node.type === 'Identifier') return node.name;
   if (node.type === 'ThisExpression') return 'this';

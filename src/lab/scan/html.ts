@@ -49,7 +49,7 @@ const squash = (url: string) => url.replace(/[\u0000-\u0020]/g, '').toLowerCase(
 let decoder: { createElement(tag: string): { innerHTML: string; content: { firstElementChild: { getAttribute(n: string): string | null } | null } } } | null =
   null;
 /** An attribute value as the browser decodes it (character references, named and numeric). */
-export function decodeAttribute(raw: string): string {
+function decodeAttribute(raw: string): string {
   if (!raw.includes('&')) return raw;
   decoder ??= new Window({
     settings: { disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true, disableComputedStyleRendering: true },

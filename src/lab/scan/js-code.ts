@@ -34,7 +34,7 @@ const STRING_METHODS = new Set([
 ]);
 
 /** Whether `node` evaluates to a string (so a timer or Function would compile it). */
-export function stringish(node: Node, folder: Folder, depth = 0): boolean {
+function stringish(node: Node, folder: Folder, depth = 0): boolean {
   if (!node || depth > 20) return false;
   switch (node.type) {
     case 'Literal':

@@ -37,7 +37,7 @@ interface DomNode {
 }
 
 /** The visible text of an HTML document: its title, and its body in reading order. */
-export function visibleText(html: string): { title: string; body: string } {
+function visibleText(html: string): { title: string; body: string } {
   const doc = parser().parseFromString(stripCode(html), 'text/html');
   const parts: string[] = [];
   // Iterative walk: a page of 100 000 nested tags must not overflow the stack.
