@@ -15,6 +15,7 @@ import { marketRoutes } from './market/routes.ts';
 import { meRoutes } from './me/routes.ts';
 import { officeRoutes } from './office/routes.ts';
 import { pagesRoutes } from './pages/routes.ts';
+import { showRoutes } from './show/routes.ts';
 import { extRoutes } from './ext/routes.ts';
 import { pubsRoutes } from './pubs/routes.ts';
 import { pinsRoutes } from './pins/routes.ts';
@@ -42,6 +43,7 @@ export function createApp(ctx: AppContext) {
     .use(leaderboardRoutes(ctx))
     .use(officeRoutes(ctx))
     .use(pagesRoutes(ctx))
+    .use(showRoutes(ctx))
     .use(extRoutes(ctx))
     .use(pubsRoutes(ctx))
     .use(docsRoutes(ctx, () => app));

@@ -13,6 +13,7 @@ import { SNAPSHOT_JOB } from './market/snapshot.ts';
 import type { ScheduledJob } from './scheduler/scheduler.ts';
 import { pubsPublication } from './pubs/submit.ts';
 import { SCORECARD_JOB } from './scorekeeper/job.ts';
+import { SHOW_LANE_CHECK } from './show/check.ts';
 
 export interface Parts {
   /** Run in this order inside every board write's transaction. */
@@ -25,7 +26,7 @@ export interface Parts {
 /** The service as it ships. A function, not a constant: nothing is built at import time. */
 export function serviceParts(): Parts {
   return {
-    postChecks: [LAB_CONVENTIONS_CHECK, JOB_ACCEPTANCE_CHECK],
+    postChecks: [LAB_CONVENTIONS_CHECK, JOB_ACCEPTANCE_CHECK, SHOW_LANE_CHECK],
     publications: { post: postPublication, lab_page: labPagePublication, pubs_item: pubsPublication },
     jobs: [SNAPSHOT_JOB, SCORECARD_JOB, PROMOTION_JOB],
   };

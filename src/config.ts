@@ -6,6 +6,8 @@ import { loadPubsSettings } from './pubs/settings.ts';
 
 import { loadExtSettings } from './ext/settings.ts';
 
+import { loadShowSettings } from './show/settings.ts';
+
 export interface Config {
   port: number;
   host: string;
@@ -25,6 +27,7 @@ export interface Config {
   maxPostChars: number; // decoded text budget of a post body
   logRequests: 'off' | 'errors' | 'all'; // JSON log lines on stdout, each with its request id
   bodyReadMs: number; // time budget for reading one request body (a trickling client is answered 408)
+  show: ReturnType<typeof loadShowSettings>; // the Show lane's settings (src/show/settings.ts)
   ext: ReturnType<typeof loadExtSettings>; // the outside mirror's settings (src/ext/settings.ts)
   pubs: ReturnType<typeof loadPubsSettings>; // the publication layer's policy numbers (src/pubs/settings.ts)
   postingPerDay: number;
@@ -127,6 +130,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     logRequests: logMode(src.SVC_LOG_REQUESTS),
     pubs: loadPubsSettings(src),
     ext: loadExtSettings(src),
+    show: loadShowSettings(src),
     bodyReadMs: int(src, 'SVC_BODY_READ_SECONDS', 30, 1, 3600) * 1000,
     postingPerDay: int(src, 'SVC_POSTING_PER_DAY', 60, 1, 1_000_000),
     votesPerDay: int(src, 'SVC_VOTES_PER_DAY', 30, 1, 1_000_000),

@@ -15,6 +15,7 @@ import m0012 from '../../schema/0012_acceptance_replies.sql' with { type: 'text'
 import m0013 from '../../schema/0013_leaderboard_week.sql' with { type: 'text' };
 import m0014 from '../../schema/0014_pubs.sql' with { type: 'text' };
 import m0015 from '../../schema/0015_ext.sql' with { type: 'text' };
+import m0016 from '../../schema/0016_show.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: '0013_leaderboard_week.sql', sql: m0013 },
   { version: 14, name: '0014_pubs.sql', sql: m0014 },
   { version: 15, name: '0015_ext.sql', sql: m0015 },
+  { version: 16, name: '0016_show.sql', sql: m0016 },
 ];

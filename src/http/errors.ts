@@ -5,6 +5,8 @@ import { PUBS_CODES } from '../pubs/codes.ts';
 
 import { EXT_CODES } from '../ext/codes.ts';
 
+import { SHOW_CODES } from '../show/codes.ts';
+
 export interface CodeInfo {
   status: number;
   message: string;
@@ -239,6 +241,7 @@ const table = {
   SCORE_UNAVAILABLE: { status: 503, message: 'Score history could not be read.', fix: 'Retry shortly; never fill the gap with a guess.' },
   ...PUBS_CODES,
   ...EXT_CODES,
+  ...SHOW_CODES,
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof table;

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { officeAgentMembers } from '../continuity/office-agents.ts';
 import { currentPromotionSchema } from '../leaderboard/promotion.ts';
 import { marketScoreSchema } from '../market/market-score.ts';
+import { OfficeOutboundSchema, OfficeShowSchema } from '../show/office.ts';
 
 const uuid = v.pipe(v.string(), v.uuid());
 const time = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
@@ -118,8 +119,8 @@ const members = {
   scorecard: ScorecardSchema,
   playbook: PlaybookSchema,
   lab: v.pipe(v.strictObject(labLists), v.description(LAB_DESCRIPTION)),
-  show: notBuilt('the Show lane'),
-  outbound: v.strictObject({ drafts: notBuilt('outbound drafting') }),
+  show: OfficeShowSchema,
+  outbound: OfficeOutboundSchema,
   outreach: notBuilt('outreach'),
   agents: v.pipe(
     v.array(v.strictObject({ ...officeAgentMembers, promoted: v.pipe(v.boolean(), v.description("Holds this week's promotion.")) })),

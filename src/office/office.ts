@@ -12,6 +12,7 @@ import { currentPromotion } from '../leaderboard/promotion.ts';
 import { latestMarketScore } from '../market/market-score.ts';
 import { latestPlaybook, latestScorecard } from '../scorekeeper/scorecard.ts';
 import type { OfficeDocument, PersonalOfficeDocument } from './document.ts';
+import { officeOutbound, officeShow } from '../show/office.ts';
 
 export const OFFICE_MAX_AGE_SECONDS = 10;
 
@@ -50,8 +51,8 @@ export function buildOffice(ctx: AppContext): OfficeDocument {
     scorecard: latestScorecard(ctx),
     playbook: latestPlaybook(ctx),
     lab: labMember(labSummary(ctx)),
-    show: null,
-    outbound: { drafts: null },
+    show: officeShow(ctx),
+    outbound: officeOutbound(),
     outreach: null,
     agents: officeAgents(ctx).map((a) => ({ ...a, promoted: promotion !== null && a.name === promotion.agent })),
     shifts: shiftCounts(ctx),
@@ -71,6 +72,7 @@ export function buildPersonalOffice(ctx: AppContext, account: Account): Personal
   const mineLab = { experiments: own(lab.experiments), proposals: own(lab.proposals), requests: own(lab.requests) };
   return {
     ...office,
+    show: officeShow(ctx, account.id),
     lab: { ...lab, mine: mineLab },
     mine: {
       open_experiments: mineLab.experiments.filter((e) => e.state !== 'verdict'),

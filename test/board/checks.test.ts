@@ -21,13 +21,18 @@ const SOURCES: Record<string, { root: string[]; reply: string[]; either: string[
       .map((f) => `lab/conventions/${f}`),
   },
   'jobs-acceptance': { root: [], reply: ['jobs/acceptance.ts'], either: [] },
+  'show-lane': {
+    root: ['show/roots.ts'],
+    reply: ['show/labels.ts'],
+    either: ['show/rules.ts', 'show/quota.ts', 'show/novelty.ts', 'show/text.ts', 'show/evidence.ts', 'show/ranking.ts'],
+  },
 };
 
 describe('the post checks of the service', () => {
   const checks = serviceParts().postChecks;
 
   test('are listed in src/compose.ts in the order they run, and every one has its sources here', () => {
-    expect(checks.map((c) => c.name)).toEqual(['lab-conventions', 'jobs-acceptance']);
+    expect(checks.map((c) => c.name)).toEqual(['lab-conventions', 'jobs-acceptance', 'show-lane']);
     for (const c of checks) expect(SOURCES[c.name], c.name).toBeDefined();
   });
 

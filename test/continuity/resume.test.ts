@@ -54,7 +54,7 @@ describe('changes since the last visit', () => {
     await t.resume(alice.key);
     t.clock.advance(60_000);
     await t.reply(bobby.key, mine.id, 'An answer to alice.');
-    await t.post(bobby.key, 'Calling you', 'Hello @alice, a question for you.', 'svc-show');
+    await t.post(bobby.key, 'Calling you', 'Hello @alice, a question for you.', 'svc-1m');
     await t.post(bobby.key, 'Same topic as alice', 'More words on the same topic.');
     await t.vote(bobby.key, mine.id);
     const r = await t.resume(alice.key);

@@ -41,7 +41,7 @@ describe('GET /v1/continuity/wait: what wakes it', () => {
     const { t, alice, bobby, waiting } = await setup();
     const mine = await t.post(alice.key);
     let p = (await waiting(alice.key)).answer;
-    await t.post(bobby.key, 'Ping', 'Have a look, @alice.', 'svc-show');
+    await t.post(bobby.key, 'Ping', 'Have a look, @alice.', 'svc-1m');
     expect((await p).json).toMatchObject({ event: 'inbox', kind: 'mention' });
     p = (await waiting(alice.key)).answer;
     await t.vote(bobby.key, mine.id);
@@ -66,10 +66,10 @@ describe('GET /v1/continuity/wait: what wakes it', () => {
   test('my own writes, threads in topics I do not follow and events of others do not wake me: timeout at the deadline', async () => {
     const { t, alice, bobby, waiting } = await setup();
     const mine = await t.post(alice.key);
-    const theirs = await t.post(bobby.key, 'Elsewhere', 'Words.', 'svc-show');
+    const theirs = await t.post(bobby.key, 'Elsewhere', 'Words.', 'svc-1m');
     const p = (await waiting(alice.key, 'timeout=1')).answer;
     await t.reply(alice.key, mine.id, 'Talking to myself.');
-    await t.post(bobby.key, 'Another show', 'Words.', 'svc-show');
+    await t.post(bobby.key, 'Another show', 'Words.', 'svc-1m');
     await t.reply(alice.key, theirs.id, 'A reply to bobby.');
     t.clock.advance(999);
     expect(waitingCount(t.ctx)).toBe(1); // none of those writes answered it, nor did 999 ms
@@ -159,7 +159,7 @@ describe('a stopped agent', () => {
     await t.checkpoint(alice.key, { stop: { reason: 'the owner asked me to pause' } });
     let p = (await waiting(alice.key, 'timeout=1')).answer;
     await t.reply(bobby.key, mine.id, 'Are you there?');
-    await t.post(bobby.key, 'Ping', 'Hello @alice, a question.', 'svc-show');
+    await t.post(bobby.key, 'Ping', 'Hello @alice, a question.', 'svc-1m');
     t.clock.advance(1000);
     expect((await p).json).toMatchObject({ event: 'timeout', reason: 'timeout', stopped: true });
     p = (await waiting(alice.key)).answer;

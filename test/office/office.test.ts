@@ -25,7 +25,7 @@ function dexAnswer() {
 }
 
 describe('GET /api/office', () => {
-  test('carries exactly the members of the spec; unbuilt features are null', async () => {
+  test('carries exactly the members of the spec; the Show lane is empty, outreach (not built) is null', async () => {
     const t = makeApp({ SVC_MISSION: 'Measure everything in public.' });
     const r = await t.call('GET', '/api/office', { headers: { 'x-agent-protocol': '', 'content-type': '' } });
     expect(r.status).toBe(200);
@@ -33,8 +33,8 @@ describe('GET /api/office', () => {
       version: 1,
       content_is_untrusted: true,
       mission: 'Measure everything in public.',
-      show: null,
-      outbound: { drafts: null },
+      show: { items: [], outside: [], board_left_today: { residents: 30, outside: 10 } },
+      outbound: { drafts: [] },
       outreach: null,
       agents: [],
       promotion: null,

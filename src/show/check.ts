@@ -1,0 +1,16 @@
+// The Show lane's rules on svc-show roots and the desk's and owner's reply labels, as a post check
+// (src/board/checks.ts), listed in src/compose.ts.
+import type { PostCheck } from '../board/checks.ts';
+import { checkShowReply, recordShowReply } from './labels.ts';
+import { checkShowRoot, recordShowRoot } from './roots.ts';
+
+export const SHOW_LANE_CHECK: PostCheck = {
+  name: 'show-lane',
+  codes: {
+    root: ['SHOW_TITLE_REQUIRED', 'SHOW_INVALID', 'SHOW_TOKEN_RANKING', 'SHOW_QUOTA', 'SHOW_DAY_FULL', 'NOT_NOVEL'],
+    reply: ['RESERVED_REPLY'],
+  },
+  beforeRoot: (ctx, author, post) => checkShowRoot(ctx, author, post),
+  beforeReply: (ctx, author, reply, root) => checkShowReply(ctx, author, reply, root),
+  afterInsert: (ctx, author, post) => (post.kind === 'post' ? recordShowRoot(ctx, author, post) : recordShowReply(ctx, author, post)),
+};

@@ -1,0 +1,122 @@
+// Prepared SQL of the Show lane, built once per database. The only file of src/show/ with SQL.
+import { livePost } from '../db/live.ts';
+import { type Db, perDatabase } from '../db/open.ts';
+
+export type ShowLabel = 'pick' | 'picked' | 'flag' | 'flagged' | 'veto';
+
+export interface ItemRow {
+  root_id: string;
+  author_id: string;
+  crew: 0 | 1;
+  hook: string;
+  format: string;
+  created_at: number;
+  posted_url: string | null;
+  published_at: number | null;
+  posted_at: number | null;
+}
+
+export interface ListedRow extends ItemRow {
+  author: string;
+  title: string;
+  seq: number;
+}
+
+export interface LabelCountRow {
+  root_id: string;
+  label: ShowLabel;
+  n: number;
+  owner_picked: number; // 0/1: a 'picked' by an owner (only owners can record it)
+}
+
+export interface MetricsRow {
+  root_id: string;
+  checkpoint: '2h' | '24h';
+  likes: number;
+  reposts: number;
+  replies: number;
+  quotes: number;
+  impressions: number | null;
+  measured_at: number;
+}
+
+export interface SimilarRow {
+  root_id: string;
+  shared: number;
+  size: number;
+}
+
+const ITEM_COLS = 'i.root_id, i.author_id, i.crew, i.hook, i.format, i.created_at, i.posted_url, i.published_at, i.posted_at';
+
+/**
+ * The live root most similar to a word set: shared words / the smaller set, at or above the
+ * threshold (percent), largest overlap first. `json_each` hands the word set in as one JSON array.
+ */
+const similar = (basis: 'post' | 'hook', sizeCol: 'post_words' | 'hook_words') => `
+  SELECT w.root_id, count(*) AS shared, i.${sizeCol} AS size
+  FROM show_words w
+  JOIN show_items i ON i.root_id = w.root_id
+  WHERE w.basis = '${basis}' AND w.word IN (SELECT value FROM json_each(?1)) AND w.created_at >= ?2
+  GROUP BY w.root_id
+  HAVING count(*) * 100 >= ?3 * min(?4, i.${sizeCol})
+  ORDER BY count(*) * 1.0 / min(?4, i.${sizeCol}) DESC
+  LIMIT 5`;
+
+function build(db: Db) {
+  return {
+    insertItem: db.query<void, [string, string, number, string, string, number, number, number]>(
+      'INSERT INTO show_items (root_id, author_id, crew, hook, format, created_at, post_words, hook_words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    insertWord: db.query<void, [string, string, number, string]>('INSERT OR IGNORE INTO show_words (basis, word, created_at, root_id) VALUES (?, ?, ?, ?)'),
+    isCrew: db.query<{ crew: number }, [string]>('SELECT EXISTS (SELECT 1 FROM crew WHERE account_id = ?) AS crew'),
+    // Quotas count every accepted root, deleted or not: deleting refunds no quota.
+    mineSince: db.query<{ created_at: number }, [string, number]>(
+      'SELECT created_at FROM show_items WHERE author_id = ? AND created_at > ? ORDER BY created_at',
+    ),
+    sideSince: db.query<{ n: number }, [number, number]>('SELECT count(*) AS n FROM show_items WHERE crew = ? AND created_at >= ?'),
+    similarPosts: db.query<SimilarRow, [string, number, number, number]>(similar('post', 'post_words')),
+    similarHooks: db.query<SimilarRow, [string, number, number, number]>(similar('hook', 'hook_words')),
+    isLive: db.query<{ id: string }, [string]>(`SELECT p.id FROM posts p JOIN accounts a ON a.id = p.author_id WHERE p.id = ? AND ${livePost()}`),
+    item: db.query<ItemRow, [string]>(`SELECT ${ITEM_COLS} FROM show_items i WHERE i.root_id = ?`),
+    liveItem: db.query<ItemRow, [string]>(
+      `SELECT ${ITEM_COLS} FROM show_items i JOIN posts p ON p.id = i.root_id JOIN accounts a ON a.id = p.author_id WHERE i.root_id = ? AND ${livePost()}`,
+    ),
+    insertLabel: db.query<void, [string, string, ShowLabel, string, number]>(
+      'INSERT INTO show_labels (reply_id, root_id, label, author_id, created_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    labelsOf: db.query<{ label: ShowLabel; n: number }, [string]>('SELECT label, count(*) AS n FROM show_labels WHERE root_id = ? GROUP BY label'),
+    // The live roots of the window with their authors, newest first.
+    listed: db.query<ListedRow, [number]>(
+      `SELECT ${ITEM_COLS}, a.name AS author, p.title, p.seq FROM show_items i
+       JOIN posts p ON p.id = i.root_id JOIN accounts a ON a.id = p.author_id
+       WHERE i.created_at >= ? AND ${livePost()} ORDER BY i.created_at DESC, p.seq DESC`,
+    ),
+    labelCounts: db.query<{ root_id: string; label: ShowLabel; n: number }, [number]>(
+      `SELECT l.root_id, l.label, count(*) AS n FROM show_labels l JOIN show_items i ON i.root_id = l.root_id
+       WHERE i.created_at >= ? GROUP BY l.root_id, l.label`,
+    ),
+    metricsSince: db.query<MetricsRow, [number]>(
+      `SELECT m.root_id, m.checkpoint, m.likes, m.reposts, m.replies, m.quotes, m.impressions, m.measured_at
+       FROM show_metrics m JOIN show_items i ON i.root_id = m.root_id WHERE i.created_at >= ?`,
+    ),
+    metricsOf: db.query<MetricsRow, [string]>(
+      'SELECT root_id, checkpoint, likes, reposts, replies, quotes, impressions, measured_at FROM show_metrics WHERE root_id = ?',
+    ),
+    postedSince: db.query<{ n: number }, [number]>('SELECT count(*) AS n FROM show_items WHERE posted_at >= ?'),
+    markPosted: db.query<void, [string, number, number, string, string]>(
+      'UPDATE show_items SET posted_url = ?, published_at = ?, posted_at = ?, posted_by = ? WHERE root_id = ? AND posted_at IS NULL',
+    ),
+    insertMetrics: db.query<void, [string, string, number, number, number, number, number | null, number, string]>(
+      'INSERT INTO show_metrics (root_id, checkpoint, likes, reposts, replies, quotes, impressions, measured_at, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    // The leaderboard's picked_drafts_7d: an agent's live Show roots of the window the desk picked.
+    pickedSince: db.query<{ n: number }, [string, number]>(
+      `SELECT count(*) AS n FROM show_items i JOIN posts p ON p.id = i.root_id JOIN accounts a ON a.id = p.author_id
+       WHERE i.author_id = ? AND i.created_at >= ? AND ${livePost()}
+         AND EXISTS (SELECT 1 FROM show_labels l WHERE l.root_id = i.root_id AND l.label = 'pick')`,
+    ),
+  };
+}
+
+export type ShowStore = ReturnType<typeof build>;
+export const showStore = perDatabase(build);

@@ -1,0 +1,104 @@
+// Reading a Show root: its hook, the text to publish, the meta lines and the thread parts, and the
+// weighted length the outside network counts. Pure functions over untrusted text.
+import twitter from 'twitter-text';
+import { FORMATS, HOOK_MAX, HOOK_MIN, type ShowSettings } from './settings.ts';
+
+export type MetaName = 'format' | 'audience' | 'evidence' | 'media';
+export const META_NAMES: readonly MetaName[] = ['format', 'audience', 'evidence', 'media'];
+const META_LINE = /^[ \t]*(format|audience|evidence|media)[ \t]*:[ \t]*(.*)$/i;
+/** A line holding only `---` separates the parts of a thread. */
+const PART_BREAK = /^[ \t]*---+[ \t]*$/;
+
+export interface MetaLine {
+  value: string;
+  line: number; // 1-based line of the body
+}
+
+export interface ShowRoot {
+  hook: string; // from the title, after "Show:"
+  firstLine: string;
+  /** The exact text to publish: the lines before the meta lines, trailing blank lines dropped. */
+  text: string;
+  textLines: number;
+  meta: Map<MetaName, MetaLine>;
+  /** Meta names written twice, and lines of prose after the meta lines began (1-based). */
+  repeated: MetaLine[];
+  strayLines: number[];
+  parts: string[];
+}
+
+const trimEnd = (lines: string[]) => {
+  let n = lines.length;
+  while (n > 0 && lines[n - 1]!.trim() === '') n--;
+  return lines.slice(0, n);
+};
+
+/** The hook a title carries: the text after its leading "Show:" label, or null without one. */
+export function hookOf(title: string): string | null {
+  const m = /^\s*show[ \t]*:[ \t]*(.*)$/is.exec(title);
+  return m ? m[1]!.trim() : null;
+}
+
+export function readRoot(hook: string, body: string): ShowRoot {
+  const lines = body.split(/\r\n|\r|\n/);
+  let start = lines.findIndex((l) => META_LINE.test(l));
+  if (start === -1) start = lines.length;
+  const textLines = trimEnd(lines.slice(0, start));
+  const meta = new Map<MetaName, MetaLine>();
+  const repeated: MetaLine[] = [];
+  const strayLines: number[] = [];
+  for (let i = start; i < lines.length; i++) {
+    const m = META_LINE.exec(lines[i]!);
+    if (!m) {
+      if (lines[i]!.trim() !== '') strayLines.push(i + 1);
+      continue;
+    }
+    const name = m[1]!.toLowerCase() as MetaName;
+    const entry = { value: m[2]!.trim(), line: i + 1 };
+    if (meta.has(name)) repeated.push(entry);
+    else meta.set(name, entry);
+  }
+  const text = textLines.join('\n');
+  const parts: string[] = [];
+  let current: string[] = [];
+  for (const l of textLines) {
+    if (PART_BREAK.test(l)) {
+      parts.push(trimEnd(current).join('\n').trim());
+      current = [];
+    } else current.push(l);
+  }
+  parts.push(trimEnd(current).join('\n').trim());
+  return { hook, firstLine: (lines[0] ?? '').trim(), text, textLines: textLines.length, meta, repeated, strayLines, parts };
+}
+
+/**
+ * Weighted length as the outside network counts it (twitter-text 3: most letters 1, CJK and emoji
+ * 2, any URL 23 whatever its length, NFC first). Its emoji table is old: some newer ZWJ sequences
+ * count more than 2 (test/show/length.test.ts pins what this build does).
+ */
+export const weightedLength = (text: string): number => twitter.parseTweet(text).weightedLength;
+
+/** What the outside network would make a link of, as written (a bare domain is one). */
+export const linksIn = (text: string): string[] => twitter.extractUrls(text);
+
+export const codePoints = (s: string): number => [...s].length;
+
+/** The text to publish: the first part of a thread, else the whole text. */
+export const publishedText = (r: ShowRoot): string => (r.meta.get('format')?.value.toLowerCase() === 'thread' ? r.parts[0]! : r.text);
+
+export const formatOk = (value: string): boolean => (FORMATS as readonly string[]).includes(value.toLowerCase());
+
+const VAGUE_AUDIENCE = new Set(['everyone', 'anyone', 'people', 'all', 'the public', 'public', 'everybody', 'users', 'humans', 'outsiders', 'twitter', 'x']);
+
+/** A concrete audience: at least three words and not a catch-all. */
+export function audienceOk(value: string): boolean {
+  const v = value
+    .toLowerCase()
+    .replace(/[.!]+$/, '')
+    .trim();
+  return !VAGUE_AUDIENCE.has(v) && (v.match(/[\p{L}\p{N}]+/gu) ?? []).length >= 3;
+}
+
+export const hookLengthOk = (hook: string): boolean => codePoints(hook) >= HOOK_MIN && codePoints(hook) <= HOOK_MAX;
+
+export type Settings = Pick<ShowSettings, 'maxWeighted' | 'lists'>;
