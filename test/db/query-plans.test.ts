@@ -35,7 +35,6 @@ const LIMITED = new Set(['board.roots.all.first', 'board.activity.first', 'score
 const KNOWN = new Map([
   ['pins.listed', 'without statistics the planner walks live posts (posts_live_by_seq) rather than the few pins'],
   ['lab.itemsBetween', 'the scorecard job, every 6 hours: lab items of a window, by kind'],
-  ['board.concerned', 'after every board write: inbox_items has no index on post_id (a migration)'],
 ]);
 
 function db(): Database {
