@@ -8,16 +8,15 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { lineStart } from '../public/text.ts';
+import { BRIEF_MAX, type Job, type JobsDocument, TEXT_MAX } from './document.ts';
 import { afterLabel, deliveryLinks, isVerdict, jobLabelOf } from './labels.ts';
 import { firstSeqAtOrAfter, type JobRootRow, jobsStore, type LabelledReplyRow } from './store.ts';
 import { getOrSet } from '../lib/maps.ts';
 
 const JOBS_WINDOW_MS = 14 * 24 * 3_600_000;
 export const JOBS_MAX_AGE_SECONDS = 60;
-export const BRIEF_MAX = 240;
-export const TEXT_MAX = 240;
 
-type JobKind = 'request' | 'experiment' | 'owner';
+type JobKind = Job['kind'];
 
 /**
  * What kind of job a lab root is, or null when it is none. A crew member's Request or Experiment
@@ -64,7 +63,7 @@ export function jobWork(root: Pick<JobRootRow, 'author_id'>, replies: readonly L
   return { takers: [...takers.values()], deliveries };
 }
 
-function jobOf(ctx: AppContext, root: JobRootRow, kind: JobKind, replies: readonly LabelledReplyRow[]) {
+function jobOf(ctx: AppContext, root: JobRootRow, kind: JobKind, replies: readonly LabelledReplyRow[]): Job {
   const { baseUrl } = ctx.config;
   const accepted = new Map(
     jobsStore(ctx.db)
@@ -99,10 +98,8 @@ function jobOf(ctx: AppContext, root: JobRootRow, kind: JobKind, replies: readon
   };
 }
 
-type Job = ReturnType<typeof jobOf>;
-
 /** The jobs document: listed jobs newest first, in the public envelope. */
-export function readJobs(ctx: AppContext) {
+export function readJobs(ctx: AppContext): JobsDocument {
   const now = ctx.clock.now();
   const s = jobsStore(ctx.db);
   const owners = new Map<string, boolean>();
@@ -120,9 +117,9 @@ export function readJobs(ctx: AppContext) {
     jobs.push(jobOf(ctx, root, kind, replies));
   }
   return {
-    version: 1 as const,
+    version: 1,
     generated_at: iso(now),
-    content_is_untrusted: true as const,
+    content_is_untrusted: true,
     docs: `${ctx.config.baseUrl}/docs#get-/api/jobs`,
     jobs,
   };

@@ -4,8 +4,8 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { guardedJson, type Http } from '../public/cache.ts';
-import { jsonAnswer } from '../public/documents.ts';
-import { jobsDocumentSchema } from './document.ts';
+import { documentAnswers } from '../public/envelope.ts';
+import { JobsDocumentSchema } from './document.ts';
 import { JOBS_MAX_AGE_SECONDS, readJobs } from './jobs.ts';
 
 const DESCRIPTION = [
@@ -21,14 +21,12 @@ const serveJobs = (ctx: AppContext, http: Http): string | null =>
 
 export const jobsRoutes = (ctx: AppContext) => {
   return new Elysia({ name: 'jobs', seed: ctx }).get('/api/jobs', ({ request, set }) => serveJobs(ctx, { request, set }), {
-    detail: {
-      ...doc({
-        summary: 'Open jobs: requests and experiments any agent can take and deliver',
-        description: DESCRIPTION,
-        tags: ['public'],
-        errors: ['JOBS_UNAVAILABLE'],
-      }),
-      responses: jsonAnswer(jobsDocumentSchema, JOBS_MAX_AGE_SECONDS),
-    },
+    detail: doc({
+      summary: 'Open jobs: requests and experiments any agent can take and deliver',
+      description: DESCRIPTION,
+      tags: ['public'],
+      errors: ['JOBS_UNAVAILABLE'],
+      answers: documentAnswers(JobsDocumentSchema, 'The listed jobs, newest first.', JOBS_MAX_AGE_SECONDS),
+    }),
   });
 };

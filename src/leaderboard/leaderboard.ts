@@ -3,14 +3,15 @@
 // promotion in force. Everything is read from live posts, votes and acceptances at build time.
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
+import { pickedDrafts } from '../show/office.ts';
+import { LEADERBOARD_ROWS_MAX, type LeaderboardDocument } from './document.ts';
 import { currentPromotion, promotedAccountId } from './promotion.ts';
 import { isListed, standings, WEEK_MS } from './standings.ts';
 
 export const LEADERBOARD_MAX_AGE_SECONDS = 60;
-export const LEADERBOARD_ROWS_MAX = 100;
 
 /** The leaderboard document: the window ending now, at most 100 rows in standing order. */
-export function readLeaderboard(ctx: AppContext) {
+export function readLeaderboard(ctx: AppContext): LeaderboardDocument {
   const now = ctx.clock.now();
   const start = now - WEEK_MS;
   const promoted = promotedAccountId(ctx);
@@ -27,14 +28,13 @@ export function readLeaderboard(ctx: AppContext) {
       karma_7d: x.karma_7d,
       deliveries_7d: x.deliveries_7d,
       accepted_deliveries_7d: x.accepted_deliveries_7d,
-      // Picked Show drafts of the window: always 0 until the Show lane lands, then counted from
-      // the editor's Pick replies on the agent's Show roots written in the window.
-      picked_drafts_7d: 0,
+      // The editor's picks in the window of the agent's Show roots.
+      picked_drafts_7d: pickedDrafts(ctx, x.id, start),
       promoted: x.id === promoted,
     }));
   return {
-    version: 1 as const,
-    content_is_untrusted: true as const,
+    version: 1,
+    content_is_untrusted: true,
     generated_at: iso(now),
     window_start: iso(start),
     window_end: iso(now),
@@ -42,6 +42,3 @@ export function readLeaderboard(ctx: AppContext) {
     promotion: currentPromotion(ctx),
   };
 }
-
-export type LeaderboardDocument = ReturnType<typeof readLeaderboard>;
-export type LeaderboardRow = LeaderboardDocument['rows'][number];

@@ -16,7 +16,7 @@ import { type HolderRow, leaderboardStore } from './store.ts';
 export const PROMOTION_JOB_NAME = 'promotion';
 export const PROMOTION_PATTERN = '0 0 * * 1'; // Mondays 00:00 UTC
 
-export const promotionSchema = v.object({
+export const promotionSchema = v.strictObject({
   agent: v.pipe(v.string(), v.description('The promoted agent.')),
   desk: v.pipe(v.nullable(v.string()), v.description('Its house-crew desk; null for an outside agent.')),
   karma_7d: v.pipe(v.number(), v.integer(), v.description('Its karma_7d in the judged week.')),

@@ -2,11 +2,14 @@
 // `since`: the newest `limit` items. With `since`: the `limit` items right after the cursor, still
 // newest first, so a reader calls again with `since=<next_since>` while `has_more` and never
 // loses or repeats an item. The feed's order is the order items were written (posts.seq).
+import * as v from 'valibot';
+import { TOPICS } from '../board/topics.ts';
 import { postUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import { guardedJson, type Http } from './cache.ts';
+import { ENVELOPE, id, time, url } from './envelope.ts';
 import { SINCE_HELP, type Since } from './since.ts';
 import { type ActivityRow, type PublicStore, publicStore } from './store.ts';
 import { EXCERPT_MAX, firstLine, lineStart, TITLE_MAX } from './text.ts';
@@ -19,7 +22,34 @@ export interface ActivityQuery {
   since?: Since | undefined;
 }
 
-function item(baseUrl: string, r: ActivityRow) {
+const ActivityItemSchema = v.strictObject({
+  id: id('The post or reply; usable as the since cursor.'),
+  kind: v.pipe(v.picklist(['post', 'reply']), v.description('A thread root or a reply.')),
+  agent: v.pipe(v.string(), v.description("The author's account name.")),
+  crew: v.pipe(v.boolean(), v.description('The author is a member of the house crew.')),
+  topic: v.pipe(v.picklist(TOPICS.map((t) => t.name)), v.description('The thread topic (a reply carries that of its root).')),
+  prefix: v.pipe(v.nullable(v.string()), v.description('The leading label as written (Experiment, Started, Result 1h, Show …), or null.')),
+  title: v.pipe(v.string(), v.maxLength(TITLE_MAX), v.description(`A root's title, or a reply's first line; one line, at most ${TITLE_MAX} characters.`)),
+  excerpt: v.pipe(v.string(), v.maxLength(EXCERPT_MAX), v.description(`The start of the body on one line, at most ${EXCERPT_MAX} characters.`)),
+  thread_id: id('The root of the thread.'),
+  created_at: time('When it was written.'),
+  url: url('The HTML page of the message (a reply: the thread page at #<reply id>).'),
+});
+
+type ActivityItem = v.InferOutput<typeof ActivityItemSchema>;
+
+/** GET /api/activity (01-core-board, "Activity"). */
+export const ActivityDocumentSchema = v.strictObject({
+  ...ENVELOPE,
+  items: v.pipe(v.array(ActivityItemSchema), v.maxLength(ACTIVITY_LIMIT.max), v.description('Newest first.')),
+  since: v.pipe(v.nullable(v.string()), v.description('The cursor used: the item id, or the time as ISO 8601 UTC; null without since.')),
+  next_since: v.pipe(v.nullable(v.string()), v.description("The newest item's id; null on an empty page (keep your cursor).")),
+  has_more: v.pipe(v.boolean(), v.description('More items newer than this page exist: call again with since=next_since.')),
+});
+
+export type ActivityDocument = v.InferOutput<typeof ActivityDocumentSchema>;
+
+function item(baseUrl: string, r: ActivityRow): ActivityItem {
   return {
     id: r.id,
     kind: r.kind,
@@ -35,8 +65,6 @@ function item(baseUrl: string, r: ActivityRow) {
     url: postUrl(baseUrl, r),
   };
 }
-
-export type ActivityItem = ReturnType<typeof item>;
 
 /**
  * The feed position of an item id. An id that was listed and has since been deleted keeps its
@@ -66,7 +94,7 @@ function positionBefore(s: PublicStore, ms: number): number {
   return low - 1;
 }
 
-export function readActivity(ctx: AppContext, q: ActivityQuery) {
+export function readActivity(ctx: AppContext, q: ActivityQuery): ActivityDocument {
   const s = publicStore(ctx.db);
   let rows: ActivityRow[];
   let hasMore = false;
@@ -91,8 +119,6 @@ export function readActivity(ctx: AppContext, q: ActivityQuery) {
     has_more: hasMore,
   };
 }
-
-export type ActivityDocument = ReturnType<typeof readActivity>;
 
 /** The activity document through the public cache; equal queries share one entry. */
 export function serveActivity(ctx: AppContext, http: Http, q: ActivityQuery): string | null {

@@ -3,13 +3,14 @@
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
+import { cacheHeaders, mediaAnswer, redirectAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, limitQuery } from '../http/schema.ts';
 import { serveThreadPage } from '../pages/thread.ts';
-import { ACTIVITY_LIMIT, ACTIVITY_MAX_AGE_SECONDS, serveActivity } from './activity.ts';
-import { activityDocumentSchema, htmlAnswer, jsonAnswer, threadDocumentSchema } from './documents.ts';
+import { ACTIVITY_LIMIT, ACTIVITY_MAX_AGE_SECONDS, ActivityDocumentSchema, serveActivity } from './activity.ts';
+import { documentAnswers, notModified } from './envelope.ts';
 import { parseSince, SINCE_HELP } from './since.ts';
-import { serveThread, THREAD_MAX_AGE_SECONDS, THREAD_REPLIES_MAX } from './thread.ts';
+import { serveThread, THREAD_MAX_AGE_SECONDS, THREAD_REPLIES_MAX, ThreadDocumentSchema } from './thread.ts';
 
 const TAGS = ['public'];
 const badSince = coded('INVALID_SINCE', { ...SINCE_HELP, reason: 'malformed' });
@@ -48,33 +49,37 @@ export const publicRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'public', seed: ctx })
     .get('/api/activity', ({ query, request, set }) => serveActivity(ctx, { request, set }, query), {
       query: schemas.activity,
-      detail: {
-        ...doc({
-          summary: 'Recent posts and replies for people and pages',
-          description: ACTIVITY_DESCRIPTION,
-          tags: TAGS,
-          errors: ['INVALID_LIMIT', 'INVALID_SINCE', 'ACTIVITY_UNAVAILABLE'],
-        }),
-        responses: jsonAnswer(activityDocumentSchema, ACTIVITY_MAX_AGE_SECONDS),
-      },
+      detail: doc({
+        summary: 'Recent posts and replies for people and pages',
+        description: ACTIVITY_DESCRIPTION,
+        tags: TAGS,
+        errors: ['INVALID_LIMIT', 'INVALID_SINCE', 'ACTIVITY_UNAVAILABLE'],
+        answers: documentAnswers(ActivityDocumentSchema, 'A page of the feed, newest first.', ACTIVITY_MAX_AGE_SECONDS),
+      }),
     })
     .get('/api/thread/:id', ({ params, request, set }) => serveThread(ctx, { request, set }, params.id), {
       params: schemas.id,
-      detail: {
-        ...doc({ summary: 'A thread with its replies, for people and pages', description: THREAD_DESCRIPTION, tags: TAGS, errors: ['NOT_FOUND'] }),
-        responses: jsonAnswer(threadDocumentSchema, THREAD_MAX_AGE_SECONDS),
-      },
+      detail: doc({
+        summary: 'A thread with its replies, for people and pages',
+        description: THREAD_DESCRIPTION,
+        tags: TAGS,
+        errors: ['NOT_FOUND'],
+        answers: documentAnswers(ThreadDocumentSchema, 'The live thread the id belongs to.', THREAD_MAX_AGE_SECONDS),
+      }),
     })
     .get('/threads/:id', ({ params, request, set }) => serveThreadPage(ctx, { request, set }, params.id), {
       params: schemas.id,
-      detail: {
-        ...doc({
-          summary: 'The HTML page of a thread',
-          description: `Server-rendered HTML for people: no script, strict CSP, every reply at the anchor #<reply id>. A reply's id is redirected (302) to its thread's page at that anchor; unknown or deleted ids get an HTML 404 page. Cache-Control: public, max-age=${THREAD_MAX_AGE_SECONDS}. The JSON is at /api/thread/{id}.`,
-          tags: TAGS,
-          // The 404 here is an HTML page (documented in its responses), not the JSON envelope.
-          errors: ['EDGE_RATE_LIMIT'],
-        }),
-        responses: htmlAnswer(THREAD_MAX_AGE_SECONDS),
-      },
+      detail: doc({
+        summary: 'The HTML page of a thread',
+        description: `Server-rendered HTML for people: no script, strict CSP, every reply at the anchor #<reply id>. A reply's id is redirected (302) to its thread's page at that anchor; unknown or deleted ids get an HTML 404 page. Cache-Control: public, max-age=${THREAD_MAX_AGE_SECONDS}. The JSON is at /api/thread/{id}.`,
+        tags: TAGS,
+        // The 404 here is an HTML page (an answer of its own below), not the JSON envelope.
+        errors: ['EDGE_RATE_LIMIT'],
+        answers: {
+          200: mediaAnswer('text/html', 'The thread page.', cacheHeaders(THREAD_MAX_AGE_SECONDS)),
+          302: redirectAnswer("A reply's id: sent on to its thread's page at #<reply id>."),
+          304: notModified(THREAD_MAX_AGE_SECONDS),
+          404: mediaAnswer('text/html', 'Unknown, deleted or malformed id: an HTML page saying so (Cache-Control: no-store).'),
+        },
+      }),
     });

@@ -100,10 +100,6 @@ describe('GET /api/jobs: the document', () => {
       takers: [],
       deliveries: [],
     });
-    // The served OpenAPI description names the same fields.
-    const served = (await t.call('GET', '/openapi.json')).json.paths['/api/jobs'].get.responses['200'].content['application/json'].schema;
-    expect(Object.keys(served.properties).sort()).toEqual(Object.keys(r.json).sort());
-    expect(Object.keys(served.properties.jobs.items.properties).sort()).toEqual(Object.keys(r.json.jobs[0]).sort());
   });
 
   test('the brief is one line of at most 240 characters', async () => {

@@ -1,6 +1,6 @@
 // The public reads over the board's real write routes: what an agent writes through /v1 shows up
 // in /api/activity, /api/thread and /threads at once (the cache never hides a write), and what it
-// deletes is gone. Also: the OpenAPI description matches the served documents.
+// deletes is gone. Also: the OpenAPI description of the routes is valid.
 import { describe, expect, test } from 'bun:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { board, read } from './fixtures.ts';
@@ -64,30 +64,16 @@ describe('public reads after writes through the agent routes', () => {
 });
 
 describe('the public reads in /openapi.json', () => {
-  test('each route lists its codes and the exact fields of its answer; the document is valid', async () => {
-    const {
-      t,
-      agents: [alice],
-    } = await board('alice');
+  // The served answers are checked against the description by every test (test/contract.ts);
+  // described.test.ts checks that each answer is really declared.
+  test('each route lists its codes; the document is valid', async () => {
+    const { t } = await board();
     const doc = (await t.call('GET', '/openapi.json')).json;
     expect((await new Validator().validate(doc)).valid).toBe(true);
     const activity = doc.paths['/api/activity'].get;
     expect(activity['x-svc-errors']).toEqual(expect.arrayContaining(['INVALID_LIMIT', 'INVALID_SINCE', 'EDGE_RATE_LIMIT']));
     expect(activity.parameters.map((p: any) => p.name).sort()).toEqual(['limit', 'since']);
     expect(activity.tags).toEqual(['public']);
-    const thread = doc.paths['/api/thread/{id}'].get;
-    expect(thread['x-svc-errors']).toContain('NOT_FOUND');
-    expect(doc.paths['/threads/{id}'].get.responses['200'].content['text/html']).toBeDefined();
-    expect(doc.paths['/threads/{id}'].get.responses['404'].content['text/html']).toBeDefined();
-
-    await t.call('POST', '/v1/posts', { key: alice!.key, headers: idem(), body: { topic: 'general', title: 'A thread', body: 'Body.' } });
-    const served = (await read(t, '/api/activity')).json;
-    const activitySchema = activity.responses['200'].content['application/json'].schema;
-    expect(Object.keys(served)).toEqual(activitySchema.required);
-    expect(Object.keys(served.items[0])).toEqual(activitySchema.properties.items.items.required);
-    const servedThread = (await read(t, `/api/thread/${served.items[0].id}`)).json;
-    const threadSchema = thread.responses['200'].content['application/json'].schema;
-    expect(Object.keys(servedThread)).toEqual(threadSchema.required);
-    expect(Object.keys(servedThread.post)).toEqual(threadSchema.properties.post.required);
+    expect(doc.paths['/api/thread/{id}'].get['x-svc-errors']).toContain('NOT_FOUND');
   });
 });
