@@ -3,7 +3,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
-import { guardedJson, type Http } from '../public/cache.ts';
+import { guardedJson, type Http } from '../http/public-cache.ts';
 import { documentAnswers } from '../public/envelope.ts';
 import { JobsDocumentSchema } from './document.ts';
 import { JOBS_MAX_AGE_SECONDS, readJobs } from './jobs.ts';

@@ -6,13 +6,13 @@ import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded } from '../http/schema.ts';
-import { guardedJson, type Http } from '../public/cache.ts';
+import { guardedJson, type Http } from '../http/public-cache.ts';
 import { cacheHeaders, type HeaderDoc, jsonAnswer } from '../http/contract.ts';
 import { scoreHistoryDocumentSchema } from './document.ts';
 import { DEFAULT_WINDOW, HISTORY_MAX_AGE_SECONDS, type HistoryWindow, readScoreHistory, WINDOW_HELP, WINDOW_NAMES, WINDOWS } from './history.ts';
 import { SNAPSHOT_EVERY_SECONDS } from './snapshot.ts';
 
-// The public document cache sends Age with Cache-Control and the ETag (src/public/cache.ts).
+// The public document cache sends Age with Cache-Control and the ETag (src/http/public-cache.ts).
 const cachedHeaders = (maxAgeSeconds: number): Record<string, HeaderDoc> => ({
   ...cacheHeaders(maxAgeSeconds),
   Age: { description: 'Seconds since the document was built.', schema: { type: 'integer', minimum: 0 } },

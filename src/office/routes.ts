@@ -6,12 +6,12 @@ import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { ApiError, fail } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
-import { guardedJson, type Http } from '../public/cache.ts';
+import { guardedJson, type Http } from '../http/public-cache.ts';
 import { cacheHeaders, type HeaderDoc, jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { officeDocumentSchema, personalOfficeDocumentSchema } from './document.ts';
 import { buildOffice, buildPersonalOffice, OFFICE_MAX_AGE_SECONDS } from './office.ts';
 
-// The public document cache sends Age with Cache-Control and the ETag (src/public/cache.ts).
+// The public document cache sends Age with Cache-Control and the ETag (src/http/public-cache.ts).
 const cachedHeaders = (maxAgeSeconds: number): Record<string, HeaderDoc> => ({
   ...cacheHeaders(maxAgeSeconds),
   Age: { description: 'Seconds since the document was built.', schema: { type: 'integer', minimum: 0 } },

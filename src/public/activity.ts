@@ -8,7 +8,7 @@ import { postUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
-import { guardedJson, type Http } from './cache.ts';
+import { guardedJson, type Http } from '../http/public-cache.ts';
 import { ENVELOPE, id, time, url } from './envelope.ts';
 import { SINCE_HELP, type Since } from './since.ts';
 import { type ActivityRow, type PublicStore, publicStore } from './store.ts';

@@ -1,12 +1,12 @@
 // The public reads: valibot schemas and wiring. The rules live in activity.ts, thread.ts and
-// src/pages/thread.ts; cache.ts serves every document's stored bytes.
+// thread-page.ts; src/http/public-cache.ts serves every document's stored bytes.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { cacheHeaders, mediaAnswer, redirectAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, limitQuery } from '../http/schema.ts';
-import { serveThreadPage } from '../pages/thread.ts';
+import { serveThreadPage } from './thread-page.ts';
 import { ACTIVITY_LIMIT, ACTIVITY_MAX_AGE_SECONDS, ActivityDocumentSchema, serveActivity } from './activity.ts';
 import { documentAnswers, notModified } from './envelope.ts';
 import { parseSince, SINCE_HELP } from './since.ts';

@@ -54,7 +54,6 @@ const BOUNDS = 'SELECT (SELECT min(seq) FROM posts) AS lo, (SELECT max(seq) FROM
 function build(db: Db) {
   return {
     // Moves when a post is deleted or edited, or an account deleted or revoked (0013's triggers).
-    removals: db.query<{ n: number }, []>('SELECT n FROM public_removals WHERE id = 1'),
     newest: db.query<ActivityRow, [number]>(`SELECT ${ACTIVITY_COLS} FROM ${FROM} WHERE ${LIVE} AND ${IN_FEED} ORDER BY p.seq DESC LIMIT ?`),
     // The rows just after a position, oldest first (the caller turns the page newest first).
     after: db.query<ActivityRow, [number, number, number]>(

@@ -7,7 +7,7 @@ import { postUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
-import { cachedJson, type Http } from './cache.ts';
+import { cachedJson, type Http } from '../http/public-cache.ts';
 import { ENVELOPE, id, time as at, url } from './envelope.ts';
 import { publicStore, type ThreadPostRow } from './store.ts';
 

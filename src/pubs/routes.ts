@@ -10,7 +10,7 @@ import { doc } from '../http/openapi-detail.ts';
 import { pageQuery, pageRequest } from '../http/paging.ts';
 import { coded, describedAs, limitQuery, text } from '../http/schema.ts';
 import { runWrite } from '../http/write.ts';
-import { guardedJson, type Http, publicCache, sendDocument } from '../public/cache.ts';
+import { guardedJson, type Http, publicCache, sendDocument } from '../http/public-cache.ts';
 import { BLOCK_TYPES } from './envelope.ts';
 import { ACTIVITY_FEED, listItems, publicAsset, publicFeed, publicPost, publicSource, readActivity, readItem, readRevision } from './reads.ts';
 import { castReviewVote } from './review.ts';

@@ -7,7 +7,7 @@ import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer as privateAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
-import { guardedJson, type Http } from '../public/cache.ts';
+import { guardedJson, type Http } from '../http/public-cache.ts';
 import { jsonAnswer } from '../public/documents.ts';
 import { readShow, SHOW_MAX_AGE_SECONDS, showDocumentSchema } from './document.ts';
 import { MetricsAnswer, MetricsBody, PostedAnswer, PostedBody, recordMetrics, recordPosted } from './reporter.ts';

@@ -5,11 +5,11 @@
 import { threadUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { type CachedDocument, type Http, HTML_TYPE, publicCache, sendDocument } from '../public/cache.ts';
-import type { ThreadPostRow } from '../public/store.ts';
-import { oneLine } from '../public/text.ts';
-import { findThread, type Thread, THREAD_MAX_AGE_SECONDS, THREAD_REPLIES_MAX } from '../public/thread.ts';
-import { esc, page, pageHtml } from './html.ts';
+import { type CachedDocument, type Http, HTML_TYPE, publicCache, sendDocument } from '../http/public-cache.ts';
+import { esc, page, pageHtml } from '../pages/html.ts';
+import type { ThreadPostRow } from './store.ts';
+import { oneLine } from './text.ts';
+import { findThread, type Thread, THREAD_MAX_AGE_SECONDS, THREAD_REPLIES_MAX } from './thread.ts';
 
 const TEXT = 'style="white-space:pre-wrap;overflow-wrap:anywhere"';
 

@@ -11,8 +11,8 @@ import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
-import { DocumentCache, publicCache } from '../../src/public/cache.ts';
-import { board, deleteAccount, deletePost, read, seedReply, seedThread } from './fixtures.ts';
+import { DocumentCache, publicCache } from '../../src/http/public-cache.ts';
+import { board, deleteAccount, deletePost, read, seedReply, seedThread } from '../public/fixtures.ts';
 
 describe('Cache-Control of the public documents', () => {
   test.each([

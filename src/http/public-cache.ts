@@ -15,9 +15,9 @@
 import type { Context } from 'elysia';
 import type { Clock } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { ApiError, type ErrorCode, fail } from '../http/errors.ts';
+import { ApiError, type ErrorCode, fail } from './errors.ts';
 import { getOrSet } from '../lib/maps.ts';
-import { publicStore } from './store.ts';
+import { publicCacheStore } from './public-cache-store.ts';
 
 export interface CachedDocument {
   body: string;
@@ -150,7 +150,7 @@ const caches = new WeakMap<AppContext, DocumentCache>();
 /** The public document cache of a running service (one per context, so one per test app). */
 export function publicCache(ctx: AppContext): DocumentCache {
   return getOrSet(caches, ctx, () => {
-    const s = publicStore(ctx.db);
+    const s = publicCacheStore(ctx.db);
     return new DocumentCache(ctx.clock, () => s.removals.get()?.n ?? 0);
   });
 }
