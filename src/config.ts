@@ -38,7 +38,7 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-type Source = Record<string, string | undefined>;
+export type Source = Record<string, string | undefined>;
 
 const FLAG_TO_ENV: Record<string, string> = {
   '--port': 'SVC_PORT',
@@ -66,7 +66,8 @@ export function takeSettingFlags(argv: string[]): { flags: Source; rest: string[
   return { flags, rest };
 }
 
-function int(src: Source, key: string, fallback: number, min: number, max: number): number {
+/** A whole-number setting within min..max, `fallback` when unset; anything else stops the start with a ConfigError. */
+export function int(src: Source, key: string, fallback: number, min: number, max: number): number {
   const raw = src[key];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${key} must be a whole number, got ${JSON.stringify(raw)}`);

@@ -1,18 +1,7 @@
 // The outside mirror's settings, read from the environment once at start (src/config.ts carries
 // them at config.ext). SVC_EXT_ACCOUNT_ID is the project's own account on the outside network:
 // without it no post can be `ours`, `reply` or `mention`, so every post is `talk`.
-import { ConfigError } from '../config.ts';
-
-type Source = Record<string, string | undefined>;
-
-function whole(src: Source, key: string, fallback: number, min: number, max: number): number {
-  const raw = src[key];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${key} must be a whole number, got ${JSON.stringify(raw)}`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(`${key} must be within ${min}..${max}, got ${n}`);
-  return n;
-}
+import { ConfigError, int, type Source } from '../config.ts';
 
 export function loadExtSettings(src: Source) {
   const account = src.SVC_EXT_ACCOUNT_ID;
@@ -23,9 +12,9 @@ export function loadExtSettings(src: Source) {
     /** The project's own account id on the outside network, or null when not set. */
     accountId: account ? account : null,
     /** Posts kept per outside account per rolling day (the spec's 20). */
-    perAuthorDaily: whole(src, 'SVC_EXT_PER_AUTHOR_DAILY', 20, 1, 1000),
+    perAuthorDaily: int(src, 'SVC_EXT_PER_AUTHOR_DAILY', 20, 1, 1000),
     /** How long an ingest lease lasts, in seconds (5 minutes). */
-    leaseSeconds: whole(src, 'SVC_EXT_LEASE_SECONDS', 300, 10, 3600),
+    leaseSeconds: int(src, 'SVC_EXT_LEASE_SECONDS', 300, 10, 3600),
   };
 }
 

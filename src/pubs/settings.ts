@@ -1,18 +1,6 @@
 // The publication layer's policy numbers (04-decisions-extensions.md §1), read from the environment
 // once at start; src/config.ts carries them as config.pubs. Each is a default a self-hoster may change.
-import { ConfigError } from '../config.ts';
-
-type Source = Record<string, string | undefined>;
-
-function int(src: Source, name: string, def: number, min: number, max: number): number {
-  const raw = src[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be a whole number within ${min}..${max} (got ${JSON.stringify(raw)})`);
-  }
-  return n;
-}
+import { int, type Source } from '../config.ts';
 
 export function loadPubsSettings(src: Source) {
   return Object.freeze({

@@ -2,20 +2,8 @@
 // at start; src/config.ts carries them as config.show. The host allowlists and token names are a
 // data file (lists.json beside this one), replaceable whole with SVC_SHOW_LISTS_FILE.
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../config.ts';
+import { ConfigError, int, type Source } from '../config.ts';
 import DEFAULT_LISTS from './lists.json';
-
-type Source = Record<string, string | undefined>;
-
-function int(src: Source, name: string, def: number, min: number, max: number): number {
-  const raw = src[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be a whole number within ${min}..${max} (got ${JSON.stringify(raw)})`);
-  }
-  return n;
-}
 
 export interface ShowLists {
   linkHosts: readonly string[];
