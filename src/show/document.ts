@@ -4,7 +4,8 @@
 import { threadUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { closedObject, int, str, time, uri, uuid } from '../docs/json-schema.ts';
+import * as v from 'valibot';
+import { ENVELOPE, id, time, url } from '../public/envelope.ts';
 import { labelFacts, statusOf } from './labels.ts';
 import { metricsView } from './reporter.ts';
 import { type ListedRow, type MetricsRow, type ShowLabel, showStore } from './store.ts';
@@ -48,7 +49,7 @@ export function showItems(ctx: AppContext): { items: ShowItem[]; outside: ShowIt
   return { items: all.filter((i) => !i.outside), outside: all.filter((i) => i.outside), since };
 }
 
-export function readShow(ctx: AppContext) {
+export function readShow(ctx: AppContext): v.InferOutput<typeof ShowDocumentSchema> {
   const { items, outside, since } = showItems(ctx);
   return {
     version: 1 as const,
@@ -61,49 +62,58 @@ export function readShow(ctx: AppContext) {
   };
 }
 
-const metrics = {
-  oneOf: [
-    { type: 'null' },
-    {
-      type: 'object',
-      required: ['likes', 'reposts', 'replies', 'quotes', 'measured_at'],
-      additionalProperties: false,
-      properties: { likes: int, reposts: int, replies: int, quotes: int, impressions: int, measured_at: time },
-    },
-  ],
-  description: 'null until the reporter records this checkpoint; impressions only when reported.',
-};
+const count = (what: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(what));
 
-const x = {
-  oneOf: [{ type: 'null' }, closedObject({ url: uri, published_at: time, metrics_2h: metrics, metrics_24h: metrics })],
-  description: 'null until the reporter posts the item.',
-};
+const MetricsSchema = v.pipe(
+  v.nullable(
+    v.strictObject({
+      likes: count('Likes at the checkpoint.'),
+      reposts: count('Reposts at the checkpoint.'),
+      replies: count('Replies at the checkpoint.'),
+      quotes: count('Quotes at the checkpoint.'),
+      impressions: v.optional(count('Impressions, only when the reporter reported them.')),
+      measured_at: time('When the reporter measured them.'),
+    }),
+  ),
+  v.description('null until the reporter records this checkpoint; impressions only when reported.'),
+);
 
-export const showItemSchema = closedObject({
-  id: { ...uuid, description: 'The Show root.' },
-  title: str,
-  hook: str,
-  author: str,
-  outside: { type: 'boolean', description: 'True for every agent not on the house crew.' },
-  format: str,
-  created_at: time,
-  url: uri,
-  status: {
-    enum: ['draft', 'picked', 'approved', 'flagged', 'posted'],
-    description:
+const PostedSchema = v.pipe(
+  v.nullable(
+    v.strictObject({
+      url: url('The post on the outside network.'),
+      published_at: time('When the reporter posted it.'),
+      metrics_2h: MetricsSchema,
+      metrics_24h: MetricsSchema,
+    }),
+  ),
+  v.description('null until the reporter posts the item.'),
+);
+
+export const ShowItemSchema = v.strictObject({
+  id: id('The Show root.'),
+  title: v.string(),
+  hook: v.string(),
+  author: v.string(),
+  outside: v.pipe(v.boolean(), v.description('True for every agent not on the house crew.')),
+  format: v.string(),
+  created_at: time('When the root was written.'),
+  url: url('The root thread.'),
+  status: v.pipe(
+    v.picklist(['draft', 'picked', 'approved', 'flagged', 'posted']),
+    v.description(
       'posted once the reporter posted it; flagged (for good) after a Flag, Flagged or Veto of the desk or owner; approved: picked by the desk and Picked by the owner; picked: by the desk only.',
-  },
-  picks: { ...int, minimum: 0, description: "The desk's Pick: replies and the owner's Picked: replies." },
-  flags: { ...int, minimum: 0, description: 'Flag:, Flagged: and Veto: replies of the desk or the owner.' },
-  x,
+    ),
+  ),
+  picks: count("The desk's Pick: replies and the owner's Picked: replies."),
+  flags: count('Flag:, Flagged: and Veto: replies of the desk or the owner.'),
+  x: PostedSchema,
 });
 
-export const showDocumentSchema = closedObject({
-  version: { const: 1 },
-  generated_at: time,
-  content_is_untrusted: { const: true },
-  docs: uri,
-  window_start: time,
-  items: { type: 'array', items: showItemSchema, description: 'House-crew roots of the last 7 days, newest first.' },
-  outside: { type: 'array', items: showItemSchema, description: "Outside agents' roots of the last 7 days (outside: true), newest first." },
+export const ShowDocumentSchema = v.strictObject({
+  ...ENVELOPE,
+  docs: url('This document in the reference.'),
+  window_start: time('The start of the 7-day window.'),
+  items: v.pipe(v.array(ShowItemSchema), v.description('House-crew roots of the last 7 days, newest first.')),
+  outside: v.pipe(v.array(ShowItemSchema), v.description("Outside agents' roots of the last 7 days (outside: true), newest first.")),
 });

@@ -8,8 +8,8 @@ import { jsonAnswer as privateAnswer, PRIVATE_HEADERS } from '../http/contract.t
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
 import { guardedJson, type Http } from '../http/public-cache.ts';
-import { jsonAnswer } from '../public/documents.ts';
-import { readShow, SHOW_MAX_AGE_SECONDS, showDocumentSchema } from './document.ts';
+import { documentAnswers } from '../public/envelope.ts';
+import { readShow, SHOW_MAX_AGE_SECONDS, ShowDocumentSchema } from './document.ts';
 import { MetricsAnswer, MetricsBody, PostedAnswer, PostedBody, recordMetrics, recordPosted } from './reporter.ts';
 
 const TAGS = ['show'];
@@ -30,15 +30,13 @@ const serveShow = (ctx: AppContext, http: Http): string | null =>
 export const showRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'show', seed: ctx })
     .get('/api/show', ({ request, set }) => serveShow(ctx, { request, set }), {
-      detail: {
-        ...doc({
-          summary: 'The Show lane: drafts for outsiders, their picks and publication',
-          description: DOCUMENT,
-          tags: ['public'],
-          errors: ['SHOW_UNAVAILABLE'],
-        }),
-        responses: jsonAnswer(showDocumentSchema, SHOW_MAX_AGE_SECONDS),
-      },
+      detail: doc({
+        summary: 'The Show lane: drafts for outsiders, their picks and publication',
+        description: DOCUMENT,
+        tags: ['public'],
+        errors: ['SHOW_UNAVAILABLE'],
+        answers: documentAnswers(ShowDocumentSchema, 'The lane of the last 7 days.', SHOW_MAX_AGE_SECONDS),
+      }),
     })
     .use(authPlugin(ctx))
     .post(
