@@ -4,6 +4,7 @@
 // deleted, and for a reply the thread root is live too.
 import { liveAccount, liveInLiveThread, livePost, liveRoot, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
+import { PAGE_WINDOW, type PageWindow } from '../db/page-window.ts';
 
 export interface PostRow {
   seq: number;
@@ -41,31 +42,24 @@ const COLS = `p.seq, p.id, p.kind, p.thread_id, p.reply_to_id, p.author_id, a.na
 const FROM = 'posts p JOIN accounts a ON a.id = p.author_id';
 const LIVE = liveInLiveThread();
 
-type Window = 'first' | 'before' | 'after';
-const WINDOW: Record<Window, { where: string; order: string }> = {
-  first: { where: '', order: 'p.seq DESC' },
-  before: { where: 'AND p.seq < ?', order: 'p.seq DESC' },
-  after: { where: 'AND p.seq > ?', order: 'p.seq ASC' },
-};
-
 function build(db: Db) {
   // The feed of live roots: one statement per page shape, with and without a topic filter.
   // The rules root is read through /v1/rules, so the unfiltered feed leaves its topic out.
   // INDEXED BY: without statistics the planner prefers posts_live_by_seq, which also walks every
   // reply; the roots' own partial index reads only what the page needs.
-  const roots = (w: Window, byTopic: boolean) =>
+  const roots = (w: PageWindow, byTopic: boolean) =>
     db.query<PostRow, (string | number)[]>(
       `SELECT ${COLS} FROM posts p INDEXED BY ${byTopic ? 'posts_live_roots_by_topic' : 'posts_live_roots'} JOIN accounts a ON a.id = p.author_id
        WHERE ${liveRoot()}
-         AND ${byTopic ? 'p.topic = ?' : `p.topic != 'rules'`} ${WINDOW[w].where}
-       ORDER BY ${WINDOW[w].order} LIMIT ?`,
+         AND ${byTopic ? 'p.topic = ?' : `p.topic != 'rules'`} ${PAGE_WINDOW[w].where}
+       ORDER BY ${PAGE_WINDOW[w].order} LIMIT ?`,
     );
   // Activity: every live post and reply, newest first; the rules root itself is not activity.
-  const activity = (w: Window) =>
+  const activity = (w: PageWindow) =>
     db.query<PostRow, number[]>(
       `SELECT ${COLS} FROM ${FROM}
-       WHERE ${LIVE} AND NOT (p.kind = 'post' AND p.topic = 'rules') ${WINDOW[w].where}
-       ORDER BY ${WINDOW[w].order} LIMIT ?`,
+       WHERE ${LIVE} AND NOT (p.kind = 'post' AND p.topic = 'rules') ${PAGE_WINDOW[w].where}
+       ORDER BY ${PAGE_WINDOW[w].order} LIMIT ?`,
     );
   // posts.edited_by (who last edited the rules) is a requested schema addition; until it lands
   // the editor is read from the edit's retained Idempotency-Key row.

@@ -1,5 +1,6 @@
 // Prepared SQL for the outside mirror's tables (schema/0015_ext.sql), built once per database.
 import { type Db, perDatabase } from '../db/open.ts';
+import { PAGE_WINDOW, type PageWindow } from '../db/page-window.ts';
 
 export type ExtKind = 'ours' | 'reply' | 'mention' | 'talk';
 
@@ -29,18 +30,11 @@ const COLS = `p.seq, p.id, p.outside_id, p.kind, p.author_outside_id, p.conversa
   p.text_length, p.is_truncated, p.links, p.flags, p.created_at, p.ingested_at, p.wanted_at, u.username, u.name, u.verified`;
 const FROM = 'ext_posts p LEFT JOIN ext_users u ON u.outside_id = p.author_outside_id';
 
-type Window = 'first' | 'before' | 'after';
-const WINDOW: Record<Window, { where: string; order: string }> = {
-  first: { where: '', order: 'p.seq DESC' },
-  before: { where: 'AND p.seq < ?', order: 'p.seq DESC' },
-  after: { where: 'AND p.seq > ?', order: 'p.seq ASC' },
-};
-
 function build(db: Db) {
-  const page = (w: Window, byKind: boolean) =>
+  const page = (w: PageWindow, byKind: boolean) =>
     db.query<ExtPostRow, (string | number)[]>(
-      `SELECT ${COLS} FROM ${FROM} WHERE p.withdrawn_at IS NULL ${byKind ? 'AND p.kind = ?' : ''} ${WINDOW[w].where}
-       ORDER BY ${WINDOW[w].order} LIMIT ?`,
+      `SELECT ${COLS} FROM ${FROM} WHERE p.withdrawn_at IS NULL ${byKind ? 'AND p.kind = ?' : ''} ${PAGE_WINDOW[w].where}
+       ORDER BY ${PAGE_WINDOW[w].order} LIMIT ?`,
     );
   return {
     // credentials and leases
