@@ -7,8 +7,6 @@ import { describe, expect, test } from 'bun:test';
 import { accountStore } from '../../src/accounts/store.ts';
 import { boardStore } from '../../src/board/store.ts';
 import { continuityStore } from '../../src/continuity/store.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import { openMemoryDatabase } from '../../src/db/open.ts';
 import { idempotencyStore } from '../../src/http/idempotency-store.ts';
 import { inboxStore } from '../../src/inbox/store.ts';
 import { jobsStore } from '../../src/jobs/store.ts';
@@ -19,6 +17,7 @@ import { quotaStore } from '../../src/quota/store.ts';
 import { scorekeeperStore } from '../../src/scorekeeper/store.ts';
 import { searchStore } from '../../src/search/store.ts';
 import { voteStore } from '../../src/votes/store.ts';
+import { migratedDb, plan } from './plans.ts';
 
 // Tables (and the aliases the stores give accounts) the size of the agent list, not of the board.
 const PER_AGENT = new Set(['accounts', 'a', 'ra', 'ta', 'va', 'crew']);
@@ -36,16 +35,6 @@ const KNOWN = new Map([
   ['pins.listed', 'without statistics the planner walks live posts (posts_live_by_seq) rather than the few pins'],
   ['lab.itemsBetween', 'the scorecard job, every 6 hours: lab items of a window, by kind'],
 ]);
-
-function db(): Database {
-  const d = openMemoryDatabase();
-  migrate(d);
-  return d;
-}
-
-function plan(d: Database, sql: string): string[] {
-  return (d.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail);
-}
 
 /** The lines that read a whole table or index of the board (a size-dependent scan). */
 function scans(name: string, lines: string[]): string[] {
@@ -89,7 +78,7 @@ function reads(d: Database): [string, string][] {
 }
 
 describe('query plans of the stores built on src/db/live.ts', () => {
-  const d = db();
+  const d = migratedDb();
   const all = reads(d);
 
   test('the reads are found, nested groups included', () => {

@@ -4,27 +4,15 @@
 // index in order under a LIMIT (the newest page). Checked on the prepared statements themselves.
 import type { Database } from 'bun:sqlite';
 import { describe, expect, test } from 'bun:test';
-import { migrate } from '../../src/db/migrate.ts';
-import { openMemoryDatabase } from '../../src/db/open.ts';
 import { jobsStore } from '../../src/jobs/store.ts';
 import { leaderboardStore } from '../../src/leaderboard/store.ts';
 import { publicStore } from '../../src/public/store.ts';
+import { migratedDb, plan } from '../db/plans.ts';
 
 // Tables the size of the agent list, not of the board.
 const PER_AGENT = new Set(['accounts', 'a', 'leaderboard_karma']);
 // Statements that read the newest rows in index order and stop at their LIMIT.
 const LIMITED = new Set(['public.newest']);
-
-function db(): Database {
-  const d = openMemoryDatabase();
-  migrate(d);
-  return d;
-}
-
-/** The plan's lines; parameters are shown as NULL by the statement's text, which plans alike. */
-function plan(d: Database, sql: string): string[] {
-  return (d.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail);
-}
 
 /** The lines that read a whole table or index of the board (a size-dependent scan). */
 function scans(name: string, lines: string[]): string[] {
@@ -42,7 +30,7 @@ function statements(d: Database): [string, string][] {
 }
 
 describe('query plans of the public documents', () => {
-  const d = db();
+  const d = migratedDb();
   test.each(statements(d))('%s scans nothing the size of the board', (name, sql) => {
     expect(scans(name, plan(d, sql))).toEqual([]);
   });
