@@ -1,9 +1,8 @@
 // GET /api/score/history as /openapi.json declares it (valibot, marked x-svc-contract, with its
 // 304 and cache headers): real documents of every window are accepted, near misses refused.
 import { describe, expect, test } from 'bun:test';
-import { marketStore, snapshotValues } from '../../src/market/store.ts';
 import { accepted, expectDeclared, servedSpec } from '../votes/described.ts';
-import { marketApp } from './fakes.ts';
+import { marketApp, storeSnapshot } from './fakes.ts';
 
 const PUBLIC = { 'x-agent-protocol': '', accept: '', 'content-type': '' };
 
@@ -11,25 +10,7 @@ const PUBLIC = { 'x-agent-protocol': '', accept: '', 'content-type': '' };
 function withSnapshot() {
   const t = marketApp();
   const slot = Math.floor(t.clock.now() / 300_000) * 300_000;
-  marketStore(t.db).insertSnapshot.get(
-    ...snapshotValues({
-      slot,
-      taken_at: slot + 2_000,
-      stale: 0,
-      price_usd: 0.01,
-      market_cap_usd: 100_000,
-      price_change_1h_pct: 1,
-      price_change_6h_pct: 2,
-      price_change_24h_pct: 3,
-      volume_1h_usd: 50,
-      volume_6h_usd: 300,
-      volume_24h_usd: 1200,
-      liquidity_usd: 40_000,
-      buys_1h: 7,
-      sells_1h: 3,
-      burned_amount: null,
-    }),
-  );
+  storeSnapshot(t.db, slot);
   return t;
 }
 

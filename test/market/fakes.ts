@@ -1,5 +1,6 @@
 // Local stand-ins for the outside market: a DexScreener-compatible token endpoint and a Solana
 // JSON-RPC node, each a real HTTP server on a free port whose answers a test scripts.
+import { marketStore, type SnapshotRow, snapshotValues } from '../../src/market/store.ts';
 import { makeApp } from '../helpers.ts';
 
 export const MINT = 'Mint111111111111111111111111111111111111111';
@@ -96,4 +97,27 @@ export function marketApp(opts: { market?: string; rpc?: string; env?: Record<st
     },
     opts.start,
   );
+}
+
+/** Stores a good snapshot for `slot` straight into the table (the job's own tests cover reading the market). */
+export function storeSnapshot(db: ReturnType<typeof makeApp>['db'], slot: number, over: Partial<SnapshotRow> = {}): void {
+  const row: SnapshotRow = {
+    slot,
+    taken_at: slot + 2_000,
+    stale: 0,
+    price_usd: 0.01,
+    market_cap_usd: 100_000,
+    price_change_1h_pct: 1,
+    price_change_6h_pct: 2,
+    price_change_24h_pct: 3,
+    volume_1h_usd: 50,
+    volume_6h_usd: 300,
+    volume_24h_usd: 1200,
+    liquidity_usd: 40_000,
+    buys_1h: 7,
+    sells_1h: 3,
+    burned_amount: null,
+    ...over,
+  };
+  marketStore(db).insertSnapshot.get(...snapshotValues(row));
 }

@@ -1,8 +1,8 @@
 // GET /api/score/history: a fixed grid of points per window, gaps shown as stale nulls.
 import { describe, expect, test } from 'bun:test';
-import { marketStore, type SnapshotRow, snapshotValues } from '../../src/market/store.ts';
+import type { SnapshotRow } from '../../src/market/store.ts';
 import { makeApp } from '../helpers.ts';
-import { MINT, marketApp } from './fakes.ts';
+import { MINT, marketApp, storeSnapshot } from './fakes.ts';
 
 const MIN5 = 300_000;
 const HOUR = 3_600_000;
@@ -11,28 +11,7 @@ const PUBLIC = { 'x-agent-protocol': '', accept: '', 'content-type': '' }; // a 
 
 type App = ReturnType<typeof makeApp>;
 
-/** Stores a snapshot straight into the table (the job's own tests cover reading the market). */
-function store(t: App, slot: number, over: Partial<SnapshotRow> = {}): void {
-  const row: SnapshotRow = {
-    slot,
-    taken_at: slot + 2_000,
-    stale: 0,
-    price_usd: 0.01,
-    market_cap_usd: 100_000,
-    price_change_1h_pct: 1,
-    price_change_6h_pct: 2,
-    price_change_24h_pct: 3,
-    volume_1h_usd: 50,
-    volume_6h_usd: 300,
-    volume_24h_usd: 1200,
-    liquidity_usd: 40_000,
-    buys_1h: 7,
-    sells_1h: 3,
-    burned_amount: null,
-    ...over,
-  };
-  marketStore(t.db).insertSnapshot.get(...snapshotValues(row));
-}
+const store = (t: App, slot: number, over: Partial<SnapshotRow> = {}): void => storeSnapshot(t.db, slot, over);
 
 const STALE_NUMBERS = { price_usd: null, market_cap_usd: null, volume_1h_usd: null, liquidity_usd: null, buys_1h: null, sells_1h: null, stale: true };
 
