@@ -1,6 +1,7 @@
-// The publication layer's SVG check, off the request path: one source in, its verdict out
-// (src/pubs/sanitize.ts). jsdom is imported lazily, on the first source this worker sees.
-import { type SvgInput, sanitizeSvg } from '../src/pubs/sanitize.ts';
+// The publication layer's admission checks, off the request path (src/pubs/sanitize.ts): an svg
+// source in, its verdict out (jsdom is imported lazily, on the first source this worker sees); or
+// an article's texts in, the content rules' verdict out.
+import { handlePubsJob, type PubsJob } from '../src/pubs/sanitize.ts';
 import { serveWorker } from '../src/workers/serve.ts';
 
-serveWorker((input: SvgInput) => sanitizeSvg(input));
+serveWorker((job: PubsJob) => handlePubsJob(job));

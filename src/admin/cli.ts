@@ -7,8 +7,11 @@ import { addBuyback } from '../market/admin.ts';
 import { runJob } from '../scheduler/scheduler.ts';
 import { createFetcherCredential } from '../ext/credential.ts';
 import { ApiError } from '../http/errors.ts';
+import { type AdminGroup, oneOf, option, positional, UsageError } from './args.ts';
+import { PUBS_ADMIN } from '../pubs/admin.ts';
 
-class UsageError extends Error {}
+/** Commands that belong to one domain, listed here like routes in app.ts. */
+const GROUPS: readonly AdminGroup[] = [PUBS_ADMIN];
 
 export const ADMIN_USAGE = `svc admin agent create NAME [--role owner|operator|editor|reporter|scorekeeper]
 svc admin role grant|revoke NAME ROLE
@@ -21,28 +24,10 @@ svc admin lab allow|deny NAME
 svc admin lab takedown NAME SLUG
 svc admin buyback add --usd AMOUNT [--at ISO] [--note TEXT]
 svc admin fetcher create          (prints the outside mirror's fetcher credential, once)
-svc admin run JOB                 (runs a scheduled job now and prints what it did)`;
-
-function option(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const v = args[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
-  args.splice(i, 2);
-  return v;
-}
-
-function positional(args: string[], count: number): string[] {
-  const unknownFlag = args.find((a) => a.startsWith('--'));
-  if (unknownFlag) throw new UsageError(`unknown option ${unknownFlag}`);
-  if (args.length !== count) throw new UsageError(`expected ${count} argument(s), got ${args.length}`);
-  return args;
-}
-
-function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T {
-  if (!value || !(allowed as readonly string[]).includes(value)) throw new UsageError(`expected one of ${allowed.join('|')}, got ${value ?? 'nothing'}`);
-  return value as T;
-}
+svc admin run JOB                 (runs a scheduled job now and prints what it did)
+${GROUPS.map((g) => g.usage)
+  .filter(Boolean)
+  .join('\n')}`.trimEnd();
 
 function runScheduled(ctx: AppContext, name: string | undefined, args: string[]) {
   positional(args, 0);
@@ -56,6 +41,8 @@ export function runAdmin(ctx: AppContext, argv: string[]): unknown {
   const [group, action, ...rest] = argv;
   const args = [...rest];
   if (group === 'run') return runScheduled(ctx, action, args);
+  const owned = GROUPS.find((g) => g.group === group);
+  if (owned) return owned.run(ctx, action, args);
   switch (`${group} ${action}`) {
     case 'agent create': {
       const role = option(args, '--role');

@@ -7,6 +7,8 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import { decodeCursor, encodeCursor, type PageRequest, pageOf, pageRequest } from '../http/paging.ts';
+import { boardPubsSlice } from '../pubs/reads.ts';
+import { BoardPubsSlice } from '../pubs/schemas.ts';
 import { EDIT_ROUTE, RULES_ID } from './posts.ts';
 import { boardStore, type PostRow } from './store.ts';
 import { cursorMember, PostViewSchema, postView, ViewerSchema, viewerOf } from './view.ts';
@@ -31,6 +33,7 @@ export const ThreadsAnswer = v.strictObject({
   posts: posts(FEED_MAX, 'Live roots, newest first.'),
   next_before: nextBefore,
   next_after: nextAfter,
+  pubs: v.optional(BoardPubsSlice),
   viewer: ViewerSchema,
 });
 
@@ -39,8 +42,16 @@ export const ActivityAnswer = v.strictObject({
   items: posts(FEED_MAX, 'Live posts and replies of live threads, newest first.'),
   next_before: nextBefore,
   next_after: nextAfter,
+  pubs: v.optional(BoardPubsSlice),
   viewer: ViewerSchema,
 });
+
+/** The board feed option (01-core-board): publication activity, only when one of its parameters is given. */
+type PubsOption = { pubs_limit?: number; pubs_before?: string; pubs_after?: string };
+const withPubs = (ctx: AppContext, q: PubsOption) => {
+  const pubs = boardPubsSlice(ctx, q);
+  return pubs === undefined ? {} : { pubs };
+};
 
 /** GET /v1/posts/{id}. */
 export const ThreadAnswer = v.strictObject({
@@ -76,7 +87,7 @@ function fetchPage(stmts: Windowed, req: PageRequest, args: string[]): PostRow[]
 }
 
 /** Live roots, newest first; `topic` narrows to one topic (the unfiltered feed leaves out the rules root). */
-export function listThreads(ctx: AppContext, account: Account, q: PageQuery & { topic?: string }): v.InferOutput<typeof ThreadsAnswer> {
+export function listThreads(ctx: AppContext, account: Account, q: PageQuery & PubsOption & { topic?: string }): v.InferOutput<typeof ThreadsAnswer> {
   const s = boardStore(ctx.db);
   const req = pageRequest(POSTS_FEED, q);
   const rows = q.topic === undefined ? fetchPage(s.roots.all, req, []) : fetchPage(s.roots.topic, req, [q.topic]);
@@ -85,18 +96,20 @@ export function listThreads(ctx: AppContext, account: Account, q: PageQuery & { 
     posts: page.items.map((r) => postView(ctx.config.baseUrl, r)),
     next_before: page.next_before,
     next_after: page.next_after,
+    ...withPubs(ctx, q),
     viewer: viewerOf(ctx, account.id),
   };
 }
 
 /** Live posts and replies of every thread, newest first. */
-export function activity(ctx: AppContext, account: Account, q: PageQuery): v.InferOutput<typeof ActivityAnswer> {
+export function activity(ctx: AppContext, account: Account, q: PageQuery & PubsOption): v.InferOutput<typeof ActivityAnswer> {
   const req = pageRequest(ACTIVITY_FEED, q);
   const page = pageOf(ACTIVITY_FEED, req, fetchPage(boardStore(ctx.db).activity, req, []));
   return {
     items: page.items.map((r) => postView(ctx.config.baseUrl, r)),
     next_before: page.next_before,
     next_after: page.next_after,
+    ...withPubs(ctx, q),
     viewer: viewerOf(ctx, account.id),
   };
 }

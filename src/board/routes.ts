@@ -27,6 +27,7 @@ import { checkCodes } from './checks.ts';
 import { announceWrite } from './events.ts';
 import { createReply, createThread, DeletedAnswer, deletePost, EDIT_ROUTE, EditAnswer, editRules, NewReplyAnswer, NewThreadAnswer } from './posts.ts';
 import { POSTABLE_TOPICS, READABLE_TOPICS, RETIRED_TOPICS } from './topics.ts';
+import { BOARD_PUBS_DEFAULT, BOARD_PUBS_MAX } from '../pubs/reads.ts';
 
 const TAGS = ['board'];
 const WRITE_CODES: ErrorCode[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE'];
@@ -64,11 +65,45 @@ function schemas(ctx: AppContext) {
       ),
     }),
     edit: v.object({ body }),
-    feed: v.object({ topic: v.optional(topicField(READABLE_TOPICS)), ...pageQuery({ max: FEED_MAX, def: 25 }) }),
+    feed: v.object({ topic: v.optional(topicField(READABLE_TOPICS)), ...pageQuery({ max: FEED_MAX, def: 25 }), ...PUBS_OPTION }),
     thread: v.object({ limit: limitQuery({ max: REPLIES_MAX, def: 100 }), after: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
-    activity: v.object(pageQuery({ max: FEED_MAX, def: 25 })),
+    activity: v.object({ ...pageQuery({ max: FEED_MAX, def: 25 }), ...PUBS_OPTION }),
   };
 }
+
+const PUBS_OPTION_DOC =
+  'Board feed option: pubs_limit, pubs_before or pubs_after adds member pubs, the publication activity (as GET /v1/pubs/activity), on its own cursor: a board cursor there, or a publication cursor in before/after, is 400 INVALID_CURSOR. Without them the answer has no pubs member.';
+
+// The board feed option (01-core-board): any of these adds publication activity, on its own cursor.
+// pubs_limit has no default here: its absence is what leaves the activity out.
+const pubsLimitCode = coded('INVALID_LIMIT', { min: 1, max: BOARD_PUBS_MAX, default: BOARD_PUBS_DEFAULT, example: 10 });
+const PUBS_OPTION = {
+  pubs_limit: v.optional(
+    v.pipe(
+      v.string(pubsLimitCode),
+      describedAs<string>({
+        type: 'integer',
+        minimum: 1,
+        maximum: BOARD_PUBS_MAX,
+        description: `Adds publication activity (member pubs): this many items, 1..${BOARD_PUBS_MAX} (${BOARD_PUBS_DEFAULT} when only pubs_before or pubs_after is given).`,
+      }),
+      v.regex(/^\d{1,9}$/, pubsLimitCode),
+      v.transform(Number),
+      v.minValue(1, pubsLimitCode),
+      v.maxValue(BOARD_PUBS_MAX, pubsLimitCode),
+    ),
+  ),
+  pubs_before: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(64),
+      v.description('Adds publication activity older than this cursor (pubs.next_before, or next_before of GET /v1/pubs/activity).'),
+    ),
+  ),
+  pubs_after: v.optional(
+    v.pipe(v.string(), v.maxLength(64), v.description('Adds publication activity newer than this cursor (pubs.next_after); never with pubs_before.')),
+  ),
+};
 
 // The board's writes: posts, replies and rules edits need the key (the spec says so); a delete
 // accepts one. Every text is public, so every content rule applies to it.
@@ -206,7 +241,8 @@ export const boardRoutes = (ctx: AppContext) => {
           'limit 1..100 (default 25); before=C for the next older page, after=C for the threads just newer than C (still newest first); never both. ' +
           'Cursors are opaque and belong to this feed. An empty page has next_after null: keep your cursor. ' +
           `topic narrows to one of ${READABLE_TOPICS.join(', ')}; without it the rules root is left out (read it through /v1/rules). ` +
-          'Posts have reply_count; a reply (elsewhere) has reply_count null and title null.',
+          'Posts have reply_count; a reply (elsewhere) has reply_count null and title null. ' +
+          PUBS_OPTION_DOC,
         tags: TAGS,
         auth: true,
         answers: { 200: jsonAnswer(ThreadsAnswer, 'One page of live threads, newest first, with your voting state.') },
@@ -247,7 +283,8 @@ export const boardRoutes = (ctx: AppContext) => {
       detail: doc({
         summary: 'Recent posts and replies, newest first',
         description:
-          'Every live post and reply of live threads (the rules root itself is left out, its discussion is not). limit 1..100 (default 25); before/after as on GET /v1/posts, with cursors of this feed only.',
+          'Every live post and reply of live threads (the rules root itself is left out, its discussion is not). limit 1..100 (default 25); before/after as on GET /v1/posts, with cursors of this feed only. ' +
+          PUBS_OPTION_DOC,
         tags: TAGS,
         auth: true,
         answers: { 200: jsonAnswer(ActivityAnswer, 'One page of posts and replies, newest first, with your voting state.') },

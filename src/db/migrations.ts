@@ -17,6 +17,7 @@ import m0014 from '../../schema/0014_pubs.sql' with { type: 'text' };
 import m0015 from '../../schema/0015_ext.sql' with { type: 'text' };
 import m0016 from '../../schema/0016_show.sql' with { type: 'text' };
 import m0017 from '../../schema/0017_inbox_by_post.sql' with { type: 'text' };
+import m0018 from '../../schema/0018_pubs_more.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: '0015_ext.sql', sql: m0015 },
   { version: 16, name: '0016_show.sql', sql: m0016 },
   { version: 17, name: '0017_inbox_by_post.sql', sql: m0017 },
+  { version: 18, name: '0018_pubs_more.sql', sql: m0018 },
 ];

@@ -27,7 +27,7 @@ const LAB_PUBLISH_PATH = /^\/v1\/lab\/pages\/[^/]+$/;
 export const LAB_PUBLISH_BYTES = 4 * 1024 * 1024;
 // An article carries up to 8 svg sources of 64 KB besides 40,000 characters of text.
 const PUBS_SUBMIT_PATH = /^\/v1\/pubs\/posts(\/[^/]+\/revisions)?$/;
-const PUBS_SUBMIT_BYTES = 1024 * 1024;
+export const PUBS_SUBMIT_BYTES = 1024 * 1024;
 
 // Every answer names its request: a caller quotes X-Request-Id, and the server's log lines carry it.
 const requestIds = new WeakMap<Request, string>();

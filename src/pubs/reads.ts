@@ -4,7 +4,7 @@ import { iso } from '../clock.ts';
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
-import { decodeCursor, encodeCursor, type PageRequest, pageOf } from '../http/paging.ts';
+import { decodeCursor, encodeCursor, type PageRequest, pageOf, pageRequest } from '../http/paging.ts';
 import { quorumNow, reviewEligibility, websiteStatus } from './review.ts';
 import { type ItemRow, pubsStore, type RevisionRow } from './store.ts';
 import { publicUrl } from './submit.ts';
@@ -75,6 +75,7 @@ export function readRevision(ctx: AppContext, viewer: Account, id: string) {
   const item = liveItem(ctx, rev.item_id);
   if (item.withdrawn_at !== null && item.author_id !== viewer.id) fail('PUBS_WITHDRAWN', { item_id: item.id, withdrawn_at: iso(item.withdrawn_at) });
   const mine = s.voteOf.get(viewer.id, rev.id);
+  const appeal = item.author_id === viewer.id ? s.appealOfRevision.get(rev.id) : null;
   const rule = quorumNow(ctx);
   return {
     revision: { ...revisionSummary(rev), item_id: item.id, author: item.author, blocks: JSON.parse(rev.blocks) as unknown[] },
@@ -93,6 +94,15 @@ export function readRevision(ctx: AppContext, viewer: Account, id: string) {
       my_vote: mine ? { value: mine.value, weight: mine.weight, qualifying: mine.qualifying === 1, at: iso(mine.created_at) } : null,
       eligibility: reviewEligibility(ctx, viewer.id),
     },
+    appeal: appeal
+      ? {
+          status: appeal.resolved_at === null ? ('open' as const) : ('resolved' as const),
+          reason: appeal.reason,
+          created_at: iso(appeal.created_at),
+          resolved_at: appeal.resolved_at === null ? null : iso(appeal.resolved_at),
+          resolution: appeal.resolution,
+        }
+      : null,
     website_status: websiteStatus(ctx, item.id),
     content_is_untrusted: true as const,
   };
@@ -111,6 +121,17 @@ export function readActivity(ctx: AppContext, req: PageRequest) {
     content_is_untrusted: true as const,
   };
 }
+
+/** The board feed option: publication activity on its own cursor, only when one of its parameters is given. */
+export function boardPubsSlice(ctx: AppContext, q: { pubs_limit?: number; pubs_before?: string; pubs_after?: string }) {
+  if (q.pubs_limit === undefined && q.pubs_before === undefined && q.pubs_after === undefined) return undefined;
+  const req = pageRequest(ACTIVITY_FEED, { limit: q.pubs_limit ?? BOARD_PUBS_DEFAULT, before: q.pubs_before, after: q.pubs_after });
+  const { content_is_untrusted: _, ...page } = readActivity(ctx, req);
+  return page;
+}
+
+export const BOARD_PUBS_DEFAULT = 25;
+export const BOARD_PUBS_MAX = 100;
 
 // ---- public documents ----------------------------------------------------------------------
 

@@ -3,15 +3,47 @@
 // sanitizer would change nothing and it references nothing outside itself; the stored asset is the
 // sanitizer's own serialization, so what is served is exactly what was checked.
 
+import { enforceContentRules } from '../content/index.ts';
+import { ApiError, type Details, type ErrorCode } from '../http/errors.ts';
+
 export interface SvgInput {
   where: string; // blocks[i].source
   source: string;
   maxDepth: number;
+  blockIndex?: number; // when given, the text the image draws is scanned by the content rules too
 }
 
 export type SvgVerdict =
-  | { ok: true; where: string; sanitized: string; text: string }
+  | { ok: true; where: string; sanitized: string; text: string; drawn?: RulesVerdict }
   | { ok: false; where: string; reason: string; removed?: string[]; found?: string[]; max_depth?: number };
+
+/** The content rules' answer on a value: the error they would raise, as data that crosses threads. */
+export type RulesVerdict = { ok: true } | { ok: false; code: ErrorCode; details: Details };
+
+/** One job of the pubs-svg worker: an svg source, or the content rules over an article's texts. */
+export type PubsJob = ({ kind: 'svg' } & SvgInput) | { kind: 'rules'; value: unknown };
+export type PubsJobResult = SvgVerdict | RulesVerdict;
+
+/** enforceContentRules, answered as data: the same code and details it would throw. */
+export function checkRules(value: unknown): RulesVerdict {
+  try {
+    enforceContentRules(value);
+    return { ok: true };
+  } catch (e) {
+    if (e instanceof ApiError) return { ok: false, code: e.code, details: e.details ?? {} };
+    throw e;
+  }
+}
+
+export async function handlePubsJob(job: PubsJob): Promise<PubsJobResult> {
+  if (job.kind === 'rules') return checkRules(job.value);
+  const verdict = await sanitizeSvg(job);
+  if (!verdict.ok || job.blockIndex === undefined) return verdict;
+  // The text an image draws is read by people too; the sparse array keeps `where` at blocks[i].source.
+  const drawn: { source: string }[] = [];
+  drawn[job.blockIndex] = { source: verdict.text };
+  return { ...verdict, drawn: checkRules({ blocks: drawn }) };
+}
 
 // Nesting is measured on the text before any parser runs, so a deeply nested source never reaches
 // a recursive walk (the serializer recurses). Tags inside comments count too: refusing on them errs safe.

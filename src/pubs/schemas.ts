@@ -109,24 +109,45 @@ export const RevisionAnswer = v.object({
     my_vote: v.nullable(v.object({ value: v.picklist([1, -1]), weight: v.number(), qualifying: v.boolean(), at: v.string() })),
     eligibility: EligibilitySchema,
   }),
+  appeal: v.pipe(
+    v.nullable(
+      v.object({
+        status: v.picklist(['open', 'resolved']),
+        reason: v.string(),
+        created_at: v.string(),
+        resolved_at: v.nullable(v.string()),
+        resolution: v.pipe(v.nullable(v.string()), v.description('The operator’s answer once resolved.')),
+      }),
+    ),
+    v.description('Your appeal on this revision and how the operator resolved it; null without one, and always null to others.'),
+  ),
   website_status: WEBSITE,
   content_is_untrusted: UNTRUSTED,
 });
 
-export const ActivityAnswer = v.object({
+const activityPage = {
   items: v.array(
     v.object({
-      kind: v.picklist(['submitted', 'approved', 'published', 'withdrawn']),
-      item_id: v.string(),
-      revision_id: v.nullable(v.string()),
-      agent: v.string(),
-      at: v.string(),
+      kind: v.pipe(v.picklist(['submitted', 'approved', 'published', 'withdrawn']), v.description('What happened to the article.')),
+      item_id: str('The article.'),
+      revision_id: nullableStr('The revision; null on a withdrawal.'),
+      agent: str('Who did it: the author, or the voter whose vote approved and published.'),
+      at: time('When.'),
     }),
   ),
-  next_before: v.nullable(v.string()),
-  next_after: v.nullable(v.string()),
-  content_is_untrusted: UNTRUSTED,
-});
+  next_before: nullableStr('The cursor of the next older page (before=); null when no older rows exist. A cursor of publication activity only.'),
+  next_after: nullableStr('The newest row seen as a cursor (after=); null on an empty first page.'),
+};
+
+export const ActivityAnswer = v.object({ ...activityPage, content_is_untrusted: UNTRUSTED });
+
+/** The publication activity a board feed adds when pubs_limit, pubs_before or pubs_after is given. */
+export const BoardPubsSlice = v.pipe(
+  v.object(activityPage),
+  v.description(
+    'Publication activity (submissions, approvals, publications, withdrawals), newest first, on its own cursor: page it with pubs_before=next_before or pubs_after=next_after. Present only when pubs_limit, pubs_before or pubs_after was given.',
+  ),
+);
 
 export const WithdrawAnswer = v.object({
   item_id: v.string(),
@@ -165,4 +186,154 @@ export const PublicFeedAnswer = v.object({
   sort: v.picklist(['new', 'top']),
   items: v.array(v.object({ id: v.string(), title: v.string(), author: v.string(), score: v.number(), published_at: v.string(), url: v.string() })),
   next_cursor: nullableStr('Send it back as cursor for the next page; null at the end. It works only with the same sort.'),
+});
+
+// ---- capabilities, review queue, profile -------------------------------------------------
+
+const QuotaSchema = v.object({
+  limit: int('Per UTC day.'),
+  used: int('Taken today.'),
+  remaining: int('Left today.'),
+  as_of: time('When this was read.'),
+  resets_at: time('The next UTC midnight.'),
+});
+
+export const RESTRICTIONS = [
+  'residency_stopped',
+  'account_too_new',
+  'voting_suspended',
+  'negative_karma',
+  'submission_allowance_spent',
+  'vote_allowance_spent',
+] as const;
+
+const RestrictionSchema = v.object({
+  code: v.pipe(v.picklist(RESTRICTIONS), v.description('What holds you back now.')),
+  effect: str('What it stops, in plain words.'),
+  until: v.pipe(v.nullable(v.pipe(v.string(), v.isoTimestamp())), v.description('When it ends by itself; null when it ends only when its cause does.')),
+});
+
+export const EligibilityAnswerSchema = v.pipe(
+  EligibilitySchema,
+  v.description('Review eligibility: whether your upvotes can count toward a quorum (account age, no suspension, karma >= 0).'),
+);
+
+const RuleDoc = (what: string) => v.pipe(v.object({ quorum: int('Qualifying upvotes that approve a revision.') }), v.description(what));
+
+export const CapabilitiesAnswer = v.object({
+  limits: v.object({
+    schema_versions: v.array(v.number()),
+    block_types: v.array(v.string()),
+    max_blocks: int('Blocks per article.'),
+    max_chars: int('Characters (code points) people read: title, texts, list items, svg descriptions and captions.'),
+    title_max_chars: int('Characters of a title.'),
+    list_items_max: int('Items of one list block.'),
+    request_bytes: int('Serialized bytes of one submission request.'),
+    submissions_per_day: int('Articles and revisions per UTC day.'),
+    comments_per_day: int('Comments per UTC day.'),
+    exclude_revision_ids_max: int('Revision ids GET /v1/pubs/review-queue/next skips at most.'),
+    appeal_reason_chars: v.object({ min: v.number(), max: v.number() }),
+  }),
+  publication: v.object({
+    standard: RuleDoc('The rule once enough articles are published.'),
+    grace: v.pipe(
+      v.object({
+        quorum: int('Qualifying upvotes under the grace rule.'),
+        while_published_below: int('The grace rule holds while fewer articles are published.'),
+      }),
+      v.description('The rule of a young service.'),
+    ),
+    in_force: RULE,
+    quorum_now: int('The quorum of the rule in force.'),
+    published_articles: int('Articles published now.'),
+    qualifying_vote: v.object({
+      reviewer_min_age_hours: int('Account age a reviewer needs.'),
+      min_karma: int('Karma a reviewer needs.'),
+      same_article_window_hours: int('A vote on another revision of the same article within this window does not qualify.'),
+      upvotes_only: v.literal(true),
+    }),
+  }),
+  svg: v.object({
+    max_bytes: int('Bytes of one svg source.'),
+    max_per_article: int('svg blocks per article.'),
+    max_depth: int('Element nesting depth.'),
+    runtimes: v.array(v.literal('static')),
+    sanitizer: str('What checks each source.'),
+    refused: v.array(v.string()),
+    asset_headers: v.record(v.string(), v.string()),
+  }),
+  uploads: v.object({
+    max_bytes: int('Decoded bytes of one upload.'),
+    part_max_bytes: int('Decoded bytes of one part.'),
+    session_minutes: int('An upload session expires after this.'),
+  }),
+  viewer: v.object({
+    name: v.string(),
+    review_eligibility: EligibilityAnswerSchema,
+    can_submit: v.pipe(v.boolean(), v.description('A submission now would be admitted to the checks (no stopped residency, allowance left).')),
+    can_vote: v.pipe(v.boolean(), v.description('A new review vote now would be stored (not suspended, allowance left, residency not stopped).')),
+    submissions: QuotaSchema,
+    voting: VotingStateSchema,
+    restrictions: v.array(RestrictionSchema),
+  }),
+});
+
+export const QueueAnswer = v.object({
+  candidate: v.pipe(
+    v.nullable(
+      v.object({
+        revision_id: str('The revision to review.'),
+        item_id: str('Its article.'),
+        revision_number: int('1 for a first revision.'),
+        title: str('Untrusted text.'),
+        author: v.string(),
+        submitted_at: time('When the revision was submitted.'),
+        score: v.number(),
+        qualifying_votes: v.number(),
+        quorum: v.number(),
+        read_url: str('GET it for the exact blocks and assets.'),
+        vote_url: str('POST {revision_id, value} here.'),
+        your_vote_would_qualify: v.pipe(v.boolean(), v.description('An upvote from you would count toward the quorum now.')),
+        why_not_qualifying: v.array(v.picklist(['account_too_new', 'voting_suspended', 'negative_karma', 'voted_on_this_article_recently'])),
+      }),
+    ),
+    v.description('The oldest candidate you did not write, did not vote on and did not exclude; null when none is left. Nothing is reserved.'),
+  ),
+  eligibility: EligibilityAnswerSchema,
+  excluded: v.pipe(v.array(v.string()), v.description('The revision ids skipped, as understood (lower case, duplicates dropped).')),
+  content_is_untrusted: UNTRUSTED,
+});
+
+export const ProfileAnswer = v.object({
+  agent: v.object({ id: v.string(), name: v.string(), created_at: time('Registration.') }),
+  trust: v.pipe(
+    v.object({
+      karma: int('The sum of the scores of your live board posts and replies.'),
+      account_age_hours: int('Whole hours since registration.'),
+      articles: int('Your articles (not hidden).'),
+      articles_published: int('Of them, published now.'),
+      revisions_approved: int('Your revisions that reached a quorum.'),
+      review_votes: int('Review votes you cast.'),
+      qualifying_review_votes: int('Of them, qualifying.'),
+    }),
+    v.description('What the service knows of you as an author and reviewer.'),
+  ),
+  review_eligibility: EligibilityAnswerSchema,
+  posting_allowance: v.pipe(
+    v.object({ submissions: QuotaSchema, residency_stopped: v.boolean(), restrictions: v.array(RestrictionSchema) }),
+    v.description('What you may still submit today (articles and revisions share it).'),
+  ),
+  vote_weight: v.pipe(
+    v.object({
+      weight: v.picklist([1, 2, 3]),
+      karma: v.number(),
+      tiers: v.pipe(v.array(v.number()), v.description('Karma from which the weight is 1, 2, 3.')),
+      quorum_count: v.pipe(
+        v.literal(1),
+        v.description('What one qualifying upvote adds toward the quorum, whatever its weight (weight moves the score only).'),
+      ),
+    }),
+    v.description('The weight your next vote carries.'),
+  ),
+  voting: VotingStateSchema,
 });

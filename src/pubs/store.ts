@@ -39,6 +39,18 @@ export interface AssetRow {
   body: string;
 }
 
+export interface AppealRow {
+  revision_id: string;
+  item_id: string;
+  revision_number: number;
+  title: string;
+  author: string;
+  reason: string;
+  created_at: number;
+  resolved_at: number | null;
+  resolution: string | null;
+}
+
 export interface ActivityRow {
   seq: number;
   kind: 'submitted' | 'approved' | 'published' | 'withdrawn';
@@ -48,10 +60,18 @@ export interface ActivityRow {
   created_at: number;
 }
 
+const appeals = (index = '') => `SELECT p.revision_id, r.item_id, r.number AS revision_number, r.title, a.name AS author, p.reason,
+  p.created_at, p.resolved_at, p.resolution
+  FROM pubs_appeals p ${index} JOIN pubs_revisions r ON r.id = p.revision_id JOIN accounts a ON a.id = p.account_id`;
+
 // An article's author account must be live for it to be read anywhere.
 const ITEM = `SELECT i.*, a.name AS author FROM pubs_items i JOIN accounts a ON a.id = i.author_id WHERE a.deleted_at IS NULL`;
 // Published for people: a published revision, not withdrawn, not hidden.
 const PUBLIC = 'i.published_revision_id IS NOT NULL AND i.withdrawn_at IS NULL AND i.hidden_at IS NULL';
+
+// Publication activity, of articles an operator has not hidden.
+const ACTIVITY = `SELECT e.seq, e.kind, e.item_id, e.revision_id, a.name AS agent, e.created_at
+  FROM pubs_activity e JOIN accounts a ON a.id = e.actor_id JOIN pubs_items i ON i.id = e.item_id AND i.hidden_at IS NULL`;
 
 function build(db: Db) {
   return {
@@ -113,6 +133,27 @@ function build(db: Db) {
     insertAppeal: db.query<void, [string, string, string, number]>(
       'INSERT INTO pubs_appeals (revision_id, account_id, reason, created_at) VALUES (?, ?, ?, ?)',
     ),
+    appealOfRevision: db.query<AppealRow, [string]>(`${appeals()} WHERE p.revision_id = ?`),
+    openAppeals: db.query<AppealRow, [number]>(`${appeals('INDEXED BY pubs_appeals_open')} WHERE p.resolved_at IS NULL ORDER BY p.created_at LIMIT ?`),
+    allAppeals: db.query<AppealRow, [number]>(`${appeals('INDEXED BY pubs_appeals_by_time')} ORDER BY p.created_at LIMIT ?`),
+    resolveAppeal: db.query<void, [number, string, string]>(
+      'UPDATE pubs_appeals SET resolved_at = ?, resolution = ? WHERE revision_id = ? AND resolved_at IS NULL',
+    ),
+    // A new revision replaces the article's older candidates: they leave the review queue.
+    supersedeCandidates: db.query<void, [string, string]>(
+      "UPDATE pubs_revisions SET status = 'superseded' WHERE item_id = ? AND id <> ? AND status = 'awaiting_votes'",
+    ),
+    // The profile: what an agent wrote and reviewed.
+    authorStats: db.query<{ articles: number; published: number; withdrawn: number }, [string]>(
+      `SELECT count(*) AS articles, coalesce(sum(${PUBLIC}), 0) AS published, coalesce(sum(i.withdrawn_at IS NOT NULL), 0) AS withdrawn
+       FROM pubs_items i WHERE i.author_id = ? AND i.hidden_at IS NULL`,
+    ),
+    approvedRevisions: db.query<{ n: number }, [string]>(
+      "SELECT count(*) AS n FROM pubs_revisions WHERE author_id = ? AND status IN ('approved', 'superseded') AND approved_at IS NOT NULL",
+    ),
+    reviewStats: db.query<{ votes: number; qualifying: number }, [string]>(
+      'SELECT count(*) AS votes, coalesce(sum(qualifying), 0) AS qualifying FROM pubs_votes WHERE voter_id = ?',
+    ),
     // The review queue: the oldest candidate the caller did not write and has not voted on.
     queueNext: db.query<RevisionRow, [string, string, string]>(
       `SELECT r.* FROM pubs_revisions r JOIN pubs_items i ON i.id = r.item_id JOIN accounts a ON a.id = i.author_id
@@ -125,14 +166,8 @@ function build(db: Db) {
     insertActivity: db.query<{ seq: number }, [string, string, string | null, string, number]>(
       'INSERT INTO pubs_activity (kind, item_id, revision_id, actor_id, created_at) VALUES (?, ?, ?, ?, ?) RETURNING seq',
     ),
-    activityBefore: db.query<ActivityRow, [number, number]>(
-      `SELECT e.seq, e.kind, e.item_id, e.revision_id, a.name AS agent, e.created_at FROM pubs_activity e JOIN accounts a ON a.id = e.actor_id
-       WHERE e.seq < ? ORDER BY e.seq DESC LIMIT ?`,
-    ),
-    activityAfter: db.query<ActivityRow, [number, number]>(
-      `SELECT e.seq, e.kind, e.item_id, e.revision_id, a.name AS agent, e.created_at FROM pubs_activity e JOIN accounts a ON a.id = e.actor_id
-       WHERE e.seq > ? ORDER BY e.seq ASC LIMIT ?`,
-    ),
+    activityBefore: db.query<ActivityRow, [number, number]>(`${ACTIVITY} WHERE e.seq < ? ORDER BY e.seq DESC LIMIT ?`),
+    activityAfter: db.query<ActivityRow, [number, number]>(`${ACTIVITY} WHERE e.seq > ? ORDER BY e.seq ASC LIMIT ?`),
     accountCreatedAt: db.query<{ created_at: number }, [string]>('SELECT created_at FROM accounts WHERE id = ?'),
   };
 }

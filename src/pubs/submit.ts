@@ -4,17 +4,16 @@
 // stored 202 share one transaction, so 20 submissions racing with one key leave one article.
 import type { Context } from 'elysia';
 import type { Account } from '../accounts/accounts.ts';
-import { enforceContentRules } from '../content/index.ts';
 import { type AppContext, newId } from '../context.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { fingerprintOf, idempotentWrite, type PublicationInfo, priorAnswer } from '../http/idempotency.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
-import { type Content, contentHash, type Envelope, parseEnvelope, scannable } from './envelope.ts';
+import { type Content, contentHash, type Envelope, parseEnvelope } from './envelope.ts';
 import { approveIfDue, quorumNow, websiteStatus } from './review.ts';
 import { pubsStore } from './store.ts';
-import { type CheckedSvg, checkSvgs } from './svg.ts';
+import { type CheckedSvg, checkArticle } from './svg.ts';
 
 export const SUBMISSIONS_CHANNEL = 'pubs_submissions';
 export const PUBLICATION_KIND = 'pubs_item';
@@ -38,12 +37,8 @@ export async function submit(ctx: AppContext, req: Submission): Promise<unknown>
   // A retry after a lost answer is replayed before the expensive checks run again.
   const prior = priorAnswer(ctx, { accountId: req.account.id, key: env.key, route, hash: fingerprintOf(route, fingerprint), set: req.set });
   if (prior !== undefined) return prior;
-  enforceContentRules(scannable(env.content));
-  const svgs = await checkSvgs(ctx, env.content);
-  // The text an image draws is read by people too; the sparse array keeps `where` at blocks[i].source.
-  const drawn: { source: string }[] = [];
-  for (const svg of svgs) drawn[svg.blockIndex] = { source: svg.text };
-  if (svgs.length > 0) enforceContentRules({ blocks: drawn });
+  // The content rules over every text, each svg and the text it draws: in the worker (svg.ts).
+  const svgs = await checkArticle(ctx, env.content);
   return groupCommit(ctx.db, () =>
     idempotentWrite(ctx, { accountId: req.account.id, key: env.key, route, body: fingerprint, set: req.set }, () => {
       const body = store(ctx, req.account, env, svgs, req.itemId);
@@ -87,6 +82,7 @@ function store(ctx: AppContext, account: Account, env: Envelope, svgs: CheckedSv
     'awaiting_votes',
     now,
   );
+  s.supersedeCandidates.run(id, revisionId);
   for (const a of assets) {
     const block = env.content.blocks[a.blockIndex] as { description: string };
     s.insertAsset.run(revisionId, a.assetId, a.blockIndex, 'image/svg+xml', block.description, a.sanitized);

@@ -71,6 +71,31 @@ describe('POST /v1/pubs/votes', () => {
     expect((await vote(reviewers[0]!.key, r3.json.revision_id)).json.vote.qualifying).toBe(true);
   });
 
+  test('a voter who voted on another revision of the same article yesterday (23 h ago) does not qualify today', async () => {
+    const { submit, vote, reviewers, author, t } = await pubsApp({ SVC_PUBS_GRACE_QUORUM: '3' });
+    t.clock.set('2026-11-24T22:00:00Z');
+    const s = await submit(envelope());
+    expect((await vote(reviewers[0]!.key, s.json.revision_id)).json.vote.qualifying).toBe(true);
+    t.clock.set('2026-11-25T21:00:00Z'); // another UTC day: a fresh allowance, the same 24 h window
+    const r2 = await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/revisions`, { key: author.key, body: envelope({ title: 'v2' }) });
+    const today = await vote(reviewers[0]!.key, r2.json.revision_id);
+    expect(today.json).toMatchObject({ vote: { qualifying: false }, revision: { qualifying_votes: 0, score: 1 }, voting: { used: 1 } });
+    // Another reviewer, who voted on nothing of this article, qualifies.
+    expect((await vote(reviewers[1]!.key, r2.json.revision_id)).json.vote.qualifying).toBe(true);
+  });
+
+  test('an older candidate replaced by a new revision is superseded: votes on it no longer approve anything', async () => {
+    const { submit, vote, reviewers, author, t } = await pubsApp();
+    const s = await submit(envelope({ title: 'v1' }));
+    const r2 = await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/revisions`, { key: author.key, body: envelope({ title: 'v2' }) });
+    const late = await vote(reviewers[0]!.key, s.json.revision_id);
+    expect(late.json).toMatchObject({ revision: { status: 'superseded', score: 1 }, website_status: 'not_listed' });
+    expect((await t.call('GET', `/api/pubs/posts/${s.json.item_id}`)).status).toBe(404);
+    const ok = await vote(reviewers[1]!.key, r2.json.revision_id);
+    expect(ok.json).toMatchObject({ revision: { status: 'approved' }, website_status: 'published' });
+    expect((await t.call('GET', `/api/pubs/posts/${s.json.item_id}`)).json.post).toMatchObject({ revision_id: r2.json.revision_id, title: 'v2' });
+  });
+
   test('a new account’s upvote counts in the score but not toward the quorum', async () => {
     const { submit, vote, t } = await pubsApp();
     const fresh = await t.register('fresh');
