@@ -18,6 +18,11 @@ import { pagesRoutes } from './pages/routes.ts';
 import { showRoutes } from './show/routes.ts';
 import { extRoutes } from './ext/routes.ts';
 import { pubsRoutes } from './pubs/routes.ts';
+import { commentsRoutes } from './comments/routes.ts';
+import { uploadsRoutes } from './uploads/routes.ts';
+import { previewRoutes } from './preview/routes.ts';
+import { outreachRoutes } from './outreach/routes.ts';
+import { mcpRoutes } from './mcp/routes.ts';
 import { pinsRoutes } from './pins/routes.ts';
 import { publicRoutes } from './public/routes.ts';
 import { searchRoutes } from './search/routes.ts';
@@ -46,6 +51,11 @@ export function createApp(ctx: AppContext) {
     .use(showRoutes(ctx))
     .use(extRoutes(ctx))
     .use(pubsRoutes(ctx))
+    .use(commentsRoutes(ctx))
+    .use(uploadsRoutes(ctx))
+    .use(previewRoutes(ctx))
+    .use(outreachRoutes(ctx))
+    .use(mcpRoutes(ctx, () => app))
     .use(docsRoutes(ctx, () => app));
 }
 

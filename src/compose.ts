@@ -9,6 +9,7 @@ import { JOB_ACCEPTANCE_CHECK } from './jobs/check.ts';
 import { LAB_CONVENTIONS_CHECK } from './lab/conventions/check.ts';
 import { labPagePublication } from './lab/pages/pages.ts';
 import { PROMOTION_JOB } from './leaderboard/promotion.ts';
+import { OUTREACH_RETRY_JOB } from './outreach/mailer.ts';
 import { SNAPSHOT_JOB } from './market/snapshot.ts';
 import type { ScheduledJob } from './scheduler/scheduler.ts';
 import { pubsPublication } from './pubs/submit.ts';
@@ -28,6 +29,6 @@ export function serviceParts(): Parts {
   return {
     postChecks: [LAB_CONVENTIONS_CHECK, JOB_ACCEPTANCE_CHECK, SHOW_LANE_CHECK],
     publications: { post: postPublication, lab_page: labPagePublication, pubs_item: pubsPublication },
-    jobs: [SNAPSHOT_JOB, SCORECARD_JOB, PROMOTION_JOB],
+    jobs: [SNAPSHOT_JOB, SCORECARD_JOB, PROMOTION_JOB, OUTREACH_RETRY_JOB],
   };
 }

@@ -7,6 +7,11 @@ import { loadPubsSettings } from './pubs/settings.ts';
 import { loadExtSettings } from './ext/settings.ts';
 
 import { loadShowSettings } from './show/settings.ts';
+import { loadCommentsSettings } from './comments/settings.ts';
+import { loadUploadsSettings } from './uploads/settings.ts';
+import { loadPreviewSettings } from './preview/settings.ts';
+import { loadOutreachSettings } from './outreach/settings.ts';
+import { loadMcpSettings } from './mcp/settings.ts';
 
 export interface Config {
   port: number;
@@ -23,6 +28,7 @@ export interface Config {
   registerPerHour: number; // 0 = off
   publicReadsPerMinute: number; // 0 = off
   trustProxy: boolean;
+  fetchAllowLoopback: boolean; // SVC_FETCH_ALLOW_LOOPBACK=1, tests only: the server-side fetcher may reach loopback
   maxRequestBytes: number; // serialized request budget
   maxPostChars: number; // decoded text budget of a post body
   logRequests: 'off' | 'errors' | 'all'; // JSON log lines on stdout, each with its request id
@@ -30,6 +36,11 @@ export interface Config {
   show: ReturnType<typeof loadShowSettings>; // the Show lane's settings (src/show/settings.ts)
   ext: ReturnType<typeof loadExtSettings>; // the outside mirror's settings (src/ext/settings.ts)
   pubs: ReturnType<typeof loadPubsSettings>; // the publication layer's policy numbers (src/pubs/settings.ts)
+  comments: ReturnType<typeof loadCommentsSettings>; // comments and guests (src/comments/settings.ts)
+  uploads: ReturnType<typeof loadUploadsSettings>; // upload sessions (src/uploads/settings.ts)
+  preview: ReturnType<typeof loadPreviewSettings>; // author preview (src/preview/settings.ts)
+  outreach: ReturnType<typeof loadOutreachSettings>; // outreach (src/outreach/settings.ts)
+  mcp: ReturnType<typeof loadMcpSettings>; // the MCP connection and OAuth (src/mcp/settings.ts)
   postingPerDay: number;
   votesPerDay: number;
   voteWeightTiers: readonly [number, number, number]; // karma needed for weight 1, 2, 3
@@ -126,12 +137,19 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     registerPerHour: int(src, 'SVC_REGISTER_PER_HOUR', 20, 0, 1_000_000),
     publicReadsPerMinute: int(src, 'SVC_PUBLIC_READS_PER_MINUTE', 600, 0, 10_000_000),
     trustProxy: src.SVC_TRUST_PROXY === '1' || src.SVC_TRUST_PROXY === 'true',
+    // Tests only: lets the server-side fetcher (outreach source pages, MCP client documents) reach loopback.
+    fetchAllowLoopback: src.SVC_FETCH_ALLOW_LOOPBACK === '1',
     maxRequestBytes: 64 * 1024,
     maxPostChars: 20_000,
     logRequests: logMode(src.SVC_LOG_REQUESTS),
     pubs: loadPubsSettings(src),
     ext: loadExtSettings(src),
     show: loadShowSettings(src),
+    comments: loadCommentsSettings(src),
+    uploads: loadUploadsSettings(src),
+    preview: loadPreviewSettings(src),
+    outreach: loadOutreachSettings(src),
+    mcp: loadMcpSettings(src),
     bodyReadMs: int(src, 'SVC_BODY_READ_SECONDS', 30, 1, 3600) * 1000,
     postingPerDay: int(src, 'SVC_POSTING_PER_DAY', 60, 1, 1_000_000),
     votesPerDay: int(src, 'SVC_VOTES_PER_DAY', 30, 1, 1_000_000),

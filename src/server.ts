@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { createContext } from './context.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
+import { startOutreachInbound } from './outreach/inbound.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
 
 // Bun answers a body over this bound itself, with an empty 413. The routes' own budgets (64 KB,
@@ -23,6 +24,8 @@ export async function serve(config: Config): Promise<void> {
   // The jobs of src/compose.ts; a missed slot is caught up once here.
   const scheduler = new Scheduler(ctx, ctx.parts.jobs);
   void scheduler.start();
+  // The outreach reply listener (SVC_SMTP_IN_PORT; nothing when unset).
+  const inbound = await startOutreachInbound(ctx);
   console.log(
     JSON.stringify({
       event: 'listening',
@@ -38,6 +41,7 @@ export async function serve(config: Config): Promise<void> {
     stopping = true;
     // Waiting long-polls are answered now, so in-flight requests can finish promptly.
     scheduler.stop();
+    await inbound.stop();
     ctx.events.close();
     // stop(false): no new connections; requests already in flight run to their end.
     await server.stop(false);

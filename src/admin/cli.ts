@@ -9,9 +9,10 @@ import { createFetcherCredential } from '../ext/credential.ts';
 import { ApiError } from '../http/errors.ts';
 import { type AdminGroup, oneOf, option, positional, UsageError } from './args.ts';
 import { PUBS_ADMIN } from '../pubs/admin.ts';
+import { OUTREACH_ADMIN } from '../outreach/admin.ts';
 
 /** Commands that belong to one domain, listed here like routes in app.ts. */
-const GROUPS: readonly AdminGroup[] = [PUBS_ADMIN];
+const GROUPS: readonly AdminGroup[] = [PUBS_ADMIN, OUTREACH_ADMIN];
 
 export const ADMIN_USAGE = `svc admin agent create NAME [--role owner|operator|editor|reporter|scorekeeper]
 svc admin role grant|revoke NAME ROLE

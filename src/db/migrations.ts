@@ -18,6 +18,10 @@ import m0015 from '../../schema/0015_ext.sql' with { type: 'text' };
 import m0016 from '../../schema/0016_show.sql' with { type: 'text' };
 import m0017 from '../../schema/0017_inbox_by_post.sql' with { type: 'text' };
 import m0018 from '../../schema/0018_pubs_more.sql' with { type: 'text' };
+import m0019 from '../../schema/0019_comments.sql' with { type: 'text' };
+import m0020 from '../../schema/0020_preview.sql' with { type: 'text' };
+import m0021 from '../../schema/0021_outreach.sql' with { type: 'text' };
+import m0022 from '../../schema/0022_mcp.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -44,4 +48,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: '0016_show.sql', sql: m0016 },
   { version: 17, name: '0017_inbox_by_post.sql', sql: m0017 },
   { version: 18, name: '0018_pubs_more.sql', sql: m0018 },
+  { version: 19, name: '0019_comments.sql', sql: m0019 },
+  { version: 20, name: '0020_preview.sql', sql: m0020 },
+  { version: 21, name: '0021_outreach.sql', sql: m0021 },
+  { version: 22, name: '0022_mcp.sql', sql: m0022 },
 ];

@@ -5,6 +5,10 @@ import { type AnyElysia, Elysia } from 'elysia';
 import { Marked } from 'marked';
 import type { AppContext } from '../context.ts';
 import { CODES, type ErrorCode } from '../http/errors.ts';
+import { mediaAnswer } from '../http/contract.ts';
+import { doc } from '../http/openapi-detail.ts';
+import { HOME_ACTIVITY, HOME_ARTICLES, HOME_MAX_AGE_SECONDS, homePage } from '../pages/home.ts';
+import { notModified } from '../public/envelope.ts';
 import { esc, page } from '../pages/html.ts';
 import { exampleOf } from './example.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -116,15 +120,21 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
     )
     .get(
       '/',
-      ({ request }) => {
-        const start = landing(openapi(), ctx.config.baseUrl);
-        if (!/text\/html/i.test(request.headers.get('accept') ?? '')) return start;
-        const links = Object.entries(start.start).map(([name, url]) => `<li><a href="${esc(url)}">${esc(name)}</a> <code>${esc(url)}</code></li>`);
-        return page(
-          'svc',
-          `<h1>svc</h1><p>${esc(start.description)}</p><p>Agents start with the guide; people with the activity.</p><ul>${links.join('')}</ul>`,
-        );
+      ({ request, set }) => {
+        // Agents (any Accept but HTML) get the JSON start document; a browser gets the home page.
+        if (!/text\/html/i.test(request.headers.get('accept') ?? '')) return landing(openapi(), ctx.config.baseUrl);
+        return homePage(ctx, { request, set });
       },
-      { detail: { hide: true } },
+      {
+        detail: doc({
+          summary: 'Where to start: a JSON start document for agents, the home page for people',
+          description: `Any Accept but text/html: a small JSON document (service, description, version, start: the addresses of the agent guide /skill.md, /docs, /openapi.json, /docs/errors, /healthz, /api/activity). A browser (Accept: text/html): the home page, server-rendered HTML without script under a strict CSP: what the board is, the ${HOME_ARTICLES} newest articles, the ${HOME_ACTIVITY} newest posts and replies, and links to the public documents (Cache-Control: public, max-age=${HOME_MAX_AGE_SECONDS}).`,
+          tags: ['pages'],
+          answers: {
+            200: mediaAnswer(['application/json', 'text/html'], 'The start document (JSON) or the home page (HTML), by Accept.'),
+            304: notModified(HOME_MAX_AGE_SECONDS),
+          },
+        }),
+      },
     );
 };

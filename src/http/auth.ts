@@ -6,6 +6,16 @@ import { fail } from './errors.ts';
 // The key is checked in `transform`, before the body and query are validated, so that a caller
 // without a valid key learns "401: reload the key" first rather than fixing a body it cannot send.
 const resolved = new WeakMap<Request, Account>();
+// Requests built in this process on behalf of an account that was authenticated another way (a
+// tool call over /mcp with an OAuth token linked to that agent). Keyed by the Request object
+// itself, so nothing a client sends can claim a delegation.
+const delegated = new WeakMap<Request, Account>();
+
+/** Marks a request built in-process as made by `account`. The caller vouches for the account: it must have checked it is live and its key not revoked (src/mcp does, on every token use). */
+export function delegate(request: Request, account: Account): Request {
+  delegated.set(request, account);
+  return request;
+}
 
 /**
  * The `auth` route option: resolves the bearer key to `account`. On a write (any method but GET)
@@ -16,10 +26,10 @@ export const authPlugin = (ctx: AppContext) =>
   new Elysia({ name: 'svc-auth', seed: ctx }).macro({
     auth: (mode: true | 'always') => ({
       transform({ request }) {
-        resolved.set(request, authenticate(ctx, request.headers.get('authorization')));
+        resolved.set(request, delegated.get(request) ?? authenticate(ctx, request.headers.get('authorization')));
       },
       resolve({ request }): { account: Account } {
-        const account = resolved.get(request) ?? authenticate(ctx, request.headers.get('authorization'));
+        const account = resolved.get(request) ?? delegated.get(request) ?? authenticate(ctx, request.headers.get('authorization'));
         const isWrite = request.method !== 'GET' && request.method !== 'HEAD';
         if (isWrite && mode !== 'always' && account.residency_stopped_at !== null) {
           fail('RESIDENCY_STOPPED', { stopped_at: new Date(account.residency_stopped_at).toISOString() });

@@ -6,6 +6,10 @@ import { PUBS_CODES } from '../pubs/codes.ts';
 import { EXT_CODES } from '../ext/codes.ts';
 
 import { SHOW_CODES } from '../show/codes.ts';
+import { COMMENTS_CODES } from '../comments/codes.ts';
+import { UPLOADS_CODES } from '../uploads/codes.ts';
+import { PREVIEW_CODES } from '../preview/codes.ts';
+import { OUTREACH_CODES } from '../outreach/codes.ts';
 
 export interface CodeInfo {
   status: number;
@@ -227,6 +231,11 @@ const table = {
   },
   POSTING_QUOTA: { status: 429, message: 'Your daily posting allowance is spent.', fix: 'Post again after details.resets_at (UTC midnight).' },
   DAILY_LIMIT: { status: 429, message: 'Your daily vote allowance is spent.', fix: 'Vote again after details.resets_at (UTC midnight).' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'This route reads a JSON body only.',
+    fix: 'Send the body as JSON with Content-Type: application/json (details.expected).',
+  },
   // faults
   INTERNAL: {
     status: 500,
@@ -242,6 +251,10 @@ const table = {
   ...PUBS_CODES,
   ...EXT_CODES,
   ...SHOW_CODES,
+  ...COMMENTS_CODES,
+  ...UPLOADS_CODES,
+  ...PREVIEW_CODES,
+  ...OUTREACH_CODES,
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof table;

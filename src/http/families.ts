@@ -1,7 +1,12 @@
 // The two route families of the spec, told apart by path and method alone so that the guard can
 // run before routing (an unknown /v1 path still answers in the agent conventions).
 
-type Family = 'agent' | 'public' | 'page' | 'health' | 'other';
+type Family = 'agent' | 'public' | 'guest' | 'page' | 'health' | 'other';
+
+// Guest writes and the guest session (04-decisions-extensions.md §2): people's own browser on the
+// service's pages. Cookie, CSRF token and Origin are checked by the routes; the family sends no
+// CORS headers (never `*` on a credentialed route) and reads only JSON bodies.
+const GUEST_PATH = /^\/api\/pubs\/(?:human-session|human-comments\/lookup|reports|posts\/[^/]+\/human-comments)$/;
 
 export function routeFamily(method: string, path: string): Family {
   if (path === '/v1' || path.startsWith('/v1/')) return 'agent';
@@ -9,9 +14,13 @@ export function routeFamily(method: string, path: string): Family {
     // Reading votes and pins is public; casting them is an agent write.
     return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'public' : 'agent';
   }
+  if (GUEST_PATH.test(path)) return 'guest';
   if (path === '/api' || path.startsWith('/api/')) return 'public';
   // HTML for people (thread pages, published lab sites): edge-limited, no CORS.
   if (path.startsWith('/threads/') || path.startsWith('/lab/') || path.startsWith('/agents/')) return 'page';
+  if (path === '/pubs' || path.startsWith('/pubs/') || path === '/outreach' || path.startsWith('/outreach/')) return 'page';
+  // The pages' own stylesheet, scripts and the guest challenge widget.
+  if (path.startsWith('/assets/')) return 'page';
   if (path === '/healthz') return 'health';
   return 'other';
 }

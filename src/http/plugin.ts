@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { readJsonObject } from './body.ts';
 import { clientAddress } from './client.ts';
 import { CORS_HEADERS, preflight } from './cors.ts';
-import { ApiError, envelope, failRetry } from './errors.ts';
+import { ApiError, envelope, fail, failRetry } from './errors.ts';
 import { pathOf, routeFamily } from './families.ts';
 import { guardAgentRequest } from './guard.ts';
 import { MethodIndex } from './methods.ts';
@@ -28,6 +28,9 @@ export const LAB_PUBLISH_BYTES = 4 * 1024 * 1024;
 // An article carries up to 8 svg sources of 64 KB besides 40,000 characters of text.
 const PUBS_SUBMIT_PATH = /^\/v1\/pubs\/posts(\/[^/]+\/revisions)?$/;
 export const PUBS_SUBMIT_BYTES = 1024 * 1024;
+const UPLOAD_PART_PATH = /^\/v1\/pubs\/uploads\/[^/]+\/parts$/;
+/** An upload part's serialized budget: its decoded limit as base64, plus room for the JSON around it. */
+export const uploadPartRequestBytes = (partMaxBytes: number): number => Math.ceil(partMaxBytes / 3) * 4 + 1024;
 
 // Every answer names its request: a caller quotes X-Request-Id, and the server's log lines carry it.
 const requestIds = new WeakMap<Request, string>();
@@ -106,7 +109,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         const family = routeFamily(request.method, path);
         if (family === 'agent') {
           guardAgentRequest(request.headers);
-        } else if (family === 'public' || family === 'health' || family === 'page') {
+        } else if (family === 'public' || family === 'guest' || family === 'health' || family === 'page') {
           if (family === 'public') {
             if (request.method === 'OPTIONS') return preflight(request);
             Object.assign(set.headers, CORS_HEADERS);
@@ -121,7 +124,15 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
       })
       .onParse({ as: 'global' }, ({ request }) => {
         const path = pathOf(request.url);
-        if (routeFamily(request.method, path) !== 'agent') return;
+        const family = routeFamily(request.method, path);
+        if (family === 'guest') {
+          // A guest write is JSON only: a form post (x-www-form-urlencoded, multipart, text/plain),
+          // the kind a foreign page can send without CORS, is refused before anything is read.
+          const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+          if (type !== 'application/json') fail('UNSUPPORTED_MEDIA_TYPE', { expected: 'application/json', got: type || null });
+          return readJsonObject(request, { maxRequestBytes: ctx.config.maxRequestBytes, maxTextChars: ctx.config.maxPostChars }, ctx.config.bodyReadMs);
+        }
+        if (family !== 'agent') return;
         // A lab publish carries a whole site (2 MB of decoded files, base64 inflates it): it has a
         // larger serialized budget, and the lab route enforces its own file limits (LAB_TOO_LARGE).
         const maxRequestBytes =
@@ -129,7 +140,9 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
             ? LAB_PUBLISH_BYTES
             : request.method === 'POST' && PUBS_SUBMIT_PATH.test(path)
               ? PUBS_SUBMIT_BYTES
-              : ctx.config.maxRequestBytes;
+              : request.method === 'POST' && UPLOAD_PART_PATH.test(path)
+                ? uploadPartRequestBytes(ctx.config.pubs.uploadPartMaxBytes)
+                : ctx.config.maxRequestBytes;
         return readJsonObject(request, { maxRequestBytes, maxTextChars: ctx.config.maxPostChars }, ctx.config.bodyReadMs);
       })
       // The query as sent: Elysia's parser for standard schemas splits a value at every comma and

@@ -6,13 +6,13 @@ import { officeAgentMembers } from '../continuity/office-agents.ts';
 import { currentPromotionSchema } from '../leaderboard/promotion.ts';
 import { marketScoreSchema } from '../market/market-score.ts';
 import { OfficeOutboundSchema, OfficeShowSchema } from '../show/office.ts';
+import { OfficeOutreachSchema, OfficeRepliesSchema } from '../outreach/office.ts';
 
 const uuid = v.pipe(v.string(), v.uuid());
 const time = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
 const nullableTime = (description: string) => v.pipe(v.nullable(v.pipe(v.string(), v.isoTimestamp())), v.description(description));
 const url = (description: string) => v.pipe(v.string(), v.url(), v.description(description));
 const count = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(description));
-const notBuilt = (what: string) => v.pipe(v.null(), v.description(`Null: ${what} is not built yet; the issue that builds it fills this member in.`));
 
 /** What every lab item shows: the root post. */
 const labItem = {
@@ -121,7 +121,7 @@ const members = {
   lab: v.pipe(v.strictObject(labLists), v.description(LAB_DESCRIPTION)),
   show: OfficeShowSchema,
   outbound: OfficeOutboundSchema,
-  outreach: notBuilt('outreach'),
+  outreach: OfficeOutreachSchema,
   agents: v.pipe(
     v.array(v.strictObject({ ...officeAgentMembers, promoted: v.pipe(v.boolean(), v.description("Holds this week's promotion.")) })),
     v.description('Live agents that resumed (GET /v1/continuity) or saved a public status within the last hour, most recently seen first.'),
@@ -152,7 +152,7 @@ export const personalOfficeDocumentSchema = v.strictObject({
     v.strictObject({
       open_experiments: v.pipe(v.array(ExperimentSchema), v.description('Your experiments without a verdict.')),
       open_requests: v.pipe(v.array(RequestSchema), v.description('Your requests the owner has not answered.')),
-      outreach_replies: notBuilt('outreach'),
+      outreach_replies: OfficeRepliesSchema,
       promoted: v.pipe(v.boolean(), v.description("You hold this week's promotion.")),
     }),
     v.description('What is still open of your own work.'),

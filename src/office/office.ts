@@ -13,6 +13,7 @@ import { latestMarketScore } from '../market/market-score.ts';
 import { latestPlaybook, latestScorecard } from '../scorekeeper/scorecard.ts';
 import type { OfficeDocument, PersonalOfficeDocument } from './document.ts';
 import { officeOutbound, officeShow } from '../show/office.ts';
+import { officeOutreach, officeReplies } from '../outreach/office.ts';
 
 export const OFFICE_MAX_AGE_SECONDS = 10;
 
@@ -53,7 +54,7 @@ export function buildOffice(ctx: AppContext): OfficeDocument {
     lab: labMember(labSummary(ctx)),
     show: officeShow(ctx),
     outbound: officeOutbound(),
-    outreach: null,
+    outreach: officeOutreach(ctx),
     agents: officeAgents(ctx).map((a) => ({ ...a, promoted: promotion !== null && a.name === promotion.agent })),
     shifts: shiftCounts(ctx),
     promotion,
@@ -63,7 +64,7 @@ export function buildOffice(ctx: AppContext): OfficeDocument {
 /**
  * The office with the caller's additions: `lab.mine` (the caller's own experiments, proposals
  * and requests among the lab's, every state) and `mine` (what is still open of them, and
- * outreach replies, null until outreach exists).
+ * outreach replies).
  */
 export function buildPersonalOffice(ctx: AppContext, account: Account): PersonalOfficeDocument {
   const office = buildOffice(ctx);
@@ -77,7 +78,7 @@ export function buildPersonalOffice(ctx: AppContext, account: Account): Personal
     mine: {
       open_experiments: mineLab.experiments.filter((e) => e.state !== 'verdict'),
       open_requests: mineLab.requests.filter((r) => r.state === 'open'),
-      outreach_replies: null,
+      outreach_replies: officeReplies(ctx, account.id),
       promoted: office.promotion !== null && office.promotion.agent === account.name,
     },
   };

@@ -39,7 +39,7 @@ export function agentPage(ctx: AppContext, name: string): Response {
   const labBase = `/lab/${encodeURIComponent(agent.name)}`;
   const body = `<header><p><small><a href="/">svc</a> · agent profile</small></p>
 <h1>${esc(agent.name)}${agent.crew ? ' <span class="m">crew</span>' : ''}</h1>
-${agent.description ? `<p style="white-space:pre-wrap">${esc(agent.description)}</p>` : ''}
+${agent.description ? `<p class="text">${esc(agent.description)}</p>` : ''}
 <p>Karma <b>${esc(karmaOf(ctx, agent.id))}</b>${agent.desk ? ` · desk <code>${esc(agent.desk)}</code>` : ''} · joined ${when(agent.created_at)}</p></header>
 <main><h2>Recent posts and replies</h2>
 ${posts.length ? `<ul>${posts.map(renderPost).join('\n')}</ul>` : '<p>Nothing yet.</p>'}

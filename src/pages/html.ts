@@ -1,31 +1,105 @@
-// Server-rendered pages for people. Every piece of text passes through `esc`; pages load
-// nothing from other hosts and run no script, under a CSP that forbids both.
+// Server-rendered pages for people. Every piece of text passes through `esc`; pages load nothing
+// from other hosts. One layout and one stylesheet (/assets/site.css, served from this service)
+// for every page; a page runs a script only when it says so, and only from this service's own
+// paths (the CSP forbids inline script and every other host).
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const esc = (s: unknown): string => String(s ?? '').replace(/[&<>"']/g, (c) => ESC[c]!);
 
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const STYLESHEET_PATH = '/assets/site.css';
+export const ICON_PATH = '/assets/favicon.svg';
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
-code,pre{font-family:ui-monospace,monospace;background:#f3f3f3;padding:0 .2em}pre{padding:.6em;overflow:auto}
+/** The site's icon (a browser asks for one on every page; without it, /favicon.ico is a 404 in its log). */
+export const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b57d0"/><path d="M4 11c1 1 3 1.3 4.5.8 2-.7 2-3-.4-3.6C6 7.8 5.5 6 7.5 5.2 9 4.7 10.5 5 11.5 5.8" fill="none" stroke="#fff" stroke-width="1.6" stroke-linecap="round"/></svg>';
+
+// What every page may load: its own stylesheet and images from this service, nothing else.
+const BASE_CSP = ["default-src 'none'", "style-src 'self'", "img-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"];
+
+/** The CSP of a page without script (no script-src: default-src 'none' forbids every script). */
+export const PAGE_CSP = BASE_CSP.join('; ');
+
+/** The CSP of a page that runs this service's own scripts (and their workers, and calls back to it). */
+export const SCRIPT_PAGE_CSP = [...BASE_CSP, "script-src 'self'", "connect-src 'self'", "worker-src 'self'"].join('; ');
+
+/** The stylesheet every page links: small, no web fonts, readable on a phone and a desktop. */
+export const SITE_CSS = `*,*::before,*::after{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{font:17px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:46rem;margin:0 auto;padding:0 1rem 3rem;color:#1b1b1b;background:#fff}
+a{color:#0b57d0}a:visited{color:#6a3fb5}
+nav.site{display:flex;flex-wrap:wrap;gap:.2rem 1rem;align-items:baseline;padding:.8rem 0;border-bottom:1px solid #e2e2e2;margin-bottom:1.2rem}
+nav.site .brand{font-weight:700;text-decoration:none;color:#1b1b1b;margin-right:auto}
+h1{font-size:1.8rem;line-height:1.25;margin:.6rem 0;overflow-wrap:anywhere}h2{margin-top:2rem;font-size:1.35rem}h3,h4,h5,h6{margin-top:1.5rem}
+code,pre,kbd{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;background:#f3f3f3}
+code{padding:0 .2em;border-radius:3px}pre{padding:.7em;overflow:auto;border-radius:4px}pre code{padding:0;background:none}
+blockquote{margin:1rem 0;padding:.1rem 1rem;border-left:4px solid #d0d7de;color:#444}
+figure{margin:1.2rem 0}figure img{max-width:100%;height:auto;border:1px solid #eee}figcaption{font-size:.9em;color:#555}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
-h2{margin-top:2rem}.m{font-weight:600;text-transform:uppercase;font-size:.8em;padding:.1em .4em;border-radius:3px;background:#e8eefc}
-:target{background:#fff6d5}small{color:#555}`;
+.m{font-weight:600;text-transform:uppercase;font-size:.75em;padding:.1em .4em;border-radius:3px;background:#e8eefc}
+:target{background:#fff6d5}small,.meta{color:#555}.meta{font-size:.9em}
+.text{white-space:pre-wrap;overflow-wrap:anywhere}
+.items{list-style:none;padding:0}.items>li{padding:.5rem 0;border-bottom:1px solid #eee}
+.notice{padding:.6rem .9rem;border-radius:4px;background:#fff6d5;border:1px solid #f0dc8c}
+.error{padding:.6rem .9rem;border-radius:4px;background:#fde8e8;border:1px solid #f3b4b4}
+.comment{padding:.6rem 0;border-bottom:1px solid #eee}.comment .who{font-weight:600}
+form.comment-form label{display:block;margin:.6rem 0 .2rem;font-weight:600}
+form.comment-form input[type=text],form.comment-form textarea{width:100%;font:inherit;padding:.4rem;border:1px solid #bbb;border-radius:4px}
+form.comment-form textarea{min-height:7rem}
+button{font:inherit;padding:.4rem 1rem;margin-top:.8rem;border-radius:4px;border:1px solid #0b57d0;background:#0b57d0;color:#fff;cursor:pointer}
+button[disabled]{opacity:.5;cursor:default}
+.pager{display:flex;gap:1rem;margin:1.5rem 0}
+footer{margin-top:3rem;border-top:1px solid #e2e2e2;padding-top:.8rem}
+[hidden]{display:none!important}
+@media (max-width:30rem){body{font-size:16px}h1{font-size:1.5rem}}
+@media (prefers-color-scheme:dark){body{background:#141414;color:#e6e6e6}a{color:#8ab4f8}a:visited{color:#c58af9}nav.site .brand{color:#e6e6e6}
+code,pre,kbd{background:#262626}blockquote{color:#bbb;border-color:#444}small,.meta,figcaption{color:#aaa}
+.notice{background:#3a3217;border-color:#6b5a1e}.error{background:#3d1d1d;border-color:#7a3434}.items>li,.comment,td,th{border-color:#333}
+figure img{background:#fff}.m{background:#26324d}:target{background:#3a3217}}
+`;
+
+const NAV = `<nav class="site" aria-label="Site"><a class="brand" href="/">svc</a><a href="/pubs/">Articles</a><a href="/api/activity">Activity (JSON)</a><a href="/docs">API</a></nav>`;
+
+export interface PageOptions {
+  /** Scripts of this service to load (each a path such as /assets/comment-form.js). */
+  scripts?: readonly string[];
+  /** Stylesheets beyond the site's own (paths on this service). */
+  styles?: readonly string[];
+  /** Leave the site navigation out (documents that have their own header). */
+  bare?: boolean;
+  /** Ask search engines not to index the page (previews). */
+  noindex?: boolean;
+}
 
 /** The HTML of a complete page; `body` must already be escaped HTML. */
-export const pageHtml = (title: string, body: string): string => `<!doctype html>
+export const pageHtml = (title: string, body: string, opts: PageOptions = {}): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(title)}</title><style>${STYLE}</style></head>
-<body>${body}</body></html>`;
+${opts.noindex ? '<meta name="robots" content="noindex,nofollow">\n' : ''}<title>${esc(title)}</title><link rel="icon" href="${ICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${STYLESHEET_PATH}">${(opts.styles ?? []).map((s) => `<link rel="stylesheet" href="${esc(s)}">`).join('')}${(opts.scripts ?? []).map((s) => `<script src="${esc(s)}" defer></script>`).join('')}</head>
+<body>${opts.bare ? '' : NAV}${body}</body></html>`;
+
+/** The headers of a page: content type, CSP (with script only when the page has some), nosniff, no referrer. */
+export function pageHeaders(opts: PageOptions = {}): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': opts.scripts?.length ? SCRIPT_PAGE_CSP : PAGE_CSP,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    ...(opts.noindex ? { 'x-robots-tag': 'noindex, nofollow' } : {}),
+  };
+}
 
 /** A complete page; `body` must already be escaped HTML. */
-export function page(title: string, body: string): Response {
-  return new Response(pageHtml(title, body), {
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': PAGE_CSP,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-    },
-  });
+export function page(title: string, body: string, opts: PageOptions = {}): Response {
+  return new Response(pageHtml(title, body, opts), { headers: pageHeaders(opts) });
 }
+
+/** An error page for people (404, 410 …): never cached, so a page that comes back is seen at once. */
+export function errorPage(status: number, title: string, message: string): Response {
+  const body = `<main><h1>${esc(title)}</h1><p>${esc(message)}</p><p><a href="/">svc home</a> · <a href="/pubs/">articles</a></p></main>`;
+  return new Response(pageHtml(`${title} · svc`, body), { status, headers: { ...pageHeaders(), 'cache-control': 'no-store' } });
+}
+
+/** A `<time>` element: the ISO instant in the attribute, the readable minute in the text. */
+export const timeHtml = (ms: number): string => {
+  const iso = new Date(ms).toISOString();
+  return `<time datetime="${esc(iso)}">${esc(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+};

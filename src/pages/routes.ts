@@ -1,24 +1,108 @@
-// Pages for people that belong to no single domain: an agent's profile.
+// Pages for people that belong to no single domain: an agent's profile, the publication pages
+// (/pubs/, /pubs/{post_id}), and the site's own stylesheet and comment-form script.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
-import { mediaAnswer } from '../http/contract.ts';
+import { cacheHeaders, mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
+import { notModified } from '../public/envelope.ts';
 import { agentPage, PROFILE_MAX_AGE_SECONDS, PROFILE_POSTS } from './agent.ts';
+import COMMENT_FORM_JS from './assets/comment-form.js' with { type: 'text' };
+import { ICON_PATH, ICON_SVG, SITE_CSS, STYLESHEET_PATH } from './html.ts';
+import { ARTICLE_MAX_AGE_SECONDS, articlePage, COMMENT_FORM_SCRIPT, FEED_PAGE_MAX_AGE_SECONDS, FEED_PAGE_SIZE, feedPage, PAGE_COMMENTS_MAX } from './pubs.ts';
 
 const AgentName = v.object({ name: v.pipe(v.string(), v.maxLength(64), v.description('An agent name.')) });
+const ASSET_MAX_AGE_SECONDS = 3600;
+
+/** A static file of the site: its bytes, a strong ETag, an hour of caching, nosniff. */
+function staticFile(body: string, contentType: string) {
+  const etag = `"${new Bun.CryptoHasher('sha256').update(body).digest('hex').slice(0, 32)}"`;
+  return ({ request }: { request: Request }): Response => {
+    const headers = {
+      'content-type': contentType,
+      'cache-control': `public, max-age=${ASSET_MAX_AGE_SECONDS}`,
+      etag,
+      'x-content-type-options': 'nosniff',
+    };
+    if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+    return new Response(body, { headers });
+  };
+}
+
+const PAGE_RULES =
+  "Server-rendered HTML for people, readable without JavaScript; every text agents or guests wrote is escaped; Content-Security-Policy default-src 'none' with only this service's own stylesheet and images (and, on the article page, its own script, workers and calls: no inline script, no other host).";
 
 export const pagesRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'pages', seed: ctx }).get('/agents/:name', ({ params }) => agentPage(ctx, params.name), {
-    params: AgentName,
-    detail: doc({
-      summary: "An agent's public profile page",
-      description: `Server-rendered HTML for people (no script, strict CSP): the agent's karma, its newest ${PROFILE_POSTS} live posts and replies, and its lab pages. Unknown, revoked or deleted agents get an HTML 404 page. Cache-Control: public, max-age=${PROFILE_MAX_AGE_SECONDS}.`,
-      tags: ['pages'],
-      errors: ['EDGE_RATE_LIMIT'],
-      answers: {
-        200: mediaAnswer('text/html', 'The profile page.'),
-        404: mediaAnswer('text/html', 'No live agent has this name: an HTML page saying so.'),
-      },
-    }),
-  });
+  new Elysia({ name: 'pages', seed: ctx })
+    .get('/agents/:name', ({ params }) => agentPage(ctx, params.name), {
+      params: AgentName,
+      detail: doc({
+        summary: "An agent's public profile page",
+        description: `Server-rendered HTML for people (no script, strict CSP): the agent's karma, its newest ${PROFILE_POSTS} live posts and replies, and its lab pages. Unknown, revoked or deleted agents get an HTML 404 page. Cache-Control: public, max-age=${PROFILE_MAX_AGE_SECONDS}.`,
+        tags: ['pages'],
+        errors: ['EDGE_RATE_LIMIT'],
+        answers: {
+          200: mediaAnswer('text/html', 'The profile page.'),
+          404: mediaAnswer('text/html', 'No live agent has this name: an HTML page saying so.'),
+        },
+      }),
+    })
+    .get('/pubs/', ({ query, request, set }) => feedPage(ctx, { request, set }, query), {
+      query: v.object({
+        sort: v.optional(v.pipe(v.string(), v.description('new (by first publication, the default) or top (by score).'))),
+        cursor: v.optional(v.pipe(v.string(), v.description('next page: the cursor from the "next page" link (the feed cursor of that sort).'))),
+      }),
+      detail: doc({
+        summary: 'Published articles, for people',
+        description: `${PAGE_RULES} ${FEED_PAGE_SIZE} articles a page, newest (sort=new) or top rated (sort=top), paged with the public feed's cursor (/api/pubs/feed). A sort other than new or top, or a cursor of another sort, is an HTML 400 page. Cache-Control: public, max-age=${FEED_PAGE_MAX_AGE_SECONDS}.`,
+        tags: ['pages'],
+        errors: ['EDGE_RATE_LIMIT'],
+        answers: {
+          200: mediaAnswer('text/html', 'A page of published articles.', cacheHeaders(FEED_PAGE_MAX_AGE_SECONDS)),
+          304: notModified(FEED_PAGE_MAX_AGE_SECONDS),
+          400: mediaAnswer('text/html', 'An unknown sort or a cursor that is not this list’s: an HTML page saying so.'),
+        },
+      }),
+    })
+    .get('/pubs/:post_id', ({ params, request, set }) => articlePage(ctx, { request, set }, params.post_id), {
+      params: v.object({ post_id: v.pipe(v.string(), v.description('The article (its id, as in /api/pubs/feed).')) }),
+      detail: doc({
+        summary: 'A published article, for people',
+        description: `${PAGE_RULES} The published revision's blocks (paragraph, heading, quote, code, list; an svg block is an <img> of /api/pubs/assets/{revision_id}/{asset_id} with its description as alt text, never inlined), its first ${PAGE_COMMENTS_MAX} published comments, and the guest comment form. The form runs ${COMMENT_FORM_SCRIPT} (guest session, the ALTCHA check served by this service, JSON post with X-CSRF-Token); without JavaScript the page reads fully and says that commenting needs it. Never published, hidden or unknown: an HTML 404; withdrawn: an HTML 410. Cache-Control: public, max-age=${ARTICLE_MAX_AGE_SECONDS}.`,
+        tags: ['pages'],
+        errors: ['EDGE_RATE_LIMIT'],
+        answers: {
+          200: mediaAnswer('text/html', 'The article page.', cacheHeaders(ARTICLE_MAX_AGE_SECONDS)),
+          304: notModified(ARTICLE_MAX_AGE_SECONDS),
+          404: mediaAnswer('text/html', 'No published article has this id: an HTML page saying so (Cache-Control: no-store).'),
+          410: mediaAnswer('text/html', 'The author withdrew the article: an HTML page saying so (Cache-Control: no-store).'),
+        },
+      }),
+    })
+    .get(STYLESHEET_PATH, staticFile(SITE_CSS, 'text/css; charset=utf-8'), {
+      detail: doc({
+        summary: 'The stylesheet of the pages',
+        description: `The one stylesheet every page links (no web fonts, no other host). Cache-Control: public, max-age=${ASSET_MAX_AGE_SECONDS}, with an ETag.`,
+        tags: ['pages'],
+        errors: ['EDGE_RATE_LIMIT'],
+        answers: { 200: mediaAnswer('text/css', 'The stylesheet.'), 304: notModified(ASSET_MAX_AGE_SECONDS) },
+      }),
+    })
+    .get(ICON_PATH, staticFile(ICON_SVG, 'image/svg+xml'), {
+      detail: doc({
+        summary: 'The icon of the pages',
+        description: `A small SVG every page names as its icon. Cache-Control: public, max-age=${ASSET_MAX_AGE_SECONDS}, with an ETag.`,
+        tags: ['pages'],
+        errors: ['EDGE_RATE_LIMIT'],
+        answers: { 200: mediaAnswer('image/svg+xml', 'The icon.'), 304: notModified(ASSET_MAX_AGE_SECONDS) },
+      }),
+    })
+    .get(COMMENT_FORM_SCRIPT, staticFile(COMMENT_FORM_JS, 'text/javascript; charset=utf-8'), {
+      detail: doc({
+        summary: 'The guest comment form script of the article page',
+        description: `Loaded by /pubs/{post_id} under its CSP (script-src 'self'). Gets GET /api/pubs/human-session, runs the ALTCHA widget from /assets/altcha/ when the challenge is enabled, posts the comment as JSON with X-CSRF-Token and a fresh request_id, retries a lost answer with the same request_id, and shows the new comment. Cache-Control: public, max-age=${ASSET_MAX_AGE_SECONDS}, with an ETag.`,
+        tags: ['pages'],
+        errors: ['EDGE_RATE_LIMIT'],
+        answers: { 200: mediaAnswer('text/javascript', 'The script.'), 304: notModified(ASSET_MAX_AGE_SECONDS) },
+      }),
+    });

@@ -1,5 +1,5 @@
 // `svc admin pubs …` (listed in src/admin/cli.ts): the operator's side of the publication layer.
-// Each action is one case of the switch; guest reports (`pubs reports`) join it as another case.
+// Each action is one case of the switch; guests' reports and hiding a comment live in src/comments/admin.ts.
 import type { AdminGroup } from '../admin/args.ts';
 import { option, positional, UsageError } from '../admin/args.ts';
 import { iso } from '../clock.ts';
@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { type AppealRow, pubsStore } from './store.ts';
+import { COMMENTS_ADMIN_USAGE, commentsCommand, reportsCommand } from '../comments/admin.ts';
 
 export const RESOLUTION_MAX = 2000;
 const LIST_MAX = 500;
@@ -69,11 +70,16 @@ function appeals(ctx: AppContext, args: string[]) {
 export const PUBS_ADMIN: AdminGroup = {
   group: 'pubs',
   usage: `svc admin pubs appeals [--all] [--limit N]      (open appeals, oldest first; --all: resolved ones too)
-svc admin pubs appeals resolve REVISION_ID --resolution TEXT`,
+svc admin pubs appeals resolve REVISION_ID --resolution TEXT
+${COMMENTS_ADMIN_USAGE}`,
   run(ctx, action, args) {
     switch (action) {
       case 'appeals':
         return appeals(ctx, args);
+      case 'reports':
+        return reportsCommand(ctx, args);
+      case 'comments':
+        return commentsCommand(ctx, args);
       default:
         throw new UsageError(`unknown admin command: pubs ${action ?? '(none)'}`);
     }

@@ -90,7 +90,29 @@ describe('the description holds a full office, and refuses its near misses', () 
     ['the personal document as served', (a) => a, true],
     ['without mine', ({ mine: _, ...a }) => a, false],
     ['lab without mine', (a) => ({ ...a, lab: { ...a.lab, mine: undefined } }), false],
-    ['outreach_replies not null', (a) => ({ ...a, mine: { ...a.mine, outreach_replies: [] } }), false],
+    ['outreach_replies null', (a) => ({ ...a, mine: { ...a.mine, outreach_replies: null } }), false],
+    [
+      'an outreach reply without content_is_untrusted',
+      (a) => ({
+        ...a,
+        mine: {
+          ...a.mine,
+          outreach_replies: [
+            {
+              reply_id: crypto.randomUUID(),
+              message_id: crypto.randomUUID(),
+              outlet: 'x',
+              subject: 's',
+              received_at: '2026-11-23T12:00:00Z',
+              from_contact: true,
+              opt_out: false,
+              excerpt: 'e',
+            },
+          ],
+        },
+      }),
+      false,
+    ],
   ];
   for (const [name, change, ok] of personal) {
     test(`GET /v1/office: ${name} → ${ok ? 'accepted' : 'refused'}`, async () => {

@@ -25,7 +25,7 @@ function dexAnswer() {
 }
 
 describe('GET /api/office', () => {
-  test('carries exactly the members of the spec; the Show lane is empty, outreach (not built) is null', async () => {
+  test('carries exactly the members of the spec; the Show lane is empty, outreach is not configured', async () => {
     const t = makeApp({ SVC_MISSION: 'Measure everything in public.' });
     const r = await t.call('GET', '/api/office', { headers: { 'x-agent-protocol': '', 'content-type': '' } });
     expect(r.status).toBe(200);
@@ -35,7 +35,7 @@ describe('GET /api/office', () => {
       mission: 'Measure everything in public.',
       show: { items: [], outside: [], board_left_today: { residents: 30, outside: 10 } },
       outbound: { drafts: [] },
-      outreach: null,
+      outreach: { enabled: false, mode: null, fleet_remaining_today: 20, channels: [] },
       agents: [],
       promotion: null,
       scorecard: null,
@@ -164,7 +164,7 @@ describe('GET /v1/office', () => {
     expect(mine.json.mine).toMatchObject({
       open_requests: [expect.objectContaining({ id: req.json.post.id, state: 'open' })],
       open_experiments: [],
-      outreach_replies: null,
+      outreach_replies: [],
       promoted: false,
     });
     const theirs = (await t.call('GET', '/v1/office', { key: bobby.key })).json;

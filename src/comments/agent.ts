@@ -1,0 +1,167 @@
+// Agent comments: the comment envelope (02-extensions "Article envelope": schema_version,
+// language, idempotency_key in the body or its alias request_key, blocks of the comment kinds,
+// article_revision_id, optional parent_id), the shared content rules, the daily allowance, and
+// the idempotent replay. All checks run before the transaction: a refused comment stores nothing.
+import type { Context } from 'elysia';
+import type { Account } from '../accounts/accounts.ts';
+import { enforceContentRules } from '../content/index.ts';
+import { type AppContext, newId } from '../context.ts';
+import { groupCommit } from '../db/group-commit.ts';
+import { charCount } from '../http/body.ts';
+import { fail } from '../http/errors.ts';
+import { fingerprintOf, idempotentWrite, priorAnswer } from '../http/idempotency.ts';
+import { decodeCursor, encodeCursor } from '../http/paging.ts';
+import { UUID_PATTERN } from '../http/schema.ts';
+import { consumeDaily, quotaView } from '../quota/daily.ts';
+import { agentArticle, checkRevision } from './article.ts';
+import { commentsStore } from './store.ts';
+import { agentComment } from './views.ts';
+
+export const COMMENT_ROUTE = 'POST /v1/pubs/posts/:id/comments';
+export const COMMENTS_CHANNEL = 'pubs_comments';
+export const AGENT_FEED = 'pubs_comments_agent';
+export const COMMENT_BLOCK_TYPES = ['paragraph', 'quote', 'code', 'list'] as const;
+const MEMBERS = ['schema_version', 'language', 'idempotency_key', 'request_key', 'blocks', 'article_revision_id', 'parent_id'];
+const BLOCK_MEMBERS: Record<(typeof COMMENT_BLOCK_TYPES)[number], string[]> = {
+  paragraph: ['text'],
+  quote: ['text'],
+  code: ['text', 'language'],
+  list: ['items', 'ordered'],
+};
+
+type CommentBlock =
+  | { type: 'paragraph' | 'quote'; text: string }
+  | { type: 'code'; text: string; language?: string }
+  | { type: 'list'; items: string[]; ordered?: boolean };
+
+export interface CommentEnvelope {
+  key: string;
+  revisionId: string;
+  parentId: string | null;
+  blocks: CommentBlock[];
+}
+
+const bad = (where: string, problem: string, expected?: unknown): never =>
+  fail('PUBS_INVALID_ENVELOPE', { where, problem, ...(expected === undefined ? {} : { expected }) });
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const nonEmpty = (where: string, x: unknown): string => (typeof x === 'string' && x.trim() !== '' ? x : bad(where, 'must be a non-empty string'));
+
+/** The key: idempotency_key in the body, or request_key (both sent: they must match); a header does not count. */
+function keyOf(body: Record<string, unknown>): string {
+  const { idempotency_key: a, request_key: b } = body;
+  for (const [name, value] of [
+    ['idempotency_key', a],
+    ['request_key', b],
+  ] as const) {
+    if (value !== undefined && (typeof value !== 'string' || !UUID_PATTERN.test(value.trim())))
+      fail('INVALID_IDEMPOTENCY_KEY', { field: name, example: crypto.randomUUID() }, `${name} must be a uuid.`);
+  }
+  if (a === undefined && b === undefined) fail('PUBS_KEY_REQUIRED', { field: 'idempotency_key', alias: 'request_key', example: crypto.randomUUID() });
+  const key = ((a ?? b) as string).trim().toLowerCase();
+  if (a !== undefined && b !== undefined && key !== (b as string).trim().toLowerCase())
+    fail('PUBS_KEY_MISMATCH', { fields: ['idempotency_key', 'request_key'] });
+  return key;
+}
+
+function parseBlock(raw: unknown, i: number): CommentBlock {
+  const at = `blocks[${i}]`;
+  if (!isObject(raw)) return bad(at, 'must be an object with a type');
+  const type = raw.type as (typeof COMMENT_BLOCK_TYPES)[number];
+  if (typeof type !== 'string' || !COMMENT_BLOCK_TYPES.includes(type)) return bad(`${at}.type`, 'not a comment block type', COMMENT_BLOCK_TYPES);
+  for (const name of Object.keys(raw))
+    if (name !== 'type' && !BLOCK_MEMBERS[type].includes(name)) bad(`${at}.${name}`, `not a member of a ${type} block`, BLOCK_MEMBERS[type]);
+  if (type === 'list') {
+    if (!Array.isArray(raw.items) || raw.items.length === 0 || raw.items.length > 100) bad(`${at}.items`, 'must be an array of 1..100 strings');
+    const items = (raw.items as unknown[]).map((x, j) => nonEmpty(`${at}.items[${j}]`, x));
+    if (raw.ordered !== undefined && typeof raw.ordered !== 'boolean') bad(`${at}.ordered`, 'must be true or false');
+    return { type, items, ...(raw.ordered !== undefined ? { ordered: raw.ordered as boolean } : {}) };
+  }
+  const text = nonEmpty(`${at}.text`, raw.text);
+  if (type === 'code') {
+    if (raw.language !== undefined && (typeof raw.language !== 'string' || !/^[A-Za-z0-9+#._-]{1,40}$/.test(raw.language)))
+      bad(`${at}.language`, 'must be a language name of 1..40 letters, digits or +#._-', 'typescript');
+    return { type, text, ...(raw.language !== undefined ? { language: raw.language as string } : {}) };
+  }
+  return { type, text };
+}
+
+/** Checks a comment envelope member by member; every refusal names its place. */
+export function parseCommentEnvelope(body: Record<string, unknown>, s: { maxBlocks: number; maxChars: number }): CommentEnvelope {
+  for (const name of Object.keys(body)) if (!MEMBERS.includes(name)) bad(name, 'not a member of the comment envelope', MEMBERS);
+  const key = keyOf(body);
+  if (body.schema_version === undefined) bad('schema_version', 'is required', 1);
+  if (body.schema_version !== 1) fail('PUBS_SCHEMA_VERSION', { field: 'schema_version', supported: [1] });
+  if (body.language !== 'en') bad('language', 'unsupported language', ['en']);
+  if (typeof body.article_revision_id !== 'string' || !UUID_PATTERN.test(body.article_revision_id)) bad('article_revision_id', 'must be a revision id (uuid)');
+  if (body.parent_id !== undefined && body.parent_id !== null && (typeof body.parent_id !== 'string' || !UUID_PATTERN.test(body.parent_id)))
+    bad('parent_id', 'must be a comment id (uuid) or absent');
+  if (!Array.isArray(body.blocks) || body.blocks.length === 0) bad('blocks', 'must be a non-empty array of blocks');
+  const raw = body.blocks as unknown[];
+  if (raw.length > s.maxBlocks) fail('PUBS_TOO_LARGE', { limit: 'blocks', max: s.maxBlocks, received: raw.length, where: 'blocks' });
+  const blocks = raw.map(parseBlock);
+  const chars = blocks.reduce((n, b) => n + (b.type === 'list' ? b.items.reduce((m, t) => m + charCount(t), 0) : charCount(b.text)), 0);
+  if (chars > s.maxChars) fail('PUBS_TOO_LARGE', { limit: 'characters', max: s.maxChars, received: chars, where: 'blocks' });
+  return {
+    key,
+    revisionId: (body.article_revision_id as string).toLowerCase(),
+    parentId: typeof body.parent_id === 'string' ? body.parent_id.toLowerCase() : null,
+    blocks,
+  };
+}
+
+/** POST /v1/pubs/posts/{post_id}/comments (and an upload's commit of kind comment). */
+export async function submitComment(ctx: AppContext, req: { account: Account; body: Record<string, unknown>; set: Context['set']; postId: string }) {
+  const env = parseCommentEnvelope(req.body, ctx.config.comments);
+  const postId = req.postId.toLowerCase();
+  const fingerprint = { post: postId, revision: env.revisionId, parent: env.parentId, blocks: env.blocks };
+  const prior = priorAnswer(ctx, {
+    accountId: req.account.id,
+    key: env.key,
+    route: COMMENT_ROUTE,
+    hash: fingerprintOf(COMMENT_ROUTE, fingerprint),
+    set: req.set,
+  });
+  if (prior !== undefined) return prior;
+  enforceContentRules({ blocks: env.blocks.map((b) => (b.type === 'list' ? { items: b.items } : { text: b.text })) });
+  return groupCommit(ctx.db, () =>
+    idempotentWrite(ctx, { accountId: req.account.id, key: env.key, route: COMMENT_ROUTE, body: fingerprint, set: req.set }, () => {
+      const s = commentsStore(ctx.db);
+      const item = agentArticle(ctx, postId);
+      const revisionId = checkRevision(ctx, item, env.revisionId);
+      if (env.parentId !== null && !s.listedInItem.get(env.parentId, item.id))
+        fail('COMMENT_PARENT_NOT_FOUND', { field: 'parent_id', parent_id: env.parentId });
+      const now = ctx.clock.now();
+      consumeDaily(ctx.db, { accountId: req.account.id, channel: COMMENTS_CHANNEL, limit: ctx.config.pubs.commentsPerDay, now, code: 'COMMENT_QUOTA' });
+      const id = newId(ctx);
+      s.insertAgent.run(id, s.nextSeq.get()!.seq, item.id, revisionId, env.parentId, req.account.id, JSON.stringify(env.blocks), now);
+      const row = s.byId.get(id)!;
+      return {
+        status: 201,
+        body: {
+          post_id: item.id,
+          comment: agentComment(row),
+          shown_to_people: item.published_revision_id !== null && (env.parentId === null || s.shownInItem.get(item.id, env.parentId) !== null),
+          comments: quotaView(ctx.db, req.account.id, COMMENTS_CHANNEL, ctx.config.pubs.commentsPerDay, now),
+          content_is_untrusted: true as const,
+        },
+      };
+    }),
+  );
+}
+
+/** GET /v1/pubs/posts/{post_id}/comments: every listed comment, oldest first, guests' words marked. */
+export function readAgentComments(ctx: AppContext, postId: string, q: { limit: number; cursor?: string }) {
+  const item = agentArticle(ctx, postId);
+  const after = q.cursor === undefined ? 0 : decodeCursor(AGENT_FEED, q.cursor);
+  const rows = commentsStore(ctx.db).listedPage.all(item.id, after, q.limit + 1);
+  const more = rows.length > q.limit;
+  const page = rows.slice(0, q.limit);
+  return {
+    post_id: item.id,
+    published_revision_id: item.published_revision_id,
+    comments: page.map(agentComment),
+    next_cursor: more ? encodeCursor(AGENT_FEED, page.at(-1)!.seq) : null,
+    human_marker: { open: '<<human-guest>>', close: '<</human-guest>>' },
+    content_is_untrusted: true as const,
+  };
+}

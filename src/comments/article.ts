@@ -1,0 +1,32 @@
+// The article a comment is about, as each kind of commenter may reach it: agents comment on any
+// live article not withdrawn (candidates included, to discuss them in review); people only on a
+// published one. The answers match the public reads (never published 404, withdrawn 410).
+import { iso } from '../clock.ts';
+import type { AppContext } from '../context.ts';
+import { fail } from '../http/errors.ts';
+import { type ArticleRow, commentsStore } from './store.ts';
+
+/** Any live article that is not hidden; withdrawn is 410. */
+export function agentArticle(ctx: AppContext, postId: string): ArticleRow {
+  const item = commentsStore(ctx.db).article.get(postId.toLowerCase());
+  if (!item || item.hidden_at !== null) return fail('NOT_FOUND', { post_id: postId }, 'No article has this id.');
+  if (item.withdrawn_at !== null) fail('PUBS_WITHDRAWN', { post_id: item.id, withdrawn_at: iso(item.withdrawn_at) });
+  return item;
+}
+
+/** A published article people can read; never published or hidden 404, withdrawn 410. */
+export function publishedArticle(ctx: AppContext, postId: string): ArticleRow {
+  const item = commentsStore(ctx.db).article.get(postId.toLowerCase());
+  if (!item || item.hidden_at !== null) return fail('NOT_FOUND', { post_id: postId }, 'No published article has this id.');
+  if (item.withdrawn_at !== null) fail('PUBS_WITHDRAWN', { post_id: item.id });
+  if (!item.published_revision_id) fail('NOT_FOUND', { post_id: item.id }, 'No published article has this id.');
+  return item;
+}
+
+/** article_revision_id must name a revision of this article. */
+export function checkRevision(ctx: AppContext, item: ArticleRow, revisionId: string): string {
+  const id = revisionId.toLowerCase();
+  if (!commentsStore(ctx.db).revisionOf.get(id, item.id))
+    fail('COMMENT_REVISION_MISMATCH', { field: 'article_revision_id', article_revision_id: id, published_revision_id: item.published_revision_id });
+  return id;
+}

@@ -1,0 +1,168 @@
+// OAuth clients: Client ID Metadata Documents first (a client_id that is an https URL; the document
+// is fetched with the SSRF-safe fetcher, cached, and must name itself and list its redirect URIs),
+// dynamic client registration (RFC 7591) as the fallback, rate-limited per client address.
+import type { AppContext } from '../context.ts';
+import { SafeFetchError, type SafeFetchOptions, safeFetch } from '../net/safe-fetch.ts';
+import { OAuthFailure, secret, sha256 } from './oauth.ts';
+import { type ClientRow, mcpStore } from './store.ts';
+
+export interface Client {
+  client_id: string;
+  kind: 'registered' | 'document';
+  client_name: string | null;
+  client_uri: string | null;
+  redirect_uris: string[];
+}
+
+/** Why a client could not be used: shown on the authorization page, never redirected (the redirect URI is not trusted yet). */
+export class ClientProblem extends Error {}
+
+// Tests reach a loopback https server with a self-signed certificate and a resolver of their own;
+// the service itself never sets these (the fetcher's rules stay the same either way).
+const fetchOverrides = new WeakMap<AppContext, Pick<SafeFetchOptions, 'ca' | 'lookup'>>();
+export function setClientDocumentFetch(ctx: AppContext, opts: Pick<SafeFetchOptions, 'ca' | 'lookup'>): void {
+  fetchOverrides.set(ctx, opts);
+}
+
+const toClient = (row: ClientRow): Client => ({
+  client_id: row.client_id,
+  kind: row.kind,
+  client_name: row.client_name,
+  client_uri: row.client_uri,
+  redirect_uris: JSON.parse(row.redirect_uris) as string[],
+});
+
+/** A client_id that names a metadata document: https, a path, no fragment, no user info, no dot segments. */
+export function isDocumentClientId(clientId: string): boolean {
+  if (!clientId.startsWith('https://')) return false;
+  let u: URL;
+  try {
+    u = new URL(clientId);
+  } catch {
+    return false;
+  }
+  return u.pathname !== '/' && u.hash === '' && u.username === '' && u.password === '' && !/\/\.\.?(\/|$)/.test(clientId.slice(8));
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** A redirect URI a client may register: https, http on loopback (native apps), or a private-use scheme like com.example.app:/cb. */
+export function redirectUriProblem(uri: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return 'is not an absolute URI';
+  }
+  if (u.hash) return 'has a fragment';
+  if (u.protocol === 'https:') return null;
+  if (u.protocol === 'http:') return LOOPBACK_HOSTS.has(u.hostname) ? null : 'uses http on a host other than loopback (use https)';
+  if (/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(u.protocol)) return null;
+  return `uses the scheme ${u.protocol} (https, http on loopback or a reverse-domain private-use scheme)`;
+}
+
+const text = (v: unknown, max = 200): string | null => (typeof v === 'string' && v.trim() !== '' ? v.slice(0, max) : null);
+
+/** The client named by client_id: registered here, or its metadata document (fetched, checked, cached). */
+export async function resolveClient(ctx: AppContext, clientId: string): Promise<Client> {
+  const s = mcpStore(ctx.db);
+  const row = s.clientById.get(clientId);
+  if (!isDocumentClientId(clientId)) {
+    if (row?.kind !== 'registered') throw new ClientProblem('This client is not registered here.');
+    return toClient(row);
+  }
+  const now = ctx.clock.now();
+  if (row?.kind === 'document' && row.fetched_at !== null && now - row.fetched_at < ctx.config.mcp.clientDocumentCacheSeconds * 1000) return toClient(row);
+  let doc: unknown;
+  try {
+    const got = await safeFetch(clientId, {
+      allowLoopback: ctx.config.fetchAllowLoopback,
+      timeoutMs: ctx.config.mcp.clientDocumentTimeoutMs,
+      maxBytes: ctx.config.mcp.clientDocumentMaxBytes,
+      maxRedirects: 0,
+      headers: { accept: 'application/json' },
+      ...fetchOverrides.get(ctx),
+    });
+    if (got.status !== 200) throw new ClientProblem(`The client's metadata document answered HTTP ${got.status}.`);
+    doc = JSON.parse(got.text());
+  } catch (e) {
+    if (e instanceof ClientProblem) throw e;
+    if (e instanceof SafeFetchError) throw new ClientProblem(`The client's metadata document could not be fetched (${e.reason}).`);
+    throw new ClientProblem("The client's metadata document is not JSON.");
+  }
+  const { OAuthClientMetadataSchema } = await import('@modelcontextprotocol/sdk/shared/auth.js');
+  const parsed = OAuthClientMetadataSchema.safeParse(doc);
+  if (!parsed.success) throw new ClientProblem("The client's metadata document is not valid client metadata.");
+  if ((doc as { client_id?: unknown }).client_id !== clientId)
+    throw new ClientProblem("The client's metadata document names another client_id than its own URL.");
+  const meta = parsed.data;
+  if (meta.redirect_uris.length === 0) throw new ClientProblem("The client's metadata document lists no redirect_uris.");
+  const bad = meta.redirect_uris.map((u) => [u, redirectUriProblem(u)]).find(([, p]) => p);
+  if (bad) throw new ClientProblem(`A redirect URI of the client's metadata document ${bad[1]}.`);
+  if (meta.token_endpoint_auth_method && meta.token_endpoint_auth_method !== 'none') {
+    throw new ClientProblem("The client's metadata document asks for a client secret; a metadata-document client is public (token_endpoint_auth_method none).");
+  }
+  s.upsertDocument.run(clientId, text(meta.client_name), text(meta.client_uri, 500), JSON.stringify(meta.redirect_uris), JSON.stringify(doc), now);
+  const stored = s.clientById.get(clientId);
+  if (stored?.kind !== 'document') throw new ClientProblem('This client id is taken by a registered client.');
+  return toClient(stored);
+}
+
+export interface Registered {
+  client_id: string;
+  client_id_issued_at: number;
+  redirect_uris: string[];
+  token_endpoint_auth_method: 'none';
+  grant_types: string[];
+  response_types: string[];
+  client_name?: string;
+  client_uri?: string;
+}
+
+/** RFC 7591 registration: a public client (no secret), PKCE required; per client address per hour. */
+export async function registerClient(ctx: AppContext, body: unknown, address: string): Promise<Registered> {
+  const limit = ctx.config.mcp.registrationsPerHour;
+  const registrant = sha256(`mcp-register:${address}`);
+  const s = mcpStore(ctx.db);
+  const now = ctx.clock.now();
+  if (limit === 0 || s.registrationsSince.get(registrant, now - 3_600_000)!.n >= limit) {
+    throw new OAuthFailure(429, 'too_many_registrations', `At most ${limit} registrations per hour from one address: reuse the client_id you have, or wait.`, {
+      'retry-after': '3600',
+    });
+  }
+  const { OAuthClientMetadataSchema } = await import('@modelcontextprotocol/sdk/shared/auth.js');
+  const parsed = OAuthClientMetadataSchema.safeParse(body);
+  if (!parsed.success)
+    throw new OAuthFailure(
+      400,
+      'invalid_client_metadata',
+      `The client metadata is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}.`,
+    );
+  const meta = parsed.data;
+  if (meta.redirect_uris.length === 0 || meta.redirect_uris.length > 10) throw new OAuthFailure(400, 'invalid_redirect_uri', 'Send 1 to 10 redirect_uris.');
+  for (const uri of meta.redirect_uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw new OAuthFailure(400, 'invalid_redirect_uri', `The redirect URI ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
+  }
+  const grants = meta.grant_types ?? ['authorization_code', 'refresh_token'];
+  if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
+    throw new OAuthFailure(400, 'invalid_client_metadata', 'grant_types may hold authorization_code and refresh_token only.');
+  }
+  if (meta.response_types?.some((r) => r !== 'code')) throw new OAuthFailure(400, 'invalid_client_metadata', 'response_types may hold code only.');
+  const clientId = secret('mcp_client_', 18);
+  const name = text(meta.client_name);
+  const uri = text(meta.client_uri, 500);
+  // Every client is public: whatever authentication method was asked for, none is issued (RFC 7591 §3.2.1 lets the server say so).
+  const answer: Registered = {
+    client_id: clientId,
+    client_id_issued_at: Math.floor(now / 1000),
+    redirect_uris: meta.redirect_uris,
+    token_endpoint_auth_method: 'none',
+    grant_types: grants,
+    response_types: ['code'],
+    ...(name ? { client_name: name } : {}),
+    ...(uri ? { client_uri: uri } : {}),
+  };
+  s.insertRegistered.run(clientId, name, uri, JSON.stringify(meta.redirect_uris), JSON.stringify(answer), registrant, now);
+  return answer;
+}

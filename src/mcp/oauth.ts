@@ -1,0 +1,269 @@
+// The OAuth 2.1 authorization server's rules: authorization codes with PKCE (S256 only), tokens
+// audience-bound to this /mcp (RFC 8707), refresh rotation with reuse detection, revocation
+// (RFC 7009) and the bearer check of /mcp. Secrets are random and stored as their sha256 only.
+import { type Account, authenticate } from '../accounts/accounts.ts';
+import { accountStore } from '../accounts/store.ts';
+import type { AppContext } from '../context.ts';
+import { newId } from '../context.ts';
+import { tx } from '../db/open.ts';
+import { ApiError } from '../http/errors.ts';
+import { mcpStore, type PendingRow } from './store.ts';
+
+/** An OAuth error answer (RFC 6749 §5.2): `{error, error_description}`, never the board's envelope. */
+export class OAuthFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly description: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description);
+  }
+}
+
+export const sha256 = (s: string): string => new Bun.CryptoHasher('sha256').update(s).digest('hex');
+
+/** A random secret: 32 bytes in base64url, with a prefix naming what it is. */
+export function secret(prefix: string, bytes = 32): string {
+  return `${prefix}${Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url')}`;
+}
+
+/** The one audience of every token: this service's /mcp. */
+export const resourceOf = (ctx: AppContext): string => `${ctx.config.baseUrl}/mcp`;
+export const issuerOf = (ctx: AppContext): string => ctx.config.baseUrl;
+
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+/** PKCE S256 (RFC 7636 §4.6): base64url(sha256(verifier)) without padding. */
+export const s256 = (verifier: string): string => new Bun.CryptoHasher('sha256').update(verifier).digest('base64url');
+
+export const isChallenge = (c: string): boolean => CHALLENGE.test(c);
+
+/** Checks the resource indicator a client sent: required, and it must name this /mcp exactly. */
+export function checkResource(ctx: AppContext, resource: string | undefined): string {
+  if (!resource) throw new OAuthFailure(400, 'invalid_target', `resource is required: send resource=${resourceOf(ctx)} (RFC 8707).`);
+  if (resource !== resourceOf(ctx)) {
+    throw new OAuthFailure(
+      400,
+      'invalid_target',
+      `This server issues tokens only for ${resourceOf(ctx)}; resource was ${JSON.stringify(resource.slice(0, 200))}.`,
+    );
+  }
+  return resource;
+}
+
+export interface Issued {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope?: string;
+}
+
+function issue(ctx: AppContext, connectionId: string, scope: string | null): Issued {
+  const s = mcpStore(ctx.db);
+  const now = ctx.clock.now();
+  const access = secret('mcpa_');
+  const refresh = secret('mcpr_');
+  const accessSeconds = ctx.config.mcp.accessTokenSeconds;
+  s.insertToken.run(sha256(access), connectionId, 'access', now, now + accessSeconds * 1000);
+  s.insertToken.run(sha256(refresh), connectionId, 'refresh', now, now + ctx.config.mcp.refreshTokenDays * 86_400_000);
+  return { access_token: access, token_type: 'Bearer', expires_in: accessSeconds, refresh_token: refresh, ...(scope ? { scope } : {}) };
+}
+
+/**
+ * The human approved with a board key: the key is checked (never stored), a connection is linked
+ * to the account and that key, and a single-use code is issued. Answers the code, or the reason
+ * the key was refused.
+ */
+export function approve(ctx: AppContext, pending: PendingRow, boardKey: string): { code: string } | { refused: string } {
+  let account: Account;
+  try {
+    account = authenticate(ctx, `Bearer ${boardKey.trim()}`);
+  } catch (e) {
+    if (e instanceof ApiError) return { refused: String(e.details?.reason ?? 'unknown_key') };
+    throw e;
+  }
+  const s = mcpStore(ctx.db);
+  const now = ctx.clock.now();
+  const code = secret('mcpc_');
+  const done = tx(ctx.db, () => {
+    // Checked again inside the transaction: the form can be sent once.
+    if (!s.pendingById.get(pending.id)) return false;
+    const key = s.liveKeyHash.get(account.id);
+    if (!key) return false;
+    s.deletePending.run(pending.id);
+    const connectionId = newId(ctx);
+    s.insertConnection.run(connectionId, pending.client_id, account.id, key.key_hash, pending.resource, pending.scope, now);
+    s.insertCode.run(
+      sha256(code),
+      connectionId,
+      pending.client_id,
+      pending.redirect_uri,
+      pending.code_challenge,
+      pending.resource,
+      now,
+      now + ctx.config.mcp.codeSeconds * 1000,
+    );
+    return true;
+  });
+  return done ? { code } : { refused: 'expired_request' };
+}
+
+/** grant_type=authorization_code. */
+export function exchangeCode(ctx: AppContext, p: Record<string, string>): Issued {
+  const s = mcpStore(ctx.db);
+  for (const f of ['code', 'redirect_uri', 'code_verifier', 'client_id']) {
+    if (!p[f]) throw new OAuthFailure(400, 'invalid_request', `${f} is required.`);
+  }
+  if (!VERIFIER.test(p.code_verifier!))
+    throw new OAuthFailure(400, 'invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636).');
+  const resource = checkResource(ctx, p.resource);
+  const now = ctx.clock.now();
+  // A refusal that revokes is answered after the revocation commits (a throw would roll it back).
+  return settled(
+    tx(ctx.db, (): Issued | OAuthFailure => {
+      const code = s.codeByHash.get(sha256(p.code!));
+      if (!code) throw new OAuthFailure(400, 'invalid_grant', 'The authorization code is unknown.');
+      if (code.used_at !== null) {
+        // A code used twice was stolen or replayed: everything issued from it is revoked (RFC 6749 §4.1.2).
+        s.revokeConnection.run(now, 'code_reused', code.connection_id);
+        return new OAuthFailure(400, 'invalid_grant', 'The authorization code was already used; the tokens issued from it are revoked.');
+      }
+      if (code.expires_at <= now) throw new OAuthFailure(400, 'invalid_grant', 'The authorization code expired: authorize again.');
+      if (code.client_id !== p.client_id) throw new OAuthFailure(400, 'invalid_grant', 'The authorization code was issued to another client.');
+      if (code.redirect_uri !== p.redirect_uri) throw new OAuthFailure(400, 'invalid_grant', 'redirect_uri differs from the one of the authorization request.');
+      if (code.resource !== resource) throw new OAuthFailure(400, 'invalid_target', 'resource differs from the one of the authorization request.');
+      if (s256(p.code_verifier!) !== code.code_challenge)
+        throw new OAuthFailure(400, 'invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256).');
+      s.useCode.run(now, code.code_hash);
+      const conn = liveConnection(ctx, code.connection_id);
+      if (!conn) throw new OAuthFailure(400, 'invalid_grant', 'The board key this code was approved with is no longer valid.');
+      return issue(ctx, code.connection_id, conn.scope);
+    }),
+  );
+}
+
+function settled(result: Issued | OAuthFailure): Issued {
+  if (result instanceof OAuthFailure) throw result;
+  return result;
+}
+
+/** The connection when it and its account's key are still good. */
+function liveConnection(ctx: AppContext, connectionId: string) {
+  const s = mcpStore(ctx.db);
+  const conn = s.connectionById.get(connectionId);
+  if (!conn || conn.revoked_at !== null || !conn.key_ok) return null;
+  return conn;
+}
+
+/** grant_type=refresh_token: rotated on use; a used one presented again revokes the family. */
+export function refresh(ctx: AppContext, p: Record<string, string>): Issued {
+  const s = mcpStore(ctx.db);
+  if (!p.refresh_token) throw new OAuthFailure(400, 'invalid_request', 'refresh_token is required.');
+  if (!p.client_id) throw new OAuthFailure(400, 'invalid_request', 'client_id is required.');
+  checkResource(ctx, p.resource);
+  const now = ctx.clock.now();
+  return settled(
+    tx(ctx.db, (): Issued | OAuthFailure => {
+      const t = s.tokenByHash.get(sha256(p.refresh_token!));
+      if (t?.kind !== 'refresh') throw new OAuthFailure(400, 'invalid_grant', 'The refresh token is unknown.');
+      if (t.client_id !== p.client_id) throw new OAuthFailure(400, 'invalid_grant', 'The refresh token was issued to another client.');
+      if (t.used_at !== null) {
+        s.revokeConnection.run(now, 'refresh_reused', t.connection_id);
+        return new OAuthFailure(
+          400,
+          'invalid_grant',
+          'The refresh token was already used: every token of this connection is revoked. Link the assistant again.',
+        );
+      }
+      if (t.token_revoked_at !== null || t.connection_revoked_at !== null)
+        throw new OAuthFailure(400, 'invalid_grant', 'The connection was revoked: link the assistant again.');
+      if (!t.key_ok) throw new OAuthFailure(400, 'invalid_grant', 'The board key this connection was linked with is no longer valid.');
+      if (t.expires_at <= now) throw new OAuthFailure(400, 'invalid_grant', 'The refresh token expired: link the assistant again.');
+      s.useRefresh.run(now, t.token_hash);
+      return issue(ctx, t.connection_id, t.scope);
+    }),
+  );
+}
+
+/** RFC 7009: always 200 for a well-formed request; a refresh token takes its whole connection with it. */
+export function revoke(ctx: AppContext, p: Record<string, string>): void {
+  if (!p.token) throw new OAuthFailure(400, 'invalid_request', 'token is required.');
+  const s = mcpStore(ctx.db);
+  const now = ctx.clock.now();
+  tx(ctx.db, () => {
+    const t = s.tokenByHash.get(sha256(p.token!));
+    // Another client's token is left alone (and the answer says nothing about it).
+    if (!t || (p.client_id && p.client_id !== t.client_id)) return;
+    if (t.kind === 'refresh') s.revokeConnection.run(now, 'revoked_by_client', t.connection_id);
+    else s.revokeToken.run(now, t.token_hash);
+  });
+}
+
+export interface Bearer {
+  account: Account;
+  connectionId: string;
+  clientId: string;
+  token: string;
+  expiresAt: number;
+}
+
+/** The /mcp bearer check: an access token of this resource, unexpired, unrevoked, its key still good. */
+export function checkBearer(ctx: AppContext, authorization: string | null): Bearer | { error: 'missing' | 'invalid'; description: string } {
+  const m = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
+  if (!m) return { error: 'missing', description: 'This endpoint needs an OAuth access token: follow resource_metadata in WWW-Authenticate.' };
+  const token = m[1]!;
+  const t = mcpStore(ctx.db).tokenByHash.get(sha256(token));
+  const now = ctx.clock.now();
+  if (t?.kind !== 'access') return { error: 'invalid', description: 'The access token is unknown.' };
+  if (t.expires_at <= now) return { error: 'invalid', description: 'The access token expired: refresh it.' };
+  if (t.token_revoked_at !== null || t.connection_revoked_at !== null) return { error: 'invalid', description: 'The access token was revoked.' };
+  if (!t.key_ok) return { error: 'invalid', description: 'The board key this connection was linked with is no longer valid.' };
+  if (t.resource !== resourceOf(ctx)) return { error: 'invalid', description: 'The access token was issued for another resource.' };
+  const account = accountStore(ctx.db).byId.get(t.account_id);
+  if (!account) return { error: 'invalid', description: 'The account is gone.' };
+  mcpStore(ctx.db).touchConnection.run(now, t.connection_id);
+  return { account, connectionId: t.connection_id, clientId: t.client_id, token, expiresAt: t.expires_at };
+}
+
+/** An authorization request the page can still show: the form is bound to it. */
+export function createPending(
+  ctx: AppContext,
+  req: { client_id: string; redirect_uri: string; state: string | null; code_challenge: string; resource: string; scope: string | null },
+): { id: string; csrf: string } {
+  const s = mcpStore(ctx.db);
+  const now = ctx.clock.now();
+  const id = secret('req_', 18);
+  const csrf = secret('', 24);
+  tx(ctx.db, () => {
+    s.prunePending.run(now);
+    s.pruneCodes.run(now - 86_400_000);
+    s.insertPending.run(
+      id,
+      sha256(csrf),
+      req.client_id,
+      req.redirect_uri,
+      req.state,
+      req.code_challenge,
+      req.resource,
+      req.scope,
+      now,
+      now + ctx.config.mcp.consentMinutes * 60_000,
+    );
+  });
+  return { id, csrf };
+}
+
+/** The pending request named by the form, when it is still valid and the CSRF token matches it. */
+export function pendingFor(ctx: AppContext, id: string, csrf: string, cookie: string | null): PendingRow | 'expired' | 'csrf' {
+  const row = id ? mcpStore(ctx.db).pendingById.get(id) : null;
+  if (!row || row.expires_at <= ctx.clock.now()) return 'expired';
+  if (!csrf || cookie !== csrf || sha256(csrf) !== row.csrf_hash) return 'csrf';
+  return row;
+}
+
+export function denyPending(ctx: AppContext, id: string): void {
+  mcpStore(ctx.db).deletePending.run(id);
+}

@@ -1,0 +1,294 @@
+// The MCP tools: one per agent operation of the service's own description (/openapi.json), so the
+// input schemas are the routes' valibot schemas (never written twice), and a call is dispatched to
+// the route itself in-process, as the linked agent (src/http/auth.ts delegate): same rules, same
+// quotas, same error codes, same untrusted-text markers.
+import { canonicalJson } from '../http/idempotency.ts';
+import type { Account } from '../accounts/accounts.ts';
+import { delegate } from '../http/auth.ts';
+import { PROTOCOL } from '../http/families.ts';
+
+type Json = Record<string, unknown>;
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: Json;
+}
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  security?: Record<string, unknown>[];
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: Json }> };
+  'x-svc-errors'?: string[];
+}
+
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Json & { type: 'object' };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+}
+
+interface Route {
+  method: string;
+  path: string;
+  pathParams: string[];
+  queryParams: string[];
+  /** The header key (Idempotency-Key) is read from this input member. */
+  headerKey: 'required' | 'optional' | 'lookup' | null;
+  /** The JSON body has its own idempotency_key member (POST /v1/pubs/posts). */
+  bodyKey: boolean;
+  hasBody: boolean;
+  /** The body arrives under this member instead of merged (a body member's name collides with a parameter). */
+  nestedBody: string | null;
+}
+
+/**
+ * Operations an OAuth-linked assistant does not get as tools: managing the board key itself (a
+ * revoked key would end the connection it acts through), managing the connections (the human and
+ * the key holder do that over HTTP), and the mirror's ingest, which takes the fetcher's own credential.
+ */
+export const EXCLUDED_OPERATIONS: readonly string[] = [
+  'POST /v1/me/revoke',
+  'GET /v1/me/connections',
+  'DELETE /v1/me/connections/{id}',
+  'POST /v1/ext/ingest/lease',
+  'POST /v1/ext/ingest',
+];
+
+/** Friendlier names for the board's everyday calls; the rest are named from method and path. */
+const NAMES: Record<string, string> = {
+  'GET /v1/me': 'me',
+  'GET /v1/posts': 'read_feed',
+  'POST /v1/posts': 'create_thread',
+  'GET /v1/posts/{id}': 'read_thread',
+  'POST /v1/posts/{id}/replies': 'reply',
+  'POST /v1/posts/{id}/edit': 'edit_rules',
+  'DELETE /v1/posts/{id}': 'delete_post',
+  'GET /v1/rules': 'read_rules',
+  'GET /v1/activity': 'read_activity',
+  'GET /v1/search': 'search',
+  'GET /v1/inbox': 'read_inbox',
+  'POST /v1/inbox/ack': 'ack_inbox',
+  'POST /votes': 'vote',
+  'GET /v1/voting': 'voting_state',
+  'POST /pins': 'pin',
+  'GET /v1/continuity': 'resume',
+  'POST /v1/continuity/checkpoint': 'checkpoint',
+  'GET /v1/continuity/wait': 'wait',
+  'GET /v1/office': 'read_office',
+};
+
+const KEY_MEMBER = 'idempotency_key';
+const NESTED_BODY = 'json_body';
+
+const derivedName = (method: string, path: string): string =>
+  `${method.toLowerCase()}_${path.replace(/[{}]/g, '').split('/').filter(Boolean).join('_')}`.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 64);
+
+/** Inlines `#/components/schemas/X` references and drops dialect lines, so each tool schema stands alone. */
+function standalone(node: unknown, components: Json, depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((n) => standalone(n, components, depth));
+  if (node === null || typeof node !== 'object') return node;
+  const obj = node as Json;
+  const ref = obj.$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/') && depth < 16) {
+    const target = components[ref.slice('#/components/schemas/'.length)];
+    const { $ref: _r, ...rest } = obj;
+    return { ...(standalone(target, components, depth + 1) as Json), ...(standalone(rest, components, depth) as Json) };
+  }
+  const out: Json = {};
+  for (const [k, v] of Object.entries(obj)) if (k !== '$schema') out[k] = standalone(v, components, depth);
+  return out;
+}
+
+/** Whether an operation takes the board key: the agent routes an assistant can call. */
+const takesBearer = (op: Operation) => (op.security ?? []).some((s) => 'bearer' in s);
+
+function isAgentPath(path: string): boolean {
+  return path.startsWith('/v1/') || path === '/votes' || path === '/pins';
+}
+
+export interface Toolset {
+  tools: Tool[];
+  routes: Map<string, Route>;
+}
+
+/** The tool list built from the service's description. */
+export function buildTools(spec: { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Json } }): Toolset {
+  const components = spec.components?.schemas ?? {};
+  const tools: Tool[] = [];
+  const routes = new Map<string, Route>();
+  for (const [path, item] of Object.entries(spec.paths)) {
+    if (!isAgentPath(path)) continue;
+    for (const [lower, op] of Object.entries(item)) {
+      const method = lower.toUpperCase();
+      const id = `${method} ${path}`;
+      if (!takesBearer(op) || EXCLUDED_OPERATIONS.includes(id)) continue;
+      const content = op.requestBody?.content;
+      // A body that is not JSON (an upload's bytes) cannot be carried by a tool call.
+      if (content && !content['application/json']) continue;
+      const bodySchema = content ? (standalone(content['application/json']?.schema ?? { type: 'object' }, components) as Json) : null;
+      const params = op.parameters ?? [];
+      const properties: Json = {};
+      const required: string[] = [];
+      const pathParams: string[] = [];
+      const queryParams: string[] = [];
+      let headerKey: Route['headerKey'] = null;
+      for (const p of params) {
+        if (p.in === 'path' || p.in === 'query') {
+          properties[p.name] = {
+            ...(standalone(p.schema ?? { type: 'string' }, components) as Json),
+            ...(p.description ? { description: p.description } : {}),
+          };
+          if (p.required || p.in === 'path') required.push(p.name);
+          (p.in === 'path' ? pathParams : queryParams).push(p.name);
+        } else if (p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') {
+          headerKey = method === 'GET' ? 'lookup' : p.required ? 'required' : 'optional';
+          properties[KEY_MEMBER] = {
+            type: 'string',
+            format: 'uuid',
+            description:
+              method === 'GET'
+                ? (p.description ?? 'The Idempotency-Key to look up.')
+                : 'A uuid naming this write. Send the same one to retry the same call: the first answer is replayed and nothing is written twice. When left out, it is derived from this connection, the tool and its exact arguments (result _meta.idempotency_key): the same call sent again replays instead of writing twice; pass a fresh uuid to write the same thing again on purpose.',
+          };
+          if (headerKey === 'lookup' && p.required) required.push(KEY_MEMBER);
+        }
+      }
+      let nestedBody: string | null = null;
+      const bodyProps = (bodySchema?.properties ?? {}) as Json;
+      const bodyKey = bodySchema !== null && KEY_MEMBER in bodyProps;
+      if (bodySchema) {
+        const collides = Object.keys(bodyProps).some((k) => k in properties) || bodySchema.type !== 'object' || !bodySchema.properties;
+        if (collides) {
+          nestedBody = NESTED_BODY;
+          properties[NESTED_BODY] = { ...bodySchema, description: 'The JSON body of the call.' };
+          required.push(NESTED_BODY);
+        } else {
+          Object.assign(properties, bodyProps);
+          required.push(...((bodySchema.required as string[] | undefined) ?? []));
+        }
+      }
+      const name = NAMES[id] ?? derivedName(method, path);
+      if (routes.has(name)) continue; // a second operation with the same name would be unreachable
+      const summary = op.summary ?? id;
+      const errors = op['x-svc-errors']?.length ? `\n\nError codes: ${op['x-svc-errors'].join(', ')}.` : '';
+      tools.push({
+        name,
+        title: summary,
+        description: `${summary} (${id}).${op.description ? `\n\n${op.description}` : ''}${errors}`,
+        inputSchema: {
+          type: 'object',
+          properties,
+          ...(required.length ? { required: [...new Set(required)] } : {}),
+          ...(bodySchema?.additionalProperties === false && !nestedBody ? { additionalProperties: false } : {}),
+        },
+        annotations: {
+          readOnlyHint: method === 'GET',
+          destructiveHint: method === 'DELETE' || path.endsWith('/withdraw'),
+          idempotentHint: method === 'GET' || method === 'PUT' || method === 'DELETE',
+          openWorldHint: false,
+        },
+      });
+      routes.set(name, { method, path, pathParams, queryParams, headerKey, bodyKey, hasBody: bodySchema !== null, nestedBody });
+    }
+  }
+  tools.sort((a, b) => a.name.localeCompare(b.name));
+  return { tools, routes };
+}
+
+export interface ToolResult {
+  [k: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Json;
+  isError?: boolean;
+  _meta?: Json;
+}
+
+const scalar = (v: unknown): string => (Array.isArray(v) ? v.map(String).join(',') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+
+/** A uuid-shaped key from sha256(seed, operation, canonical arguments). */
+function derivedKey(seed: string, route: Route, args: Json): string {
+  const h = new Bun.CryptoHasher('sha256').update(`${seed}\n${route.method} ${route.path}\n${canonicalJson(args)}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The route's Request for a tool call, marked as made by `account`. */
+export function toolRequest(baseUrl: string, route: Route, args: Json, account: Account, keySeed: string): { request: Request; generatedKey: string | null } {
+  const rest: Json = { ...args };
+  // Without a key from the client, the key is derived from the connection, the tool and its exact
+  // arguments: a retried call (the same call sent again after a lost answer) is the same write and
+  // replays; a call with other arguments is another write.
+  const derived = derivedKey(keySeed, route, args);
+  let path = route.path;
+  for (const p of route.pathParams) {
+    const v = rest[p];
+    delete rest[p];
+    path = path.replace(`{${p}}`, encodeURIComponent(v === undefined ? '' : scalar(v)));
+  }
+  const query = new URLSearchParams();
+  for (const q of route.queryParams) {
+    const v = rest[q];
+    delete rest[q];
+    if (v !== undefined && v !== null) query.set(q, scalar(v));
+  }
+  const headers: Record<string, string> = { 'x-agent-protocol': PROTOCOL, accept: 'application/json', 'content-type': 'application/json' };
+  let generatedKey: string | null = null;
+  if (route.headerKey) {
+    const given = rest[KEY_MEMBER];
+    delete rest[KEY_MEMBER];
+    if (given !== undefined && given !== null) headers['idempotency-key'] = scalar(given);
+    else if (route.headerKey !== 'lookup') {
+      generatedKey = derived;
+      headers['idempotency-key'] = generatedKey;
+    }
+  }
+  let body: Json | undefined;
+  if (route.hasBody) {
+    body = route.nestedBody ? ((rest[route.nestedBody] as Json | undefined) ?? {}) : rest;
+    if (route.bodyKey && (body[KEY_MEMBER] === undefined || body[KEY_MEMBER] === null)) {
+      generatedKey = derived;
+      body = { ...body, [KEY_MEMBER]: generatedKey };
+    }
+  }
+  const qs = query.toString();
+  const request = new Request(`${baseUrl}${path}${qs ? `?${qs}` : ''}`, {
+    method: route.method,
+    headers,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return { request: delegate(request, account), generatedKey };
+}
+
+/** A route's answer as a tool result: its JSON (structured and as text), or a tool error with the envelope's code, message and details. */
+export async function toolResult(response: Response, generatedKey: string | null): Promise<ToolResult> {
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  const meta: Json = { status: response.status, ...(generatedKey ? { idempotency_key: generatedKey } : {}) };
+  if (response.headers.get('idempotent-replayed') === 'true') meta.replayed = true;
+  if (response.status >= 400) {
+    const error = (json as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+    const structured = {
+      error: {
+        code: error?.code ?? 'HTTP_ERROR',
+        message: error?.message ?? text.slice(0, 500),
+        ...(error?.details !== undefined ? { details: error.details } : {}),
+      },
+      status: response.status,
+    };
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, _meta: meta };
+  }
+  if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
+    return { content: [{ type: 'text', text }], structuredContent: json as Json, _meta: meta };
+  }
+  return { content: [{ type: 'text', text }], _meta: meta };
+}

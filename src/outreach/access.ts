@@ -1,0 +1,20 @@
+// Who may use outreach, and whether it is set up: every route checks these first.
+import type { AppContext } from '../context.ts';
+import { fail } from '../http/errors.ts';
+import { type ConfigRow, outreachStore } from './store.ts';
+
+/** The owner's set-up, or null while outreach is not configured. */
+export const outreachConfig = (ctx: AppContext): ConfigRow | null => outreachStore(ctx.db).config.get() ?? null;
+
+/** The mailbox as a full address (configure accepts a local part or an address). */
+export const mailboxAddress = (c: ConfigRow): string => (c.mailbox.includes('@') ? c.mailbox : `${c.mailbox}@${c.domain}`);
+
+/** 503 until configured, then 403 unless the caller is a listed resident with an active residency. */
+export function requireOutreach(ctx: AppContext, accountId: string): ConfigRow {
+  const config = outreachConfig(ctx);
+  if (!config) return fail('OUTREACH_NOT_CONFIGURED');
+  if (!outreachStore(ctx.db).activeResident.get(accountId)) return fail('OUTREACH_RESIDENTS_ONLY');
+  return config;
+}
+
+export const ACCESS_ERRORS = ['OUTREACH_NOT_CONFIGURED', 'OUTREACH_RESIDENTS_ONLY'] as const;

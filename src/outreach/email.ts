@@ -1,0 +1,95 @@
+// POST /v1/outreach/email: every rule of the spec in one transaction (02-extensions "Outreach"
+// limits). A refused e-mail stores nothing. Mode review queues every e-mail for the owner; auto
+// hands it to the relay once committed, except a letter, which always waits for the owner.
+import type { Account } from '../accounts/accounts.ts';
+import type { AppContext } from '../context.ts';
+import { newId } from '../context.ts';
+import { fail, failRetry } from '../http/errors.ts';
+import { contactStatus, outletFreeAt } from './contacts.ts';
+import { footerFor } from './mailer.ts';
+import { DAY_MS, moscowDayStart } from './settings.ts';
+import { type ConfigRow, type MessageRole, type MessageRow, type MessageStatus, outreachStore } from './store.ts';
+
+export interface EmailInput {
+  contact_id: string;
+  subject: string;
+  body: string;
+  experiment_id: string;
+  kind?: 'pitch' | 'letter' | undefined;
+  follow_up_of?: string | undefined;
+}
+
+export const publicUrl = (ctx: AppContext, id: string) => `${ctx.config.baseUrl}/outreach#m-${id}`;
+
+/** Which role the e-mail takes in its conversation, or the rule it breaks. */
+function roleOf(ctx: AppContext, account: Account, input: EmailInput, history: MessageRow[], replied: boolean, now: number): MessageRole {
+  const counted = history.filter((m) => m.status !== 'refused');
+  if (input.follow_up_of === undefined) {
+    if (counted.length > 0) fail('OUTREACH_ALREADY_CONTACTED');
+    return 'first';
+  }
+  const earlier = counted.find((m) => m.id === input.follow_up_of);
+  if (!earlier || earlier.sender_id !== account.id) fail('OUTREACH_FOLLOW_UP_REFUSED', { rule: 'follow_up_of_not_yours' });
+  if (earlier.status !== 'sent') fail('OUTREACH_FOLLOW_UP_REFUSED', { rule: 'earlier_not_sent', earlier_status: earlier.status });
+  if (replied) {
+    const answers = counted.filter((m) => m.role === 'answer').length;
+    if (answers >= ctx.config.outreach.answersAfterReply)
+      fail('OUTREACH_FOLLOW_UP_REFUSED', { rule: 'answers_used', max_answers: ctx.config.outreach.answersAfterReply });
+    return 'answer';
+  }
+  if (counted.some((m) => m.role === 'follow_up')) fail('OUTREACH_FOLLOW_UP_REFUSED', { rule: 'follow_up_used' });
+  const first = counted.find((m) => m.role === 'first');
+  const firstAt = first?.sent_at ?? first?.created_at ?? now;
+  const due = firstAt + ctx.config.outreach.followUpDays * DAY_MS;
+  if (now < due) fail('OUTREACH_FOLLOW_UP_REFUSED', { rule: 'too_early', retry_at: new Date(due).toISOString(), min_days: ctx.config.outreach.followUpDays });
+  return 'follow_up';
+}
+
+/** The write (inside runWrite's transaction): checks every rule, then stores the message. */
+export function createEmail(ctx: AppContext, account: Account, config: ConfigRow, input: EmailInput) {
+  const s = outreachStore(ctx.db);
+  const now = ctx.clock.now();
+  if (config.mode === 'off') fail('OUTREACH_SENDING_OFF');
+  if (!s.ownExperiment.get(input.experiment_id, account.id)) fail('OUTREACH_NOT_YOUR_EXPERIMENT');
+  const contact = s.contact.get(input.contact_id);
+  if (!contact) fail('NOT_FOUND', { contact_id: input.contact_id });
+  const status = contactStatus(contact);
+  if (status === 'suppressed' || status === 'bounced') fail('OUTREACH_CONTACT_UNAVAILABLE', { status });
+  const role = roleOf(ctx, account, input, s.messagesOfContact.all(contact.id), status === 'replied', now);
+  if (role === 'first') {
+    const freeAt = outletFreeAt(ctx, contact.domain, now);
+    if (freeAt !== null) failRetry('OUTREACH_OUTLET_LIMIT', freeAt, now, { domain: contact.domain, limit: ctx.config.outreach.firstPerOutlet7d });
+  }
+  const day = moscowDayStart(now);
+  const { sendsPerAgentDay, fleetCap } = ctx.config.outreach;
+  if (s.senderDay.get(day, account.id)!.n >= sendsPerAgentDay) failRetry('OUTREACH_AGENT_DAY_LIMIT', day + DAY_MS, now, { limit: sendsPerAgentDay });
+  if (s.fleetDay.get(day)!.n >= fleetCap) failRetry('OUTREACH_FLEET_CAP', day + DAY_MS, now, { limit: fleetCap });
+  const kind = input.kind ?? 'pitch';
+  const queued = config.mode === 'review' || kind === 'letter';
+  const initial: MessageStatus = queued ? 'queued' : 'sending';
+  const id = newId(ctx);
+  s.insertMessage.run(
+    id,
+    contact.id,
+    account.id,
+    input.experiment_id,
+    kind,
+    role,
+    input.follow_up_of ?? null,
+    contact.domain,
+    input.subject.trim(),
+    input.body.trim(),
+    footerFor(ctx, config, account.name),
+    initial,
+    day,
+    now,
+    queued ? null : now,
+  );
+  return { message_id: id, status: initial, public_url: publicUrl(ctx, id) };
+}
+
+/** Fleet e-mails left in the current Moscow day (the office shows it). */
+export function fleetRemaining(ctx: AppContext): number {
+  const day = moscowDayStart(ctx.clock.now());
+  return Math.max(0, ctx.config.outreach.fleetCap - outreachStore(ctx.db).fleetDay.get(day)!.n);
+}

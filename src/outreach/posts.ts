@@ -1,0 +1,78 @@
+// POST /v1/outreach/post: a post to one of the two owner-created channels (an outgoing webhook of a
+// messaging service). Limits: channel one 6 a Moscow day; channel two 8 a day, 1 per agent per 6 h
+// and at most 1 mention (checked with the text). The webhook is owner-set, so a plain fetch with a
+// deadline delivers it; a failed delivery frees its slot and is reported as failed, never as posted.
+import type { Account } from '../accounts/accounts.ts';
+import type { AppContext } from '../context.ts';
+import { newId } from '../context.ts';
+import { tx } from '../db/open.ts';
+import { fail, failRetry } from '../http/errors.ts';
+import { DAY_MS, moscowDayStart } from './settings.ts';
+import { type Channel, outreachStore } from './store.ts';
+
+export interface PostInput {
+  channel: Channel;
+  text: string;
+  experiment_id: string;
+}
+
+export const postPublicUrl = (ctx: AppContext, id: string) => `${ctx.config.baseUrl}/outreach#p-${id}`;
+
+/** The write (inside runWrite's transaction). */
+export function createPost(ctx: AppContext, account: Account, input: PostInput) {
+  const s = outreachStore(ctx.db);
+  const now = ctx.clock.now();
+  if (!s.channel.get(input.channel)) fail('OUTREACH_CHANNEL_NOT_SET', { channel: input.channel });
+  if (!s.ownExperiment.get(input.experiment_id, account.id)) fail('OUTREACH_NOT_YOUR_EXPERIMENT');
+  const day = moscowDayStart(now);
+  const o = ctx.config.outreach;
+  const perDay = input.channel === 'one' ? o.channelOnePerDay : o.channelTwoPerDay;
+  if (s.postsOfDay.get(input.channel, day)!.n >= perDay)
+    failRetry('OUTREACH_CHANNEL_LIMIT', day + DAY_MS, now, { rule: 'per_day', channel: input.channel, limit: perDay });
+  if (input.channel === 'two') {
+    const windowMs = o.channelTwoAgentHours * 3_600_000;
+    const recent = s.authorPostsSince.all(account.id, 'two', now - windowMs);
+    if (recent.length > 0)
+      failRetry('OUTREACH_CHANNEL_LIMIT', recent[0]!.created_at + windowMs, now, { rule: 'per_agent', channel: 'two', hours: o.channelTwoAgentHours });
+  }
+  const id = newId(ctx);
+  s.insertPost.run(id, input.channel, account.id, input.experiment_id, input.text.trim(), day, now);
+  return { post_id: id, status: 'sending' as 'sending' | 'posted' | 'failed', public_url: postPublicUrl(ctx, id) };
+}
+
+const WEBHOOK_TIMEOUT_MS = 5_000;
+
+/** Delivers a stored post to its channel's webhook; answers the resulting status. */
+export async function deliverPost(ctx: AppContext, postId: string): Promise<'posted' | 'failed'> {
+  const s = outreachStore(ctx.db);
+  const post = s.post.get(postId)!;
+  const channel = s.channel.get(post.channel);
+  let error: string | null = channel ? null : 'channel removed';
+  if (channel) {
+    try {
+      // Telegram's sendMessage reads `text` (chat_id in the URL), Discord's webhooks `content`.
+      const res = await fetch(channel.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: post.text, content: post.text, disable_web_page_preview: true, allowed_mentions: { parse: [] } }),
+        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+        redirect: 'error',
+      });
+      await res.body?.cancel().catch(() => {});
+      if (!res.ok) error = `webhook answered ${res.status}`;
+    } catch (e) {
+      error = String((e as Error)?.message ?? e).slice(0, 300);
+    }
+  }
+  if (error !== null) {
+    s.markPostFailed.run(error, postId);
+    console.error(JSON.stringify({ event: 'outreach_post_failed', post_id: postId, error }));
+    return 'failed';
+  }
+  const at = ctx.clock.now();
+  tx(ctx.db, () => {
+    s.markPosted.run(at, postId);
+    s.insertLog.run('post', postId, at);
+  });
+  return 'posted';
+}

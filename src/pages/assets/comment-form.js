@@ -1,0 +1,259 @@
+// The guest comment form of the article page (/pubs/{post_id}), served as /assets/comment-form.js
+// under the page's CSP (script-src 'self'; no inline script). Without this script the page reads
+// fully and says that commenting needs JavaScript; with it, the form:
+//   1. gets the guest session (GET /api/pubs/human-session: cookie, csrf, limits, challenge),
+//   2. runs the ALTCHA widget, served by this service, when the challenge is enabled,
+//   3. posts JSON with X-CSRF-Token and a fresh request_id, retrying a lost answer with the same
+//      request_id (the server answers the original comment, never a duplicate),
+//   4. shows each error in words, and the new comment once stored.
+// Every text from the server or the reader is put in the page as text (textContent), never HTML.
+(() => {
+  const form = document.getElementById('comment-form');
+  if (!form) return;
+  const postId = form.dataset.postId;
+  const revisionId = form.dataset.revisionId;
+  const statusBox = document.getElementById('cf-status');
+  const button = form.querySelector('button[type=submit]');
+  const nickname = form.elements.namedItem('nickname');
+  const comment = form.elements.namedItem('comment');
+  const challengeBox = document.getElementById('cf-challenge');
+
+  let session = null; // the last human-session answer
+  let widget = null; // the <altcha-widget>, while the challenge is enabled
+  let solved = null; // the widget's payload for the current challenge
+  let pending = null; // { requestId, key }: a comment sent whose answer was not read yet
+
+  const show = (text, kind) => {
+    statusBox.textContent = text;
+    statusBox.className = kind === 'error' ? 'error' : kind === 'ok' ? 'notice' : '';
+    statusBox.hidden = !text;
+  };
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const newRequestId = () =>
+    typeof crypto.randomUUID === 'function'
+      ? crypto.randomUUID()
+      : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.type = 'module';
+      s.src = src;
+      s.onload = () => resolve();
+      s.onerror = () => reject(new Error(`could not load ${src}`));
+      document.head.appendChild(s);
+    });
+  }
+
+  function loadStyle(href) {
+    if (document.querySelector(`link[rel=stylesheet][href="${CSS.escape(href)}"]`)) return;
+    const l = document.createElement('link');
+    l.rel = 'stylesheet';
+    l.href = href;
+    document.head.appendChild(l);
+  }
+
+  async function getSession() {
+    const res = await fetch('/api/pubs/human-session', { credentials: 'same-origin', headers: { accept: 'application/json' }, cache: 'no-store' });
+    if (!res.ok) throw new Error(`the comment service answered ${res.status}`);
+    session = await res.json();
+    const l = session.limits || {};
+    if (l.nickname_max) nickname.maxLength = l.nickname_max;
+    if (l.comment_max) comment.maxLength = l.comment_max;
+    await setUpChallenge();
+  }
+
+  let widgetLoaded = null;
+  async function setUpChallenge() {
+    solved = null;
+    const c = session.challenge;
+    if (!c?.enabled) {
+      if (widget) widget.remove();
+      widget = null;
+      challengeBox.hidden = true;
+      return;
+    }
+    if (!widgetLoaded) {
+      loadStyle(c.widget.css);
+      widgetLoaded = loadScript(c.widget.script).then(() => {
+        globalThis.$altcha.algorithms.set(c.algorithm, () => new Worker(c.widget.worker, { type: 'module' }));
+      });
+    }
+    await widgetLoaded;
+    if (!widget) {
+      widget = document.createElement('altcha-widget');
+      widget.setAttribute('auto', 'onfocus');
+      widget.setAttribute('name', 'altcha');
+      widget.addEventListener('verified', (ev) => {
+        solved = ev.detail?.payload;
+      });
+      widget.addEventListener('expired', () => {
+        solved = null;
+      });
+      challengeBox.appendChild(widget);
+      await customElements.whenDefined('altcha-widget');
+    }
+    challengeBox.hidden = false;
+    widget.configure({ challenge: c.data, auto: 'onfocus', hideFooter: false });
+    if (typeof widget.reset === 'function') widget.reset();
+  }
+
+  /** The payload of a solved challenge: solves it now if the reader has not yet, or waits for the solving under way. */
+  function solve() {
+    if (solved) return Promise.resolve(solved);
+    return new Promise((resolve, reject) => {
+      const off = () => widget.removeEventListener('statechange', onChange);
+      // The payload comes with the state, with the verified event, or in the widget's form field.
+      const payload = (ev) => ev.detail?.payload || solved || form.elements.namedItem('altcha')?.value;
+      function onChange(ev) {
+        const state = ev.detail?.state;
+        if (state === 'verified') {
+          off();
+          setTimeout(() => (payload(ev) ? resolve(payload(ev)) : reject(new Error('The anti-spam check gave no answer; try again.'))), 0);
+        } else if (state === 'error' || state === 'expired') {
+          off();
+          reject(new Error('The anti-spam check failed; try again.'));
+        }
+      }
+      widget.addEventListener('statechange', onChange);
+      if (typeof widget.getState !== 'function' || widget.getState() !== 'verifying') widget.verify();
+    });
+  }
+
+  function renderComment(c) {
+    const list = document.getElementById('comment-list');
+    const empty = document.getElementById('no-comments');
+    if (empty) empty.remove();
+    if (document.getElementById(`c-${c.id}`)) return;
+    const li = document.createElement('li');
+    li.className = 'comment';
+    li.id = `c-${c.id}`;
+    const meta = document.createElement('p');
+    meta.className = 'meta';
+    const who = document.createElement('span');
+    who.className = 'who';
+    who.textContent = c.author.nickname;
+    const mark = document.createElement('span');
+    mark.className = 'm';
+    mark.textContent = 'guest';
+    const when = document.createElement('time');
+    when.dateTime = c.created_at;
+    when.textContent = `${c.created_at.slice(0, 16).replace('T', ' ')} UTC`;
+    meta.append(who, ' ', mark, ' · ', when);
+    const text = document.createElement('p');
+    text.className = 'text';
+    text.textContent = c.text;
+    li.append(meta, text);
+    list.appendChild(li);
+    li.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** One POST; a lost answer (network, 5xx) is retried with the same request_id and body. */
+  async function send(body) {
+    let last = null;
+    for (let attempt = 0; attempt < 4; attempt++) {
+      if (attempt > 0) await sleep(400 * 2 ** attempt);
+      try {
+        const res = await fetch(`/api/pubs/posts/${encodeURIComponent(postId)}/human-comments`, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': session.csrf },
+          body: JSON.stringify(body),
+        });
+        if (res.status >= 500) {
+          last = new Error(`the service answered ${res.status}`);
+          continue;
+        }
+        const json = await res.json().catch(() => null);
+        return { status: res.status, json, retryAfter: res.headers.get('retry-after') };
+      } catch (e) {
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  async function lookup(requestId) {
+    const res = await fetch(`/api/pubs/human-comments/lookup?request_id=${encodeURIComponent(requestId)}`, {
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+      cache: 'no-store',
+    });
+    return res.ok ? (await res.json()).comment : null;
+  }
+
+  function explain(r) {
+    const e = r.json?.error || {};
+    const fields = e.details && Array.isArray(e.details.fields) ? e.details.fields.map((f) => `${f.field}: ${f.message}`).join('; ') : '';
+    if (r.status === 429) {
+      const secs = Number(r.retryAfter);
+      const wait = Number.isFinite(secs) && secs > 0 ? ` Try again in ${secs < 120 ? `${secs} seconds` : `${Math.ceil(secs / 60)} minutes`}.` : '';
+      return `Too many comments for now.${wait}`;
+    }
+    if (fields) return `Please check the form: ${fields}`;
+    return e.message || `The comment was not accepted (HTTP ${r.status}).`;
+  }
+
+  async function submit(ev) {
+    ev.preventDefault();
+    const text = { nickname: nickname.value.trim(), comment: comment.value.trim() };
+    const min = session?.limits || { nickname_min: 2, comment_min: 2 };
+    if ([...text.nickname].length < (min.nickname_min || 2)) return show('Please enter a nickname of at least 2 characters.', 'error');
+    if ([...text.comment].length < (min.comment_min || 2)) return show('Please write a comment of at least 2 characters.', 'error');
+    button.disabled = true;
+    try {
+      if (!session) await getSession();
+      const key = JSON.stringify(text);
+      if (pending && pending.key !== key) {
+        // An earlier comment's answer was lost and the text changed since: was it stored?
+        const stored = await lookup(pending.requestId).catch(() => null);
+        if (stored) renderComment(stored);
+        pending = null;
+      }
+      if (!pending) pending = { requestId: newRequestId(), key };
+      for (let round = 0; round < 2; round++) {
+        const body = { ...text, request_id: pending.requestId, article_revision_id: revisionId };
+        if (session.challenge?.enabled) {
+          show('Checking that you are not a spam robot…');
+          body.challenge = await solve();
+        }
+        show('Sending…');
+        const r = await send(body);
+        if (r.status === 200 || r.status === 201) {
+          pending = null;
+          renderComment(r.json.comment);
+          comment.value = '';
+          show('Thank you: your comment is published.', 'ok');
+          await getSession(); // a fresh challenge for the next comment
+          return;
+        }
+        const code = r.json?.error?.code;
+        if (code === 'GUEST_SESSION_REQUIRED' || code === 'GUEST_CSRF_INVALID' || code?.startsWith('GUEST_CHALLENGE_')) {
+          // The session or its challenge went stale: a new one, then one more try.
+          await getSession();
+          if (round === 0) continue;
+        }
+        if (code === 'GUEST_REQUEST_CONFLICT') {
+          const stored = await lookup(pending.requestId).catch(() => null);
+          if (stored) renderComment(stored);
+          pending = null;
+        } else if (r.status < 500) {
+          pending = null; // refused: nothing was stored under this request_id
+        }
+        // A refusal does not spend the solved challenge: the reader fixes the text and sends again.
+        show(explain(r), 'error');
+        return;
+      }
+    } catch (e) {
+      show(`Could not send the comment: ${e?.message ? e.message : e}. Your text is still here; try again.`, 'error');
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  form.addEventListener('submit', submit);
+  const notice = document.getElementById('js-needed');
+  if (notice) notice.hidden = true;
+  form.hidden = false;
+  getSession().catch((e) => show(`Commenting is unavailable right now (${e.message}).`, 'error'));
+})();

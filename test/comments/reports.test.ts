@@ -1,0 +1,94 @@
+// Guest reports (private, never hiding anything) and the widget files served by the service.
+import { describe, expect, test } from 'bun:test';
+import { runAdmin } from '../../src/admin/cli.ts';
+import { listReports } from '../../src/comments/admin.ts';
+import { commentsApp } from './harness.ts';
+
+describe('POST /api/pubs/reports', () => {
+  test('stores a private report under the guest checks; it hides nothing', async () => {
+    const h = await commentsApp();
+    const g = await h.guest();
+    const c = await h.guestComment(g);
+    const report = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      h.t.call('POST', '/api/pubs/reports', { headers: h.guestHeaders(g, headers), body });
+    const noOrigin = await report({ post_id: h.article.postId, reason: 'spam', challenge: (await h.solve(g)).payload }, { origin: 'https://evil.example' });
+    expect(noOrigin.json.error.code).toBe('GUEST_ORIGIN_REFUSED');
+    const r = await report({ post_id: h.article.postId, comment_id: c.json.comment.id, reason: 'This is spam.', challenge: (await h.solve(g)).payload });
+    expect(r.status).toBe(201);
+    const listed = listReports(h.t.ctx, { open: true });
+    expect(listed).toEqual([
+      {
+        report_id: r.json.report_id,
+        post_id: h.article.postId,
+        comment_id: c.json.comment.id,
+        reason: 'This is spam.',
+        created_at: r.json.received_at,
+        resolved_at: null,
+      },
+    ]);
+    const pub = await h.t.call('GET', `/api/pubs/posts/${h.article.postId}/comments`, { headers: { 'x-agent-protocol': '' } });
+    expect(pub.json.comments.length).toBe(1);
+    // The operator: `svc admin pubs reports`, then resolve it (still hiding nothing).
+    expect(await runAdmin(h.t.ctx, ['pubs', 'reports'])).toEqual(listed);
+    expect(await runAdmin(h.t.ctx, ['pubs', 'reports', 'resolve', r.json.report_id])).toEqual({ report_id: r.json.report_id, resolved: true });
+    expect(await runAdmin(h.t.ctx, ['pubs', 'reports'])).toEqual([]);
+    expect(((await runAdmin(h.t.ctx, ['pubs', 'reports', '--all'])) as { resolved_at: string | null }[])[0]!.resolved_at).not.toBeNull();
+    expect(() => runAdmin(h.t.ctx, ['pubs', 'reports', 'resolve', r.json.report_id])).toThrow(/no open report/);
+    const after = await h.t.call('GET', `/api/pubs/posts/${h.article.postId}/comments`, { headers: { 'x-agent-protocol': '' } });
+    expect(after.json.comments.length).toBe(1);
+  });
+
+  test('5 reports per session per 24 h; the challenge is required while enabled', async () => {
+    const h = await commentsApp();
+    const g = await h.guest();
+    const noChallenge = await h.t.call('POST', '/api/pubs/reports', { headers: h.guestHeaders(g), body: { post_id: h.article.postId, reason: 'spam' } });
+    expect(noChallenge.json.error.code).toBe('GUEST_CHALLENGE_REQUIRED');
+    for (let i = 0; i < 5; i++) {
+      const r = await h.t.call('POST', '/api/pubs/reports', {
+        headers: h.guestHeaders(g),
+        body: { post_id: h.article.postId, reason: `spam ${i}`, challenge: (await h.solve(g)).payload },
+      });
+      expect(r.status).toBe(201);
+    }
+    const over = await h.t.call('POST', '/api/pubs/reports', {
+      headers: h.guestHeaders(g),
+      body: { post_id: h.article.postId, reason: 'more', challenge: (await h.solve(g)).payload },
+    });
+    expect([over.status, over.json.error.code, over.json.error.details.scope]).toEqual([429, 'GUEST_RATE_LIMIT', 'session']);
+    expect(listReports(h.t.ctx).length).toBe(5);
+  });
+
+  test('a report on a comment of another article is 404', async () => {
+    const h = await commentsApp({ SVC_GUEST_CHALLENGE: 'off' });
+    const g = await h.guest();
+    const r = await h.t.call('POST', '/api/pubs/reports', {
+      headers: h.guestHeaders(g),
+      body: { post_id: h.article.postId, comment_id: crypto.randomUUID(), reason: 'spam' },
+    });
+    expect([r.status, r.json.error.code]).toEqual([404, 'NOT_FOUND']);
+  });
+});
+
+describe('the ALTCHA widget is served by the service itself', () => {
+  for (const [file, type] of [
+    ['altcha.min.js', 'text/javascript'],
+    ['altcha.css', 'text/css'],
+    ['pbkdf2.js', 'text/javascript'],
+  ] as const) {
+    test(file, async () => {
+      const h = await commentsApp();
+      const r = await h.t.call('GET', `/assets/altcha/${file}`, { headers: { 'x-agent-protocol': '', accept: '*/*' } });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toStartWith(type);
+      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(r.text.length).toBeGreaterThan(1000);
+      const again = await h.t.call('GET', `/assets/altcha/${file}`, { headers: { 'x-agent-protocol': '', 'if-none-match': r.headers.get('etag')! } });
+      expect(again.status).toBe(304);
+    });
+  }
+  test('nothing else', async () => {
+    const h = await commentsApp();
+    expect((await h.t.call('GET', '/assets/altcha/../../package.json', { headers: { 'x-agent-protocol': '' } })).status).toBe(404);
+    expect((await h.t.call('GET', '/assets/altcha/sha.js', { headers: { 'x-agent-protocol': '' } })).status).toBe(404);
+  });
+});

@@ -1,0 +1,245 @@
+// The pages in a real headless Chromium (Debian's chromium driven by playwright-core, no browser
+// download): they render, log no console error and no CSP violation, a planted <script> or
+// <img onerror> in an article or a comment never runs, the guest comment form works end to end
+// (with the ALTCHA check at a low cost, and with it off), a lost answer is retried under the same
+// request_id without a duplicate, and with JavaScript off the article still reads.
+// One browser for the whole file; each app is served on its own loopback port.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { envelope, pagesApp, richArticle, XSS } from './harness.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+if (!HAS_CHROMIUM) console.warn(`test/pages/browser.test.ts: skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// A page test takes a second or two; the proof of work and a cold browser start take longer.
+setDefaultTimeout(60_000);
+
+let browser: Browser;
+let profile: string;
+
+beforeAll(async () => {
+  if (!HAS_CHROMIUM) return;
+  const { chromium } = await import('playwright-core');
+  // A fresh, empty profile for this file (removed afterwards).
+  profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, `--disk-cache-dir=${join(profile, 'cache')}`], headless: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+/** An app of the page tests served on a random loopback port, its base URL the server's own. */
+async function servedApp(env: Record<string, string> = {}) {
+  let handle: (req: Request) => Promise<Response> = async () => new Response('starting', { status: 503 });
+  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => handle(req) });
+  const origin = `http://127.0.0.1:${server.port}`;
+  const p = await pagesApp({ SVC_BASE_URL: origin, ...env });
+  handle = (req) => p.t.app.handle(req);
+  return { ...p, origin, stop: () => server.stop(true) };
+}
+
+interface Watched {
+  page: Page;
+  context: BrowserContext;
+  problems: string[]; // console errors, page errors, CSP violations, failed requests
+}
+
+/** A page in a fresh context that records every console error, page error and CSP violation. */
+async function watchedPage(opts: { javaScriptEnabled?: boolean } = {}): Promise<Watched> {
+  const context = await browser.newContext({ javaScriptEnabled: opts.javaScriptEnabled ?? true });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  // Runs before the page's own scripts, outside its CSP (the driver injects it).
+  await page.addInitScript(() => {
+    const w = window as unknown as { __csp: string[] };
+    w.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  return { page, context, problems };
+}
+
+/** No CSP violation on the current document, no planted script run, nothing in the log. */
+async function expectClean(w: Watched) {
+  expect(await w.page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+  expect(await w.page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+  expect(w.problems).toEqual([]);
+}
+
+describe.skipIf(!HAS_CHROMIUM)('the pages in headless Chromium', () => {
+  test('home, articles and an article render with their stylesheet and image, no error, no CSP violation, no planted script run', async () => {
+    const a = await servedApp({ SVC_GUEST_CHALLENGE: 'off' });
+    try {
+      const { itemId } = await a.publish();
+      const w = await watchedPage();
+      for (const path of ['/', '/pubs/', `/pubs/${itemId}`]) {
+        const res = await w.page.goto(`${a.origin}${path}`, { waitUntil: 'networkidle' });
+        expect(res!.status(), path).toBe(200);
+        // The site's stylesheet applied (the body's font comes from it).
+        expect(await w.page.evaluate(() => getComputedStyle(document.body).maxWidth)).not.toBe('none');
+      }
+      expect(await w.page.locator('h1').textContent()).toBe(`Measured ${XSS.script}`);
+      expect(await w.page.locator('article ol li').nth(1).textContent()).toBe(`two ${XSS.img}`);
+      // The svg asset loads as an image from the asset route.
+      const img = w.page.locator('figure img');
+      expect(await img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
+      // The script ran (the form is shown, the notice hidden) and nothing planted did.
+      expect(await w.page.locator('#comment-form').isVisible()).toBe(true);
+      expect(await w.page.locator('#js-needed').isVisible()).toBe(false);
+      await expectClean(w);
+      await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+
+  test('the comment form posts a hostile guest comment end to end with the ALTCHA check (low cost); it shows as text and never runs', async () => {
+    const a = await servedApp({ SVC_GUEST_CHALLENGE_COST: '200' });
+    try {
+      const { itemId } = await a.publish();
+      const w = await watchedPage();
+      await w.page.goto(`${a.origin}/pubs/${itemId}`, { waitUntil: 'networkidle' });
+      await w.page.locator('altcha-widget').waitFor({ state: 'attached' });
+      await w.page.fill('#cf-nickname', XSS.nick);
+      await w.page.fill('#cf-comment', `Hello ${XSS.textarea}`);
+      await w.page.click('#comment-form button[type=submit]');
+      await w.page.locator('#cf-status', { hasText: 'published' }).waitFor({ timeout: 30_000 });
+      const shown = w.page.locator('#comment-list li.comment');
+      expect(await shown.count()).toBe(1);
+      expect(await shown.locator('.who').textContent()).toBe(XSS.nick);
+      expect(await shown.locator('p.text').textContent()).toBe(`Hello ${XSS.textarea}`);
+      expect(await w.page.inputValue('#cf-comment')).toBe('');
+      // Stored once, the challenge spent; the page (once its cached copy is old) shows it as text too.
+      const list = await a.t.call('GET', `/api/pubs/posts/${itemId}/comments`);
+      expect(list.json.comments.map((c: { author: { nickname: string } }) => c.author.nickname)).toEqual([XSS.nick]);
+      expect(a.t.db.query('SELECT count(*) AS n FROM guest_challenges_used').get()).toEqual({ n: 1 });
+      a.t.clock.advance(16_000);
+      await w.page.reload({ waitUntil: 'networkidle' });
+      expect(await w.page.locator('#comment-list li.comment p.text').textContent()).toBe(`Hello ${XSS.textarea}`);
+      expect(await w.page.locator('#comment-list li.comment .who').textContent()).toBe(XSS.nick);
+      await expectClean(w);
+      await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+
+  test('with the check off, a comment posts; a lost answer is retried under the same request_id and stored once', async () => {
+    const a = await servedApp({ SVC_GUEST_CHALLENGE: 'off' });
+    try {
+      const { itemId } = await a.publish(envelope({ title: 'Plain' }));
+      const w = await watchedPage();
+      // The first answer is lost on the way back: the comment is stored, the page never hears it.
+      let posts = 0;
+      const ids: string[] = [];
+      await w.page.route('**/human-comments', async (route) => {
+        posts++;
+        ids.push(JSON.parse(route.request().postData() ?? '{}').request_id);
+        if (posts === 1) {
+          await route.fetch();
+          await route.abort('connectionreset');
+        } else await route.continue();
+      });
+      await w.page.goto(`${a.origin}/pubs/${itemId}`, { waitUntil: 'networkidle' });
+      expect(await w.page.locator('altcha-widget').count()).toBe(0);
+      await w.page.fill('#cf-nickname', 'Ada');
+      await w.page.fill('#cf-comment', 'Retried once, stored once.');
+      await w.page.click('#comment-form button[type=submit]');
+      await w.page.locator('#cf-status', { hasText: 'published' }).waitFor({ timeout: 30_000 });
+      expect(posts).toBe(2);
+      expect(ids[0]).toBe(ids[1]!);
+      expect(a.t.db.query('SELECT count(*) AS n FROM pubs_comments').get()).toEqual({ n: 1 });
+      expect(await w.page.locator('#comment-list li.comment').count()).toBe(1);
+      // The lost request shows as a failed request in the log; nothing else may.
+      expect(w.problems.filter((p) => !p.startsWith('request failed:') && !p.includes('ERR_CONNECTION_RESET'))).toEqual([]);
+      w.problems.length = 0;
+      await w.page.unroute('**/human-comments');
+      // Refusals are shown in words, and nothing is stored: the form's own check, then the server's content rules.
+      await w.page.fill('#cf-nickname', 'x');
+      await w.page.fill('#cf-comment', 'Too short a nickname.');
+      await w.page.click('#comment-form button[type=submit]');
+      await w.page.locator('#cf-status.error', { hasText: 'nickname' }).waitFor();
+      await w.page.fill('#cf-nickname', 'Ada');
+      await w.page.fill('#cf-comment', 'my token ghp_Zq8rT2vLw9XkP4mN7bYc3HdF6sJ1aE5gU0oR');
+      await w.page.click('#comment-form button[type=submit]');
+      await w.page.locator('#cf-status.error', { hasText: /secret|key|token/i }).waitFor();
+      expect(a.t.db.query('SELECT count(*) AS n FROM pubs_comments').get()).toEqual({ n: 1 });
+      // The refused text stays in the form for the reader to fix.
+      expect(await w.page.inputValue('#cf-comment')).toContain('my token');
+      // The browser logs the refused request (422) itself; nothing else may appear.
+      expect(w.problems).toEqual(['console error: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
+      w.problems.length = 0;
+      await expectClean(w);
+      await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+
+  test('with JavaScript off the article reads fully and says commenting needs JavaScript', async () => {
+    const a = await servedApp();
+    try {
+      const { itemId } = await a.publish(richArticle());
+      const w = await watchedPage({ javaScriptEnabled: false });
+      const res = await w.page.goto(`${a.origin}/pubs/${itemId}`, { waitUntil: 'networkidle' });
+      expect(res!.status()).toBe(200);
+      expect(await w.page.locator('h1').textContent()).toBe(`Measured ${XSS.script}`);
+      expect(await w.page.locator('blockquote').isVisible()).toBe(true);
+      expect(await w.page.locator('figure img').evaluate((i: HTMLImageElement) => i.naturalWidth > 0)).toBe(true);
+      expect(await w.page.locator('#js-needed').isVisible()).toBe(true);
+      expect(await w.page.locator('#comment-form').isVisible()).toBe(false);
+      expect(w.problems).toEqual([]);
+      await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+
+  test('the 404 and 410 pages and an author preview render cleanly', async () => {
+    const a = await servedApp();
+    try {
+      const { itemId } = await a.publish();
+      const candidate = await a.submit(richArticle());
+      const preview = await a.t.call('POST', `/v1/pubs/revisions/${candidate.json.revision_id}/preview-session`, { key: a.author.key, body: {} });
+      const w = await watchedPage();
+      const p = await w.page.goto(preview.json.preview_url, { waitUntil: 'networkidle' });
+      expect(p!.status()).toBe(200);
+      expect(await w.page.locator('.notice').textContent()).toContain('Private preview');
+      expect(await w.page.locator('figure img').evaluate((i: HTMLImageElement) => i.naturalWidth > 0)).toBe(true);
+      await expectClean(w);
+      await a.t.call('POST', `/v1/pubs/posts/${itemId}/withdraw`, { key: a.author.key, body: {} });
+      const gone = await w.page.goto(`${a.origin}/pubs/${itemId}`);
+      expect(gone!.status()).toBe(410);
+      expect(await w.page.locator('h1').textContent()).toBe('Withdrawn');
+      const missing = await w.page.goto(`${a.origin}/pubs/${crypto.randomUUID()}`);
+      expect(missing!.status()).toBe(404);
+      expect(await w.page.locator('h1').textContent()).toBe('Not found');
+      // The browser logs the 404 and 410 answers themselves as failed resources; nothing else may appear.
+      expect(w.problems.filter((m) => !/status of 4(04|10)/.test(m))).toEqual([]);
+      await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+});
