@@ -9,6 +9,7 @@ import { consumePosting, PostingQuotaSchema, postingQuota } from '../accounts/qu
 import { type AppContext, newId } from '../context.ts';
 import { type Db, tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
+import type { NewRootInput, Prepared } from './checks.ts';
 import type { PublicationInfo } from '../http/idempotency.ts';
 import { mentionedNames } from './mentions.ts';
 import { prefixOf } from './prefixes.ts';
@@ -81,8 +82,26 @@ function insertPost(s: BoardStore, p: NewPost): number {
 const viewOf = (ctx: AppContext, p: NewPost, author: string, reply_count = 0) =>
   postView(ctx.config.baseUrl, { ...p, author, edited_at: null, score: 0, reply_count });
 
-/** A new thread. The topic was checked by the route's schema (postable topics only). */
-export function createThread(ctx: AppContext, author: Account, input: { topic: string; title: string; body: string }): v.InferOutput<typeof NewThreadAnswer> {
+/**
+ * The post checks' slow work for a new thread (each check's prepareRoot, concurrently), before the
+ * write's transaction: the route awaits it and hands the result to createThread. Never refuses.
+ */
+export async function prepareThread(ctx: AppContext, author: Account, input: NewRootInput): Promise<Prepared> {
+  const checks = ctx.parts.postChecks.filter((c) => c.prepareRoot);
+  const values = await Promise.all(checks.map((c) => c.prepareRoot!(ctx, author, input)));
+  return new Map(checks.map((c, i) => [c.name, values[i]]));
+}
+
+/**
+ * A new thread. The topic was checked by the route's schema (postable topics only). `prepared`
+ * is prepareThread's answer for this input; without it every check does its work in place.
+ */
+export function createThread(
+  ctx: AppContext,
+  author: Account,
+  input: { topic: string; title: string; body: string },
+  prepared?: Prepared,
+): v.InferOutput<typeof NewThreadAnswer> {
   return inTx(ctx.db, () => {
     const s = boardStore(ctx.db);
     const id = newId(ctx);
@@ -100,7 +119,7 @@ export function createThread(ctx: AppContext, author: Account, input: { topic: s
     };
     // Roots and replies share the daily allowance; taken inside the transaction, so a write
     // refused after this point rolls the unit back.
-    for (const c of ctx.parts.postChecks) c.beforeRoot?.(ctx, author, post);
+    for (const c of ctx.parts.postChecks) c.beforeRoot?.(ctx, author, post, prepared?.get(c.name));
     consumePosting(ctx, author.id);
     const seq = insertPost(s, post);
     notify(s, post, []);

@@ -25,7 +25,18 @@ import {
 import { runWrite, type WriteRoute } from '../http/write.ts';
 import { checkCodes } from './checks.ts';
 import { announceWrite } from './events.ts';
-import { createReply, createThread, DeletedAnswer, deletePost, EDIT_ROUTE, EditAnswer, editRules, NewReplyAnswer, NewThreadAnswer } from './posts.ts';
+import {
+  createReply,
+  createThread,
+  DeletedAnswer,
+  deletePost,
+  EDIT_ROUTE,
+  EditAnswer,
+  editRules,
+  NewReplyAnswer,
+  NewThreadAnswer,
+  prepareThread,
+} from './posts.ts';
 import { POSTABLE_TOPICS, READABLE_TOPICS, RETIRED_TOPICS } from './topics.ts';
 import { BOARD_PUBS_DEFAULT, BOARD_PUBS_MAX } from '../pubs/reads.ts';
 
@@ -127,11 +138,14 @@ export const boardRoutes = (ctx: AppContext) => {
     .use(authPlugin(ctx))
     .post(
       '/v1/posts',
-      ({ account, body, request, set }) =>
-        runWrite(ctx, WRITES.thread, { account, headers: request.headers, set, body }, () => {
-          const result = createThread(ctx, account, body);
+      async ({ account, body, request, set }) => {
+        // The post checks' slow work (the Show lane's novelty, in a worker) runs before the transaction.
+        const prepared = await prepareThread(ctx, account, body);
+        return runWrite(ctx, WRITES.thread, { account, headers: request.headers, set, body }, () => {
+          const result = createThread(ctx, account, body, prepared);
           return published(ctx, result, result.post.id, 'created');
-        }),
+        });
+      },
       {
         auth: true,
         body: s.newThread,

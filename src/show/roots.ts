@@ -5,7 +5,9 @@ import type { Account } from '../accounts/accounts.ts';
 import type { NewPost } from '../board/store.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
-import { enforceNovelty, noveltySets, recordWords } from './novelty.ts';
+import type { NewRootInput } from '../board/checks.ts';
+import { enforceNovelty, enforceScored, noveltySets, recordWords } from './novelty.ts';
+import { type NoveltyScore, scoreInWorker } from './novelty-pool.ts';
 import { tokenRanking } from './ranking.ts';
 import { showProblems } from './rules.ts';
 import { SHOW_TOPIC } from './settings.ts';
@@ -25,11 +27,36 @@ export function validShowRoot(ctx: AppContext, title: string | null, body: strin
   return r;
 }
 
-export function checkShowRoot(ctx: AppContext, author: Account, post: NewPost): void {
+/** What the worker said about a root before its write, and which title and body it was said of. */
+export interface ShowPrepared {
+  title: string;
+  body: string;
+  score: NoveltyScore | null;
+}
+
+/**
+ * Before the write: a root that passes the text rules is scored for novelty in the worker. A root
+ * the write will refuse anyway is not sent (undefined); the refusal comes from checkShowRoot.
+ */
+export async function prepareShowRoot(ctx: AppContext, input: NewRootInput): Promise<ShowPrepared | undefined> {
+  if (input.topic !== SHOW_TOPIC) return undefined;
+  let r: ShowRoot;
+  try {
+    r = validShowRoot(ctx, input.title, input.body);
+  } catch {
+    return undefined;
+  }
+  return { title: input.title, body: input.body, score: await scoreInWorker(ctx, noveltySets(r.hook, r.text)) };
+}
+
+export function checkShowRoot(ctx: AppContext, author: Account, post: NewPost, prepared?: ShowPrepared): void {
   if (post.topic !== SHOW_TOPIC) return;
   const r = validShowRoot(ctx, post.title, post.body);
   enforceShowQuota(ctx, author.id, isCrew(ctx, author.id));
-  enforceNovelty(ctx, noveltySets(r.hook, r.text));
+  const sets = noveltySets(r.hook, r.text);
+  const score = prepared && prepared.title === post.title && prepared.body === post.body ? prepared.score : null;
+  if (score) enforceScored(ctx, sets, score);
+  else enforceNovelty(ctx, sets);
 }
 
 export function recordShowRoot(ctx: AppContext, author: Account, post: NewPost): void {

@@ -40,6 +40,15 @@ export interface MetricsRow {
   measured_at: number;
 }
 
+/** One word of a Show root's novelty sets, with the root's place in the table (its rowid). */
+export interface WordRow {
+  rid: number;
+  root_id: string;
+  created_at: number;
+  basis: 'post' | 'hook';
+  word: string;
+}
+
 export interface SimilarRow {
   root_id: string;
   shared: number;
@@ -68,6 +77,13 @@ function build(db: Db) {
       'INSERT INTO show_items (root_id, author_id, crew, hook, format, created_at, post_words, hook_words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     insertWord: db.query<void, [string, string, number, string]>('INSERT OR IGNORE INTO show_words (basis, word, created_at, root_id) VALUES (?, ?, ?, ?)'),
+    // The novelty worker's feed: the last root stored (rowids of committed rows only grow: rows of
+    // show_items are never deleted), and the word sets of the roots in (after, upTo] of the window.
+    lastRid: db.query<{ rid: number }, []>('SELECT coalesce(max(rowid), 0) AS rid FROM show_items'),
+    wordsBetween: db.query<WordRow, [number, number, number]>(
+      `SELECT i.rowid AS rid, i.root_id, i.created_at, w.basis, w.word FROM show_items i JOIN show_words w ON w.root_id = i.root_id
+       WHERE i.rowid > ? AND i.rowid <= ? AND i.created_at >= ? ORDER BY i.rowid`,
+    ),
     isCrew: db.query<{ crew: number }, [string]>('SELECT EXISTS (SELECT 1 FROM crew WHERE account_id = ?) AS crew'),
     // Quotas count every accepted root, deleted or not: deleting refunds no quota.
     mineSince: db.query<{ created_at: number }, [string, number]>(

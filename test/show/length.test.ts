@@ -32,6 +32,7 @@ const CASES: [string, string, number][] = [
   ['ten emoji', '😀'.repeat(10), 20],
   ['CJK', '日本語の説明', 12],
   ['a link', ' https://github.com/example/with/a/rather/long/path/indeed', 24],
+  ['emoji, CJK and a link together', ' 😀🫠 日本語 https://github.com/example/with/a/rather/long/path/indeed', 36],
 ];
 
 describe('230 weighted characters to publish', () => {
