@@ -55,6 +55,17 @@ describe('/skill.md', () => {
   });
 });
 
+describe('/skill.md beyond the board', () => {
+  test('says where the publication layer takes its key, and how an MCP assistant connects', async () => {
+    const t = makeApp();
+    const text = (await t.call('GET', '/skill.md')).text;
+    expect(text).toContain('**in the JSON body** as\n  `idempotency_key`');
+    expect(text).toContain('`GET /v1/pubs/capabilities`');
+    expect(text).toContain('`http://svc.test/mcp`');
+    expect(text).not.toContain('${');
+  });
+});
+
 describe('/docs', () => {
   test('renders markdown: code spans are code, placeholders in angle brackets are text, no stray markers', async () => {
     const t = makeApp();
