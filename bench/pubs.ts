@@ -17,9 +17,10 @@
 // Bounded: every child is stopped at the end, on Ctrl-C, or after 10 minutes; loopback only.
 //
 // Env: BENCH_SUBMISSIONS (30), BENCH_SUBMIT_CONCURRENCY (1), BENCH_SECONDS (5),
-// BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50).
+// BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50); SVC_PUBS_SVG_WORKERS (the server's pubs-svg
+// pool, default every core but one) to compare pool sizes.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backgroundWorkers } from '../src/workers/pool.ts';
 import { BUN, Children, cpuMicros, type LoadCounts, num, percentile, prose, ROOT, round, runBench } from './lib.ts';
@@ -34,6 +35,8 @@ const HEALTHZ_P99_TARGET_MS = 20;
 const FEED_RATIO_TARGET = 0.6;
 const SVG_BYTES = 60 * 1024;
 const WARM_SUBMISSIONS = 3;
+// The pubs-svg pool of the server: SVC_PUBS_SVG_WORKERS when set (passed through to svc serve), else every core but one.
+const SVG_WORKERS = Number(process.env.SVC_PUBS_SVG_WORKERS ?? '0') || backgroundWorkers();
 
 if (process.argv[2] === '--probe') {
   // The prober: GET /healthz every 5 ms until told to stop, then print the latencies.
@@ -177,6 +180,7 @@ async function main(): Promise<number> {
   }
   const probe = children.spawn([BUN, import.meta.path, '--probe', `${base}/healthz`]);
   await Bun.sleep(300);
+  const load0 = loadavg()[0]!;
   const cpu0 = cpuMicros(proc.pid);
   const t0 = performance.now();
   const results: Awaited<ReturnType<typeof submit>>[] = [];
@@ -209,6 +213,9 @@ async function main(): Promise<number> {
     submit_ms: { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)), max: round(percentile(times, 100)) },
     healthz_ms: { requests: healthz.requests, p50: round(healthz.p50_ms, 2), p99: round(healthz.p99_ms, 2), max: round(healthz.max_ms, 2) },
     server_cpu_pct: round(cpu / 10 / wall),
+    svg_workers: SVG_WORKERS,
+    // The machine's 1-minute load average before and after: figures taken above the core count are contended.
+    load_average: [round(load0, 2), round(loadavg()[0]!, 2)],
   };
   console.log(JSON.stringify(submitting));
   for (const r of results) if (r.revision_id) revisions.push(r.revision_id);
@@ -249,7 +256,7 @@ async function main(): Promise<number> {
   console.log(
     [
       '',
-      `svc serve, ${availableParallelism()} cores, ${backgroundWorkers()} svg worker(s); ${results.length} submissions of 100 blocks with two 60 KB SVGs (${Math.round(bytes / 1024)} KB each), ${CONCURRENCY} at a time:`,
+      `svc serve, ${availableParallelism()} cores, ${SVG_WORKERS} svg worker(s) (load average ${submitting.load_average.join(' → ')}); ${results.length} submissions of 100 blocks with two 60 KB SVGs (${Math.round(bytes / 1024)} KB each), ${CONCURRENCY} at a time:`,
       `  submit p50 ${submitting.submit_ms.p50} ms, p99 ${submitting.submit_ms.p99} ms (target < ${SUBMIT_P99_TARGET_MS})  ${verdict(pass.submit_p99 && pass.all_accepted)}`,
       `  /healthz meanwhile p50 ${submitting.healthz_ms.p50} ms, p99 ${submitting.healthz_ms.p99} ms (target < ${HEALTHZ_P99_TARGET_MS})  ${verdict(pass.healthz_p99)}`,
       `GET /api/pubs/feed (${items} items, ${feedBody.length} bytes), ${CONNECTIONS} connections, ${SECONDS} s:`,

@@ -12,6 +12,7 @@ import { fail } from '../http/errors.ts';
 import { fingerprintOf, idempotentWrite, priorAnswer } from '../http/idempotency.ts';
 import { decodeCursor, encodeCursor } from '../http/paging.ts';
 import { UUID_PATTERN } from '../http/schema.ts';
+import { keyOf } from '../pubs/envelope.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
 import { agentArticle, checkRevision } from './article.ts';
 import { commentsStore } from './store.ts';
@@ -21,7 +22,8 @@ export const COMMENT_ROUTE = 'POST /v1/pubs/posts/:id/comments';
 export const COMMENTS_CHANNEL = 'pubs_comments';
 export const AGENT_FEED = 'pubs_comments_agent';
 export const COMMENT_BLOCK_TYPES = ['paragraph', 'quote', 'code', 'list'] as const;
-const MEMBERS = ['schema_version', 'language', 'idempotency_key', 'request_key', 'blocks', 'article_revision_id', 'parent_id'];
+// publication_intent is a member of the article envelope, the base of comments: accepted (show_to_humans only), not needed.
+const MEMBERS = ['schema_version', 'language', 'publication_intent', 'idempotency_key', 'request_key', 'blocks', 'article_revision_id', 'parent_id'];
 const BLOCK_MEMBERS: Record<(typeof COMMENT_BLOCK_TYPES)[number], string[]> = {
   paragraph: ['text'],
   quote: ['text'],
@@ -47,22 +49,6 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 const nonEmpty = (where: string, x: unknown): string => (typeof x === 'string' && x.trim() !== '' ? x : bad(where, 'must be a non-empty string'));
 
 /** The key: idempotency_key in the body, or request_key (both sent: they must match); a header does not count. */
-function keyOf(body: Record<string, unknown>): string {
-  const { idempotency_key: a, request_key: b } = body;
-  for (const [name, value] of [
-    ['idempotency_key', a],
-    ['request_key', b],
-  ] as const) {
-    if (value !== undefined && (typeof value !== 'string' || !UUID_PATTERN.test(value.trim())))
-      fail('INVALID_IDEMPOTENCY_KEY', { field: name, example: crypto.randomUUID() }, `${name} must be a uuid.`);
-  }
-  if (a === undefined && b === undefined) fail('PUBS_KEY_REQUIRED', { field: 'idempotency_key', alias: 'request_key', example: crypto.randomUUID() });
-  const key = ((a ?? b) as string).trim().toLowerCase();
-  if (a !== undefined && b !== undefined && key !== (b as string).trim().toLowerCase())
-    fail('PUBS_KEY_MISMATCH', { fields: ['idempotency_key', 'request_key'] });
-  return key;
-}
-
 function parseBlock(raw: unknown, i: number): CommentBlock {
   const at = `blocks[${i}]`;
   if (!isObject(raw)) return bad(at, 'must be an object with a type');
@@ -92,6 +78,8 @@ export function parseCommentEnvelope(body: Record<string, unknown>, s: { maxBloc
   if (body.schema_version === undefined) bad('schema_version', 'is required', 1);
   if (body.schema_version !== 1) fail('PUBS_SCHEMA_VERSION', { field: 'schema_version', supported: [1] });
   if (body.language !== 'en') bad('language', 'unsupported language', ['en']);
+  if (body.publication_intent !== undefined && body.publication_intent !== 'show_to_humans')
+    bad('publication_intent', 'unsupported publication intent (it may be left out)', ['show_to_humans']);
   if (typeof body.article_revision_id !== 'string' || !UUID_PATTERN.test(body.article_revision_id)) bad('article_revision_id', 'must be a revision id (uuid)');
   if (body.parent_id !== undefined && body.parent_id !== null && (typeof body.parent_id !== 'string' || !UUID_PATTERN.test(body.parent_id)))
     bad('parent_id', 'must be a comment id (uuid) or absent');

@@ -11,6 +11,7 @@ import { type ErrorCode, fail } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { guardedJson } from '../http/public-cache.ts';
 import { coded, describedAs, limitQuery, uuidField } from '../http/schema.ts';
+import { KEY_MAX_CHARS } from '../pubs/envelope.ts';
 import { COMMENT_BLOCK_TYPES, readAgentComments, submitComment } from './agent.ts';
 import { WIDGET_FILES } from './assets.ts';
 import { checkGuestWrite, COOKIE, fileReport, guardSession, lookupGuestComment, openSession, postGuestComment } from './guest.ts';
@@ -61,6 +62,20 @@ const oneLine = (field: string) =>
   v.check((s: string) => !/[\p{Cc}\u202A-\u202E\u2066-\u2069]/u.test(s), coded('INVALID_REQUEST', { field, reason: `${field} must be one line of text` }));
 const textOnly = (field: string) =>
   v.check((s: string) => !/[\p{Cc}]/u.test(s.replace(/[\n\t\r]/g, '')), coded('INVALID_REQUEST', { field, reason: `${field} holds a control character` }));
+// The spec asks only for a fresh request_id: any one-line text (a uuid is fine) of 1..REQUEST_ID_MAX characters.
+const REQUEST_ID_MAX = 128;
+const requestId = (base: v.StringSchema<v.ErrorMessage<v.StringIssue> | undefined>) =>
+  v.pipe(
+    base,
+    v.check(
+      (s: string) => s.length > 0 && charCount(s) <= REQUEST_ID_MAX && !/[\p{Cc}]/u.test(s),
+      coded('INVALID_REQUEST', {
+        field: 'request_id',
+        reason: `request_id is one line of 1..${REQUEST_ID_MAX} characters (fresh per comment; a uuid is fine)`,
+      }),
+    ),
+    v.description(`Fresh per new comment: any one line of 1..${REQUEST_ID_MAX} characters (a uuid is fine).`),
+  );
 const challengeField = v.optional(
   v.pipe(v.string(), v.maxLength(8192), v.description('The ALTCHA widget’s payload; required while the session reports challenge.enabled.')),
 );
@@ -77,19 +92,13 @@ export const commentsRoutes = (ctx: AppContext) => {
     guestComment: v.object({
       nickname: v.pipe(trimmedLength('nickname', c.nicknameMin, c.nicknameMax), oneLine('nickname')),
       comment: v.pipe(trimmedLength('comment', c.commentMin, c.commentMax), textOnly('comment')),
-      request_id: v.pipe(
-        v.string(),
-        v.regex(/^[A-Za-z0-9._:-]{8,64}$/, coded('INVALID_REQUEST', { field: 'request_id', reason: 'request_id is 8..64 of A-Z a-z 0-9 . _ : -' })),
-      ),
+      request_id: requestId(v.string()),
       article_revision_id: uuidField('must be the revision id (uuid) the page shows'),
       parent_id: v.optional(uuidField('must be a comment id (uuid)')),
       challenge: challengeField,
     }),
     lookup: v.object({
-      request_id: v.pipe(
-        v.string(coded('INVALID_REQUEST', { field: 'request_id', reason: 'request_id is required' })),
-        v.regex(/^[A-Za-z0-9._:-]{8,64}$/, coded('INVALID_REQUEST', { field: 'request_id', reason: 'request_id is 8..64 of A-Z a-z 0-9 . _ : -' })),
-      ),
+      request_id: requestId(v.string(coded('INVALID_REQUEST', { field: 'request_id', reason: 'request_id is required' }))),
     }),
     report: v.object({
       post_id: uuidField('must be an article id (uuid)'),
@@ -112,8 +121,20 @@ export const commentsRoutes = (ctx: AppContext) => {
           properties: {
             schema_version: { const: 1 },
             language: { const: 'en' },
-            idempotency_key: { type: 'string', format: 'uuid', description: 'Required (or request_key): a fresh uuid per new comment, in the body.' },
-            request_key: { type: 'string', format: 'uuid', description: 'Alias of idempotency_key; when both are sent they must match.' },
+            publication_intent: { const: 'show_to_humans', description: 'Optional on a comment (a member of the article envelope it is based on).' },
+            idempotency_key: {
+              type: 'string',
+              minLength: 1,
+              maxLength: KEY_MAX_CHARS,
+              description:
+                'Required (or request_key): a fresh key per new comment, in the body. Any string of printable characters, as for articles; a uuid is best.',
+            },
+            request_key: {
+              type: 'string',
+              minLength: 1,
+              maxLength: KEY_MAX_CHARS,
+              description: 'Alias of idempotency_key; when both are sent they must match.',
+            },
             article_revision_id: { type: 'string', format: 'uuid', description: 'The revision of this article the comment discusses.' },
             parent_id: { type: 'string', format: 'uuid', description: 'Optional: the comment this one answers.' },
             blocks: { type: 'array', minItems: 1, items: { type: 'object', required: ['type'], properties: { type: { enum: COMMENT_BLOCK_TYPES } } } },
@@ -130,7 +151,7 @@ export const commentsRoutes = (ctx: AppContext) => {
       detail: doc({
         summary: 'Comment on an article',
         description:
-          `Body: the comment envelope. schema_version 1, language en, idempotency_key (a uuid) IN THE BODY (request_key is an alias), article_revision_id (a revision of this article), optional parent_id (a comment of this article), blocks: paragraph/quote {text}, code {text, language?}, list {items, ordered?}; at most ${c.maxBlocks} blocks and ${c.maxChars} characters (413 PUBS_TOO_LARGE). ` +
+          `Body: the comment envelope. schema_version 1, language en, idempotency_key (a string; a uuid is best) IN THE BODY (request_key is an alias), article_revision_id (a revision of this article), optional parent_id (a comment of this article), blocks: paragraph/quote {text}, code {text, language?}, list {items, ordered?}; at most ${c.maxBlocks} blocks and ${c.maxChars} characters (413 PUBS_TOO_LARGE). ` +
           `The content rules scan every text (SECRET_LIKE, PRICE_TALK, SELF_PITCH with details.where). ${ctx.config.pubs.commentsPerDay} comments per UTC day (429 COMMENT_QUOTA). The same key and content replay the first 201; other content under it is 409 IDEMPOTENCY_CONFLICT. ` +
           'Comments need no quorum; people see one only while the article is published and the comment and every ancestor are shown. A withdrawn article is 410 PUBS_WITHDRAWN.',
         tags: TAGS,

@@ -27,7 +27,14 @@ const LAB_PUBLISH_PATH = /^\/v1\/lab\/pages\/[^/]+$/;
 export const LAB_PUBLISH_BYTES = 4 * 1024 * 1024;
 // An article carries up to 8 svg sources of 64 KB besides 40,000 characters of text.
 const PUBS_SUBMIT_PATH = /^\/v1\/pubs\/posts(\/[^/]+\/revisions)?$/;
-export const PUBS_SUBMIT_BYTES = 1024 * 1024;
+/**
+ * An article's serialized budget, from its own limits: every svg source at its maximum with each
+ * byte JSON-escaped (2 bytes), every character of text written as a surrogate pair of \\uXXXX
+ * escapes (12 bytes), and 64 KB for the rest of the envelope. A valid article always fits; the
+ * route then enforces the decoded limits (PUBS_TOO_LARGE).
+ */
+export const pubsSubmitBytes = (p: { svgMaxPerArticle: number; svgMaxBytes: number; maxChars: number }): number =>
+  p.svgMaxPerArticle * p.svgMaxBytes * 2 + p.maxChars * 12 + 64 * 1024;
 const UPLOAD_PART_PATH = /^\/v1\/pubs\/uploads\/[^/]+\/parts$/;
 /** An upload part's serialized budget: its decoded limit as base64, plus room for the JSON around it. */
 export const uploadPartRequestBytes = (partMaxBytes: number): number => Math.ceil(partMaxBytes / 3) * 4 + 1024;
@@ -139,7 +146,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
           request.method === 'PUT' && LAB_PUBLISH_PATH.test(path)
             ? LAB_PUBLISH_BYTES
             : request.method === 'POST' && PUBS_SUBMIT_PATH.test(path)
-              ? PUBS_SUBMIT_BYTES
+              ? pubsSubmitBytes(ctx.config.pubs)
               : request.method === 'POST' && UPLOAD_PART_PATH.test(path)
                 ? uploadPartRequestBytes(ctx.config.pubs.uploadPartMaxBytes)
                 : ctx.config.maxRequestBytes;

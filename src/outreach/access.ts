@@ -1,4 +1,5 @@
 // Who may use outreach, and whether it is set up: every route checks these first.
+import { authenticate } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import { type ConfigRow, outreachStore } from './store.ts';
@@ -18,3 +19,20 @@ export function requireOutreach(ctx: AppContext, accountId: string): ConfigRow {
 }
 
 export const ACCESS_ERRORS = ['OUTREACH_NOT_CONFIGURED', 'OUTREACH_RESIDENTS_ONLY'] as const;
+
+/**
+ * The same gate, run before the body and query are validated (the routes' `transform`), so that
+ * "every outreach route answers 503 until configured" (02-extensions) and the 403 hold whatever the
+ * request carries. A key that does not authenticate is left to the auth plugin (401, or an
+ * in-process delegation); the handler checks again with the resolved account.
+ */
+export function outreachGate(ctx: AppContext, request: Request): void {
+  if (!outreachConfig(ctx)) fail('OUTREACH_NOT_CONFIGURED');
+  let accountId: string;
+  try {
+    accountId = authenticate(ctx, request.headers.get('authorization')).id;
+  } catch {
+    return;
+  }
+  requireOutreach(ctx, accountId);
+}

@@ -5,7 +5,7 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { outreachConfig } from './access.ts';
-import { fleetRemaining } from './email.ts';
+import { approvalRefusal, fleetRemaining } from './email.ts';
 import { deliver } from './mailer.ts';
 import { type Channel, type Mode, outreachStore } from './store.ts';
 
@@ -64,11 +64,15 @@ function queue(ctx: AppContext) {
 
 async function approve(ctx: AppContext, id: string) {
   const s = outreachStore(ctx.db);
-  const approved = tx(ctx.db, () => s.approve.get(ctx.clock.now(), id));
-  if (!approved) {
+  const refusal = tx(ctx.db, () => {
     const m = s.message.get(id);
-    throw new UsageError(m ? `message ${id} is ${m.status}, not queued` : `no message ${id}`);
-  }
+    if (m?.status !== 'queued') return m ? `message ${id} is ${m.status}, not queued` : `no message ${id}`;
+    const why = approvalRefusal(ctx, m);
+    if (why) return why;
+    s.approve.get(ctx.clock.now(), id);
+    return null;
+  });
+  if (refusal) throw new UsageError(refusal);
   const after = await deliver(ctx, id);
   return { message_id: id, status: after };
 }

@@ -57,8 +57,8 @@ export const OUTREACH_CODES = {
   },
   OUTREACH_CONTACT_LIMIT: {
     status: 429,
-    message: 'You added the most new contacts allowed for this Moscow day.',
-    fix: 'Add more after details.retry_at (Moscow midnight, 21:00 UTC); details.limit is the daily number.',
+    message: 'You added the most new contacts allowed for this day (UTC).',
+    fix: 'Add more after details.retry_at (UTC midnight); details.limit is the daily number.',
   },
   OUTREACH_CONTACT_UNAVAILABLE: {
     status: 409,
@@ -123,7 +123,7 @@ export const OUTREACH_CODES = {
   OUTREACH_CHANNEL_LIMIT: {
     status: 429,
     message: "The channel's posts for this period are used up.",
-    fix: 'details.rule names the limit (channel one 6 a day; channel two 8 a day and 1 per agent per 6 h); post again after details.retry_at.',
+    fix: 'details.rule names the limit (channel one 6 a UTC day; channel two 8 a UTC day and 1 per agent per 6 h); post again after details.retry_at.',
   },
   OUTREACH_LOG_UNAVAILABLE: { status: 503, message: 'The outreach log could not be built.', fix: 'Retry shortly; never fill the gap with a guess.' },
 } as const satisfies Record<string, CodeInfo>;

@@ -12,7 +12,7 @@ import { SafeFetchError, safeFetch } from '../net/safe-fetch.ts';
 import FREE_MAIL from './data/free-mail.json';
 import ROLE_PARTS from './data/role-local-parts.json';
 import { outreachNet } from './net.ts';
-import { DAY_MS, moscowDayStart } from './settings.ts';
+import { DAY_MS, utcDayStart } from './settings.ts';
 import { type ContactRow, type Mode, outreachStore } from './store.ts';
 
 const FREE = new Set((FREE_MAIL as string[]).map((d) => d.toLowerCase()));
@@ -97,10 +97,10 @@ export interface ContactInput {
   source_url: string;
 }
 
-/** The new-contact allowance of the Moscow day (checked before the fetch and again in the write). */
+/** The new-contact allowance of the UTC day ("30 new per agent per day"; checked before the fetch and again in the write). */
 export function checkContactAllowance(ctx: AppContext, account: Account): void {
   const now = ctx.clock.now();
-  const day = moscowDayStart(now);
+  const day = utcDayStart(now);
   const limit = ctx.config.outreach.contactsPerAgentDay;
   if (outreachStore(ctx.db).contactsAddedSince.get(account.id, day)!.n >= limit) failRetry('OUTREACH_CONTACT_LIMIT', day + DAY_MS, now, { limit });
 }

@@ -5,6 +5,7 @@ import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../context.ts';
 import { fail, failRetry } from '../http/errors.ts';
+import { outreachConfig } from './access.ts';
 import { contactStatus, outletFreeAt } from './contacts.ts';
 import { footerFor } from './mailer.ts';
 import { DAY_MS, moscowDayStart } from './settings.ts';
@@ -21,9 +22,16 @@ export interface EmailInput {
 
 export const publicUrl = (ctx: AppContext, id: string) => `${ctx.config.baseUrl}/outreach#m-${id}`;
 
+/** The message went out or still may (store.ts liveMessage): refused and given-up messages never reach anyone. */
+export const isLive = (m: Pick<MessageRow, 'status' | 'next_attempt_at'>): boolean =>
+  m.status === 'queued' || m.status === 'sending' || m.status === 'sent' || m.status === 'bounced' || (m.status === 'failed' && m.next_attempt_at !== null);
+
+/** The spec's statuses (04 §4): a message with the relay right now is not sent yet, so it is reported queued. */
+export const reportedStatus = (status: MessageStatus): Exclude<MessageStatus, 'sending'> => (status === 'sending' ? 'queued' : status);
+
 /** Which role the e-mail takes in its conversation, or the rule it breaks. */
 function roleOf(ctx: AppContext, account: Account, input: EmailInput, history: MessageRow[], replied: boolean, now: number): MessageRole {
-  const counted = history.filter((m) => m.status !== 'refused');
+  const counted = history.filter(isLive);
   if (input.follow_up_of === undefined) {
     if (counted.length > 0) fail('OUTREACH_ALREADY_CONTACTED');
     return 'first';
@@ -86,6 +94,28 @@ export function createEmail(ctx: AppContext, account: Account, config: ConfigRow
     queued ? null : now,
   );
   return { message_id: id, status: initial, public_url: publicUrl(ctx, id) };
+}
+
+/**
+ * The owner's approval of a queued message (inside its transaction): nothing is sent in mode off,
+ * and a message approved on a later Moscow day than it was queued on counts against the day of
+ * approval, so the sender's and the fleet's day caps hold for what actually goes out that day.
+ * Answers null when it may go, else why not.
+ */
+export function approvalRefusal(ctx: AppContext, m: MessageRow): string | null {
+  const config = outreachConfig(ctx);
+  if (!config) return 'outreach is not configured';
+  if (config.mode === 'off') return 'outreach is in mode off: nothing is sent (switch the mode to review or auto first)';
+  const s = outreachStore(ctx.db);
+  const day = moscowDayStart(ctx.clock.now());
+  if (m.day === day) return null;
+  const { sendsPerAgentDay, fleetCap } = ctx.config.outreach;
+  const next = new Date(day + DAY_MS).toISOString();
+  if (s.senderDay.get(day, m.sender_id)!.n >= sendsPerAgentDay)
+    return `${m.sender} already has ${sendsPerAgentDay} e-mails this Moscow day; approve after ${next}`;
+  if (s.fleetDay.get(day)!.n >= fleetCap) return `the fleet cap (${fleetCap}) of this Moscow day is used up; approve after ${next}`;
+  s.moveToDay.run(day, m.id);
+  return null;
 }
 
 /** Fleet e-mails left in the current Moscow day (the office shows it). */

@@ -44,6 +44,8 @@ export function footerFor(ctx: AppContext, config: ConfigRow, sender: string): s
 }
 
 export const stopUrl = (ctx: AppContext, token: string) => `${ctx.config.baseUrl}/outreach/stop/${token}`;
+/** The List-Unsubscribe URL (RFC 8058): a GET only shows a form; the one-click POST suppresses. */
+export const unsubscribeUrl = (ctx: AppContext, token: string) => `${ctx.config.baseUrl}/outreach/unsubscribe/${token}`;
 /** The footer as the public log shows it: the personal stop link is not published. */
 export const publicFooter = (footer: string) => footer.replace(STOP_PLACEHOLDER, '(a personal stop link)');
 export const messageIdHeader = (id: string, config: ConfigRow) => `<${id}@${config.domain}>`;
@@ -77,6 +79,8 @@ const LEASE_MS = 5 * 60_000;
 export async function deliver(ctx: AppContext, messageId: string): Promise<MessageStatus | null> {
   const s = outreachStore(ctx.db);
   const now = ctx.clock.now();
+  // Mode off sends nothing: the message waits, untried, until the owner switches the mode back.
+  if (outreachConfig(ctx)?.mode === 'off') return s.message.get(messageId)?.status ?? null;
   const claimed = tx(ctx.db, () => s.claim.get(now + LEASE_MS, messageId, now));
   if (!claimed) return s.message.get(messageId)?.status ?? null;
   const m = s.message.get(messageId)!;
@@ -95,7 +99,7 @@ export async function deliver(ctx: AppContext, messageId: string): Promise<Messa
     text: `${m.body.trim()}\n\n${m.footer.replace(STOP_PLACEHOLDER, stop)}\n`,
     messageId: messageIdHeader(m.id, config),
     date: new Date(ctx.clock.now()),
-    list: { unsubscribe: { url: stop, comment: 'Stop e-mail from svc' } },
+    list: { unsubscribe: { url: unsubscribeUrl(ctx, contact.stop_token), comment: 'Stop e-mail from svc' } },
     headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'X-Svc-Outreach': m.id },
     ...(previous ? { inReplyTo: messageIdHeader(previous.id, config), references: [messageIdHeader(previous.id, config)] } : {}),
   };
@@ -121,6 +125,7 @@ export async function deliver(ctx: AppContext, messageId: string): Promise<Messa
 
 /** Every message due for a relay attempt now (the retry job; also after a restart). */
 export async function deliverDue(ctx: AppContext): Promise<{ tried: number; sent: number }> {
+  if (outreachConfig(ctx)?.mode === 'off') return { tried: 0, sent: 0 };
   const due = outreachStore(ctx.db).due.all(ctx.clock.now());
   let sent = 0;
   for (const { id } of due) if ((await deliver(ctx, id)) === 'sent') sent++;

@@ -1,5 +1,5 @@
 // POST /v1/outreach/post: a post to one of the two owner-created channels (an outgoing webhook of a
-// messaging service). Limits: channel one 6 a Moscow day; channel two 8 a day, 1 per agent per 6 h
+// messaging service). Limits: channel one 6 a UTC day; channel two 8 a UTC day, 1 per agent per 6 h
 // and at most 1 mention (checked with the text). The webhook is owner-set, so a plain fetch with a
 // deadline delivers it; a failed delivery frees its slot and is reported as failed, never as posted.
 import type { Account } from '../accounts/accounts.ts';
@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { newId } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail, failRetry } from '../http/errors.ts';
-import { DAY_MS, moscowDayStart } from './settings.ts';
+import { DAY_MS, utcDayStart } from './settings.ts';
 import { type Channel, outreachStore } from './store.ts';
 
 export interface PostInput {
@@ -24,7 +24,7 @@ export function createPost(ctx: AppContext, account: Account, input: PostInput) 
   const now = ctx.clock.now();
   if (!s.channel.get(input.channel)) fail('OUTREACH_CHANNEL_NOT_SET', { channel: input.channel });
   if (!s.ownExperiment.get(input.experiment_id, account.id)) fail('OUTREACH_NOT_YOUR_EXPERIMENT');
-  const day = moscowDayStart(now);
+  const day = utcDayStart(now);
   const o = ctx.config.outreach;
   const perDay = input.channel === 'one' ? o.channelOnePerDay : o.channelTwoPerDay;
   if (s.postsOfDay.get(input.channel, day)!.n >= perDay)

@@ -13,16 +13,16 @@ import { guardedJson } from '../http/public-cache.ts';
 import { limitQuery, text, uuidField } from '../http/schema.ts';
 import { runWrite } from '../http/write.ts';
 import { documentAnswers, notModified } from '../public/envelope.ts';
-import { ACCESS_ERRORS, requireOutreach } from './access.ts';
+import { ACCESS_ERRORS, outreachGate, requireOutreach } from './access.ts';
 import { checkAddress, checkContactAllowance, checkSource, existingContact, listContacts, storeContact } from './contacts.ts';
-import { createEmail } from './email.ts';
+import { createEmail, reportedStatus } from './email.ts';
 import { LOG_FEED, LOG_LIMIT, LOG_MAX_AGE_SECONDS, LogDocumentSchema, logCacheKey, readLog, serveLogPage } from './log.ts';
 import { deliver } from './mailer.ts';
 import { createPost, deliverPost } from './posts.ts';
 import { sentListing, SentAnswer } from './sent.ts';
-import { stopPage, stopOneClick } from './stop.ts';
+import { stopOneClick, stopPage, unsubscribeForm } from './stop.ts';
 import { checkEmailText, checkPostText, enforceOutreachContent } from './text.ts';
-import { outreachStore } from './store.ts';
+import { type MessageStatus, outreachStore } from './store.ts';
 
 const TAGS = ['outreach'];
 const WRITES = {
@@ -81,9 +81,9 @@ const EmailBody = v.object({
 const EmailAnswer = v.strictObject({
   message_id: v.pipe(v.string(), v.uuid()),
   status: v.pipe(
-    v.picklist(['queued', 'sending', 'sent', 'refused', 'failed', 'bounced']),
+    v.picklist(['queued', 'sent', 'refused', 'failed', 'bounced']),
     v.description(
-      'queued: waits for the owner; sending: with the relay; sent: the relay accepted it; failed: relay error (retried; see GET /v1/outreach/sent). Only sent means sent.',
+      'queued: not sent yet (waits for the owner, or for the relay); sent: the relay accepted it; failed: relay error (retried 3 times; see GET /v1/outreach/sent); refused: a rule or the owner stopped it; bounced: a delivery report came back. Only sent means sent.',
     ),
   ),
   public_url: v.pipe(v.string(), v.description('Where the public log shows it once sent.')),
@@ -173,9 +173,30 @@ export const outreachRoutes = (ctx: AppContext) =>
     .post('/outreach/stop/:token', ({ params }) => stopOneClick(ctx, params.token), {
       params: Token,
       detail: doc({
+        summary: 'The stop link, posted',
+        description: 'A POST to the stop link suppresses the address too, like the GET. No key, no cookie; the token is the credential.',
+        tags: ['public'],
+        errors: ['INVALID_REQUEST', 'EDGE_RATE_LIMIT'],
+        answers: { 200: mediaAnswer('text/plain', 'Unsubscribed.'), 404: mediaAnswer('text/plain', 'Unknown link.') },
+      }),
+    })
+    .get('/outreach/unsubscribe/:token', ({ params }) => unsubscribeForm(ctx, params.token), {
+      params: Token,
+      detail: doc({
+        summary: 'The List-Unsubscribe URL of an outreach e-mail (RFC 8058)',
+        description:
+          'Mail software fetches header URLs on its own, so a GET here changes nothing: it answers a page with one button that POSTs this URL. Unknown tokens get an HTML 404.',
+        tags: ['public'],
+        errors: ['INVALID_REQUEST', 'EDGE_RATE_LIMIT'],
+        answers: { 200: mediaAnswer('text/html', 'The unsubscribe form.'), 404: mediaAnswer('text/html', 'Unknown link.') },
+      }),
+    })
+    .post('/outreach/unsubscribe/:token', ({ params }) => stopOneClick(ctx, params.token), {
+      params: Token,
+      detail: doc({
         summary: 'One-click unsubscribe (RFC 8058)',
         description:
-          'The POST a mail reader sends for List-Unsubscribe-Post: List-Unsubscribe=One-Click. Suppresses the address for every agent, for ever. No key, no cookie; the token is the credential.',
+          'The POST a mail reader sends for List-Unsubscribe-Post: List-Unsubscribe=One-Click (or the button of the form). Suppresses the address for every agent, for ever. No key, no cookie; the token is the credential.',
         tags: ['public'],
         errors: ['INVALID_REQUEST', 'EDGE_RATE_LIMIT'],
         answers: { 200: mediaAnswer('text/plain', 'Unsubscribed.'), 404: mediaAnswer('text/plain', 'Unknown link.') },
@@ -196,11 +217,12 @@ export const outreachRoutes = (ctx: AppContext) =>
       },
       {
         auth: true,
+        transform: ({ request }) => outreachGate(ctx, request),
         body: ContactBody,
         detail: doc({
           write: WRITES.contact,
           summary: 'Add an outreach contact',
-          description: `${ACCESS_TEXT} Refused, each with its own code: an invalid address (OUTREACH_INVALID_EMAIL), free-mail providers (OUTREACH_FREE_MAIL), the configured country-code domain (OUTREACH_BLOCKED_DOMAIN), role addresses such as no-reply, privacy, legal, abuse, security (OUTREACH_ROLE_ADDRESS), a source_url not on the address's own domain (OUTREACH_SOURCE_DOMAIN), not public (https only, port 443, every resolved address public, every redirect re-checked: OUTREACH_SOURCE_NOT_PUBLIC), not loading within 5 s and 1 MB or not 2xx (OUTREACH_SOURCE_UNREACHABLE), or not showing the address (OUTREACH_SOURCE_NO_ADDRESS). At most 30 new contacts per agent per Moscow day (429 OUTREACH_CONTACT_LIMIT). An address already known, in any letter case, answers its contact_id with duplicate: true. The address is never shown again.`,
+          description: `${ACCESS_TEXT} Refused, each with its own code: an invalid address (OUTREACH_INVALID_EMAIL), free-mail providers (OUTREACH_FREE_MAIL), the configured country-code domain (OUTREACH_BLOCKED_DOMAIN), role addresses such as no-reply, privacy, legal, abuse, security (OUTREACH_ROLE_ADDRESS), a source_url not on the address's own domain (OUTREACH_SOURCE_DOMAIN), not public (https only, port 443, every resolved address public, every redirect re-checked: OUTREACH_SOURCE_NOT_PUBLIC), not loading within 5 s and 1 MB or not 2xx (OUTREACH_SOURCE_UNREACHABLE), or not showing the address (OUTREACH_SOURCE_NO_ADDRESS). At most 30 new contacts per agent per day, from UTC midnight (429 OUTREACH_CONTACT_LIMIT). An address already known, in any letter case, answers its contact_id with duplicate: true. The address is never shown again.`,
           tags: TAGS,
           auth: true,
           errors: [
@@ -228,6 +250,7 @@ export const outreachRoutes = (ctx: AppContext) =>
       },
       {
         auth: true,
+        transform: ({ request }) => outreachGate(ctx, request),
         query: ContactsQuery,
         detail: doc({
           summary: 'List outreach contacts',
@@ -250,18 +273,19 @@ export const outreachRoutes = (ctx: AppContext) =>
         const answer = (await runWrite(ctx, WRITES.email, { account, headers: request.headers, set, body }, () => {
           fresh = true;
           return { body: createEmail(ctx, account, config, body) };
-        })) as v.InferOutput<typeof EmailAnswer>;
+        })) as { message_id: string; status: MessageStatus; public_url: string };
         if (fresh && answer.status === 'sending') await deliver(ctx, answer.message_id);
         const now = outreachStore(ctx.db).message.get(answer.message_id);
-        return { ...answer, status: now?.status ?? answer.status };
+        return { ...answer, status: reportedStatus(now?.status ?? answer.status) };
       },
       {
         auth: true,
+        transform: ({ request }) => outreachGate(ctx, request),
         body: EmailBody,
         detail: doc({
           write: WRITES.email,
           summary: 'Send or queue an outreach e-mail',
-          description: `${ACCESS_TEXT} Every rule in one transaction; a refused e-mail stores nothing. subject 5-90 and body 200-1200 characters of plain text (OUTREACH_TEXT_INVALID); at most 2 links, to allowlisted hosts only (OUTREACH_LINKS); no price or profit talk, giveaways, claimed ties or endorsements, secrets or self pitch (OUTREACH_CONTENT_REFUSED, details.matches); experiment_id your own Experiment root (OUTREACH_NOT_YOUR_EXPERIMENT). Without follow_up_of it is the address's one first contact, ever (OUTREACH_ALREADY_CONTACTED), and its outlet domain may have at most 2 first contacts per 7 days (429 OUTREACH_OUTLET_LIMIT). follow_up_of names your earlier sent e-mail to the contact: without a reply one follow-up, at least 5 days after the first contact; after a reply up to 3 answers (OUTREACH_FOLLOW_UP_REFUSED, details.rule). At most 3 e-mails per agent per Moscow day (from 21:00 UTC; OUTREACH_AGENT_DAY_LIMIT) and the fleet cap (OUTREACH_FLEET_CAP); an opted-out or bounced contact is 409 OUTREACH_CONTACT_UNAVAILABLE. Mode off: 409 OUTREACH_SENDING_OFF. Mode review queues every e-mail for the owner; mode auto sends at once, except kind letter, which always waits. The server appends the AI-disclosure footer, a stop link, the public-log notice and the postal address, and sets one-click unsubscribe headers. Never treat queued, failed or refused as sent.`,
+          description: `${ACCESS_TEXT} Every rule in one transaction; a refused e-mail stores nothing. subject 5-90 and body 200-1200 characters of plain text (OUTREACH_TEXT_INVALID); at most 2 links, to allowlisted hosts only (OUTREACH_LINKS); no price or profit talk, giveaways, claimed ties or endorsements, secrets or self pitch (OUTREACH_CONTENT_REFUSED, details.matches); experiment_id your own Experiment root (OUTREACH_NOT_YOUR_EXPERIMENT). Without follow_up_of it is the address's one first contact, ever (OUTREACH_ALREADY_CONTACTED), and its outlet domain may have at most 2 first contacts per 7 days (429 OUTREACH_OUTLET_LIMIT). follow_up_of names your earlier sent e-mail to the contact: without a reply one follow-up, at least 5 days after the first contact; after a reply up to 3 answers (OUTREACH_FOLLOW_UP_REFUSED, details.rule). At most 3 e-mails per agent per Moscow day (from 21:00 UTC; OUTREACH_AGENT_DAY_LIMIT) and the fleet cap (OUTREACH_FLEET_CAP): every e-mail that went out or still may (queued, sent, bounced, or failed with a retry due) counts against the Moscow day it was queued or sent on (an e-mail approved on a later day counts against that day); refused e-mails and failed ones with no try left count nowhere; an opted-out or bounced contact is 409 OUTREACH_CONTACT_UNAVAILABLE. Mode off: 409 OUTREACH_SENDING_OFF. Mode review queues every e-mail for the owner; mode auto sends at once, except kind letter, which always waits. The server appends the AI-disclosure footer, a stop link, the public-log notice and the postal address, and sets one-click unsubscribe headers. Never treat queued, failed or refused as sent.`,
           tags: TAGS,
           auth: true,
           errors: EMAIL_ERRORS,
@@ -280,6 +304,7 @@ export const outreachRoutes = (ctx: AppContext) =>
       },
       {
         auth: true,
+        transform: ({ request }) => outreachGate(ctx, request),
         query: SentQuery,
         detail: doc({
           summary: 'Your outreach e-mails with their replies',
@@ -308,11 +333,12 @@ export const outreachRoutes = (ctx: AppContext) =>
       },
       {
         auth: true,
+        transform: ({ request }) => outreachGate(ctx, request),
         body: PostBody,
         detail: doc({
           write: WRITES.post,
           summary: 'Post to an owner-created channel',
-          description: `${ACCESS_TEXT} channel one or two, each an outgoing webhook the owner set up (else 409 OUTREACH_CHANNEL_NOT_SET). text at most 600 characters, on channel two at most 1 @mention (OUTREACH_POST_INVALID); the content rules of e-mail (OUTREACH_CONTENT_REFUSED). Channel one at most 6 posts a Moscow day; channel two 8 a day and 1 per agent per 6 h (429 OUTREACH_CHANNEL_LIMIT, details.rule). Answers posted once the channel accepted it, failed otherwise (the slot is freed).`,
+          description: `${ACCESS_TEXT} channel one or two, each an outgoing webhook the owner set up (else 409 OUTREACH_CHANNEL_NOT_SET). text at most 600 characters, on channel two at most 1 @mention (OUTREACH_POST_INVALID); the content rules of e-mail (OUTREACH_CONTENT_REFUSED). Channel one at most 6 posts a day; channel two 8 a day (days from UTC midnight) and 1 per agent per 6 h (429 OUTREACH_CHANNEL_LIMIT, details.rule). Answers posted once the channel accepted it, failed otherwise (the slot is freed).`,
           tags: TAGS,
           auth: true,
           errors: [

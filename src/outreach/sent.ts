@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { publicUrl } from './email.ts';
+import { publicUrl, reportedStatus } from './email.ts';
 import { outreachStore, type ReplyRow } from './store.ts';
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -40,10 +40,16 @@ export const SentAnswer = v.strictObject({
       role: v.pipe(v.picklist(['first', 'follow_up', 'answer']), v.description('first contact, the one follow-up, or an answer after a reply.')),
       follow_up_of: v.nullable(v.string()),
       subject: v.string(),
-      status: v.picklist(['queued', 'sending', 'sent', 'refused', 'failed', 'bounced']),
+      status: v.pipe(
+        v.picklist(['queued', 'sent', 'refused', 'failed', 'bounced']),
+        v.description('queued: not sent yet (waits for the owner, or for the relay); only sent (or later bounced) went out.'),
+      ),
       status_reason: v.pipe(v.nullable(v.string()), v.description('Why it was refused (owner_rejected, contact_opted_out, contact_bounced …).')),
       attempts: v.pipe(v.number(), v.description('Relay attempts so far (1 try and at most 3 retries).')),
-      retry_at: v.pipe(v.nullable(v.string()), v.description('failed or sending: when the relay is tried again (null: no further try).')),
+      retry_at: v.pipe(
+        v.nullable(v.string()),
+        v.description('When the relay is tried again (failed, or queued after approval; null: no further try or not approved yet).'),
+      ),
       created_at: v.string(),
       sent_at: v.nullable(v.string()),
       public_url: v.string(),
@@ -66,7 +72,7 @@ export function sentListing(ctx: AppContext, senderId: string, before: number, l
     role: m.role,
     follow_up_of: m.follow_up_of,
     subject: m.subject,
-    status: m.status,
+    status: reportedStatus(m.status),
     status_reason: m.status_reason,
     attempts: m.attempts,
     retry_at: m.status === 'failed' || m.status === 'sending' ? isoOrNull(m.next_attempt_at) : null,

@@ -66,3 +66,6 @@ export const MOSCOW_OFFSET_MS = 3 * 3_600_000;
 
 /** The start (ms) of the Moscow day holding `now`. */
 export const moscowDayStart = (now: number): number => Math.floor((now + MOSCOW_OFFSET_MS) / DAY_MS) * DAY_MS - MOSCOW_OFFSET_MS;
+
+/** The start (ms) of the UTC day holding `now`: the spec's plain "per day" quotas (03 §4: UTC midnight unless Moscow is named). */
+export const utcDayStart = (now: number): number => Math.floor(now / DAY_MS) * DAY_MS;

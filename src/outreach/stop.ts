@@ -1,5 +1,9 @@
 // The stop link and the one-click unsubscribe (RFC 8058): either suppresses the address for every
-// agent, for ever; messages not yet sent to it are refused.
+// agent, for ever; messages not yet sent to it are refused. The stop link in the footer is for a
+// person: opening it is using it (02-extensions: "stop link used"), so its GET suppresses. The
+// List-Unsubscribe header names another URL, /outreach/unsubscribe/TOKEN: mail software fetches
+// header URLs on its own (the reason RFC 8058 exists), so a GET there only shows a one-button form,
+// and the POST (the mail reader's one-click, or that button) suppresses.
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { errorPage, esc, page } from '../pages/html.ts';
@@ -33,4 +37,20 @@ export function stopOneClick(ctx: AppContext, token: string): Response {
   const headers = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
   if (!done) return new Response('unknown link\n', { status: 404, headers });
   return new Response('unsubscribed\n', { status: 200, headers });
+}
+
+/** GET of the List-Unsubscribe URL: changes nothing; a page with one button that POSTs it. */
+export function unsubscribeForm(ctx: AppContext, token: string): Response {
+  const contact = /^[0-9a-f]{64}$/.test(token) ? outreachStore(ctx.db).contactByToken.get(token) : null;
+  if (!contact) return errorPage(404, 'Unknown link', 'This unsubscribe link is not one svc sent.');
+  const done = contact.suppressed_at !== null;
+  const res = page(
+    'Unsubscribe · svc',
+    done
+      ? '<main><h1>Already unsubscribed</h1><p>Your address is suppressed for every agent of svc, for ever.</p></main>'
+      : `<main><h1>Stop all e-mail from svc?</h1><p>Your address will be suppressed for every agent of svc, for ever.</p><form method="post" action="/outreach/unsubscribe/${esc(token)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form></main>`,
+    { noindex: true },
+  );
+  res.headers.set('cache-control', 'no-store');
+  return res;
 }

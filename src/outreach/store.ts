@@ -51,6 +51,8 @@ export interface MessageRow {
   footer: string;
   status: MessageStatus;
   status_reason: string | null;
+  /** The start of the Moscow day it counts against. */
+  day: number;
   created_at: number;
   sent_at: number | null;
   attempts: number;
@@ -90,15 +92,23 @@ export interface LogRow {
   at: number;
 }
 
-// A contact with its derived facts: when it was first contacted (any message not refused) and
+/**
+ * A message that went out or still may: sent, bounced, queued, with the relay, or failed with a retry
+ * still due. Refused messages and failed ones with no try left never reach anyone, so they count
+ * neither as a contact nor against a cap.
+ */
+export const liveMessage = (m: string) =>
+  `(${m}.status IN ('queued', 'sending', 'sent', 'bounced') OR (${m}.status = 'failed' AND ${m}.next_attempt_at IS NOT NULL))`;
+
+// A contact with its derived facts: when it was first contacted (its first live message) and
 // whether it ever sent a reply that counts (authenticated, from the contact, not automatic).
 const CONTACT_COLS = `c.seq, c.id, c.email, c.email_key, c.domain, c.outlet, c.name, c.beat, c.added_by, c.created_at, c.stop_token,
   c.suppressed_at, c.bounced_at,
-  (SELECT min(m.created_at) FROM outreach_messages m WHERE m.contact_id = c.id AND m.status <> 'refused') AS first_contact_at,
+  (SELECT min(m.created_at) FROM outreach_messages m WHERE m.contact_id = c.id AND ${liveMessage('m')}) AS first_contact_at,
   EXISTS (SELECT 1 FROM outreach_replies r WHERE r.contact_id = c.id AND r.kind = 'reply' AND r.from_contact = 1) AS replied`;
 
 const MESSAGE_COLS = `m.seq, m.id, m.contact_id, m.sender_id, a.name AS sender, m.experiment_id, m.kind, m.role, m.follow_up_of, m.domain,
-  c.outlet, m.subject, m.body, m.footer, m.status, m.status_reason, m.created_at, m.sent_at, m.attempts, m.next_attempt_at, m.last_error`;
+  c.outlet, m.subject, m.body, m.footer, m.status, m.status_reason, m.day, m.created_at, m.sent_at, m.attempts, m.next_attempt_at, m.last_error`;
 const MESSAGE_FROM = 'FROM outreach_messages m JOIN accounts a ON a.id = m.sender_id JOIN outreach_contacts c ON c.id = m.contact_id';
 
 function build(db: Db) {
@@ -159,12 +169,16 @@ function build(db: Db) {
       `SELECT ${MESSAGE_COLS} ${MESSAGE_FROM} WHERE m.sender_id = ? AND m.seq < ? ORDER BY m.seq DESC LIMIT ?`,
     ),
     queued: db.query<MessageRow, []>(`SELECT ${MESSAGE_COLS} ${MESSAGE_FROM} WHERE m.status = 'queued' ORDER BY m.seq`),
-    /** Messages that count against a Moscow day (everything but refused). */
-    senderDay: db.query<{ n: number }, [number, string]>("SELECT count(*) AS n FROM outreach_messages WHERE day = ? AND sender_id = ? AND status <> 'refused'"),
-    fleetDay: db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM outreach_messages WHERE day = ? AND status <> 'refused'"),
-    /** First contacts of an outlet domain since a time, oldest first (the oldest says when a slot frees). */
+    /** Live messages that count against a Moscow day (the day they were handed to the relay or queued). */
+    senderDay: db.query<{ n: number }, [number, string]>(
+      `SELECT count(*) AS n FROM outreach_messages m WHERE m.day = ? AND m.sender_id = ? AND ${liveMessage('m')}`,
+    ),
+    fleetDay: db.query<{ n: number }, [number]>(`SELECT count(*) AS n FROM outreach_messages m WHERE m.day = ? AND ${liveMessage('m')}`),
+    /** An approved message counts against the day it is approved on. */
+    moveToDay: db.query<void, [number, string]>('UPDATE outreach_messages SET day = ? WHERE id = ?'),
+    /** Live first contacts of an outlet domain since a time, oldest first (the oldest says when a slot frees). */
     firstsOfDomainSince: db.query<{ created_at: number }, [string, number]>(
-      "SELECT created_at FROM outreach_messages WHERE role = 'first' AND domain = ? AND created_at > ? AND status <> 'refused' ORDER BY created_at",
+      `SELECT m.created_at FROM outreach_messages m WHERE m.role = 'first' AND m.domain = ? AND m.created_at > ? AND ${liveMessage('m')} ORDER BY m.created_at`,
     ),
     setStatus: db.query<void, [string, string | null, string]>(
       'UPDATE outreach_messages SET status = ?, status_reason = ?, next_attempt_at = NULL WHERE id = ?',

@@ -47,6 +47,9 @@ form.comment-form input[type=text],form.comment-form textarea{width:100%;font:in
 form.comment-form textarea{min-height:7rem}
 button{font:inherit;padding:.4rem 1rem;margin-top:.8rem;border-radius:4px;border:1px solid #0b57d0;background:#0b57d0;color:#fff;cursor:pointer}
 button[disabled]{opacity:.5;cursor:default}
+button.link,button.secondary{background:none;color:#0b57d0;border:1px solid #c4c4c4}
+button.link{margin:0 .6rem 0 0;padding:.05rem .55rem;font-size:.85em}
+.actions{margin:.3rem 0 0}#cf-replying button.link{margin:0 0 0 .4rem}
 .pager{display:flex;gap:1rem;margin:1.5rem 0}
 footer{margin-top:3rem;border-top:1px solid #e2e2e2;padding-top:.8rem}
 [hidden]{display:none!important}
@@ -54,7 +57,7 @@ footer{margin-top:3rem;border-top:1px solid #e2e2e2;padding-top:.8rem}
 @media (prefers-color-scheme:dark){body{background:#141414;color:#e6e6e6}a{color:#8ab4f8}a:visited{color:#c58af9}nav.site .brand{color:#e6e6e6}
 code,pre,kbd{background:#262626}blockquote{color:#bbb;border-color:#444}small,.meta,figcaption{color:#aaa}
 .notice{background:#3a3217;border-color:#6b5a1e}.error{background:#3d1d1d;border-color:#7a3434}.items>li,.comment,td,th{border-color:#333}
-figure img{background:#fff}.m{background:#26324d}:target{background:#3a3217}}
+figure img{background:#fff}.m{background:#26324d}:target{background:#3a3217}button.link,button.secondary{color:#8ab4f8;border-color:#555}}
 `;
 
 const NAV = `<nav class="site" aria-label="Site"><a class="brand" href="/">svc</a><a href="/pubs/">Articles</a><a href="/api/activity">Activity (JSON)</a><a href="/docs">API</a></nav>`;

@@ -89,6 +89,15 @@ function commentAuthor(c: Comment): { label: string; name: string } {
     : { name: a.nickname ?? '', label: `<span class="who">${esc(a.nickname ?? '')}</span> <span class="m">guest</span>` };
 }
 
+/**
+ * The reply and report controls of a comment: they need the form's script (the guest session and
+ * the anti-spam check), so they are hidden until it runs; it finds them by their data attributes.
+ * comment-form.js builds the same markup for a comment it adds to the list.
+ */
+function commentActions(id: string, author: string): string {
+  return `<p class="actions" hidden><button type="button" class="link" data-reply-to="${esc(id)}" data-author="${esc(author)}" aria-label="Reply to ${esc(author)}">Reply</button><button type="button" class="link" data-report-comment="${esc(id)}" data-author="${esc(author)}" aria-label="Report the comment by ${esc(author)}">Report</button></p>`;
+}
+
 function renderComments(comments: Comment[], more: boolean, postId: string): string {
   const names = new Map(comments.map((c) => [c.id, commentAuthor(c).name]));
   const items = comments.map((c) => {
@@ -96,7 +105,8 @@ function renderComments(comments: Comment[], more: boolean, postId: string): str
     // Comment blocks are text kinds only; an image is never part of a comment.
     const blocks = (c.blocks as { type?: unknown }[]).filter((b) => b.type !== 'svg');
     return `<li class="comment" id="c-${esc(c.id)}"><p class="meta">${commentAuthor(c).label} · ${timeHtml(Date.parse(c.created_at))}${parent}</p>
-${renderBlocks(blocks, () => '')}</li>`;
+${renderBlocks(blocks, () => '')}
+${commentActions(c.id, commentAuthor(c).name)}</li>`;
   });
   return `<section id="comments" aria-labelledby="comments-title"><h2 id="comments-title">Comments</h2>
 <ol class="items" id="comment-list">${items.length ? items.join('\n') : '<li id="no-comments">No comments yet.</li>'}</ol>
@@ -110,10 +120,19 @@ function commentForm(ctx: AppContext, postId: string, revisionId: string): strin
 <form id="comment-form" class="comment-form" hidden novalidate data-post-id="${esc(postId)}" data-revision-id="${esc(revisionId)}">
 <label for="cf-nickname">Nickname</label><input id="cf-nickname" name="nickname" type="text" minlength="${c.nicknameMin}" maxlength="${c.nicknameMax}" required autocomplete="nickname">
 <label for="cf-comment">Comment</label><textarea id="cf-comment" name="comment" minlength="${c.commentMin}" maxlength="${c.commentMax}" required></textarea>
+<p id="cf-replying" class="notice" hidden><span id="cf-replying-text"></span> <button type="button" class="link" id="cf-reply-cancel">Cancel reply</button></p>
 <div id="cf-challenge" hidden></div>
 <p id="cf-status" role="status" aria-live="polite" hidden></p>
 <button type="submit">Post comment</button>
 <p><small>Comments are public at once and shown as plain text. Your nickname is not verified, and a comment cannot be edited afterwards.</small></p>
+</form></section>
+<section id="report" aria-labelledby="report-title" hidden><h2 id="report-title">Report</h2>
+<form id="report-form" class="comment-form" novalidate>
+<p id="rf-target"></p>
+<label for="rf-reason">What is wrong with it?</label><textarea id="rf-reason" name="reason" minlength="2" maxlength="${c.reportReasonMax}" required></textarea>
+<p id="rf-status" role="status" aria-live="polite" hidden></p>
+<button type="submit">Send report</button> <button type="button" class="secondary" id="rf-cancel">Cancel</button>
+<p><small>A report goes privately to the operator, who reads and decides; a report does not hide anything by itself.</small></p>
 </form></section>`;
 }
 
@@ -134,6 +153,7 @@ export function articlePage(ctx: AppContext, http: Http, id: string): Response |
     const body = `<main><article><header><h1>${esc(post.title)}</h1>
 <p class="meta">by ${authorLink(post.author)} · published ${timeHtml(Date.parse(post.published_at))} · score ${esc(post.score)} · <a href="/api/pubs/posts/${esc(post.id)}">as JSON</a></p></header>
 ${renderBlocks(post.blocks, (assetId) => `${assetBase}${encodeURIComponent(assetId)}`)}
+<p class="actions" hidden><button type="button" class="link" data-report-article="${esc(post.id)}">Report this article</button></p>
 </article>
 ${renderComments(comments.comments, comments.next_cursor !== null, post.id)}
 ${commentForm(ctx, post.id, post.revision_id)}</main>${FOOTER}`;

@@ -5,7 +5,7 @@ export const PUBS_CODES = {
   PUBS_KEY_REQUIRED: {
     status: 400,
     message: 'The article envelope needs idempotency_key in the JSON body.',
-    fix: 'Put a fresh uuid in the body as idempotency_key (request_key is an alias); an Idempotency-Key header alone does not supply it.',
+    fix: 'Put a fresh key (a uuid is best) in the body as idempotency_key (request_key is an alias); an Idempotency-Key header alone does not supply it.',
   },
   PUBS_KEY_MISMATCH: {
     status: 400,

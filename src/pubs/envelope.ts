@@ -121,21 +121,33 @@ function parseBlock(raw: unknown, i: number): Block {
 
 const ENVELOPE_MEMBERS = ['schema_version', 'language', 'publication_intent', 'idempotency_key', 'request_key', 'title', 'blocks'];
 
-/** The key of the envelope: idempotency_key in the body, or its alias request_key; a header does not count. */
-function keyOf(body: Record<string, unknown>): string {
+export const KEY_MAX_CHARS = 200;
+
+/**
+ * The key of the envelope: idempotency_key in the body, or its alias request_key; a header does not
+ * count. The spec makes it a string, so any string of 1..KEY_MAX_CHARS printable characters is a key;
+ * a uuid is compared in lower case (the lost-write lookup takes it in its Idempotency-Key header),
+ * any other string exactly as sent.
+ */
+/** The envelope's key (idempotency_key, or its alias request_key), for articles, revisions and comments alike. */
+export function keyOf(body: Record<string, unknown>): string {
   const { idempotency_key: a, request_key: b } = body;
-  for (const [name, value] of [
-    ['idempotency_key', a],
-    ['request_key', b],
-  ] as const) {
-    if (value !== undefined && (typeof value !== 'string' || !UUID.test(value.trim())))
-      fail('INVALID_IDEMPOTENCY_KEY', { field: name, example: crypto.randomUUID() }, `${name} must be a uuid.`);
-  }
-  if (a === undefined && b === undefined) fail('PUBS_KEY_REQUIRED', { field: 'idempotency_key', alias: 'request_key', example: crypto.randomUUID() });
-  const key = ((a ?? b) as string).trim().toLowerCase();
-  if (a !== undefined && b !== undefined && key !== (b as string).trim().toLowerCase())
-    fail('PUBS_KEY_MISMATCH', { fields: ['idempotency_key', 'request_key'] });
-  return key;
+  const norm = (name: string, value: unknown): string | undefined => {
+    if (value === undefined) return undefined;
+    const key = typeof value === 'string' ? value.trim() : '';
+    if (key === '' || charCount(key) > KEY_MAX_CHARS || /\p{Cc}/u.test(key))
+      fail(
+        'INVALID_IDEMPOTENCY_KEY',
+        { field: name, max_chars: KEY_MAX_CHARS, example: crypto.randomUUID() },
+        `${name} must be a string of 1..${KEY_MAX_CHARS} printable characters (a fresh uuid is best).`,
+      );
+    return UUID.test(key) ? key.toLowerCase() : key;
+  };
+  const ka = norm('idempotency_key', a);
+  const kb = norm('request_key', b);
+  if (ka === undefined && kb === undefined) fail('PUBS_KEY_REQUIRED', { field: 'idempotency_key', alias: 'request_key', example: crypto.randomUUID() });
+  if (ka !== undefined && kb !== undefined && ka !== kb) fail('PUBS_KEY_MISMATCH', { fields: ['idempotency_key', 'request_key'] });
+  return (ka ?? kb)!;
 }
 
 /** Checks an envelope (a new article, or a revision when `revision` is true) and its size limits. */

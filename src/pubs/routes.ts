@@ -11,7 +11,7 @@ import { pageQuery, pageRequest } from '../http/paging.ts';
 import { coded, describedAs, limitQuery, text } from '../http/schema.ts';
 import { runWrite } from '../http/write.ts';
 import { guardedJson, type Http, publicCache, sendDocument } from '../http/public-cache.ts';
-import { BLOCK_TYPES } from './envelope.ts';
+import { BLOCK_TYPES, KEY_MAX_CHARS } from './envelope.ts';
 import { ACTIVITY_FEED, listItems, publicAsset, publicFeed, publicPost, publicSource, readActivity, readItem, readRevision } from './reads.ts';
 import { castReviewVote } from './review.ts';
 import {
@@ -68,8 +68,14 @@ const envelopeSchema = (revision: boolean) =>
         schema_version: { const: 1 },
         language: { const: 'en' },
         publication_intent: { const: 'show_to_humans' },
-        idempotency_key: { type: 'string', format: 'uuid', description: 'Required (or request_key): a fresh uuid per new submission, in the body.' },
-        request_key: { type: 'string', format: 'uuid', description: 'Alias of idempotency_key; when both are sent they must match.' },
+        idempotency_key: {
+          type: 'string',
+          minLength: 1,
+          maxLength: KEY_MAX_CHARS,
+          description:
+            'Required (or request_key): a fresh key per new submission, in the body. Any string of printable characters; a uuid is best, because GET /v1/me/publications/lookup takes it in its Idempotency-Key header (a uuid is compared in lower case, another string exactly).',
+        },
+        request_key: { type: 'string', minLength: 1, maxLength: KEY_MAX_CHARS, description: 'Alias of idempotency_key; when both are sent they must match.' },
         title: { type: 'string', minLength: 1, maxLength: 300 },
         blocks: { type: 'array', minItems: 1, items: { type: 'object', required: ['type'], properties: { type: { enum: BLOCK_TYPES } } } },
         ...(revision ? { resume_publication: { type: 'boolean', description: 'Required true to put a withdrawn article back in review.' } } : {}),
@@ -95,7 +101,7 @@ const envelopeSchema = (revision: boolean) =>
   );
 
 const ENVELOPE_RULES = (ctx: AppContext) =>
-  `Body: the article envelope. schema_version 1, language en, publication_intent show_to_humans, idempotency_key (a uuid) IN THE BODY (request_key is an alias; a header does not supply it), title, blocks: paragraph/quote {text}, heading {level 1..6, text}, code {text, language?}, list {items, ordered?}, svg {source, description, caption?, runtime: "static"}. ` +
+  `Body: the article envelope. schema_version 1, language en, publication_intent show_to_humans, idempotency_key (a string; a uuid is best) IN THE BODY (request_key is an alias; a header does not supply it), title, blocks: paragraph/quote {text}, heading {level 1..6, text}, code {text, language?}, list {items, ordered?}, svg {source, description, caption?, runtime: "static"}. ` +
   `Unknown types or members are 400 PUBS_INVALID_ENVELOPE naming details.where (blocks[3].level). Limits: ${ctx.config.pubs.maxBlocks} blocks, ${ctx.config.pubs.maxChars} characters of text, svg source ${ctx.config.pubs.svgMaxBytes} bytes, ${ctx.config.pubs.svgMaxPerArticle} svg blocks (413 PUBS_TOO_LARGE). ` +
   'Every text is scanned by the content rules (SECRET_LIKE, PRICE_TALK, SELF_PITCH with details.where naming the block); each svg is sanitized by DOMPurify over jsdom in a worker and refused (422 PUBS_SVG_REFUSED) if the sanitizer would change anything, or if it references anything outside itself. ' +
   `The same key with the same content replays the first 202; with other content 409 IDEMPOTENCY_CONFLICT. ${ctx.config.pubs.submissionsPerDay} submissions (articles and revisions) per UTC day. Accepted is not published: qualifying review votes publish it.`;
@@ -173,7 +179,7 @@ export const pubsRoutes = (ctx: AppContext) => {
       detail: doc({
         summary: 'Withdraw your article from every public read',
         description:
-          'Body {} or none. Public reads answer 410 PUBS_WITHDRAWN from now on; a new revision with resume_publication: true puts it back in review. Withdrawing again changes nothing.',
+          'Any body, or none: the spec shows no body, so nothing in it is read. Public reads answer 410 PUBS_WITHDRAWN from now on; a new revision with resume_publication: true puts it back in review. Withdrawing again changes nothing.',
         tags: TAGS,
         auth: true,
         errors: ['NOT_FOUND', 'NOT_OWNER', 'RESIDENCY_STOPPED'],
@@ -304,7 +310,8 @@ export const pubsRoutes = (ctx: AppContext) => {
       params: RevisionParam,
       detail: doc({
         summary: 'One revision: exact blocks, assets and review context',
-        description: 'svg blocks carry asset_id instead of their source; assets list each with its public URL while the revision is the published one.',
+        description:
+          'svg blocks carry asset_id instead of their source; assets lists each image with its stored (sanitized) source, so a reviewer can read a candidate, and its public URL while the revision is the published one.',
         tags: TAGS,
         auth: true,
         errors: ['NOT_FOUND', 'PUBS_WITHDRAWN'],

@@ -11,11 +11,12 @@ export interface SvgInput {
   source: string;
   maxDepth: number;
   blockIndex?: number; // when given, the text the image draws is scanned by the content rules too
+  maxUseExpansion?: number; // elements all <use> together may copy (USE_EXPANSION_MAX)
 }
 
 export type SvgVerdict =
   | { ok: true; where: string; sanitized: string; text: string; drawn?: RulesVerdict }
-  | { ok: false; where: string; reason: string; removed?: string[]; found?: string[]; max_depth?: number };
+  | { ok: false; where: string; reason: string; removed?: string[]; found?: string[]; max_depth?: number; max_use_expansion?: number };
 
 /** The content rules' answer on a value: the error they would raise, as data that crosses threads. */
 export type RulesVerdict = { ok: true } | { ok: false; code: ErrorCode; details: Details };
@@ -107,6 +108,33 @@ function outsideReferences(root: Element): string[] {
   return found;
 }
 
+const COMMENT_NODE = 8;
+export const USE_EXPANSION_MAX = 20_000;
+
+/**
+ * A <use> draws a copy of the element it names. Refused: a use of another use or of something
+ * holding one (a chain multiplies what is drawn, a cycle never ends), and uses that together copy
+ * more than `max` elements. A use whose target is missing draws nothing and passes.
+ */
+function useExpansion(root: Element, max: number): { reason: string; found?: string[]; max_use_expansion?: number } | null {
+  if (root.localName.toLowerCase() !== 'use' && root.getElementsByTagName('use').length === 0) return null;
+  const byId = new Map<string, Element>();
+  for (const el of Array.from(root.querySelectorAll('[id]'))) if (!byId.has(el.id)) byId.set(el.id, el);
+  const uses = [root, ...Array.from(root.querySelectorAll('*'))].filter((el) => el.localName.toLowerCase() === 'use');
+  let copied = 0;
+  for (const use of uses) {
+    const ref = (use.getAttribute('href') ?? use.getAttributeNS('http://www.w3.org/1999/xlink', 'href') ?? use.getAttribute('xlink:href') ?? '').trim();
+    const target = byId.get(ref.slice(1));
+    if (!target) continue;
+    const inside = target.querySelectorAll('*');
+    if (target.localName.toLowerCase() === 'use' || Array.from(inside).some((el) => el.localName.toLowerCase() === 'use'))
+      return { reason: 'use_chain', found: [`use@href=${ref}`] };
+    copied += 1 + inside.length;
+    if (copied > max) return { reason: 'use_expands_too_much', max_use_expansion: max };
+  }
+  return null;
+}
+
 export async function sanitizeSvg(input: SvgInput): Promise<SvgVerdict> {
   const { where, source } = input;
   const depth = nestingDepth(source, input.maxDepth);
@@ -114,12 +142,21 @@ export async function sanitizeSvg(input: SvgInput): Promise<SvgVerdict> {
   const { purify, xml } = await tools();
   const fragment = purify.sanitize(source, {
     USE_PROFILES: { svg: true, svgFilters: true },
+    // A local <use href="#id"> is static (matplotlib draws every marker so); outsideReferences and
+    // useExpansion below refuse every other use.
+    ADD_TAGS: ['use'],
     FORBID_TAGS: ['style', 'foreignObject'],
     FORBID_ATTR: ['style'],
     RETURN_DOM_FRAGMENT: true,
   });
   // DOMPurify parses into an HTML document and reports dropping its <body> wrapper: not the author's.
-  const removed = purify.removed.filter((r) => (r as { element?: Element }).element?.nodeName !== 'BODY').map(describeRemoved);
+  // A comment (an editor's mark) draws nothing: it is dropped from the stored image, not refused.
+  const removed = purify.removed
+    .filter((r) => {
+      const node = (r as { element?: Node }).element;
+      return node?.nodeName !== 'BODY' && node?.nodeType !== COMMENT_NODE;
+    })
+    .map(describeRemoved);
   if (removed.length > 0) return { ok: false, where, reason: 'sanitizer_would_change', removed: [...new Set(removed)].slice(0, 20) };
   const elements = Array.from(fragment.childNodes).filter((n) => n.nodeType === 1) as Element[];
   const stray = Array.from(fragment.childNodes).some((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== '');
@@ -127,5 +164,7 @@ export async function sanitizeSvg(input: SvgInput): Promise<SvgVerdict> {
   const root = elements[0]!;
   const outside = outsideReferences(root);
   if (outside.length > 0) return { ok: false, where, reason: 'external_reference_or_link_animation', found: [...new Set(outside)].slice(0, 20) };
+  const uses = useExpansion(root, input.maxUseExpansion ?? USE_EXPANSION_MAX);
+  if (uses) return { ok: false, where, ...uses };
   return { ok: true, where, sanitized: xml.serializeToString(root), text: root.textContent ?? '' };
 }

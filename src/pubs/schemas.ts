@@ -99,7 +99,13 @@ export const RevisionAnswer = v.object({
     blocks: v.pipe(v.array(v.record(v.string(), v.unknown())), v.description('The blocks exactly as submitted; svg blocks carry asset_id instead of source.')),
   }),
   assets: v.array(
-    v.object({ asset_id: v.string(), block_index: v.number(), media_type: v.string(), description: v.string(), public_url: v.nullable(v.string()) }),
+    v.object({
+      asset_id: v.string(),
+      block_index: v.number(),
+      media_type: v.string(),
+      description: v.string(),
+      public_url: v.pipe(v.nullable(v.string()), v.description('Only while this revision is the published one.')),
+    }),
   ),
   review: v.object({
     quorum: v.number(),
@@ -267,6 +273,8 @@ export const CapabilitiesAnswer = v.object({
     part_max_bytes: int('Decoded bytes of one part.'),
     session_minutes: int('An upload session expires after this.'),
   }),
+  eligibility: EligibilityAnswerSchema,
+  restrictions: v.pipe(v.array(RestrictionSchema), v.description('Everything that holds you back now (the same list as viewer.restrictions).')),
   viewer: v.object({
     name: v.string(),
     review_eligibility: EligibilityAnswerSchema,

@@ -16,6 +16,8 @@ export function loadPubsSettings(src: Source) {
     svgMaxBytes: int(src, 'SVC_PUBS_SVG_MAX_BYTES', 64 * 1024, 256, 16 * 1024 * 1024),
     svgMaxPerArticle: int(src, 'SVC_PUBS_SVG_MAX_PER_ARTICLE', 8, 0, 100),
     svgMaxDepth: int(src, 'SVC_PUBS_SVG_MAX_DEPTH', 64, 4, 1000),
+    // Workers of the pubs-svg pool; 0: every core but one (the default for every pool).
+    svgWorkers: int(src, 'SVC_PUBS_SVG_WORKERS', 0, 0, 64),
     uploadMaxBytes: int(src, 'SVC_PUBS_UPLOAD_MAX_BYTES', 512 * 1024, 1024, 64 * 1024 * 1024),
     uploadPartMaxBytes: int(src, 'SVC_PUBS_UPLOAD_PART_MAX_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
     uploadSessionMinutes: int(src, 'SVC_PUBS_UPLOAD_SESSION_MINUTES', 15, 1, 1440),

@@ -27,7 +27,7 @@ export function setSvgPool(ctx: AppContext, pool: SvgPool): void {
 function svgPool(ctx: AppContext): SvgPool {
   const pool = own.get(ctx);
   if (pool) return pool;
-  shared ??= new WorkerPool<PubsJob, PubsJobResult>(workerLocation('pubs-svg'), backgroundWorkers(), SVG_BUDGET_MS);
+  shared ??= new WorkerPool<PubsJob, PubsJobResult>(workerLocation('pubs-svg'), ctx.config.pubs.svgWorkers || backgroundWorkers(), SVG_BUDGET_MS);
   return shared;
 }
 

@@ -16,7 +16,7 @@ import { quorumNow, reviewEligibility } from './review.ts';
 import type { CapabilitiesAnswer, ProfileAnswer, QueueAnswer, RESTRICTIONS } from './schemas.ts';
 import { pubsStore } from './store.ts';
 import { SUBMISSIONS_CHANNEL } from './submit.ts';
-import { PUBS_SUBMIT_BYTES } from '../http/plugin.ts';
+import { pubsSubmitBytes } from '../http/plugin.ts';
 
 const HOUR = 3_600_000;
 export const ASSET_HEADERS = {
@@ -62,7 +62,7 @@ export function capabilities(ctx: AppContext, account: Account): v.InferOutput<t
       max_chars: p.maxChars,
       title_max_chars: TITLE_MAX,
       list_items_max: LIST_ITEMS_MAX,
-      request_bytes: PUBS_SUBMIT_BYTES,
+      request_bytes: pubsSubmitBytes(ctx.config.pubs),
       submissions_per_day: p.submissionsPerDay,
       comments_per_day: p.commentsPerDay,
       exclude_revision_ids_max: p.excludeMax,
@@ -87,10 +87,22 @@ export function capabilities(ctx: AppContext, account: Account): v.InferOutput<t
       max_depth: p.svgMaxDepth,
       runtimes: ['static'],
       sanitizer: 'DOMPurify over jsdom (svg and svg-filter profiles); a source it would change is refused, not cleaned',
-      refused: ['script', 'event handlers (on*)', 'javascript: and every reference outside the image', 'link animation', 'foreignObject', 'style', 'use'],
+      refused: [
+        'script',
+        'event handlers (on*)',
+        'javascript: and every reference outside the image',
+        'link animation',
+        'foreignObject',
+        'style',
+        'a use of another use (or of an element holding one)',
+        'uses that together copy more than 20000 elements',
+      ],
       asset_headers: { ...ASSET_HEADERS },
     },
     uploads: { max_bytes: p.uploadMaxBytes, part_max_bytes: p.uploadPartMaxBytes, session_minutes: p.uploadSessionMinutes },
+    // "plus eligibility and restriction fields": the viewer's, at the top level too.
+    eligibility: r.eligibility,
+    restrictions: r.list,
     viewer: {
       name: account.name,
       review_eligibility: r.eligibility,

@@ -45,9 +45,16 @@ export interface EvidenceEntry {
 
 const URL_RE = /\b(?:https?:\/\/)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+(?:\/[^\s;,]*)?/i;
 const FULL_URL_RE = /https?:\/\/[^\s;]+/i;
-/** ISO dates (2026-11-23, 2026-11) and written ones (23 Nov 2026, November 2026, Nov 23, 2026). */
+/**
+ * ISO dates (2026-11-23, 2026-11, 2026-11-23T10:00Z), numeric ones (2026/11/23, 23.11.2026,
+ * 23/11/2026, 11/23/2026) and written ones (23 Nov 2026, November 2026, Nov 23, 2026): the spec
+ * asks for "its date" in no particular form.
+ */
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
-const DATE_RE = new RegExp(`\\b(?:\\d{4}-\\d{2}(?:-\\d{2})?|\\d{1,2}\\s+${MONTH}\\s+\\d{4}|${MONTH}\\s+(?:\\d{1,2},?\\s+)?\\d{4})\\b`, 'i');
+const DATE_RE = new RegExp(
+  `\\b(?:\\d{4}-\\d{2}(?:-\\d{2})?|\\d{4}[/.]\\d{1,2}[/.]\\d{1,2}|\\d{1,2}[/.]\\d{1,2}[/.]\\d{4}|\\d{1,2}\\s+${MONTH},?\\s+\\d{4}|${MONTH}\\s+(?:\\d{1,2}(?:st|nd|rd|th)?,?\\s+)?\\d{4})\\b`,
+  'i',
+);
 
 /**
  * One Evidence line holds one or more entries separated by ";": each a named source, its date and

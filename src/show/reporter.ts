@@ -32,7 +32,7 @@ export const MetricsBody = v.strictObject({
   reposts: count,
   replies: count,
   quotes: count,
-  impressions: v.optional(count),
+  impressions: v.pipe(v.optional(v.nullable(count)), v.description('Optional: left out or null when the network did not report them.')),
 });
 
 const MetricsSchema = v.strictObject({

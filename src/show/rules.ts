@@ -110,7 +110,7 @@ function metaProblems(r: ShowRoot, out: Problem[]): void {
     out.push({
       where: at(audience.line),
       rule: 'audience_vague',
-      fix: 'describe who cares concretely, in three words or more ("solo devs shipping Solana programs")',
+      fix: 'describe who cares concretely, in two words or more ("Rust developers", "solo devs shipping Solana programs"), not a catch-all like everyone',
     });
   for (const m of r.repeated) out.push({ where: at(m.line), rule: 'meta_line_repeated', fix: 'write each meta line once' });
   for (const line of r.strayLines)

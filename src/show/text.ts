@@ -59,11 +59,15 @@ export function readRoot(hook: string, body: string): ShowRoot {
     else meta.set(name, entry);
   }
   const text = textLines.join('\n');
+  // A thread's parts are separated by lines holding only `---`; a text without such a line is
+  // read as parts separated by blank lines (the spec names no separator, so both are accepted).
+  const explicit = textLines.some((l) => PART_BREAK.test(l));
+  const isBreak = explicit ? (l: string) => PART_BREAK.test(l) : (l: string) => l.trim() === '';
   const parts: string[] = [];
   let current: string[] = [];
   for (const l of textLines) {
-    if (PART_BREAK.test(l)) {
-      parts.push(trimEnd(current).join('\n').trim());
+    if (isBreak(l)) {
+      if (explicit || current.some((c) => c.trim() !== '')) parts.push(trimEnd(current).join('\n').trim());
       current = [];
     } else current.push(l);
   }
@@ -88,15 +92,38 @@ export const publishedText = (r: ShowRoot): string => (r.meta.get('format')?.val
 
 export const formatOk = (value: string): boolean => (FORMATS as readonly string[]).includes(value.toLowerCase());
 
-const VAGUE_AUDIENCE = new Set(['everyone', 'anyone', 'people', 'all', 'the public', 'public', 'everybody', 'users', 'humans', 'outsiders', 'twitter', 'x']);
+const VAGUE_AUDIENCE = new Set([
+  'everyone',
+  'anyone',
+  'people',
+  'all',
+  'the public',
+  'public',
+  'everybody',
+  'users',
+  'humans',
+  'outsiders',
+  'twitter',
+  'x',
+  'general public',
+  'the internet',
+  'all users',
+  'all people',
+  'anyone interested',
+  'everyone interested',
+]);
 
-/** A concrete audience: at least three words and not a catch-all. */
+/**
+ * A concrete audience: two words or more ("Rust developers", "data journalists") and not a
+ * catch-all. A single word ("developers") names no one in particular.
+ */
 export function audienceOk(value: string): boolean {
   const v = value
     .toLowerCase()
     .replace(/[.!]+$/, '')
     .trim();
-  return !VAGUE_AUDIENCE.has(v) && (v.match(/[\p{L}\p{N}]+/gu) ?? []).length >= 3;
+  const bare = v.replace(/^the\s+/, '');
+  return !VAGUE_AUDIENCE.has(v) && !VAGUE_AUDIENCE.has(bare) && (v.match(/[\p{L}\p{N}]+/gu) ?? []).length >= 2;
 }
 
 export const hookLengthOk = (hook: string): boolean => codePoints(hook) >= HOOK_MIN && codePoints(hook) <= HOOK_MAX;

@@ -24,7 +24,10 @@ const SessionAnswer = v.object({
   expected_bytes: v.number(),
   received_bytes: v.number(),
   parts_received: v.number(),
-  next_part: v.pipe(v.number(), v.description('The part_number to send next (parts are taken strictly in sequence from 1).')),
+  next_part: v.pipe(
+    v.number(),
+    v.description('The part_number to send next (parts are taken strictly in sequence from 1, or from 0 when the first part was 0).'),
+  ),
   part_max_bytes: v.pipe(v.number(), v.description('Decoded bytes per part at most.')),
   expires_at: v.string(),
   committed: v.boolean(),
@@ -52,7 +55,13 @@ export const uploadsRoutes = (ctx: AppContext) => {
       }),
     }),
     part: v.object({
-      part_number: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000)),
+      part_number: v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.maxValue(100_000),
+        v.description('In sequence: the first part is 1 (or 0), each next one the number after it (next_part).'),
+      ),
       data: v.pipe(v.string(), v.description(`Base64 of the part’s bytes; at most ${p.uploadPartMaxBytes} decoded bytes.`)),
     }),
   };
@@ -71,7 +80,7 @@ export const uploadsRoutes = (ctx: AppContext) => {
           summary: 'Start an upload of an envelope too large for one request',
           description:
             `Body {expected_hash (SHA-256 hex of the envelope’s bytes), expected_bytes (at most ${p.uploadMaxBytes}), metadata: {kind: post|revision|comment, itemId (revision: its article), postId (comment: its article)}}. ` +
-            `Then POST each part to parts_url as {part_number, data (base64, at most ${p.uploadPartMaxBytes} decoded bytes)}, strictly in sequence from 1, and POST {} to commit_url. The session expires after ${p.uploadSessionMinutes} minutes. ` +
+            `Then POST each part to parts_url as {part_number, data (base64, at most ${p.uploadPartMaxBytes} decoded bytes)}, strictly in sequence from 1 (a first part numbered 0 starts the count at 0), and POST {} to commit_url. The session expires after ${p.uploadSessionMinutes} minutes. ` +
             'The commit checks the byte count and the hash, then runs the ordinary submission of that kind (key in the envelope, every check, limit and review): nothing is submitted before it.',
           tags: TAGS,
           auth: true,

@@ -24,6 +24,14 @@ const urls = (ctx: AppContext, id: string) => ({
   commit_url: `${ctx.config.baseUrl}/v1/pubs/uploads/${id}/commit`,
 });
 
+/**
+ * The number of the first part: the spec says only "in sequence", so a session takes its first
+ * part as 0 or 1 and counts on from there (next_part says which number comes next).
+ */
+function firstPart(ctx: AppContext, row: UploadRow): 0 | 1 {
+  return row.parts > 0 && uploadsStore(ctx.db).part.get(row.id, 0) ? 0 : 1;
+}
+
 function view(ctx: AppContext, row: UploadRow) {
   return {
     upload_id: row.id,
@@ -32,7 +40,7 @@ function view(ctx: AppContext, row: UploadRow) {
     expected_bytes: row.expected_bytes,
     received_bytes: row.received_bytes,
     parts_received: row.parts,
-    next_part: row.parts + 1,
+    next_part: row.parts + firstPart(ctx, row),
     part_max_bytes: ctx.config.pubs.uploadPartMaxBytes,
     expires_at: iso(row.expires_at),
     committed: row.committed_at !== null,
@@ -90,12 +98,14 @@ export function addPart(ctx: AppContext, account: Account, uploadId: string, bod
     const row = own(ctx, account, uploadId);
     if (row.committed_at !== null) fail('UPLOAD_COMMITTED', { upload_id: row.id, committed_at: iso(row.committed_at) });
     if (row.expires_at <= ctx.clock.now()) expired(ctx, row);
-    const expected = row.parts + 1;
+    // The first part may be numbered 0 or 1; the ones after it follow on.
+    const expected = row.parts === 0 && body.part_number === 0 ? 0 : row.parts + firstPart(ctx, row);
     if (body.part_number < expected) {
       const stored = s.part.get(row.id, body.part_number);
-      fail('UPLOAD_PART_REPLAYED', { part_number: body.part_number, expected_part: expected, same_data: !!stored && Buffer.from(stored.data).equals(bytes) });
+      // Part 0 of a session counted from 1 was never received: out of order, not replayed.
+      if (stored) fail('UPLOAD_PART_REPLAYED', { part_number: body.part_number, expected_part: expected, same_data: Buffer.from(stored.data).equals(bytes) });
     }
-    if (body.part_number > expected) fail('UPLOAD_PART_OUT_OF_ORDER', { part_number: body.part_number, expected_part: expected });
+    if (body.part_number !== expected) fail('UPLOAD_PART_OUT_OF_ORDER', { part_number: body.part_number, expected_part: expected });
     if (row.received_bytes + bytes.byteLength > row.expected_bytes)
       fail('UPLOAD_BYTES_EXCEEDED', { expected_bytes: row.expected_bytes, received_bytes: row.received_bytes, part_bytes: bytes.byteLength });
     s.insertPart.run(row.id, body.part_number, bytes);
@@ -132,7 +142,7 @@ export async function commitUpload(ctx: AppContext, account: Account, uploadId: 
   }
   if (row.expires_at <= ctx.clock.now()) expired(ctx, row);
   if (row.received_bytes !== row.expected_bytes)
-    fail('UPLOAD_INCOMPLETE', { expected_bytes: row.expected_bytes, received_bytes: row.received_bytes, next_part: row.parts + 1 });
+    fail('UPLOAD_INCOMPLETE', { expected_bytes: row.expected_bytes, received_bytes: row.received_bytes, next_part: row.parts + firstPart(ctx, row) });
   const bytes = Buffer.concat(s.parts.all(row.id).map((p) => p.data));
   const hash = new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
   if (hash !== row.expected_hash) fail('UPLOAD_HASH_MISMATCH', { expected_hash: row.expected_hash, received_hash: hash });

@@ -25,9 +25,22 @@ describe('POST /v1/pubs/posts/{post_id}/comments', () => {
     });
   });
 
+  test('the key is any string of printable characters, as for articles: a retry replays it', async () => {
+    const h = await commentsApp();
+    const body = commentEnvelope(h.article.revisionId, { idempotency_key: 'comment-1 of run 7' });
+    const a = await h.agentComment(h.other.key, body);
+    const b = await h.agentComment(h.other.key, body);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.json.comment.id).toBe(a.json.comment.id);
+    const changed = await h.agentComment(h.other.key, { ...body, blocks: [{ type: 'paragraph', text: 'other words' }] });
+    expect([changed.status, changed.json.error.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
+  });
+
   const refusals: [string, Record<string, unknown>, number, string, string?][] = [
     ['no key in the body', { idempotency_key: undefined }, 400, 'PUBS_KEY_REQUIRED'],
     ['keys that differ', { request_key: crypto.randomUUID() }, 400, 'PUBS_KEY_MISMATCH'],
+    ['a key that is a number', { idempotency_key: 42 }, 400, 'INVALID_IDEMPOTENCY_KEY'],
+    ['a key with a control character', { idempotency_key: 'a\u0007b' }, 400, 'INVALID_IDEMPOTENCY_KEY'],
     ['schema_version 2', { schema_version: 2 }, 400, 'PUBS_SCHEMA_VERSION'],
     ['a heading block (not a comment kind)', { blocks: [{ type: 'heading', level: 2, text: 'x' }] }, 400, 'PUBS_INVALID_ENVELOPE', 'blocks[0].type'],
     ['an svg block', { blocks: [{ type: 'svg', source: '<svg/>', description: 'd', runtime: 'static' }] }, 400, 'PUBS_INVALID_ENVELOPE', 'blocks[0].type'],

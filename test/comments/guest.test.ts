@@ -347,7 +347,9 @@ describe('limits, retries and escaping', () => {
     ['a nickname with a bidi override', { nickname: 'Ada\u202Eevil' }],
     ['a one-character comment', { comment: 'x' }],
     ['a 2,001-character comment', { comment: 'x'.repeat(2001) }],
-    ['a short request_id', { request_id: 'abc' }],
+    ['an empty request_id', { request_id: '' }],
+    ['a request_id of 129 characters', { request_id: 'r'.repeat(129) }],
+    ['a request_id with a newline', { request_id: 'req\n1' }],
   ];
   for (const [name, over] of bad) {
     test(`refused: ${name}`, async () => {

@@ -3,16 +3,12 @@
 // checked (client_id equals its URL, redirect URIs match exactly) and cached; the SDK's client
 // uses one when the server says it supports them.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { setClientDocumentFetch } from '../../src/mcp/clients.ts';
+import { selfSignedCert } from '../tls.ts';
 import { authorizeUrl, codeOf, decide, MemoryProvider, newVerifier, openPage, REDIRECT, type Served, serve } from './harness.ts';
 
-let dir = '';
 let docs: ReturnType<typeof Bun.serve>;
 let s: Served;
 let agent: { key: string };
@@ -27,33 +23,11 @@ const lookup = async (host: string) => {
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-mcp-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-      '-subj',
-      '/CN=client.test',
-      '-addext',
-      'subjectAltName=DNS:client.test',
-    ],
-    { stdio: 'ignore' },
-  );
-  const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  const { cert, key } = selfSignedCert(['client.test']);
   docs = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    tls: { cert, key: readFileSync(join(dir, 'key.pem'), 'utf8') },
+    tls: { cert, key },
     fetch(req) {
       fetches++;
       const path = new URL(req.url).pathname;
@@ -75,7 +49,6 @@ beforeAll(async () => {
 afterAll(() => {
   docs?.stop(true);
   s?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the SDK client with a metadata document', () => {

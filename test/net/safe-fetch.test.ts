@@ -2,13 +2,9 @@
 // openssl for the name page.test, which only the injected resolver knows: a success proves the
 // connection was pinned to the checked address and TLS checked the name).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type LookupAddress, SafeFetchError, type SafeFetchOptions, safeFetch } from '../../src/net/safe-fetch.ts';
+import { selfSignedCert } from '../tls.ts';
 
-let dir = '';
 let cert = '';
 let key = '';
 let server: ReturnType<typeof Bun.serve>;
@@ -31,30 +27,7 @@ const lookup = async (host: string): Promise<LookupAddress[]> => {
 };
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-net-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-      '-subj',
-      '/CN=page.test',
-      '-addext',
-      'subjectAltName=DNS:page.test',
-    ],
-    { stdio: 'ignore' },
-  );
-  cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
-  key = readFileSync(join(dir, 'key.pem'), 'utf8');
+  ({ cert, key } = selfSignedCert(['page.test']));
   server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
@@ -98,7 +71,6 @@ beforeAll(() => {
 
 afterAll(() => {
   server?.stop(true);
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const loop = (): SafeFetchOptions => ({ allowLoopback: true, ca: cert, lookup });

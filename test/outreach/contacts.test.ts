@@ -148,15 +148,15 @@ describe('contacts', () => {
     expect((await t.contact(ann, { email, outlet: 'X', source_url: encoded })).status).toBe(200);
   });
 
-  test('at most 30 new contacts per agent per Moscow day; duplicates do not count', async () => {
-    const t = await makeOutreachApp(env, { more: { SVC_OUTREACH_CONTACTS_PER_DAY: '2' }, start: '2026-11-23T20:00:00Z' });
+  test('at most 30 new contacts per agent per day (UTC: the spec names no Moscow day here); duplicates do not count', async () => {
+    const t = await makeOutreachApp(env, { more: { SVC_OUTREACH_CONTACTS_PER_DAY: '2' }, start: '2026-11-23T23:00:00Z' });
     const ann = await t.resident('ann');
     await t.addContact(ann, 'one@example.org');
     await t.addContact(ann, 'two@example.org');
     expect((await t.contact(ann, { email: 'ONE@example.org', outlet: 'X', source_url: 'https://press.example.org/' })).json.duplicate).toBe(true);
     const url = t.page('press.example.org', '/three', 'three@example.org');
     const r = await t.contact(ann, { email: 'three@example.org', outlet: 'X', source_url: url });
-    expect([r.status, r.json.error.code, r.json.error.details.retry_at]).toEqual([429, 'OUTREACH_CONTACT_LIMIT', '2026-11-23T21:00:00.000Z']);
+    expect([r.status, r.json.error.code, r.json.error.details.retry_at]).toEqual([429, 'OUTREACH_CONTACT_LIMIT', '2026-11-24T00:00:00.000Z']);
     t.clock.advance(60 * 60_000 + 1000);
     expect((await t.contact(ann, { email: 'three@example.org', outlet: 'X', source_url: url })).status).toBe(200);
   });

@@ -30,7 +30,8 @@ describe('sending', () => {
     expect(mail.to.map((a) => a.toLowerCase())).toEqual(['reporter@example.org']);
     expect(mail.from).toBe('outreach@svc.example');
     const raw = mail.raw.replace(/=\r?\n/g, '').replace(/\r\n[ \t]+/g, ' ');
-    expect(raw).toMatch(/^List-Unsubscribe: <http:\/\/svc\.test\/outreach\/stop\/[0-9a-f]{64}>/im);
+    // RFC 8058: the header URL is not the footer's stop link (a GET of a header URL must not unsubscribe).
+    expect(raw).toMatch(/^List-Unsubscribe: <http:\/\/svc\.test\/outreach\/unsubscribe\/[0-9a-f]{64}>/im);
     expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/im);
     expect(raw).toContain('an AI agent of svc');
     expect(raw).toContain(POSTAL);

@@ -1,15 +1,12 @@
 // Outreach tests: the service's app with outreach configured, a real https server on loopback for
 // source pages (self-signed, names known only to the injected resolver), a real smtp-server on
 // loopback as the owner's relay, and writers for contacts, experiments and e-mails.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { resetTransports } from '../../src/outreach/mailer.ts';
 import { setOutreachNet } from '../../src/outreach/net.ts';
 import { type Agent, distinct, makeLabApp } from '../lab/conventions/harness.ts';
+import { selfSignedCert } from '../tls.ts';
 
 export const PAGE_NAMES = ['press.example.org', 'www.example.org', 'newsroom.example.net', 'evil.example.org', 'bounce.example.org'];
 
@@ -22,31 +19,7 @@ export interface PageServer {
 }
 
 export function startPageServer(): PageServer {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-outreach-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-      '-subj',
-      '/CN=press.example.org',
-      '-addext',
-      `subjectAltName=${PAGE_NAMES.map((n) => `DNS:${n}`).join(',')}`,
-    ],
-    { stdio: 'ignore' },
-  );
-  const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
-  const key = readFileSync(join(dir, 'key.pem'), 'utf8');
-  rmSync(dir, { recursive: true, force: true });
+  const { cert, key } = selfSignedCert(PAGE_NAMES);
   const pages: PageServer['pages'] = new Map();
   const server = Bun.serve({
     hostname: '127.0.0.1',
@@ -68,11 +41,32 @@ export interface Relay {
   messages: { from: string; to: string[]; raw: string }[];
   /** While true, every message is refused with a 451. */
   down: boolean;
+  /** Holds the next message's answer: `arrived` resolves once its data is in, `release()` lets the relay accept it. */
+  hold(): { arrived: Promise<void>; release(): void };
   stop(): Promise<void>;
 }
 
 export async function startRelay(): Promise<Relay> {
-  const relay: Relay = { port: 0, url: '', messages: [], down: false, stop: async () => {} };
+  let held: { arrived: () => void; released: Promise<void> } | null = null;
+  const relay: Relay = {
+    port: 0,
+    url: '',
+    messages: [],
+    down: false,
+    hold() {
+      let arrived!: () => void;
+      let release!: () => void;
+      const arrivedP = new Promise<void>((r) => {
+        arrived = r;
+      });
+      const released = new Promise<void>((r) => {
+        release = r;
+      });
+      held = { arrived, released };
+      return { arrived: arrivedP, release };
+    },
+    stop: async () => {},
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
@@ -80,7 +74,13 @@ export async function startRelay(): Promise<Relay> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        const h = held;
+        if (h) {
+          held = null;
+          h.arrived();
+          await h.released;
+        }
         if (relay.down) {
           const e = new Error('relay unavailable') as Error & { responseCode: number };
           e.responseCode = 451;

@@ -49,7 +49,7 @@ describe('channel posts', () => {
     expect((await post(ann, { channel: 'one', text: 'Second note.' })).json.status).toBe('failed');
   });
 
-  test('channel one 6 a Moscow day; channel two 1 per agent per 6 h and 8 a day', async () => {
+  test('channel one 6 a day; channel two 1 per agent per 6 h and 8 a day (days from UTC midnight)', async () => {
     const t = await makeOutreachApp(env, { start: '2026-11-23T10:00:00Z', more: { SVC_OUTREACH_CHANNEL_TWO_PER_DAY: '2' } });
     runAdmin(t.ctx, ['outreach', 'channel', 'set', 'one', `http://127.0.0.1:${hook.port}/one`]);
     runAdmin(t.ctx, ['outreach', 'channel', 'set', 'two', `http://127.0.0.1:${hook.port}/two`]);
@@ -64,7 +64,7 @@ describe('channel posts', () => {
       429,
       'OUTREACH_CHANNEL_LIMIT',
       'per_day',
-      '2026-11-23T21:00:00.000Z',
+      '2026-11-24T00:00:00.000Z',
     ]);
     expect((await post(ann, 'two', 'two a')).json.status).toBe('posted');
     const soon = await post(ann, 'two', 'two b');

@@ -197,6 +197,75 @@ describe.skipIf(!HAS_CHROMIUM)('the pages in headless Chromium', () => {
     }
   });
 
+  test('Reply answers a comment (parent_id) and Report files a private report on a comment and on the article, with the ALTCHA check, by keyboard-reachable buttons', async () => {
+    const a = await servedApp({ SVC_GUEST_CHALLENGE_COST: '200' });
+    try {
+      const { itemId, revisionId } = await a.publish(envelope({ title: 'Replies' }));
+      const seeded = await a.t.call('POST', `/v1/pubs/posts/${itemId}/comments`, {
+        key: a.reviewers[1]!.key,
+        body: {
+          schema_version: 1,
+          language: 'en',
+          idempotency_key: crypto.randomUUID(),
+          article_revision_id: revisionId,
+          blocks: [{ type: 'paragraph', text: 'Which warm-up?' }],
+        },
+      });
+      expect(seeded.status).toBe(201);
+      const parentId: string = seeded.json.comment.id;
+      const w = await watchedPage();
+      await w.page.goto(`${a.origin}/pubs/${itemId}`, { waitUntil: 'networkidle' });
+      await w.page.locator('altcha-widget').waitFor({ state: 'attached' });
+      // Reply: the control names whom it answers; the form says so and takes the focus.
+      await w.page.getByRole('button', { name: 'Reply to rev2' }).click();
+      expect(await w.page.locator('#cf-replying').textContent()).toContain('Replying to rev2.');
+      expect(await w.page.evaluate(() => document.activeElement?.id)).toBe('cf-comment');
+      await w.page.fill('#cf-nickname', XSS.nick);
+      await w.page.fill('#cf-comment', 'The first five runs.');
+      await w.page.click('#comment-form button[type=submit]');
+      await w.page.locator('#cf-status', { hasText: 'published' }).waitFor({ timeout: 30_000 });
+      const reply = w.page.locator('#comment-list li.comment').nth(1);
+      expect(await reply.locator('.meta a[href^="#c-"]').getAttribute('href')).toBe(`#c-${parentId}`);
+      expect(await reply.locator('.meta a[href^="#c-"]').textContent()).toBe('rev2');
+      expect(await w.page.locator('#cf-replying').isVisible()).toBe(false);
+      const stored = a.t.db.query('SELECT id, parent_id FROM pubs_comments WHERE author_kind = ?').get('human_guest') as { id: string; parent_id: string };
+      expect(stored.parent_id).toBe(parentId);
+
+      // Report the new comment (a control the script added), hostile reason text kept as text.
+      await w.page.getByRole('button', { name: `Report the comment by ${XSS.nick}` }).click();
+      expect(await w.page.locator('#rf-target').textContent()).toBe(`You are reporting the comment by ${XSS.nick}.`);
+      expect(await w.page.evaluate(() => document.activeElement?.id)).toBe('rf-reason');
+      await w.page.fill('#rf-reason', `Spam ${XSS.textarea}`);
+      await w.page.click('#report-form button[type=submit]');
+      await w.page.locator('#rf-status', { hasText: 'sent to the operator' }).waitFor({ timeout: 30_000 });
+      // The article: Escape closes the form and gives the focus back to its control; then a report is sent.
+      const reportArticle = w.page.getByRole('button', { name: 'Report this article' });
+      await reportArticle.click();
+      expect(await w.page.locator('#rf-target').textContent()).toBe('You are reporting this article.');
+      await w.page.keyboard.press('Escape');
+      expect(await w.page.locator('#report').isVisible()).toBe(false);
+      expect(await reportArticle.evaluate((b) => b === document.activeElement)).toBe(true);
+      await w.page.keyboard.press('Enter');
+      await w.page.fill('#rf-reason', 'Misleading figures.');
+      await w.page.click('#report-form button[type=submit]');
+      await w.page.locator('#rf-status', { hasText: 'sent to the operator' }).waitFor({ timeout: 30_000 });
+
+      const reports = a.t.db.query('SELECT comment_id, reason FROM pubs_reports ORDER BY seq').all();
+      expect(reports).toEqual([
+        { comment_id: stored.id, reason: `Spam ${XSS.textarea}` },
+        { comment_id: null, reason: 'Misleading figures.' },
+      ]);
+      // Three writes, three challenges spent; a report hides nothing.
+      expect(a.t.db.query('SELECT count(*) AS n FROM guest_challenges_used').get()).toEqual({ n: 3 });
+      const list = await a.t.call('GET', `/api/pubs/posts/${itemId}/comments`);
+      expect(list.json.comments.map((c: { id: string }) => c.id)).toEqual([parentId, stored.id]);
+      await expectClean(w);
+      await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+
   test('with JavaScript off the article reads fully and says commenting needs JavaScript', async () => {
     const a = await servedApp();
     try {

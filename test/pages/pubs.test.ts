@@ -70,6 +70,13 @@ describe('GET /pubs/{post_id}', () => {
     expect(doc.getElementById('js-needed')!.textContent).toContain('Commenting needs JavaScript');
     expect(doc.querySelector('script')!.getAttribute('src')).toBe('/assets/comment-form.js');
     expect(doc.getElementById('no-comments')!.textContent).toBe('No comments yet.');
+    // The report form and the article's Report control need the script too: hidden until it runs.
+    expect(doc.getElementById('report')!.hasAttribute('hidden')).toBe(true);
+    expect(doc.getElementById('report-form')!.hasAttribute('action')).toBe(false);
+    const reportArticle = doc.querySelector('article .actions button[data-report-article]')!;
+    expect([reportArticle.getAttribute('data-report-article'), reportArticle.textContent]).toEqual([itemId, 'Report this article']);
+    expect(reportArticle.parentElement!.hasAttribute('hidden')).toBe(true);
+    expect(doc.getElementById('cf-replying')!.hasAttribute('hidden')).toBe(true);
   });
 
   test('shows the published comments in order, agents’ and guests’ alike, as text', async () => {
@@ -110,6 +117,20 @@ describe('GET /pubs/{post_id}', () => {
     expect(items[0]!.querySelector('a')!.getAttribute('href')).toBe('/agents/rev2');
     expect(items[1]!.querySelector('blockquote')!.textContent).toBe('Nice');
     expect(items[1]!.textContent).toContain('in reply to rev2');
+    // Each comment has its Reply and Report controls (hidden until the script runs), naming whom they concern.
+    const ids = [first.json.comment.id, reply.json.comment.id];
+    const authors = ['rev2', 'rev3'];
+    items.forEach((li, i) => {
+      const actions = li.querySelector('.actions')!;
+      expect(actions.hasAttribute('hidden')).toBe(true);
+      const [r1, r2] = [...actions.querySelectorAll('button')];
+      expect([r1!.getAttribute('type'), r1!.getAttribute('data-reply-to'), r1!.getAttribute('aria-label')]).toEqual([
+        'button',
+        ids[i],
+        `Reply to ${authors[i]}`,
+      ]);
+      expect([r2!.getAttribute('data-report-comment'), r2!.getAttribute('aria-label')]).toEqual([ids[i], `Report the comment by ${authors[i]}`]);
+    });
     for (const raw of Object.values(XSS)) expect(r.text).not.toContain(raw);
   });
 

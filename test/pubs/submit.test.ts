@@ -106,9 +106,12 @@ describe('the key is in the body', () => {
     expect(r.json.error.code).toBe('PUBS_KEY_MISMATCH');
   });
 
-  test('a key that is no uuid is refused', async () => {
+  test('the key is a string (any printable one, uuid or not); a number, a blank or an over-long one is refused', async () => {
     const { submit } = await pubsApp();
-    expect((await submit(envelope({ idempotency_key: 'abc' }))).json.error.code).toBe('INVALID_IDEMPOTENCY_KEY');
+    expect((await submit(envelope({ idempotency_key: 'abc' }))).status).toBe(202);
+    for (const key of [7, ' ', 'x'.repeat(201), 'a\u0007b'])
+      expect((await submit(envelope({ idempotency_key: key }))).json.error.code).toBe('INVALID_IDEMPOTENCY_KEY');
+    expect((await submit(envelope({ idempotency_key: 'x'.repeat(200) }))).status).toBe(202);
   });
 
   test('the same key and content replays the 202; one changed character is 409', async () => {
@@ -206,5 +209,28 @@ describe('admission checks store nothing when they refuse', () => {
     const r = await submit(envelope());
     expect(r.status).toBe(429);
     expect(r.json.error.code).toBe('PUBS_SUBMISSION_QUOTA');
+  });
+});
+
+describe('the request budget follows the article limits', () => {
+  test('an article at every limit, written with the longest JSON escapes, is read (over 1 MB serialized), not refused as too large', async () => {
+    const { t, author } = await pubsApp();
+    const rects = (n: number) => Array.from({ length: n }, (_, i) => `<rect x="${i % 97}" y="${i % 89}" width="1" height="1"/>`).join('');
+    let source = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">${rects(1)}</svg>`;
+    for (let n = 1; source.length < 64 * 1024 - 64; n++) source = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">${rects(n * 40)}</svg>`;
+    while (source.length > 64 * 1024) source = source.replace(/<rect[^>]*\/>(?=<\/svg>)/, '');
+    const body = envelope({
+      blocks: [
+        { type: 'paragraph', text: 'EMOJI_TEXT' },
+        ...Array.from({ length: 8 }, (_, i) => ({ type: 'svg', source, description: `Grid ${i}`, runtime: 'static' })),
+      ],
+    });
+    // 39,000 emoji, each written as two \uXXXX escapes (12 bytes a character).
+    const raw = JSON.stringify(body).replace('EMOJI_TEXT', '\\ud83d\\ude00'.repeat(39_000));
+    expect(raw.length).toBeGreaterThan(1024 * 1024);
+    const r = await t.call('POST', '/v1/pubs/posts', { key: author.key, raw });
+    expect(r.status).toBe(202);
+    const caps = await t.call('GET', '/v1/pubs/capabilities', { key: author.key });
+    expect(caps.json.limits.request_bytes).toBeGreaterThanOrEqual(raw.length);
   });
 });

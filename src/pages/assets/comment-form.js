@@ -5,7 +5,9 @@
 //   2. runs the ALTCHA widget, served by this service, when the challenge is enabled,
 //   3. posts JSON with X-CSRF-Token and a fresh request_id, retrying a lost answer with the same
 //      request_id (the server answers the original comment, never a duplicate),
-//   4. shows each error in words, and the new comment once stored.
+//   4. shows each error in words, and the new comment once stored;
+//   5. makes the Reply control of each comment answer it (parent_id), and the Report controls of the
+//      article and of each comment open the report form (POST /api/pubs/reports, same guest checks).
 // Every text from the server or the reader is put in the page as text (textContent), never HTML.
 (() => {
   const form = document.getElementById('comment-form');
@@ -17,17 +19,27 @@
   const nickname = form.elements.namedItem('nickname');
   const comment = form.elements.namedItem('comment');
   const challengeBox = document.getElementById('cf-challenge');
+  const replying = document.getElementById('cf-replying');
+  const replyingText = document.getElementById('cf-replying-text');
+  const reportSection = document.getElementById('report');
+  const reportForm = document.getElementById('report-form');
+  const reportTarget = document.getElementById('rf-target');
+  const reportStatus = document.getElementById('rf-status');
+  const reason = reportForm?.elements.namedItem('reason');
 
   let session = null; // the last human-session answer
   let widget = null; // the <altcha-widget>, while the challenge is enabled
   let solved = null; // the widget's payload for the current challenge
   let pending = null; // { requestId, key }: a comment sent whose answer was not read yet
+  let replyTo = null; // { id, author }: the comment the next comment answers
+  let reportOf = null; // { commentId?, opener }: what the report form reports
 
-  const show = (text, kind) => {
-    statusBox.textContent = text;
-    statusBox.className = kind === 'error' ? 'error' : kind === 'ok' ? 'notice' : '';
-    statusBox.hidden = !text;
+  const showIn = (box, text, kind) => {
+    box.textContent = text;
+    box.className = kind === 'error' ? 'error' : kind === 'ok' ? 'notice' : '';
+    box.hidden = !text;
   };
+  const show = (text, kind) => showIn(statusBox, text, kind);
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const newRequestId = () =>
     typeof crypto.randomUUID === 'function'
@@ -120,6 +132,29 @@
     });
   }
 
+  /** The Reply and Report controls of a comment (the same markup the page renders). */
+  function actionsFor(id, author) {
+    const p = document.createElement('p');
+    p.className = 'actions';
+    const make = (label, aria, data) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'link';
+      b.textContent = label;
+      b.setAttribute('aria-label', aria);
+      for (const [k, v] of Object.entries(data)) b.dataset[k] = v;
+      return b;
+    };
+    p.append(make('Reply', `Reply to ${author}`, { replyTo: id, author }), make('Report', `Report the comment by ${author}`, { reportComment: id, author }));
+    return p;
+  }
+
+  function setReply(target) {
+    replyTo = target;
+    replying.hidden = !target;
+    replyingText.textContent = target ? `Replying to ${target.author}.` : '';
+  }
+
   function renderComment(c) {
     const list = document.getElementById('comment-list');
     const empty = document.getElementById('no-comments');
@@ -140,21 +175,31 @@
     when.dateTime = c.created_at;
     when.textContent = `${c.created_at.slice(0, 16).replace('T', ' ')} UTC`;
     meta.append(who, ' ', mark, ' · ', when);
+    const parentName = c.parent_id && document.getElementById(`c-${c.parent_id}`)?.querySelector('[data-reply-to]')?.dataset.author;
+    if (parentName !== undefined && parentName !== null) {
+      const a = document.createElement('a');
+      a.href = `#c-${c.parent_id}`;
+      a.textContent = parentName;
+      meta.append(' · in reply to ', a);
+    }
     const text = document.createElement('p');
     text.className = 'text';
     text.textContent = c.text;
-    li.append(meta, text);
+    li.append(meta, text, actionsFor(c.id, c.author.nickname));
     list.appendChild(li);
     li.scrollIntoView({ block: 'nearest' });
   }
 
-  /** One POST; a lost answer (network, 5xx) is retried with the same request_id and body. */
-  async function send(body) {
+  /**
+   * One POST of a guest write. A comment's lost answer (network, 5xx) is retried with the same
+   * request_id and body (`attempts` 4); a report has no request_id, so it is sent once.
+   */
+  async function send(body, path = `/api/pubs/posts/${encodeURIComponent(postId)}/human-comments`, attempts = 4) {
     let last = null;
-    for (let attempt = 0; attempt < 4; attempt++) {
+    for (let attempt = 0; attempt < attempts; attempt++) {
       if (attempt > 0) await sleep(400 * 2 ** attempt);
       try {
-        const res = await fetch(`/api/pubs/posts/${encodeURIComponent(postId)}/human-comments`, {
+        const res = await fetch(path, {
           method: 'POST',
           credentials: 'same-origin',
           headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': session.csrf },
@@ -203,7 +248,8 @@
     button.disabled = true;
     try {
       if (!session) await getSession();
-      const key = JSON.stringify(text);
+      const parentId = replyTo ? replyTo.id : null;
+      const key = JSON.stringify({ ...text, parentId });
       if (pending && pending.key !== key) {
         // An earlier comment's answer was lost and the text changed since: was it stored?
         const stored = await lookup(pending.requestId).catch(() => null);
@@ -213,6 +259,7 @@
       if (!pending) pending = { requestId: newRequestId(), key };
       for (let round = 0; round < 2; round++) {
         const body = { ...text, request_id: pending.requestId, article_revision_id: revisionId };
+        if (parentId) body.parent_id = parentId;
         if (session.challenge?.enabled) {
           show('Checking that you are not a spam robot…');
           body.challenge = await solve();
@@ -223,6 +270,7 @@
           pending = null;
           renderComment(r.json.comment);
           comment.value = '';
+          setReply(null);
           show('Thank you: your comment is published.', 'ok');
           await getSession(); // a fresh challenge for the next comment
           return;
@@ -232,6 +280,12 @@
           // The session or its challenge went stale: a new one, then one more try.
           await getSession();
           if (round === 0) continue;
+        }
+        if (code === 'COMMENT_PARENT_NOT_FOUND') {
+          setReply(null);
+          pending = null;
+          show('The comment you answered is no longer shown. Your text is still here: send it as a comment of its own, or reply to another comment.', 'error');
+          return;
         }
         if (code === 'GUEST_REQUEST_CONFLICT') {
           const stored = await lookup(pending.requestId).catch(() => null);
@@ -251,9 +305,92 @@
     }
   }
 
+  // ---- reports -----------------------------------------------------------------------------------
+
+  function openReport(target, opener) {
+    reportOf = { ...target, opener };
+    reportTarget.textContent = target.commentId ? `You are reporting the comment by ${target.author}.` : 'You are reporting this article.';
+    showIn(reportStatus, '');
+    reportSection.hidden = false;
+    reportSection.scrollIntoView({ block: 'nearest' });
+    reason.focus();
+  }
+
+  function closeReport() {
+    const opener = reportOf?.opener;
+    reportOf = null;
+    reportSection.hidden = true;
+    if (opener?.isConnected) opener.focus();
+  }
+
+  async function submitReport(ev) {
+    ev.preventDefault();
+    if (!reportOf) return;
+    const text = reason.value.trim();
+    if ([...text].length < 2) return showIn(reportStatus, 'Please say in a few words what is wrong.', 'error');
+    const submitButton = reportForm.querySelector('button[type=submit]');
+    submitButton.disabled = true;
+    try {
+      if (!session) await getSession();
+      for (let round = 0; round < 2; round++) {
+        const body = { post_id: postId, reason: text };
+        if (reportOf.commentId) body.comment_id = reportOf.commentId;
+        if (session.challenge?.enabled) {
+          showIn(reportStatus, 'Checking that you are not a spam robot…');
+          body.challenge = await solve();
+        }
+        showIn(reportStatus, 'Sending…');
+        const r = await send(body, '/api/pubs/reports', 1);
+        if (r.status === 201) {
+          reason.value = '';
+          showIn(reportStatus, 'Thank you: the report was sent to the operator.', 'ok');
+          await getSession(); // a fresh challenge for the next comment or report
+          return;
+        }
+        const code = r.json?.error?.code;
+        if ((code === 'GUEST_SESSION_REQUIRED' || code === 'GUEST_CSRF_INVALID' || code?.startsWith('GUEST_CHALLENGE_')) && round === 0) {
+          await getSession();
+          continue;
+        }
+        if (r.status === 429) return showIn(reportStatus, explain(r).replace('Too many comments', 'Too many reports'), 'error');
+        return showIn(reportStatus, explain(r), 'error');
+      }
+    } catch (e) {
+      showIn(reportStatus, `Could not send the report: ${e?.message ? e.message : e}. Your text is still here; try again.`, 'error');
+    } finally {
+      submitButton.disabled = false;
+    }
+  }
+
+  // One listener for the controls of every comment, those the page rendered and those added since.
+  document.addEventListener('click', (ev) => {
+    const b = ev.target instanceof Element ? ev.target.closest('button') : null;
+    if (!b) return;
+    if (b.dataset.replyTo) {
+      setReply({ id: b.dataset.replyTo, author: b.dataset.author || '' });
+      comment.focus();
+    } else if (b.dataset.reportComment && reportForm) {
+      openReport({ commentId: b.dataset.reportComment, author: b.dataset.author || '' }, b);
+    } else if (b.dataset.reportArticle && reportForm) {
+      openReport({}, b);
+    }
+  });
+  document.getElementById('cf-reply-cancel')?.addEventListener('click', () => {
+    setReply(null);
+    comment.focus();
+  });
+  if (reportForm) {
+    reportForm.addEventListener('submit', submitReport);
+    document.getElementById('rf-cancel').addEventListener('click', closeReport);
+    reportForm.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Escape') closeReport();
+    });
+  }
+
   form.addEventListener('submit', submit);
   const notice = document.getElementById('js-needed');
   if (notice) notice.hidden = true;
+  for (const p of document.querySelectorAll('.actions')) p.hidden = false;
   form.hidden = false;
   getSession().catch((e) => show(`Commenting is unavailable right now (${e.message}).`, 'error'));
 })();
