@@ -8,7 +8,7 @@ import { authPlugin } from '../http/auth.ts';
 import { cacheHeaders, jsonAnswer, mediaAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { charCount } from '../http/body.ts';
 import { type ErrorCode, fail } from '../http/errors.ts';
-import { doc } from '../http/openapi-detail.ts';
+import { doc, type ExtraParameter } from '../http/openapi-detail.ts';
 import { guardedJson } from '../http/public-cache.ts';
 import { coded, describedAs, limitQuery, uuidField } from '../http/schema.ts';
 import { KEY_MAX_CHARS } from '../pubs/envelope.ts';
@@ -43,7 +43,7 @@ const GUEST_WRITE_CODES: ErrorCode[] = [
   'INTERNAL',
 ];
 
-const GUEST_HEADERS: { name: string; in: 'header' | 'cookie'; required: boolean; description: string; schema: { type: 'string' } }[] = [
+const GUEST_HEADERS: ExtraParameter[] = [
   { name: 'X-CSRF-Token', in: 'header', required: true, description: 'The csrf of GET /api/pubs/human-session for this session.', schema: { type: 'string' } },
   { name: 'Origin', in: 'header', required: true, description: 'Exactly the service’s origin (browsers send it).', schema: { type: 'string' } },
   { name: COOKIE, in: 'cookie', required: true, description: 'The guest session cookie set by GET /api/pubs/human-session.', schema: { type: 'string' } },
@@ -259,8 +259,8 @@ export const commentsRoutes = (ctx: AppContext) => {
               201: jsonAnswer(GuestCommentAnswer, 'The comment is stored.', PRIVATE_HEADERS),
               200: jsonAnswer(GuestCommentAnswer, 'An exact retry: the original comment.', PRIVATE_HEADERS),
             },
+            parameters: GUEST_HEADERS,
           }),
-          parameters: GUEST_HEADERS,
         },
       },
     )
@@ -275,8 +275,8 @@ export const commentsRoutes = (ctx: AppContext) => {
           tags: GUEST_TAGS,
           errors: ['GUEST_SESSION_REQUIRED', 'GUEST_REQUEST_NOT_FOUND', 'INVALID_REQUEST', 'EDGE_RATE_LIMIT', 'INTERNAL'],
           answers: { 200: jsonAnswer(GuestCommentAnswer, 'The comment (replayed: true).', PRIVATE_HEADERS) },
+          parameters: [GUEST_HEADERS[2]!],
         }),
-        parameters: [GUEST_HEADERS[2]!],
       },
     })
     .post('/api/pubs/reports', ({ body, request, server, set }) => fileReport(ctx, { request, set, server }, body), {
@@ -289,8 +289,8 @@ export const commentsRoutes = (ctx: AppContext) => {
           tags: GUEST_TAGS,
           errors: GUEST_WRITE_CODES,
           answers: { 201: jsonAnswer(ReportAnswer, 'The report is stored.', PRIVATE_HEADERS) },
+          parameters: GUEST_HEADERS,
         }),
-        parameters: GUEST_HEADERS,
       },
     })
     .get(

@@ -5,7 +5,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type { AnyElysia } from 'elysia';
 import type { Config } from '../config.ts';
 import type { Answers } from '../http/contract.ts';
-import type { KeyHeaderDoc } from '../http/openapi-detail.ts';
+import type { ExtraParameter, KeyHeaderDoc } from '../http/openapi-detail.ts';
 import { CODES, type ErrorCode } from '../http/errors.ts';
 import { PROTOCOL, routeFamily } from '../http/families.ts';
 
@@ -30,6 +30,7 @@ const ENVELOPE = {
 
 type Operation = {
   'x-svc-key'?: KeyHeaderDoc;
+  'x-svc-parameters'?: ExtraParameter[];
   'x-svc-answers'?: Answers;
   security?: unknown[];
   parameters?: { name: string; in: string; schema?: { openapi?: Record<string, unknown>; description?: unknown } }[];
@@ -152,6 +153,14 @@ export function buildOpenApi(app: AnyElysia, config: Config) {
           ...(op.parameters ?? []).filter((p) => p.name.toLowerCase() !== 'idempotency-key'),
           { name: 'Idempotency-Key', in: 'header', required: key.required, description: key.description, schema: { type: 'string', format: 'uuid' } } as never,
         ];
+      }
+      // Headers and cookies a route declares itself: Elysia generates only path and query parameters
+      // from the schemas (and drops a detail's own list when it has any), so they are added here.
+      const extra = op['x-svc-parameters'];
+      delete op['x-svc-parameters'];
+      if (extra) {
+        const declared = (p: { name: string; in: string }) => extra.some((e) => e.in === p.in && e.name.toLowerCase() === p.name.toLowerCase());
+        op.parameters = [...(op.parameters ?? []).filter((p) => !declared(p)), ...(extra as never[])];
       }
       const answers = op['x-svc-answers'];
       delete op['x-svc-answers'];

@@ -16,6 +16,15 @@ const WRITE_KEY: Record<WriteRoute['key'], KeyHeaderDoc> = {
   },
 };
 
+/** A header or cookie a route reads besides its path, query and body (the guest routes' cookie and CSRF token). */
+export interface ExtraParameter {
+  name: string;
+  in: 'header' | 'cookie';
+  required: boolean;
+  description: string;
+  schema: { type: 'string' };
+}
+
 /**
  * The OpenAPI `detail` of a route. `errors` lists the codes the route itself can answer; the
  * codes every route of its family shares (protocol, browser, auth …) are added when the
@@ -32,6 +41,8 @@ export function doc(opts: {
   answers?: Answers;
   write?: WriteRoute;
   keyHeader?: KeyHeaderDoc;
+  /** Headers and cookies the route requires beyond its schemas (kept beside the generated path and query parameters). */
+  parameters?: ExtraParameter[];
 }) {
   const keyHeader = opts.keyHeader ?? (opts.write ? WRITE_KEY[opts.write.key] : undefined);
   return {
@@ -41,6 +52,7 @@ export function doc(opts: {
     ...(opts.auth ? { security: [{ bearer: [] }] } : {}),
     'x-svc-errors': [...new Set([...(opts.write ? writeErrors(opts.write) : []), ...(opts.errors ?? [])])],
     ...(keyHeader ? { 'x-svc-key': keyHeader } : {}),
+    ...(opts.parameters?.length ? { 'x-svc-parameters': opts.parameters } : {}),
     // The success answers (valibot schemas); the description generator turns them into responses.
     ...(opts.answers ? { 'x-svc-answers': opts.answers } : {}),
   };

@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'bun:test';
 import { JSDOM } from 'jsdom';
 import { articleEnvelope, commentEnvelope, commentsApp, ORIGIN } from '../comments/harness.ts';
+import { makeApp } from '../helpers.ts';
 
 const sha256 = (b: Uint8Array) => new Bun.CryptoHasher('sha256').update(b).digest('hex');
 
@@ -115,5 +116,17 @@ describe('Public publication reads: /pubs/{post_id}', () => {
     expect(li.querySelector('button[data-reply-to]')!.getAttribute('data-author')).toBe(nickname);
     expect(li.querySelector('button[data-report-comment]')!.getAttribute('aria-label')).toBe(`Report the comment by ${nickname}`);
     expect(li.querySelectorAll('img, script').length).toBe(0);
+  });
+});
+
+describe('the description says what a guest write needs', () => {
+  test('the guest routes declare the svc_guest cookie, X-CSRF-Token and Origin beside their path and query parameters', async () => {
+    const spec = (await makeApp().call('GET', '/openapi.json')).json;
+    const params = (path: string, method: string) =>
+      (spec.paths[path][method].parameters as { in: string; name: string; required?: boolean }[]).map((p) => `${p.in}:${p.name}:${p.required === true}`);
+    const write = ['header:X-CSRF-Token:true', 'header:Origin:true', 'cookie:svc_guest:true'];
+    expect(params('/api/pubs/posts/{post_id}/human-comments', 'post')).toEqual(['path:post_id:true', ...write]);
+    expect(params('/api/pubs/reports', 'post')).toEqual(write);
+    expect(params('/api/pubs/human-comments/lookup', 'get')).toEqual(['query:request_id:true', 'cookie:svc_guest:true']);
   });
 });
