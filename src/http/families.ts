@@ -1,11 +1,12 @@
 // The two route families of the spec, told apart by path and method alone so that the guard can
 // run before routing (an unknown /v1 path still answers in the agent conventions).
 
-type Family = 'agent' | 'public' | 'guest' | 'page' | 'health' | 'other';
+type Family = 'agent' | 'public' | 'guest' | 'oauth' | 'page' | 'health' | 'other';
 
 // Guest writes and the guest session (04-decisions-extensions.md §2): people's own browser on the
 // service's pages. Cookie, CSRF token and Origin are checked by the routes; the family sends no
 // CORS headers (never `*` on a credentialed route) and reads only JSON bodies.
+const OAUTH_PATH = /^\/(?:\.well-known\/oauth-(?:protected-resource(?:\/mcp)?|authorization-server)|token|register|revoke)$/;
 const GUEST_PATH = /^\/api\/pubs\/(?:human-session|human-comments\/lookup|reports|posts\/[^/]+\/human-comments)$/;
 
 export function routeFamily(method: string, path: string): Family {
@@ -21,6 +22,9 @@ export function routeFamily(method: string, path: string): Family {
   if (path === '/pubs' || path.startsWith('/pubs/') || path === '/outreach' || path.startsWith('/outreach/')) return 'page';
   // The pages' own stylesheet, scripts and the guest challenge widget.
   if (path.startsWith('/assets/')) return 'page';
+  // The OAuth server's metadata and endpoints for an MCP client (src/mcp): CORS `*` so that a
+  // browser-based client can use them. They carry no cookie; /authorize (the person's page) is not one of them.
+  if (OAUTH_PATH.test(path)) return 'oauth';
   if (path === '/healthz') return 'health';
   return 'other';
 }

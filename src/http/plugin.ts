@@ -79,7 +79,7 @@ function errorResponse(ctx: AppContext, err: ApiError, family: string, request: 
     ...err.headers,
   };
   if (err.code === 'UNAUTHORIZED') headers['www-authenticate'] = wwwAuthenticate(err);
-  if (family === 'public') Object.assign(headers, CORS_HEADERS);
+  if (family === 'public' || family === 'oauth') Object.assign(headers, CORS_HEADERS);
   return new Response(JSON.stringify(envelope(ctx.config.baseUrl, err.code, err.message, detailsOf(err))), { status: err.status, headers });
 }
 
@@ -116,6 +116,9 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         const family = routeFamily(request.method, path);
         if (family === 'agent') {
           guardAgentRequest(request.headers);
+        } else if (family === 'oauth') {
+          if (request.method === 'OPTIONS') return preflight(request, 'GET, POST, OPTIONS');
+          Object.assign(set.headers, CORS_HEADERS);
         } else if (family === 'public' || family === 'guest' || family === 'health' || family === 'page') {
           if (family === 'public') {
             if (request.method === 'OPTIONS') return preflight(request);
