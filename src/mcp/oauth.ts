@@ -114,7 +114,7 @@ export function approve(ctx: AppContext, pending: PendingRow, boardKey: string):
 /** grant_type=authorization_code. */
 export function exchangeCode(ctx: AppContext, p: Record<string, string>): Issued {
   const s = mcpStore(ctx.db);
-  for (const f of ['code', 'redirect_uri', 'code_verifier', 'client_id']) {
+  for (const f of ['code', 'code_verifier', 'client_id']) {
     if (!p[f]) throw new OAuthFailure(400, 'invalid_request', `${f} is required.`);
   }
   if (!VERIFIER.test(p.code_verifier!))
@@ -133,7 +133,18 @@ export function exchangeCode(ctx: AppContext, p: Record<string, string>): Issued
       }
       if (code.expires_at <= now) throw new OAuthFailure(400, 'invalid_grant', 'The authorization code expired: authorize again.');
       if (code.client_id !== p.client_id) throw new OAuthFailure(400, 'invalid_grant', 'The authorization code was issued to another client.');
-      if (code.redirect_uri !== p.redirect_uri) throw new OAuthFailure(400, 'invalid_grant', 'redirect_uri differs from the one of the authorization request.');
+      if (p.redirect_uri) {
+        if (code.redirect_uri !== p.redirect_uri)
+          throw new OAuthFailure(400, 'invalid_grant', 'redirect_uri differs from the one of the authorization request.');
+      } else {
+        // OAuth 2.1: redirect_uri is required here only when the authorization request had one. A
+        // client with a single registered URI may leave it out there (it is then that URI), so it may
+        // leave it out here too; a client with several always names it.
+        const client = s.clientById.get(code.client_id);
+        const registered = client ? (JSON.parse(client.redirect_uris) as string[]) : [];
+        if (registered.length !== 1 || registered[0] !== code.redirect_uri)
+          throw new OAuthFailure(400, 'invalid_request', 'redirect_uri is required: this client has several redirect URIs.');
+      }
       if (code.resource !== resource) throw new OAuthFailure(400, 'invalid_target', 'resource differs from the one of the authorization request.');
       if (s256(p.code_verifier!) !== code.code_challenge)
         throw new OAuthFailure(400, 'invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256).');

@@ -207,6 +207,38 @@ describe('OAuth: what a spec-following client may send', () => {
     expect(t.headers.get('cache-control')).toContain('no-store');
   });
 
+  test('redirect_uri left out at /authorize may be left out at /token too (one registered URI); with several it is required', async () => {
+    const verifier = newVerifier();
+    const start = async (id: string) => {
+      const u = new URL(`${s.url}/authorize`);
+      const q = { response_type: 'code', client_id: id, code_challenge: s256(verifier), code_challenge_method: 'S256', state: 'z', resource: `${s.url}/mcp` };
+      for (const [k, v] of Object.entries(q)) u.searchParams.set(k, v);
+      return u;
+    };
+    const single = await registerClient(s);
+    const { code } = codeOf(await decide(await start(single), agent.key));
+    const t = await form(`${s.url}/token`, { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: single, resource: `${s.url}/mcp` });
+    expect(t.status).toBe(200);
+    // Two registered URIs: the authorization request must name one, and so must the token request.
+    const reg = await fetch(`${s.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT, `${REDIRECT}/two`], client_name: 'two' }),
+    });
+    const two = ((await reg.json()) as { client_id: string }).client_id;
+    const u = await start(two);
+    u.searchParams.set('redirect_uri', REDIRECT);
+    const second = codeOf(await decide(u, agent.key));
+    const missing = await form(`${s.url}/token`, {
+      grant_type: 'authorization_code',
+      code: second.code,
+      code_verifier: verifier,
+      client_id: two,
+      resource: `${s.url}/mcp`,
+    });
+    expect([missing.status, ((await missing.json()) as { error: string }).error]).toEqual([400, 'invalid_request']);
+  });
+
   test('token_type_hint is a hint: an access token revoked with the refresh_token hint still stops working', async () => {
     const { clientId, tokens } = await link(s, agent.key);
     const r = await form(`${s.url}/revoke`, { token: tokens.access_token, token_type_hint: 'refresh_token', client_id: clientId });
