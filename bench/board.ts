@@ -25,11 +25,9 @@ import { createContext } from '../src/context.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { encodeCursor } from '../src/http/paging.ts';
-import { Children, cpuMicros, type LoadCounts, num, prose, ROOT, runBench } from './lib.ts';
+import { Children, type LoadCounts, loadSettings, num, prose, ROOT, runBench, warmThenMeasure } from './lib.ts';
 
-const SECONDS = num('BENCH_SECONDS', 10);
-const WARMUP = num('BENCH_WARMUP_SECONDS', 3);
-const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
+const { seconds: SECONDS, warmup: WARMUP, connections: CONNECTIONS } = loadSettings({ seconds: 10, warmup: 3 });
 const SEED_POSTS = num('BENCH_SEED_POSTS', 100_000);
 const AGENTS = num('BENCH_AGENTS', 200);
 const READ_RATE = num('BENCH_READ_RATE', 500);
@@ -114,11 +112,8 @@ const load = (opts: Record<string, unknown>) =>
   children.jsonRun<LoadResult>(['node', '--input-type=module', '-e', GENERATOR, JSON.stringify(opts)], Number(opts.duration) + 30);
 
 async function scenario(name: string, pid: number, opts: Record<string, unknown>): Promise<Scenario> {
-  process.stderr.write(`· ${name}: warm-up ${WARMUP} s, measure ${SECONDS} s\n`);
-  await load({ ...opts, duration: WARMUP });
-  const before = cpuMicros(pid);
-  const r = await load({ ...opts, duration: SECONDS });
-  return { name, ...r, server_cpu_pct: (cpuMicros(pid) - before) / 1e4 / r.window_s };
+  const { run, server_cpu_pct } = await warmThenMeasure(name, pid, { warmup: WARMUP, seconds: SECONDS }, (duration) => load({ ...opts, duration }));
+  return { name, ...run, server_cpu_pct };
 }
 
 // ---- seeding ---------------------------------------------------------------------------------

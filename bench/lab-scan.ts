@@ -11,25 +11,14 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scanLabSite } from '../src/lab/scan/site.ts';
 import { backgroundWorkers } from '../src/workers/pool.ts';
-import { BUN, Children, cpuMicros, num, runBench } from './lib.ts';
+import { BUN, Children, cpuMicros, lastJsonLine, num, probeTimes, runBench } from './lib.ts';
 
 const RUNS = num('BENCH_RUNS', 3);
 const TARGET_P99_MS = 20;
 
 if (process.argv[2] === '--probe') {
   // The prober: GET /healthz every 5 ms until told to stop, then print the latencies.
-  const url = process.argv[3]!;
-  const times: number[] = [];
-  let stop = false;
-  process.on('SIGTERM', () => (stop = true));
-  const deadline = Date.now() + 120_000;
-  while (!stop && Date.now() < deadline) {
-    const t0 = performance.now();
-    await (await fetch(url)).text();
-    times.push(performance.now() - t0);
-    await Bun.sleep(5);
-  }
-  times.sort((a, b) => a - b);
+  const times = (await probeTimes(process.argv[3]!, 120_000)).sort((a, b) => a - b);
   const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(2);
   console.log(JSON.stringify({ healthz_requests: times.length, p50_ms: q(0.5), p99_ms: q(0.99), max_ms: q(1) }));
   process.exit(0);
@@ -103,7 +92,7 @@ async function admin(...args: string[]): Promise<Record<string, unknown>> {
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   children.forget(proc);
   if (code !== 0) throw new Error(`svc admin ${args.join(' ')}: exit ${code}: ${err.slice(-1000)}`);
-  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+  return lastJsonLine<Record<string, unknown>>(out);
 }
 
 const H = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
@@ -131,7 +120,7 @@ async function main(): Promise<number> {
   await (await fetch(`${base}/healthz`)).text(); // warm up
   const runs: RunFigures[] = [];
   for (let run = 1; run <= RUNS; run++) {
-    const probe = children.spawn([BUN, import.meta.path, '--probe', `${base}/healthz`]);
+    const probe = children.probe<RunFigures['healthz']>(import.meta.path, `${base}/healthz`);
     await Bun.sleep(300);
     const cpu0 = cpuMicros(proc.pid);
     const t0 = performance.now();
@@ -153,16 +142,13 @@ async function main(): Promise<number> {
     const wall = performance.now() - t0;
     const cpu = cpuMicros(proc.pid) - cpu0;
     await Bun.sleep(200);
-    probe.kill('SIGTERM');
-    const out = await new Response(probe.stdout).text();
-    await probe.exited;
-    children.forget(probe);
+    const healthz = await probe.stop();
     publishMs.sort((a, b) => a - b);
     runs.push({
       run,
       statuses: [...new Set(statuses)],
       publish_ms: { min: Math.round(publishMs[0]!), p50: Math.round(publishMs[5]!), max: Math.round(publishMs.at(-1)!) },
-      healthz: JSON.parse(out.trim().split('\n').at(-1) ?? '{}'),
+      healthz,
       server_cpu_pct: Math.round(cpu / 10 / wall),
     });
     console.log(JSON.stringify(runs.at(-1)));

@@ -1,7 +1,8 @@
 // Shared pieces of the bench scripts: settings from the environment, child processes that are
 // always stopped (on exit, Ctrl-C or overstay), a server's listening line, CPU and memory of a
-// process, the Node load generator's runs, percentiles, and the main-function wrapper.
-import { readFileSync } from 'node:fs';
+// process, the Node load generator's runs, warm-up-then-measure runs, the /healthz prober, the raw
+// Bun.serve baseline, percentiles, and the main-function wrapper.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Subprocess } from 'bun';
 
@@ -76,8 +77,86 @@ export class Children {
     clearTimeout(killer);
     this.forget(proc);
     if (code !== 0) throw new Error(`load generator exited ${code}: ${err.slice(-2000)}`);
-    return JSON.parse(out.trim().split('\n').at(-1) ?? '') as T;
+    return lastJsonLine<T>(out, '');
   }
+
+  /**
+   * Starts `script --probe url`, a bench's own /healthz prober (see probeMain); stop() ends it and
+   * answers the JSON it printed last.
+   */
+  probe<T>(script: string, url: string): { stop(): Promise<T> } {
+    const proc = this.spawn([BUN, script, '--probe', url]);
+    const out = new Response(proc.stdout).text();
+    return {
+      stop: async () => {
+        proc.kill('SIGTERM');
+        const text = await out;
+        await proc.exited;
+        this.forget(proc);
+        return lastJsonLine<T>(text);
+      },
+    };
+  }
+
+  /**
+   * The baseline a cached document is compared with: a bare Bun.serve in its own process (RAW_SERVER)
+   * answering GET `path` with `body` and the `copy` headers of svc's answer `from`, checked to answer
+   * those very bytes. `file` is where the body is written for it.
+   */
+  async rawTwin(o: { path: string; body: string; from: Headers; copy: readonly string[]; file: string }): Promise<{ proc: Child; url: string }> {
+    const headers = Object.fromEntries(o.copy.flatMap((h) => (o.from.has(h) ? [[h, o.from.get(h)!]] : [])));
+    writeFileSync(o.file, o.body);
+    const spec = { path: new URL(o.path, 'http://x').pathname, file: o.file, headers };
+    const raw = await this.server('raw Bun.serve', ['-e', RAW_SERVER], { RAW_SPEC: JSON.stringify(spec) });
+    const rawBody = await (await fetch(`${raw.url}${o.path}`)).text();
+    if (rawBody !== o.body) throw new Error('the raw server does not answer the same bytes');
+    return raw;
+  }
+}
+
+/** The JSON of the last line a child printed (`empty` when it printed nothing). */
+export function lastJsonLine<T>(out: string, empty = '{}'): T {
+  return JSON.parse(out.trim().split('\n').at(-1) ?? empty) as T;
+}
+
+// A per-request handler (not a static Response) so it does the same kind of work per request as
+// any dynamic route; Bun adds Date and Content-Length as it does for svc. RAW_SPEC: {path, file, headers}.
+const RAW_SERVER = `
+const { path, file, headers } = JSON.parse(process.env.RAW_SPEC);
+const body = require('node:fs').readFileSync(file, 'utf8');
+const server = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  routes: { [path]: { GET: () => new Response(body, { headers }) } },
+  fetch: () => new Response('not found', { status: 404 }),
+});
+console.log(JSON.stringify({ event: 'listening', url: 'http://127.0.0.1:' + server.port }));
+const stop = () => { server.stop(true); process.exit(0); };
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+`;
+
+/**
+ * One load scenario: a warm-up run of `load` (its argument: seconds), then a measured one, with the
+ * server's CPU over the measured run (µs, and % of one core over the generator's window).
+ */
+export async function warmThenMeasure<R extends { window_s: number }>(
+  name: string,
+  pid: number,
+  s: { warmup: number; seconds: number },
+  load: (seconds: number) => Promise<R>,
+): Promise<{ run: R; server_cpu_us: number; server_cpu_pct: number }> {
+  process.stderr.write(`· ${name}: warm-up ${s.warmup} s, measure ${s.seconds} s\n`);
+  await load(s.warmup);
+  const before = cpuMicros(pid);
+  const run = await load(s.seconds);
+  const used = cpuMicros(pid) - before;
+  return { run, server_cpu_us: used, server_cpu_pct: used / 1e4 / run.window_s };
+}
+
+/** The load benches' common settings: BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS (default 50). */
+export function loadSettings(d: { seconds: number; warmup: number }): { seconds: number; warmup: number; connections: number } {
+  return { seconds: num('BENCH_SECONDS', d.seconds), warmup: num('BENCH_WARMUP_SECONDS', d.warmup), connections: num('BENCH_CONNECTIONS', 50) };
 }
 
 /**
@@ -178,6 +257,38 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** p50, p99 and max of `times` (ms), 2 decimals. */
+export const latencyMs = (times: readonly number[]) => ({
+  p50_ms: round(percentile(times, 50), 2),
+  p99_ms: round(percentile(times, 99), 2),
+  max_ms: round(percentile(times, 100), 2),
+});
+
+/**
+ * The /healthz prober's loop, in a bench's own child process (Children.probe): GETs `url` every 5 ms
+ * until SIGTERM or `limitMs`, and answers each request's time (ms).
+ */
+export async function probeTimes(url: string, limitMs: number): Promise<number[]> {
+  const times: number[] = [];
+  let stop = false;
+  process.on('SIGTERM', () => (stop = true));
+  const deadline = Date.now() + limitMs;
+  while (!stop && Date.now() < deadline) {
+    const t0 = performance.now();
+    await (await fetch(url)).text();
+    times.push(performance.now() - t0);
+    await Bun.sleep(5);
+  }
+  return times;
+}
+
+/** The prober child's whole life: probeTimes, then one line {requests, p50_ms, p99_ms, max_ms}, and exit. */
+export async function probeMain(url: string, limitMs: number): Promise<never> {
+  const times = await probeTimes(url, limitMs);
+  console.log(JSON.stringify({ requests: times.length, ...latencyMs(times) }));
+  process.exit(0);
+}
 
 // ---- one svc server for the benches that measure memory (continuity) ------------------------
 

@@ -17,17 +17,15 @@
 // BENCH_CONNECTIONS (default 50), BENCH_WRK_THREADS (default: the cores the server leaves, at
 // least 1), BENCH_SEED_POSTS (default 100000), BENCH_AGENTS (default 200), BENCH_PATH (default
 // /api/activity; also /api/office, /api/leaderboard, /api/jobs …).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { BUN, Children, cpuMicros, num, prose, runBench } from './lib.ts';
+import { BUN, Children, lastJsonLine, loadSettings, num, prose, runBench, warmThenMeasure } from './lib.ts';
 import { findWrk, runWrk, WRK_MISSING, type WrkResult } from './wrk.ts';
 
-const SECONDS = num('BENCH_SECONDS', 10);
-const WARMUP = num('BENCH_WARMUP_SECONDS', 3);
-const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
+const { seconds: SECONDS, warmup: WARMUP, connections: CONNECTIONS } = loadSettings({ seconds: 10, warmup: 3 });
 const SEED_POSTS = num('BENCH_SEED_POSTS', 100_000);
 const PATH = process.env.BENCH_PATH ?? '/api/activity';
 const TARGET_RATIO = 0.7;
@@ -62,23 +60,6 @@ console.log(JSON.stringify({ writes: n, statuses }));
 process.exit(0);
 `;
 
-// The baseline: a per-request handler (not a static Response) so it does the same kind of work
-// per request as any dynamic route; Bun adds Date and Content-Length as it does for svc.
-const RAW_SERVER = `
-const { path, file, headers } = JSON.parse(process.env.RAW_SPEC);
-const body = require('node:fs').readFileSync(file, 'utf8');
-const server = Bun.serve({
-  hostname: '127.0.0.1',
-  port: 0,
-  routes: { [path]: { GET: () => new Response(body, { headers }) } },
-  fetch: () => new Response('not found', { status: 404 }),
-});
-console.log(JSON.stringify({ event: 'listening', url: 'http://127.0.0.1:' + server.port }));
-const stop = () => { server.stop(true); process.exit(0); };
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-`;
-
 interface Run extends WrkResult {
   name: string;
   server_cpu_pct: number; // of one core
@@ -98,12 +79,8 @@ async function cleanup(): Promise<void> {
 const load = (url: string, seconds: number) => runWrk(children, url, { threads: THREADS, connections: CONNECTIONS, seconds });
 
 async function run(name: string, url: string, pid: number): Promise<Run> {
-  process.stderr.write(`· ${name}: warm-up ${WARMUP} s, measure ${SECONDS} s\n`);
-  await load(url, WARMUP);
-  const before = cpuMicros(pid);
-  const r = await load(url, SECONDS);
-  const used = cpuMicros(pid) - before;
-  return { name, ...r, server_cpu_pct: used / 1e4 / r.window_s, server_cpu_us_per_req: r.completed ? used / r.completed : 0 };
+  const { run: r, server_cpu_us: used, server_cpu_pct } = await warmThenMeasure(name, pid, { warmup: WARMUP, seconds: SECONDS }, (s) => load(url, s));
+  return { name, ...r, server_cpu_pct, server_cpu_us_per_req: r.completed ? used / r.completed : 0 };
 }
 
 // ---- seeding ---------------------------------------------------------------------------------
@@ -171,13 +148,13 @@ async function main(): Promise<number> {
     const body = await probe.text();
     if (probe.status !== 200) throw new Error(`GET ${PATH} failed: ${probe.status} ${body.slice(0, 500)}`);
     const items = (JSON.parse(body) as { items?: unknown[] }).items?.length ?? 0;
-    const headers = Object.fromEntries(COPIED_HEADERS.flatMap((h) => (probe.headers.get(h) === null ? [] : [[h, probe.headers.get(h)!]])));
-    const file = join(dataDir, 'raw-body.json');
-    writeFileSync(file, body);
-    const rawSpec = { RAW_SPEC: JSON.stringify({ path: new URL(PATH, 'http://x').pathname, file, headers }) };
-    const { proc: rawProc, url: rawUrl } = await children.server('raw Bun.serve', ['-e', RAW_SERVER], rawSpec);
-    const rawBody = await (await fetch(`${rawUrl}${PATH}`)).text();
-    if (rawBody !== body) throw new Error('the raw server does not answer the same bytes');
+    const { proc: rawProc, url: rawUrl } = await children.rawTwin({
+      path: PATH,
+      body,
+      from: probe.headers,
+      copy: COPIED_HEADERS,
+      file: join(dataDir, 'raw-body.json'),
+    });
 
     const raw = await run(`raw Bun.serve ${PATH}`, `${rawUrl}${PATH}`, rawProc.pid);
     const writer =
@@ -186,7 +163,7 @@ async function main(): Promise<number> {
     let writes: unknown = null;
     if (writer) {
       writer.kill('SIGTERM');
-      writes = JSON.parse((await new Response(writer.stdout).text()).trim().split('\n').at(-1) ?? 'null');
+      writes = lastJsonLine(await new Response(writer.stdout).text(), 'null');
       await writer.exited;
       children.forget(writer);
       process.stderr.write(`· writes during the svc run: ${JSON.stringify(writes)}\n`);

@@ -19,17 +19,15 @@
 // Env: BENCH_SUBMISSIONS (30), BENCH_SUBMIT_CONCURRENCY (1), BENCH_SECONDS (5),
 // BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50); SVC_PUBS_SVG_WORKERS (the server's pubs-svg
 // pool, default every core but one) to compare pool sizes.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backgroundWorkers } from '../src/workers/pool.ts';
-import { BUN, Children, cpuMicros, type LoadCounts, num, percentile, prose, ROOT, round, runBench } from './lib.ts';
+import { Children, cpuMicros, type LoadCounts, loadSettings, num, percentile, probeMain, prose, ROOT, round, runBench, warmThenMeasure } from './lib.ts';
 
 const SUBMISSIONS = num('BENCH_SUBMISSIONS', 30);
 const CONCURRENCY = num('BENCH_SUBMIT_CONCURRENCY', 1);
-const SECONDS = num('BENCH_SECONDS', 5);
-const WARMUP = num('BENCH_WARMUP_SECONDS', 2);
-const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
+const { seconds: SECONDS, warmup: WARMUP, connections: CONNECTIONS } = loadSettings({ seconds: 5, warmup: 2 });
 const SUBMIT_P99_TARGET_MS = 150;
 const HEALTHZ_P99_TARGET_MS = 20;
 const FEED_RATIO_TARGET = 0.6;
@@ -38,38 +36,9 @@ const WARM_SUBMISSIONS = 3;
 // The pubs-svg pool of the server: SVC_PUBS_SVG_WORKERS when set (passed through to svc serve), else every core but one.
 const SVG_WORKERS = Number(process.env.SVC_PUBS_SVG_WORKERS ?? '0') || backgroundWorkers();
 
-if (process.argv[2] === '--probe') {
-  // The prober: GET /healthz every 5 ms until told to stop, then print the latencies.
-  const url = process.argv[3]!;
-  const times: number[] = [];
-  let stop = false;
-  process.on('SIGTERM', () => (stop = true));
-  const deadline = Date.now() + 300_000;
-  while (!stop && Date.now() < deadline) {
-    const t0 = performance.now();
-    await (await fetch(url)).text();
-    times.push(performance.now() - t0);
-    await Bun.sleep(5);
-  }
-  console.log(JSON.stringify({ requests: times.length, p50_ms: percentile(times, 50), p99_ms: percentile(times, 99), max_ms: percentile(times, 100) }));
-  process.exit(0);
-}
+// The prober: GET /healthz every 5 ms until told to stop, then print the latencies.
+if (process.argv[2] === '--probe') await probeMain(process.argv[3]!, 300_000);
 
-// The baseline: a per-request handler answering the feed's bytes and headers, as bench/public.ts does.
-const RAW_SERVER = `
-const { path, file, headers } = JSON.parse(process.env.RAW_SPEC);
-const body = require('node:fs').readFileSync(file, 'utf8');
-const server = Bun.serve({
-  hostname: '127.0.0.1',
-  port: 0,
-  routes: { [path]: { GET: () => new Response(body, { headers }) } },
-  fetch: () => new Response('not found', { status: 404 }),
-});
-console.log(JSON.stringify({ event: 'listening', url: 'http://127.0.0.1:' + server.port }));
-const stop = () => { server.stop(true); process.exit(0); };
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-`;
 // What the raw server copies from svc: everything but what changes per answer (Date, Age, X-Request-Id).
 const COPIED_HEADERS = ['content-type', 'cache-control', 'etag', 'access-control-allow-origin', 'vary', 'x-content-type-options'];
 
@@ -138,11 +107,7 @@ const load = (url: string, duration: number) =>
   children.jsonRun<Load>(['node', join(ROOT, 'bench/load.mjs'), JSON.stringify({ url, connections: CONNECTIONS, duration })], duration + 30);
 
 async function measure(name: string, url: string, pid: number) {
-  process.stderr.write(`· ${name}: warm-up ${WARMUP} s, measure ${SECONDS} s\n`);
-  await load(url, WARMUP);
-  const cpu0 = cpuMicros(pid);
-  const r = await load(url, SECONDS);
-  const used = cpuMicros(pid) - cpu0;
+  const { run: r, server_cpu_pct } = await warmThenMeasure(name, pid, { warmup: WARMUP, seconds: SECONDS }, (s) => load(url, s));
   return {
     name,
     rps: round(r.rps),
@@ -151,7 +116,7 @@ async function measure(name: string, url: string, pid: number) {
     errors: r.errors,
     p50_ms: r.p50_ms === null ? null : round(r.p50_ms, 2),
     p99_ms: r.p99_ms === null ? null : round(r.p99_ms, 2),
-    server_cpu_pct: round(used / 1e4 / r.window_s),
+    server_cpu_pct: round(server_cpu_pct),
     generator_cpu_pct: round(r.generator_cpu_pct),
   };
 }
@@ -178,7 +143,7 @@ async function main(): Promise<number> {
     if (r.status !== 202) throw new Error(`warm-up submission answered ${r.status} ${r.error ?? ''}`);
     revisions.push(r.revision_id!);
   }
-  const probe = children.spawn([BUN, import.meta.path, '--probe', `${base}/healthz`]);
+  const probe = children.probe<{ requests: number; p50_ms: number; p99_ms: number; max_ms: number }>(import.meta.path, `${base}/healthz`);
   await Bun.sleep(300);
   const load0 = loadavg()[0]!;
   const cpu0 = cpuMicros(proc.pid);
@@ -193,11 +158,7 @@ async function main(): Promise<number> {
   const wall = performance.now() - t0;
   const cpu = cpuMicros(proc.pid) - cpu0;
   await Bun.sleep(200);
-  probe.kill('SIGTERM');
-  const probeOut = await new Response(probe.stdout).text();
-  await probe.exited;
-  children.forget(probe);
-  const healthz = JSON.parse(probeOut.trim().split('\n').at(-1) ?? '{}') as { requests: number; p50_ms: number; p99_ms: number; max_ms: number };
+  const healthz = await probe.stop();
   const times = results.map((r) => r.ms);
   const statuses: Record<string, number> = {};
   for (const r of results) {
@@ -234,12 +195,7 @@ async function main(): Promise<number> {
   const feedBody = await feed.text();
   if (feed.status !== 200) throw new Error(`GET ${feedPath} answered ${feed.status}: ${feedBody.slice(0, 300)}`);
   const items = (JSON.parse(feedBody) as { items: unknown[] }).items.length;
-  const headers = Object.fromEntries(COPIED_HEADERS.flatMap((h) => (feed.headers.has(h) ? [[h, feed.headers.get(h)!]] : [])));
-  const file = join(dataDir, 'feed.json');
-  writeFileSync(file, feedBody);
-  const raw = await children.server('raw Bun.serve', ['-e', RAW_SERVER], { RAW_SPEC: JSON.stringify({ path: feedPath, file, headers }) });
-  const rawBody = await (await fetch(`${raw.url}${feedPath}`)).text();
-  if (rawBody !== feedBody) throw new Error('the raw server does not answer the same bytes');
+  const raw = await children.rawTwin({ path: feedPath, body: feedBody, from: feed.headers, copy: COPIED_HEADERS, file: join(dataDir, 'feed.json') });
   const svcRun = await measure('svc GET /api/pubs/feed (cached)', `${base}${feedPath}`, proc.pid);
   const rawRun = await measure('raw Bun.serve, same bytes', `${raw.url}${feedPath}`, raw.proc.pid);
   const ratio = rawRun.rps > 0 ? svcRun.rps / rawRun.rps : 0;

@@ -25,7 +25,7 @@ import { createContext } from '../src/context.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase, tx } from '../src/db/open.ts';
 import { noveltyStats } from '../src/show/novelty-pool.ts';
-import { BUN, Children, cpuMicros, num, percentile, round, runBench } from './lib.ts';
+import { BUN, Children, cpuMicros, lastJsonLine, latencyMs, num, probeMain, round, runBench } from './lib.ts';
 
 const ROOTS = num('SVC_BENCH_SHOW_ROOTS', 5000);
 const MEASURED = num('SVC_BENCH_SHOW_MEASURED', 500);
@@ -58,28 +58,7 @@ const nearDuplicate = (j: number) => {
 };
 
 // The children: a /healthz prober and the submitter (each prints one JSON line at the end).
-if (process.argv[2] === '--probe') {
-  const url = process.argv[3]!;
-  const times: number[] = [];
-  let stop = false;
-  process.on('SIGTERM', () => (stop = true));
-  const deadline = Date.now() + 300_000;
-  while (!stop && Date.now() < deadline) {
-    const t0 = performance.now();
-    await (await fetch(url)).text();
-    times.push(performance.now() - t0);
-    await Bun.sleep(5);
-  }
-  console.log(
-    JSON.stringify({
-      requests: times.length,
-      p50_ms: round(percentile(times, 50), 2),
-      p99_ms: round(percentile(times, 99), 2),
-      max_ms: round(Math.max(...times), 2),
-    }),
-  );
-  process.exit(0);
-}
+if (process.argv[2] === '--probe') await probeMain(process.argv[3]!, 300_000);
 if (process.argv[2] === '--submit') {
   const [url, keysFile] = [process.argv[3]!, process.argv[4]!];
   const keys = (await Bun.file(keysFile).json()) as string[];
@@ -113,16 +92,7 @@ if (process.argv[2] === '--submit') {
     }),
   );
   const wall = performance.now() - t0;
-  console.log(
-    JSON.stringify({
-      submissions: times.length,
-      per_s: round(times.length / (wall / 1000), 1),
-      statuses,
-      p50_ms: round(percentile(times, 50), 2),
-      p99_ms: round(percentile(times, 99), 2),
-      max_ms: round(Math.max(...times), 2),
-    }),
-  );
+  console.log(JSON.stringify({ submissions: times.length, per_s: round(times.length / (wall / 1000), 1), statuses, ...latencyMs(times) }));
   process.exit(0);
 }
 
@@ -203,8 +173,7 @@ async function main(): Promise<number> {
 
   const cpu0 = cpuMicros(process.pid);
   const w0 = performance.now();
-  const probe = children.spawn([BUN, import.meta.path, '--probe', `${url}/healthz`]);
-  const probeOut = new Response(probe.stdout).text();
+  const probe = children.probe<{ p99_ms: number }>(import.meta.path, `${url}/healthz`);
   await Bun.sleep(200);
   const submitter = children.spawn([BUN, import.meta.path, '--submit', url, keysFile], {
     SVC_BENCH_SHOW_ROOTS: String(ROOTS),
@@ -214,10 +183,9 @@ async function main(): Promise<number> {
   const [subOut, subErr, subCode] = await Promise.all([new Response(submitter.stdout).text(), new Response(submitter.stderr).text(), submitter.exited]);
   if (subCode !== 0) throw new Error(`submitter exited ${subCode}: ${subErr.slice(-2000)}`);
   await Bun.sleep(200);
-  probe.kill('SIGTERM');
-  const health = JSON.parse((await probeOut).trim().split('\n').at(-1)!) as { p99_ms: number };
+  const health = await probe.stop();
   const cpuPct = round(((cpuMicros(process.pid) - cpu0) / 1000 / (performance.now() - w0)) * 100, 1);
-  const submit = JSON.parse(subOut.trim().split('\n').at(-1)!) as { p99_ms: number };
+  const submit = lastJsonLine<{ p99_ms: number }>(subOut);
 
   console.log(
     JSON.stringify({

@@ -11,7 +11,7 @@ import { type ErrorCode, fail } from '../http/errors.ts';
 import { doc, type ExtraParameter } from '../http/openapi-detail.ts';
 import { guardedJson } from '../http/public-cache.ts';
 import { coded, describedAs, limitQuery, uuidField } from '../http/schema.ts';
-import { KEY_MAX_CHARS } from '../pubs/envelope.ts';
+import { ENVELOPE_CODES, keyProperties } from '../pubs/envelope.ts';
 import { COMMENT_BLOCK_TYPES, readAgentComments, submitComment } from './agent.ts';
 import { WIDGET_FILES } from './assets.ts';
 import { checkGuestWrite, COOKIE, fileReport, guardSession, lookupGuestComment, openSession, postGuestComment } from './guest.ts';
@@ -122,19 +122,9 @@ export const commentsRoutes = (ctx: AppContext) => {
             schema_version: { const: 1 },
             language: { const: 'en' },
             publication_intent: { const: 'show_to_humans', description: 'Optional on a comment (a member of the article envelope it is based on).' },
-            idempotency_key: {
-              type: 'string',
-              minLength: 1,
-              maxLength: KEY_MAX_CHARS,
-              description:
-                'Required (or request_key): a fresh key per new comment, in the body. Any string of printable characters, as for articles; a uuid is best.',
-            },
-            request_key: {
-              type: 'string',
-              minLength: 1,
-              maxLength: KEY_MAX_CHARS,
-              description: 'Alias of idempotency_key; when both are sent they must match.',
-            },
+            ...keyProperties(
+              'Required (or request_key): a fresh key per new comment, in the body. Any string of printable characters, as for articles; a uuid is best.',
+            ),
             article_revision_id: { type: 'string', format: 'uuid', description: 'The revision of this article the comment discusses.' },
             parent_id: { type: 'string', format: 'uuid', description: 'Optional: the comment this one answers.' },
             blocks: { type: 'array', minItems: 1, items: { type: 'object', required: ['type'], properties: { type: { enum: COMMENT_BLOCK_TYPES } } } },
@@ -157,13 +147,7 @@ export const commentsRoutes = (ctx: AppContext) => {
         tags: TAGS,
         auth: true,
         errors: [
-          'PUBS_KEY_REQUIRED',
-          'PUBS_KEY_MISMATCH',
-          'INVALID_IDEMPOTENCY_KEY',
-          'IDEMPOTENCY_CONFLICT',
-          'PUBS_SCHEMA_VERSION',
-          'PUBS_INVALID_ENVELOPE',
-          'PUBS_TOO_LARGE',
+          ...ENVELOPE_CODES,
           'SECRET_LIKE',
           'PRICE_TALK',
           'SELF_PITCH',

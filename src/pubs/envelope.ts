@@ -3,7 +3,7 @@
 // the SVG check (sanitize.ts, in a worker) and the content rules come after it.
 import { canonicalJson } from '../http/idempotency.ts';
 import { charCount } from '../http/body.ts';
-import { fail } from '../http/errors.ts';
+import { type ErrorCode, fail } from '../http/errors.ts';
 import type { PubsSettings } from './settings.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -12,6 +12,20 @@ export const TITLE_MAX = 300;
 export const CODE_LANGUAGE_MAX = 40;
 export const LIST_ITEMS_MAX = 200;
 export const SVG_DESCRIPTION_MAX = 1000;
+
+/**
+ * What the envelope check and its key refuse a submission with, whatever the envelope carries (an
+ * article, a revision, a comment): the codes every route taking one declares, in this order.
+ */
+export const ENVELOPE_CODES: readonly ErrorCode[] = [
+  'PUBS_KEY_REQUIRED',
+  'PUBS_KEY_MISMATCH',
+  'INVALID_IDEMPOTENCY_KEY',
+  'IDEMPOTENCY_CONFLICT',
+  'PUBS_SCHEMA_VERSION',
+  'PUBS_INVALID_ENVELOPE',
+  'PUBS_TOO_LARGE',
+];
 
 export type Block =
   | { type: 'paragraph' | 'quote'; text: string }
@@ -122,6 +136,15 @@ function parseBlock(raw: unknown, i: number): Block {
 const ENVELOPE_MEMBERS = ['schema_version', 'language', 'publication_intent', 'idempotency_key', 'request_key', 'title', 'blocks'];
 
 export const KEY_MAX_CHARS = 200;
+
+/**
+ * The JSON Schema of the key members (idempotency_key and its alias request_key) that keyOf reads,
+ * for every route whose body is an envelope; `key` describes idempotency_key on that route.
+ */
+export const keyProperties = (key: string) => ({
+  idempotency_key: { type: 'string', minLength: 1, maxLength: KEY_MAX_CHARS, description: key },
+  request_key: { type: 'string', minLength: 1, maxLength: KEY_MAX_CHARS, description: 'Alias of idempotency_key; when both are sent they must match.' },
+});
 
 /**
  * The key of the envelope: idempotency_key in the body, or its alias request_key; a header does not

@@ -11,7 +11,7 @@ import { pageQuery, pageRequest } from '../http/paging.ts';
 import { coded, describedAs, limitQuery, text } from '../http/schema.ts';
 import { runWrite } from '../http/write.ts';
 import { guardedJson, type Http, publicCache, sendDocument } from '../http/public-cache.ts';
-import { BLOCK_TYPES, KEY_MAX_CHARS } from './envelope.ts';
+import { BLOCK_TYPES, ENVELOPE_CODES, keyProperties } from './envelope.ts';
 import { ACTIVITY_FEED, listItems, publicAsset, publicFeed, publicPost, publicSource, readActivity, readItem, readRevision } from './reads.ts';
 import { castReviewVote } from './review.ts';
 import {
@@ -42,13 +42,7 @@ const PostParam = v.object({ post_id: idParam });
 const RevisionParam = v.object({ revision_id: idParam });
 
 const SUBMIT_CODES: ErrorCode[] = [
-  'PUBS_KEY_REQUIRED',
-  'PUBS_KEY_MISMATCH',
-  'INVALID_IDEMPOTENCY_KEY',
-  'IDEMPOTENCY_CONFLICT',
-  'PUBS_SCHEMA_VERSION',
-  'PUBS_INVALID_ENVELOPE',
-  'PUBS_TOO_LARGE',
+  ...ENVELOPE_CODES,
   'PUBS_SVG_REFUSED',
   'PUBS_SUBMISSION_QUOTA',
   'SECRET_LIKE',
@@ -68,14 +62,9 @@ const envelopeSchema = (revision: boolean) =>
         schema_version: { const: 1 },
         language: { const: 'en' },
         publication_intent: { const: 'show_to_humans' },
-        idempotency_key: {
-          type: 'string',
-          minLength: 1,
-          maxLength: KEY_MAX_CHARS,
-          description:
-            'Required (or request_key): a fresh key per new submission, in the body. Any string of printable characters; a uuid is best, because GET /v1/me/publications/lookup takes it in its Idempotency-Key header (a uuid is compared in lower case, another string exactly).',
-        },
-        request_key: { type: 'string', minLength: 1, maxLength: KEY_MAX_CHARS, description: 'Alias of idempotency_key; when both are sent they must match.' },
+        ...keyProperties(
+          'Required (or request_key): a fresh key per new submission, in the body. Any string of printable characters; a uuid is best, because GET /v1/me/publications/lookup takes it in its Idempotency-Key header (a uuid is compared in lower case, another string exactly).',
+        ),
         title: { type: 'string', minLength: 1, maxLength: 300 },
         blocks: { type: 'array', minItems: 1, items: { type: 'object', required: ['type'], properties: { type: { enum: BLOCK_TYPES } } } },
         ...(revision ? { resume_publication: { type: 'boolean', description: 'Required true to put a withdrawn article back in review.' } } : {}),

@@ -9,6 +9,7 @@ import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, uuidField } from '../http/schema.ts';
+import { ENVELOPE_CODES } from '../pubs/envelope.ts';
 import { SubmittedAnswer } from '../pubs/schemas.ts';
 import { addPart, commitUpload, startUpload } from './uploads.ts';
 
@@ -125,13 +126,7 @@ export const uploadsRoutes = (ctx: AppContext) => {
           'UPLOAD_INCOMPLETE',
           'UPLOAD_HASH_MISMATCH',
           'UPLOAD_ENVELOPE_INVALID',
-          'PUBS_KEY_REQUIRED',
-          'PUBS_KEY_MISMATCH',
-          'INVALID_IDEMPOTENCY_KEY',
-          'IDEMPOTENCY_CONFLICT',
-          'PUBS_SCHEMA_VERSION',
-          'PUBS_INVALID_ENVELOPE',
-          'PUBS_TOO_LARGE',
+          ...ENVELOPE_CODES,
           'PUBS_SVG_REFUSED',
           'PUBS_SUBMISSION_QUOTA',
           'PUBS_RESUME_REQUIRED',

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { commentsApp, ORIGIN } from './harness.ts';
+import { commentEnvelope, commentsApp, ORIGIN } from './harness.ts';
 
 const b64 = (x: unknown) => Buffer.from(JSON.stringify(x)).toString('base64');
 
@@ -131,25 +131,13 @@ describe('a guest comment needs the cookie, its CSRF token and our exact Origin'
     const g = await h.guest();
     const r = await h.t.call('POST', `/v1/pubs/posts/${h.article.postId}/comments`, {
       headers: { cookie: `svc_guest=${g.cookie}`, 'x-csrf-token': g.csrf, origin: ORIGIN },
-      body: {
-        schema_version: 1,
-        language: 'en',
-        idempotency_key: crypto.randomUUID(),
-        article_revision_id: h.article.revisionId,
-        blocks: [{ type: 'paragraph', text: 'hi' }],
-      },
+      body: commentEnvelope(h.article.revisionId, { blocks: [{ type: 'paragraph', text: 'hi' }] }),
     });
     // A request carrying a cookie and an Origin is a browser's: the agent family refuses it outright.
     expect([r.status, r.json.error.code]).toEqual([403, 'BROWSER_REQUEST']);
     const withoutBrowserSigns = await h.t.call('POST', `/v1/pubs/posts/${h.article.postId}/comments`, {
       headers: { 'x-csrf-token': g.csrf },
-      body: {
-        schema_version: 1,
-        language: 'en',
-        idempotency_key: crypto.randomUUID(),
-        article_revision_id: h.article.revisionId,
-        blocks: [{ type: 'paragraph', text: 'hi' }],
-      },
+      body: commentEnvelope(h.article.revisionId, { blocks: [{ type: 'paragraph', text: 'hi' }] }),
     });
     expect([withoutBrowserSigns.status, withoutBrowserSigns.json.error.code]).toEqual([401, 'UNAUTHORIZED']);
   });

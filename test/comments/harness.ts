@@ -2,23 +2,14 @@
 // guest sessions with their cookie and CSRF token, and ALTCHA solved by altcha-lib's own solver.
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { serviceParts } from '../../src/compose.ts';
-import { pubsPublication } from '../../src/pubs/submit.ts';
 import { makeApp } from '../helpers.ts';
+import { envelope, pubsParts } from '../pubs/harness.ts';
 
 export const ORIGIN = 'http://svc.test';
 
-export function articleEnvelope(over: Record<string, unknown> = {}) {
-  return {
-    schema_version: 1,
-    language: 'en',
-    publication_intent: 'show_to_humans',
-    idempotency_key: crypto.randomUUID(),
-    title: 'What we measured',
-    blocks: [{ type: 'paragraph', text: 'The cache halves the p99 of the feed.' }],
-    ...over,
-  };
-}
+/** test/pubs/harness.ts's article envelope with one paragraph. */
+export const articleEnvelope = (over: Record<string, unknown> = {}) =>
+  envelope({ blocks: [{ type: 'paragraph', text: 'The cache halves the p99 of the feed.' }], ...over });
 
 export function commentEnvelope(revisionId: string, over: Record<string, unknown> = {}) {
   return {
@@ -36,9 +27,8 @@ export function commentEnvelope(revisionId: string, over: Record<string, unknown
  * clock too, so the two must agree (the service's own check uses its clock, which tests advance).
  */
 export async function commentsApp(env: Record<string, string> = {}) {
-  const parts = serviceParts();
   const start = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
-  const t = makeApp({ SVC_GUEST_CHALLENGE_COST: '1', ...env }, start, { ...parts, publications: { ...parts.publications, pubs_item: pubsPublication } });
+  const t = makeApp({ SVC_GUEST_CHALLENGE_COST: '1', ...env }, start, pubsParts());
   const author = await t.register('author');
   const reviewer = await t.register('reviewer');
   const other = await t.register('other');

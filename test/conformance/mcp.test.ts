@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { addCrew } from '../../src/accounts/admin.ts';
-import { codeOf, decide, form, link, newVerifier, REDIRECT, registerClient, type Served, s256, serve } from '../mcp/harness.ts';
+import { codeOf, decide, exchangeCode, form, link, newVerifier, REDIRECT, registerClient, type Served, s256, serve } from '../mcp/harness.ts';
 
 let s: Served;
 let agent: { id: string; name: string; key: string };
@@ -195,14 +195,7 @@ describe('OAuth: what a spec-following client may send', () => {
     const { code, state, location } = codeOf(back);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
     expect(state).toBe('xyz');
-    const t = await form(`${s.url}/token`, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-      client_id: id,
-      resource: `${s.url}/mcp`,
-    });
+    const t = await exchangeCode(s, id, code, verifier);
     expect(t.status).toBe(200);
     expect(t.headers.get('cache-control')).toContain('no-store');
   });
@@ -217,7 +210,7 @@ describe('OAuth: what a spec-following client may send', () => {
     };
     const single = await registerClient(s);
     const { code } = codeOf(await decide(await start(single), agent.key));
-    const t = await form(`${s.url}/token`, { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: single, resource: `${s.url}/mcp` });
+    const t = await exchangeCode(s, single, code, verifier, { redirect_uri: undefined });
     expect(t.status).toBe(200);
     // Two registered URIs: the authorization request must name one, and so must the token request.
     const reg = await fetch(`${s.url}/register`, {
@@ -229,13 +222,7 @@ describe('OAuth: what a spec-following client may send', () => {
     const u = await start(two);
     u.searchParams.set('redirect_uri', REDIRECT);
     const second = codeOf(await decide(u, agent.key));
-    const missing = await form(`${s.url}/token`, {
-      grant_type: 'authorization_code',
-      code: second.code,
-      code_verifier: verifier,
-      client_id: two,
-      resource: `${s.url}/mcp`,
-    });
+    const missing = await exchangeCode(s, two, second.code, verifier, { redirect_uri: undefined });
     expect([missing.status, ((await missing.json()) as { error: string }).error]).toEqual([400, 'invalid_request']);
   });
 

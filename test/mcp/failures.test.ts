@@ -1,6 +1,21 @@
 // The refusals of the authorization server and of /mcp, each next to the near miss that passes.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { authorizeUrl, codeOf, decide, form, link, mcpStatus, newVerifier, openPage, REDIRECT, registerClient, type Served, s256, serve } from './harness.ts';
+import {
+  authorizeUrl,
+  codeOf,
+  decide,
+  exchangeCode,
+  form,
+  link,
+  mcpStatus,
+  newVerifier,
+  openPage,
+  REDIRECT,
+  registerClient,
+  type Served,
+  s256,
+  serve,
+} from './harness.ts';
 
 let s: Served;
 let agent: { id: string; name: string; key: string };
@@ -25,11 +40,10 @@ describe('PKCE and the code', () => {
     const id = await registerClient(s);
     const verifier = newVerifier();
     const code = await approvedCode(id, verifier);
-    const base = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: id, resource: resource() };
-    const wrong = await tokenCall({ ...base, code_verifier: newVerifier() });
+    const wrong = await exchangeCode(s, id, code, newVerifier());
     expect(wrong.status).toBe(400);
     expect((await wrong.json()).error).toBe('invalid_grant');
-    const right = await tokenCall({ ...base, code_verifier: verifier });
+    const right = await exchangeCode(s, id, code, verifier);
     expect(right.status).toBe(200);
     const tokens = await right.json();
     expect(tokens.token_type).toBe('Bearer');
@@ -54,10 +68,9 @@ describe('PKCE and the code', () => {
     const id = await registerClient(s);
     const verifier = newVerifier();
     const code = await approvedCode(id, verifier);
-    const params = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: id, resource: resource(), code_verifier: verifier };
-    const first = await (await tokenCall(params)).json();
+    const first = await (await exchangeCode(s, id, code, verifier)).json();
     expect(await mcpStatus(s, first.access_token)).toBe(200);
-    const again = await tokenCall(params);
+    const again = await exchangeCode(s, id, code, verifier);
     expect((await again.json()).error).toBe('invalid_grant');
     expect(await mcpStatus(s, first.access_token)).toBe(401);
   });
@@ -67,14 +80,7 @@ describe('PKCE and the code', () => {
     const verifier = newVerifier();
     const code = await approvedCode(id, verifier);
     s.clock.advance(121_000);
-    const res = await tokenCall({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT,
-      client_id: id,
-      resource: resource(),
-      code_verifier: verifier,
-    });
+    const res = await exchangeCode(s, id, code, verifier);
     expect((await res.json()).error).toBe('invalid_grant');
   });
 });
@@ -93,14 +99,7 @@ describe('redirect URIs', () => {
     const id = await registerClient(s);
     const verifier = newVerifier();
     const code = await approvedCode(id, verifier);
-    const res = await tokenCall({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: `${REDIRECT}/`,
-      client_id: id,
-      resource: resource(),
-      code_verifier: verifier,
-    });
+    const res = await exchangeCode(s, id, code, verifier, { redirect_uri: `${REDIRECT}/` });
     expect((await res.json()).error).toBe('invalid_grant');
   });
 
@@ -146,14 +145,7 @@ describe('the resource (audience)', () => {
     const id = await registerClient(s);
     const verifier = newVerifier();
     const code = await approvedCode(id, verifier);
-    const res = await tokenCall({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT,
-      client_id: id,
-      resource: 'https://other.example/mcp',
-      code_verifier: verifier,
-    });
+    const res = await exchangeCode(s, id, code, verifier, { resource: 'https://other.example/mcp' });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe('invalid_target');
   });

@@ -145,20 +145,30 @@ export function authorizeUrl(s: Served, clientId: string, verifier: string, over
   return u.toString();
 }
 
+/**
+ * POST /token with an approved code (the authorization_code grant: the code, the redirect URI, the
+ * verifier, the client and the resource); `over` changes a parameter, or leaves it out (undefined).
+ */
+export function exchangeCode(s: Served, clientId: string, code: string, verifier: string, over: Record<string, string | undefined> = {}) {
+  const params = {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    client_id: clientId,
+    resource: `${s.url}/mcp`,
+    ...over,
+  };
+  return form(`${s.url}/token`, Object.fromEntries(Object.entries(params).filter((p): p is [string, string] => p[1] !== undefined)));
+}
+
 /** The whole raw flow: a code approved with `key`, then exchanged; answers the tokens and the client id. */
 export async function link(s: Served, key: string, clientId?: string) {
   const id = clientId ?? (await registerClient(s));
   const verifier = newVerifier();
   const back = await decide(authorizeUrl(s, id, verifier), key);
   const { code } = codeOf(back);
-  const res = await form(`${s.url}/token`, {
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: REDIRECT,
-    code_verifier: verifier,
-    client_id: id,
-    resource: `${s.url}/mcp`,
-  });
+  const res = await exchangeCode(s, id, code, verifier);
   if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
   return { clientId: id, tokens: (await res.json()) as { access_token: string; refresh_token: string; expires_in: number } };
 }

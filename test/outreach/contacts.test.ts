@@ -1,18 +1,10 @@
 // Contacts: the address rules, the source page fetched by the server under the SSRF rules, the
 // duplicate in another letter case, the daily allowance; access (not configured, residents only).
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
-import { makeOutreachApp, type OutreachEnv, startPageServer, startRelay } from './harness.ts';
+import { makeOutreachApp, outreachEnv } from './harness.ts';
 
-const env = {} as OutreachEnv;
-beforeAll(async () => {
-  env.pages = startPageServer();
-  env.relay = await startRelay();
-});
-afterAll(async () => {
-  env.pages.stop();
-  await env.relay.stop();
-});
+const env = outreachEnv();
 
 describe('access', () => {
   test('503 OUTREACH_NOT_CONFIGURED on every route until configured, then 403 for non-residents', async () => {

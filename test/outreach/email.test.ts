@@ -1,19 +1,11 @@
 // E-mail: sending through a real relay, the footer and unsubscribe headers, the modes and the
 // owner's approval, every limit and its hard cases, the relay being down, the public log.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { deliverDue } from '../../src/outreach/mailer.ts';
-import { makeOutreachApp, type OutreachEnv, POSTAL, startPageServer, startRelay } from './harness.ts';
+import { makeOutreachApp, outreachEnv, POSTAL } from './harness.ts';
 
-const env = {} as OutreachEnv;
-beforeAll(async () => {
-  env.pages = startPageServer();
-  env.relay = await startRelay();
-});
-afterAll(async () => {
-  env.pages.stop();
-  await env.relay.stop();
-});
+const env = outreachEnv();
 const PUBLIC = { headers: { 'x-agent-protocol': '', 'content-type': '' } };
 const DAY = 86_400_000;
 

@@ -1,6 +1,7 @@
 // Outreach tests: the service's app with outreach configured, a real https server on loopback for
 // source pages (self-signed, names known only to the injected resolver), a real smtp-server on
 // loopback as the owner's relay, and writers for contacts, experiments and e-mails.
+import { afterAll, beforeAll } from 'bun:test';
 import { SMTPServer } from 'smtp-server';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { resetTransports } from '../../src/outreach/mailer.ts';
@@ -108,6 +109,20 @@ export const POSTAL = 'svc, 1 Example Street, 10115 Berlin, Germany';
 export interface OutreachEnv {
   pages: PageServer;
   relay: Relay;
+}
+
+/** The page server and the relay of one test file: started before its tests, stopped after them (call at its top level). */
+export function outreachEnv(): OutreachEnv {
+  const env = {} as OutreachEnv;
+  beforeAll(async () => {
+    env.pages = startPageServer();
+    env.relay = await startRelay();
+  });
+  afterAll(async () => {
+    env.pages.stop();
+    await env.relay.stop();
+  });
+  return env;
 }
 
 /** An app with outreach configured (mode as given), the relay and the page server wired in. */

@@ -1,26 +1,17 @@
 // Replies and bounces: real MIME messages through the smtp-server listener and mailauth with a
 // fake DNS: a plain (unauthenticated) reply, a DKIM-signed reply, a spoofed sender, an
 // out-of-office, a DSN bounce, an opt-out; the stop link and the one-click POST.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { generateKeyPairSync } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { receiveMessage, startOutreachInbound } from '../../src/outreach/inbound.ts';
 import { setOutreachNet } from '../../src/outreach/net.ts';
-import { makeOutreachApp, type OutreachEnv, startPageServer, startRelay } from './harness.ts';
+import { makeOutreachApp, outreachEnv } from './harness.ts';
 
-const env = {} as OutreachEnv;
+const env = outreachEnv();
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PRIV = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const PUB = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
-
-beforeAll(async () => {
-  env.pages = startPageServer();
-  env.relay = await startRelay();
-});
-afterAll(async () => {
-  env.pages.stop();
-  await env.relay.stop();
-});
 
 /** A fake DNS: the contact's domain publishes a DKIM key and a DMARC policy, no SPF. */
 const resolver = async (name: string, type: string) => {

@@ -2,14 +2,12 @@
 // mention rules, content rules, the daily and per-agent limits, the public log.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
-import { makeOutreachApp, type OutreachEnv, startPageServer, startRelay } from './harness.ts';
+import { makeOutreachApp, outreachEnv } from './harness.ts';
 
-const env = {} as OutreachEnv;
+const env = outreachEnv();
 const received: unknown[] = [];
 let hook: ReturnType<typeof Bun.serve>;
-beforeAll(async () => {
-  env.pages = startPageServer();
-  env.relay = await startRelay();
+beforeAll(() => {
   hook = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
@@ -21,9 +19,7 @@ beforeAll(async () => {
     },
   });
 });
-afterAll(async () => {
-  env.pages.stop();
-  await env.relay.stop();
+afterAll(() => {
   hook.stop(true);
 });
 

@@ -21,9 +21,14 @@ export function envelope(over: Record<string, unknown> = {}) {
   };
 }
 
-export async function pubsApp(env: Record<string, string> = {}) {
+/** The service's parts with a lost-write lookup that knows articles. */
+export function pubsParts() {
   const parts = serviceParts();
-  const t = makeApp(env, '2026-11-23T12:00:00Z', { ...parts, publications: { ...parts.publications, pubs_item: pubsPublication } });
+  return { ...parts, publications: { ...parts.publications, pubs_item: pubsPublication } };
+}
+
+export async function pubsApp(env: Record<string, string> = {}) {
+  const t = makeApp(env, '2026-11-23T12:00:00Z', pubsParts());
   const author = await t.register('author');
   const reviewers = [await t.register('rev1'), await t.register('rev2'), await t.register('rev3')];
   // Reviewers qualify from 24 h of account age on.
