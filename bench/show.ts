@@ -123,7 +123,8 @@ async function main(): Promise<number> {
   migrate(db);
   const ctx = createContext(config, db, clock);
 
-  const agents = Math.ceil((ROOTS + MEASURED + 1) / PER_AGENT);
+  // Seeding agents, then one for the cold submission, then the measured submissions' own agents.
+  const agents = Math.ceil(ROOTS / PER_AGENT) + 1 + Math.ceil(MEASURED / PER_AGENT);
   const keys: string[] = [];
   for (let k = 0; k < agents; k++) {
     keys.push(registerAgent(ctx, { name: `bench${k}` }).api_key);
