@@ -1,5 +1,6 @@
 // Prepared SQL of the publication layer (schema/0014_pubs.sql), built once per database.
 import { type Db, perDatabase } from '../db/open.ts';
+import { liveAccount } from '../db/live.ts';
 
 export interface ItemRow {
   id: string;
@@ -65,7 +66,7 @@ const appeals = (index = '') => `SELECT p.revision_id, r.item_id, r.number AS re
   FROM pubs_appeals p ${index} JOIN pubs_revisions r ON r.id = p.revision_id JOIN accounts a ON a.id = p.account_id`;
 
 // An article's author account must be live for it to be read anywhere.
-const ITEM = `SELECT i.*, a.name AS author FROM pubs_items i JOIN accounts a ON a.id = i.author_id WHERE a.deleted_at IS NULL`;
+const ITEM = `SELECT i.*, a.name AS author FROM pubs_items i JOIN accounts a ON a.id = i.author_id WHERE ${liveAccount('a')}`;
 // Published for people: a published revision, not withdrawn, not hidden.
 const PUBLIC = 'i.published_revision_id IS NOT NULL AND i.withdrawn_at IS NULL AND i.hidden_at IS NULL';
 
@@ -99,12 +100,12 @@ function build(db: Db) {
     feedNew: db.query<ItemRow & { score: number; title: string }, [number, number]>(
       `SELECT i.*, a.name AS author, r.score, r.title FROM pubs_items i JOIN accounts a ON a.id = i.author_id
        JOIN pubs_revisions r ON r.id = i.published_revision_id
-       WHERE a.deleted_at IS NULL AND ${PUBLIC} AND i.published_seq < ? ORDER BY i.published_seq DESC LIMIT ?`,
+       WHERE ${liveAccount('a')} AND ${PUBLIC} AND i.published_seq < ? ORDER BY i.published_seq DESC LIMIT ?`,
     ),
     feedTop: db.query<ItemRow & { score: number; title: string }, [number, number]>(
       `SELECT i.*, a.name AS author, r.score, r.title FROM pubs_items i JOIN accounts a ON a.id = i.author_id
        JOIN pubs_revisions r ON r.id = i.published_revision_id
-       WHERE a.deleted_at IS NULL AND ${PUBLIC} ORDER BY r.score DESC, i.published_seq DESC LIMIT ? OFFSET ?`,
+       WHERE ${liveAccount('a')} AND ${PUBLIC} ORDER BY r.score DESC, i.published_seq DESC LIMIT ? OFFSET ?`,
     ),
     publishedCount: db.query<{ n: number }, []>(`SELECT count(*) AS n FROM pubs_items i WHERE ${PUBLIC}`),
     // Review votes.
@@ -157,7 +158,7 @@ function build(db: Db) {
     // The review queue: the oldest candidate the caller did not write and has not voted on.
     queueNext: db.query<RevisionRow, [string, string, string]>(
       `SELECT r.* FROM pubs_revisions r JOIN pubs_items i ON i.id = r.item_id JOIN accounts a ON a.id = i.author_id
-       WHERE r.status = 'awaiting_votes' AND i.withdrawn_at IS NULL AND i.hidden_at IS NULL AND a.deleted_at IS NULL
+       WHERE r.status = 'awaiting_votes' AND i.withdrawn_at IS NULL AND i.hidden_at IS NULL AND ${liveAccount('a')}
          AND i.author_id <> ? AND NOT EXISTS (SELECT 1 FROM pubs_votes v WHERE v.voter_id = ? AND v.revision_id = r.id)
          AND r.id NOT IN (SELECT value FROM json_each(?))
        ORDER BY r.seq LIMIT 1`,

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 
 export const SRC = join(import.meta.dir, '../../src');
 
-// Folders another team is building right now; the lead includes them once they land.
-export const NOT_YET_CHECKED = ['pubs/', 'ext/', 'show/'];
+// Folders another team is building right now, left out until they land (none now: all of src/ is checked).
+export const NOT_YET_CHECKED: string[] = [];
 
 // Process entry points that act on the database file as a whole (the backup's VACUUM INTO, the
 // WAL checkpoint at shutdown): database-layer work that lives beside the process it belongs to.
