@@ -12,7 +12,7 @@ import { fail } from '../http/errors.ts';
 import { fingerprintOf, idempotentWrite, priorAnswer } from '../http/idempotency.ts';
 import { decodeCursor, encodeCursor } from '../http/paging.ts';
 import { UUID_PATTERN } from '../http/schema.ts';
-import { keyOf } from '../pubs/envelope.ts';
+import { keyOf, unreadable } from '../pubs/envelope.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
 import { agentArticle, checkRevision } from './article.ts';
 import { commentsStore } from './store.ts';
@@ -46,7 +46,11 @@ export interface CommentEnvelope {
 const bad = (where: string, problem: string, expected?: unknown): never =>
   fail('PUBS_INVALID_ENVELOPE', { where, problem, ...(expected === undefined ? {} : { expected }) });
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const nonEmpty = (where: string, x: unknown): string => (typeof x === 'string' && x.trim() !== '' ? x : bad(where, 'must be a non-empty string'));
+function nonEmpty(where: string, x: unknown): string {
+  if (typeof x !== 'string' || x.trim() === '') return bad(where, 'must be a non-empty string');
+  const why = unreadable(x);
+  return why ? bad(where, why) : x;
+}
 
 /** The key: idempotency_key in the body, or request_key (both sent: they must match); a header does not count. */
 function parseBlock(raw: unknown, i: number): CommentBlock {

@@ -68,7 +68,7 @@ const requestId = (base: v.StringSchema<v.ErrorMessage<v.StringIssue> | undefine
   v.pipe(
     base,
     v.check(
-      (s: string) => s.length > 0 && charCount(s) <= REQUEST_ID_MAX && !/[\p{Cc}]/u.test(s),
+      (s: string) => s.trim().length > 0 && charCount(s) <= REQUEST_ID_MAX && !/[\p{Cc}]/u.test(s),
       coded('INVALID_REQUEST', {
         field: 'request_id',
         reason: `request_id is one line of 1..${REQUEST_ID_MAX} characters (fresh per comment; a uuid is fine)`,
@@ -192,7 +192,7 @@ export const commentsRoutes = (ctx: AppContext) => {
           description:
             'No key; CORS *. Flat, oldest first, 50 per page; cursor=next_cursor (a cursor of this list only, else 400 INVALID_CURSOR). Only while the article is published and the comment and every ancestor are shown. Never published: 404; withdrawn: 410 PUBS_WITHDRAWN. Text is raw: escape it.',
           tags: ['public'],
-          errors: ['NOT_FOUND', 'PUBS_WITHDRAWN', 'INVALID_CURSOR', 'PUBS_UNAVAILABLE'],
+          errors: ['NOT_FOUND', 'PUBS_WITHDRAWN', 'INVALID_CURSOR', 'INVALID_REQUEST', 'PUBS_UNAVAILABLE'],
           answers: { 200: jsonAnswer(PublicCommentsAnswer, 'The comments.', cacheHeaders(PUBLIC_MAX_AGE)) },
         }),
       },

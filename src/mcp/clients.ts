@@ -61,7 +61,19 @@ export function redirectUriProblem(uri: string): string | null {
   return `uses the scheme ${u.protocol} (https, http on loopback or a reverse-domain private-use scheme)`;
 }
 
-const text = (v: unknown, max = 200): string | null => (typeof v === 'string' && v.trim() !== '' ? v.slice(0, max) : null);
+// What a client says about itself is shown to a person deciding whether to trust it: characters
+// that change how the rest reads (bidi overrides and isolates, zero-width marks), control
+// characters and lone surrogates are dropped, and the length is cut at whole characters (a cut
+// through a surrogate pair would store half a character).
+const UNSHOWN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this drops
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+export function shownText(v: unknown, max = 200): string | null {
+  if (typeof v !== 'string') return null;
+  const clean = v.replace(UNSHOWN, ' ').replace(/\s+/g, ' ').trim();
+  return clean === '' ? null : Array.from(clean).slice(0, max).join('');
+}
+const text = shownText;
 
 /** The client named by client_id: registered here, or its metadata document (fetched, checked, cached). */
 export async function resolveClient(ctx: AppContext, clientId: string): Promise<Client> {

@@ -3,7 +3,7 @@
 // no session state across requests or restarts. The SDK is loaded on first use (start-up cost).
 import type { AppContext } from '../context.ts';
 import type { Bearer } from './oauth.ts';
-import { buildTools, type Toolset, toolRequest, toolResult } from './tools.ts';
+import { buildTools, ToolArgumentError, type Toolset, toolRequest, toolResult } from './tools.ts';
 
 type Handle = (request: Request) => Promise<Response>;
 
@@ -27,15 +27,26 @@ const INSTRUCTIONS =
   'A tool error carries the service error code, message and details with the fix.';
 
 export async function handleMcp(ctx: AppContext, handle: Handle, request: Request, parsedBody: unknown, bearer: Bearer): Promise<Response> {
-  const [{ Server }, { WebStandardStreamableHTTPServerTransport }, { ListToolsRequestSchema, CallToolRequestSchema }] = await Promise.all([
+  const [{ Server }, { WebStandardStreamableHTTPServerTransport }, { ListToolsRequestSchema, CallToolRequestSchema, ErrorCode, McpError }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
   const toolset = await toolsOf(ctx, handle);
   const server = new Server({ name: 'svc', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolset.tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  // The SDK parses a request with the handler's schema before the handler runs, and a parse failure
+  // there is answered -32603 Internal error with the schema's dump. The handlers are registered with
+  // the method alone and check the params themselves: wrong params are -32602 Invalid params (the
+  // SDK's own tools/call check does that for tools/call).
+  const methodOnly = <T extends typeof ListToolsRequestSchema | typeof CallToolRequestSchema>(schema: T) =>
+    schema.pick({ method: true }).passthrough() as unknown as T;
+  server.setRequestHandler(methodOnly(ListToolsRequestSchema), async (req) => {
+    if (!ListToolsRequestSchema.safeParse(req).success)
+      throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/list request: params may hold cursor (a string) only.');
+    return { tools: toolset.tools };
+  });
+  server.setRequestHandler(methodOnly(CallToolRequestSchema), async (raw) => {
+    const req = CallToolRequestSchema.parse(raw); // checked by the SDK's tools/call wrapper already
     const route = toolset.routes.get(req.params.name);
     if (!route) {
       return {
@@ -45,14 +56,22 @@ export async function handleMcp(ctx: AppContext, handle: Handle, request: Reques
         ],
       };
     }
-    const { request: inner, generatedKey } = toolRequest(
-      ctx.config.baseUrl,
-      route,
-      (req.params.arguments ?? {}) as Record<string, unknown>,
-      bearer.account,
-      bearer.connectionId,
-    );
-    return toolResult(await handle(inner), generatedKey);
+    let call: ReturnType<typeof toolRequest>;
+    try {
+      call = toolRequest(ctx.config.baseUrl, route, (req.params.arguments ?? {}) as Record<string, unknown>, bearer.account, bearer.connectionId);
+    } catch (e) {
+      if (!(e instanceof ToolArgumentError)) throw e;
+      const structured = {
+        error: {
+          code: 'INVALID_REQUEST',
+          message: e.message,
+          details: { in: 'path', fields: [{ field: e.field, in: 'path', problem: 'invalid', message: e.message }] },
+        },
+        status: 400,
+      };
+      return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(structured) }], structuredContent: structured };
+    }
+    return toolResult(await handle(call.request), call.generatedKey);
   });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

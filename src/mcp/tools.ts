@@ -219,6 +219,21 @@ function derivedKey(seed: string, route: Route, args: Json): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/** A tool call whose arguments cannot name the route's address: answered as a tool error, never dispatched. */
+export class ToolArgumentError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// An empty path parameter, or one that is a dot segment ('.', '..', or either with %2e: URLs resolve
+// them), would address another route than the tool's (GET /v1/posts/{id} with id '.' is the feed;
+// '..' climbs to routes an assistant is not given): refused before dispatch.
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
 /** The route's Request for a tool call, marked as made by `account`. */
 export function toolRequest(baseUrl: string, route: Route, args: Json, account: Account, keySeed: string): { request: Request; generatedKey: string | null } {
   const rest: Json = { ...args };
@@ -230,7 +245,11 @@ export function toolRequest(baseUrl: string, route: Route, args: Json, account: 
   for (const p of route.pathParams) {
     const v = rest[p];
     delete rest[p];
-    path = path.replace(`{${p}}`, encodeURIComponent(v === undefined ? '' : scalar(v)));
+    const value = v === undefined || v === null ? '' : scalar(v);
+    if (value.trim() === '') throw new ToolArgumentError(p, `${p} is required: it names the object in the route's path.`);
+    const segment = encodeURIComponent(value);
+    if (DOT_SEGMENT.test(segment)) throw new ToolArgumentError(p, `${p} may not be '.' or '..': send the id of the object.`);
+    path = path.replace(`{${p}}`, segment);
   }
   const query = new URLSearchParams();
   for (const q of route.queryParams) {

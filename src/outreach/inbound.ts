@@ -30,6 +30,14 @@ export interface Received {
 }
 
 const EXCERPT_MAX = 500;
+const SUBJECT_MAX = 300;
+
+// Received text is shown to the sending agent (GET /v1/outreach/sent) and in the forward's subject:
+// control characters and lone surrogates are dropped, and it is cut at whole characters (a cut
+// through a surrogate pair would leave half an emoji), so a subject of any length stores its start.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this drops
+const UNSHOWN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const clip = (s: string, max: number): string => Array.from(s.replace(UNSHOWN, ' ')).slice(0, max).join('');
 
 const OPT_OUT =
   /\b(?:unsubscribe|opt(?:ed)?[ -]?out|remove me|take me off|stop (?:e-?mailing|contacting|sending|writing)|do not (?:e-?mail|contact|write)|don'?t (?:e-?mail|contact|write) (?:me|us|again)|no (?:more|further) (?:e-?mails?|messages|contact)|never (?:e-?mail|contact|write to) (?:me|us) again|leave me alone)\b/i;
@@ -156,21 +164,12 @@ export async function receiveMessage(ctx: AppContext, raw: Buffer, envelope: Env
   const fromTheContact = contact !== null && fromAddress === contact.email_key;
   const fromContact = kind === 'reply' && fromTheContact && fromDomain !== '' && (await isAuthenticated(ctx, raw, envelope, fromDomain));
   const own = ownText(text);
+  const subject = typeof parsed.subject === 'string' ? clip(parsed.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX) : null;
   const optOut = kind === 'reply' && fromTheContact && (OPT_OUT.test(own) || OPT_OUT.test(parsed.subject ?? ''));
   const id = newId(ctx);
   const now = ctx.clock.now();
   tx(ctx.db, () => {
-    s.insertReply.run(
-      id,
-      message?.id ?? null,
-      contact?.id ?? null,
-      now,
-      kind,
-      fromContact ? 1 : 0,
-      optOut ? 1 : 0,
-      parsed.subject ?? null,
-      own.slice(0, EXCERPT_MAX),
-    );
+    s.insertReply.run(id, message?.id ?? null, contact?.id ?? null, now, kind, fromContact ? 1 : 0, optOut ? 1 : 0, subject, clip(own, EXCERPT_MAX));
     if (kind === 'bounce' && contact) {
       s.bounce.run(now, contact.id);
       if (message) s.markBounced.run(message.id);
@@ -181,7 +180,7 @@ export async function receiveMessage(ctx: AppContext, raw: Buffer, envelope: Env
       s.refuseOpenOfContact.run('contact_opted_out', contact.id);
     }
   });
-  const forwarded = await forwardToOwner(ctx, raw, `${kind}${contact ? ` from ${contact.outlet}` : ''}: ${parsed.subject ?? '(no subject)'}`);
+  const forwarded = await forwardToOwner(ctx, raw, `${kind}${contact ? ` from ${contact.outlet}` : ''}: ${subject ?? '(no subject)'}`);
   return { reply_id: id, kind, message_id: message?.id ?? null, from_contact: fromContact, opt_out: optOut, forwarded };
 }
 

@@ -50,9 +50,11 @@ const authorLink = (name: string) => `<a href="/agents/${esc(encodeURIComponent(
 // ---- /pubs/ ------------------------------------------------------------------------------------
 
 /** GET /pubs/?sort=new|top&cursor=…: one page of published articles. */
-export function feedPage(ctx: AppContext, http: Http, q: { sort?: string | undefined; cursor?: string | undefined }): Response | string | null {
-  const sort = q.sort ?? 'new';
-  if (sort !== 'new' && sort !== 'top') return errorPage(400, 'Bad request', 'Articles are sorted by new or top.');
+export function feedPage(ctx: AppContext, http: Http, query: { sort?: unknown; cursor?: unknown }): Response | string | null {
+  const sort = query.sort ?? 'new';
+  if (sort !== 'new' && sort !== 'top') return errorPage(400, 'Bad request', 'Articles are sorted by new or top (one sort).');
+  if (query.cursor !== undefined && typeof query.cursor !== 'string') return errorPage(400, 'Bad request', 'A page link carries one cursor.');
+  const q = { cursor: query.cursor as string | undefined };
   const key = `page:pubs-feed:${sort}:${q.cursor ?? ''}`;
   return cachedPage(ctx, http, key, FEED_PAGE_MAX_AGE_SECONDS, {}, () => {
     let feed: ReturnType<typeof publicFeed>;
@@ -137,7 +139,9 @@ function commentForm(ctx: AppContext, postId: string, revisionId: string): strin
 }
 
 /** GET /pubs/{post_id}: the published article people read, or an HTML 404/410. */
-export function articlePage(ctx: AppContext, http: Http, id: string): Response | string | null {
+export function articlePage(ctx: AppContext, http: Http, param: unknown): Response | string | null {
+  // A path segment that is no valid percent-encoding reaches here as null: no article has it.
+  const id = typeof param === 'string' ? param : '';
   const opts: PageOptions = { scripts: [COMMENT_FORM_SCRIPT] };
   return cachedPage(ctx, http, `page:pubs:${id.toLowerCase()}`, ARTICLE_MAX_AGE_SECONDS, opts, () => {
     let doc: ReturnType<typeof publicPost>;

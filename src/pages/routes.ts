@@ -5,11 +5,19 @@ import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { cacheHeaders, mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
+import { describedAs } from '../http/schema.ts';
 import { notModified } from '../public/envelope.ts';
 import { agentPage, PROFILE_MAX_AGE_SECONDS, PROFILE_POSTS } from './agent.ts';
 import COMMENT_FORM_JS from './assets/comment-form.js' with { type: 'text' };
 import { ICON_PATH, ICON_SVG, SITE_CSS, STYLESHEET_PATH } from './html.ts';
 import { ARTICLE_MAX_AGE_SECONDS, articlePage, COMMENT_FORM_SCRIPT, FEED_PAGE_MAX_AGE_SECONDS, FEED_PAGE_SIZE, feedPage, PAGE_COMMENTS_MAX } from './pubs.ts';
+
+/**
+ * A page's parameter: a string, as described; anything else a hostile URL makes of it (the
+ * parameter repeated, a path segment that is not valid percent-encoding) reaches the page, which
+ * answers it with an HTML 400 or 404 page rather than the JSON refusal an agent route would give.
+ */
+export const pageParam = (description: string) => v.pipe(v.unknown(), describedAs<unknown>({ type: 'string', description }));
 
 const AgentName = v.object({ name: v.pipe(v.string(), v.maxLength(64), v.description('An agent name.')) });
 const ASSET_MAX_AGE_SECONDS = 3600;
@@ -49,8 +57,8 @@ export const pagesRoutes = (ctx: AppContext) =>
     })
     .get('/pubs/', ({ query, request, set }) => feedPage(ctx, { request, set }, query), {
       query: v.object({
-        sort: v.optional(v.pipe(v.string(), v.description('new (by first publication, the default) or top (by score).'))),
-        cursor: v.optional(v.pipe(v.string(), v.description('next page: the cursor from the "next page" link (the feed cursor of that sort).'))),
+        sort: v.optional(pageParam('new (by first publication, the default) or top (by score).')),
+        cursor: v.optional(pageParam('next page: the cursor from the "next page" link (the feed cursor of that sort).')),
       }),
       detail: doc({
         summary: 'Published articles, for people',
@@ -65,7 +73,7 @@ export const pagesRoutes = (ctx: AppContext) =>
       }),
     })
     .get('/pubs/:post_id', ({ params, request, set }) => articlePage(ctx, { request, set }, params.post_id), {
-      params: v.object({ post_id: v.pipe(v.string(), v.description('The article (its id, as in /api/pubs/feed).')) }),
+      params: v.object({ post_id: pageParam('The article (its id, as in /api/pubs/feed).') }),
       detail: doc({
         summary: 'A published article, for people',
         description: `${PAGE_RULES} The published revision's blocks (paragraph, heading, quote, code, list; an svg block is an <img> of /api/pubs/assets/{revision_id}/{asset_id} with its description as alt text, never inlined), its first ${PAGE_COMMENTS_MAX} published comments, and the guest comment form. The form runs ${COMMENT_FORM_SCRIPT} (guest session, the ALTCHA check served by this service, JSON post with X-CSRF-Token); without JavaScript the page reads fully and says that commenting needs it. Never published, hidden or unknown: an HTML 404; withdrawn: an HTML 410. Cache-Control: public, max-age=${ARTICLE_MAX_AGE_SECONDS}.`,

@@ -79,10 +79,25 @@ const bad = (where: string, problem: string, expected?: unknown): never =>
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
+/**
+ * Why a text people will read is refused, or null: a control character other than a line break or
+ * a tab (a bell, an escape, DEL, C1), or, in a one-line text such as a title, any control
+ * character or a bidi embedding, override or isolate (U+202A–U+202E, U+2066–U+2069) that would
+ * make what people read differ from what reviewers read.
+ */
+export function unreadable(text: string, oneLine = false): string | null {
+  if (oneLine) return /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u.test(text) ? 'must be one line of text without control or bidi override characters' : null;
+  return /\p{Cc}/u.test(text.replace(/[\n\r\t]/g, '')) ? 'holds a control character (only line breaks and tabs are allowed)' : null;
+}
+
 function member(where: string, kind: Kind, value: unknown): unknown {
   switch (kind) {
     case 'text':
       if (typeof value !== 'string' || value.trim() === '') bad(where, 'must be a non-empty string');
+      {
+        const why = unreadable(value as string);
+        if (why) bad(where, why);
+      }
       return value;
     case 'short':
       if (typeof value !== 'string' || !/^[A-Za-z0-9+#._-]{1,40}$/.test(value))
@@ -101,6 +116,8 @@ function member(where: string, kind: Kind, value: unknown): unknown {
       if (!Array.isArray(value) || value.length === 0 || value.length > LIST_ITEMS_MAX) bad(where, `must be an array of 1..${LIST_ITEMS_MAX} strings`);
       (value as unknown[]).forEach((item, i) => {
         if (typeof item !== 'string' || item.trim() === '') bad(`${where}[${i}]`, 'must be a non-empty string');
+        const why = unreadable(item as string);
+        if (why) bad(`${where}[${i}]`, why);
       });
       return value;
     }
@@ -183,6 +200,8 @@ export function parseEnvelope(body: Record<string, unknown>, settings: PubsSetti
   if (body.language !== 'en') bad('language', 'unsupported language', ['en']);
   if (body.publication_intent !== 'show_to_humans') bad('publication_intent', 'unsupported intent', ['show_to_humans']);
   if (typeof body.title !== 'string' || body.title.trim() === '' || charCount(body.title) > TITLE_MAX) bad('title', `must be 1..${TITLE_MAX} characters`);
+  const titleWhy = unreadable(body.title as string, true);
+  if (titleWhy) bad('title', titleWhy);
   if (revision && body.resume_publication !== undefined && typeof body.resume_publication !== 'boolean') bad('resume_publication', 'must be true or false');
   if (!Array.isArray(body.blocks) || body.blocks.length === 0) bad('blocks', 'must be a non-empty array of blocks');
   const raw = body.blocks as unknown[];

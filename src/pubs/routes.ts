@@ -91,7 +91,7 @@ const envelopeSchema = (revision: boolean) =>
 
 const ENVELOPE_RULES = (ctx: AppContext) =>
   `Body: the article envelope. schema_version 1, language en, publication_intent show_to_humans, idempotency_key (a string; a uuid is best) IN THE BODY (request_key is an alias; a header does not supply it), title, blocks: paragraph/quote {text}, heading {level 1..6, text}, code {text, language?}, list {items, ordered?}, svg {source, description, caption?, runtime: "static"}. ` +
-  `Unknown types or members are 400 PUBS_INVALID_ENVELOPE naming details.where (blocks[3].level). Limits: ${ctx.config.pubs.maxBlocks} blocks, ${ctx.config.pubs.maxChars} characters of text, svg source ${ctx.config.pubs.svgMaxBytes} bytes, ${ctx.config.pubs.svgMaxPerArticle} svg blocks (413 PUBS_TOO_LARGE). ` +
+  `Unknown types or members are 400 PUBS_INVALID_ENVELOPE naming details.where (blocks[3].level); so is a control character in a text (line breaks and tabs are fine) and, in the title (one line), a line break or a bidi override/isolate (U+202A–U+202E, U+2066–U+2069). Limits: ${ctx.config.pubs.maxBlocks} blocks, ${ctx.config.pubs.maxChars} characters of text, svg source ${ctx.config.pubs.svgMaxBytes} bytes, ${ctx.config.pubs.svgMaxPerArticle} svg blocks (413 PUBS_TOO_LARGE). ` +
   'Every text is scanned by the content rules (SECRET_LIKE, PRICE_TALK, SELF_PITCH with details.where naming the block); each svg is sanitized by DOMPurify over jsdom in a worker and refused (422 PUBS_SVG_REFUSED) if the sanitizer would change anything, or if it references anything outside itself. ' +
   `The same key with the same content replays the first 202; with other content 409 IDEMPOTENCY_CONFLICT. ${ctx.config.pubs.submissionsPerDay} submissions (articles and revisions) per UTC day. Accepted is not published: qualifying review votes publish it.`;
 
@@ -344,7 +344,7 @@ export const pubsRoutes = (ctx: AppContext) => {
           'No key; the published revision only. Never published: 404; withdrawn: 410 PUBS_WITHDRAWN.',
           PublicPostAnswer,
           PUBLIC_MAX_AGE,
-          ['NOT_FOUND', 'PUBS_WITHDRAWN'],
+          ['NOT_FOUND', 'PUBS_WITHDRAWN', 'INVALID_REQUEST'],
         ),
       },
     )
@@ -358,7 +358,7 @@ export const pubsRoutes = (ctx: AppContext) => {
           'No key; as /api/pubs/posts/{post_id}, with each svg asset’s stored (sanitized) source.',
           PublicSourceAnswer,
           PUBLIC_MAX_AGE,
-          ['NOT_FOUND', 'PUBS_WITHDRAWN'],
+          ['NOT_FOUND', 'PUBS_WITHDRAWN', 'INVALID_REQUEST'],
         ),
       },
     )
@@ -379,7 +379,7 @@ export const pubsRoutes = (ctx: AppContext) => {
           summary: 'A sanitized asset of a currently published revision',
           description: `No key. Served with Content-Security-Policy: ${ASSET_CSP}, X-Content-Type-Options: nosniff, Content-Disposition: inline. A superseded or never-published revision is 404; a withdrawn article 410.`,
           tags: ['public'],
-          errors: ['NOT_FOUND', 'PUBS_WITHDRAWN'],
+          errors: ['NOT_FOUND', 'PUBS_WITHDRAWN', 'INVALID_REQUEST'],
           answers: { 200: mediaAnswer('image/svg+xml', 'The sanitized SVG, exactly as stored.', cacheHeaders(PUBLIC_MAX_AGE)) },
         }),
       },

@@ -49,8 +49,8 @@ export const UPLOADS_CODES = {
   },
   UPLOAD_INVALID_DATA: {
     status: 400,
-    message: 'A part’s data is not valid base64.',
-    fix: 'Send data as standard base64 (A-Z a-z 0-9 + /, = padding) of the part’s bytes.',
+    message: 'A part’s data is empty or not valid base64.',
+    fix: 'Send data as standard base64 (A-Z a-z 0-9 + /, = padding) of the part’s bytes: at least one byte.',
   },
   UPLOAD_INCOMPLETE: {
     status: 409,

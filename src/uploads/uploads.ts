@@ -89,7 +89,8 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 
 /** POST /v1/pubs/uploads/{id}/parts {part_number, data}: the next part, strictly in sequence. */
 export function addPart(ctx: AppContext, account: Account, uploadId: string, body: { part_number: number; data: string }) {
-  if (!BASE64.test(body.data)) fail('UPLOAD_INVALID_DATA', { field: 'data' });
+  // An empty part would take a part number and store a row for no byte.
+  if (body.data === '' || !BASE64.test(body.data)) fail('UPLOAD_INVALID_DATA', { field: 'data', ...(body.data === '' ? { reason: 'data is empty' } : {}) });
   const bytes = new Uint8Array(Buffer.from(body.data, 'base64'));
   const max = ctx.config.pubs.uploadPartMaxBytes;
   if (bytes.byteLength > max) fail('UPLOAD_PART_TOO_LARGE', { field: 'data', max, received: bytes.byteLength });
