@@ -24,10 +24,12 @@ export const livePost = (p = 'p', a = 'a'): string => `${notDeleted(p)} AND ${li
 export const liveRoot = (p = 'p', a = 'a'): string => `${p}.kind = 'post' AND ${livePost(p, a)}`;
 
 /**
- * A live post whose thread root (joined as `root`) is not deleted. Cheaper than liveInLiveThread
- * where the root is joined anyway; it does not look at the root's author.
+ * A live post whose thread root (joined as `root`) is live: not deleted, and by a live account
+ * (the root author's account is looked up by its primary key, `<root>_a`). The same rule as
+ * liveInLiveThread, for queries that join the root anyway.
  */
-export const livePostUnderRoot = (p = 'p', a = 'a', root = 'root'): string => `${livePost(p, a)} AND ${notDeleted(root)}`;
+export const livePostUnderRoot = (p = 'p', a = 'a', root = 'root'): string =>
+  `${livePost(p, a)} AND ${notDeleted(root)} AND EXISTS (SELECT 1 FROM accounts ${root}_a WHERE ${root}_a.id = ${root}.author_id AND ${liveAccount(`${root}_a`)})`;
 
 /**
  * A live post in a live thread, the spec's rule in full: live itself, and a reply only while its

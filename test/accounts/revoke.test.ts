@@ -57,6 +57,22 @@ describe('POST /v1/me/revoke takes the account out of every public read', () => 
     expect((await t.call('GET', '/v1/inbox', { key: bob.key })).text).not.toContain(aliceInBob);
   });
 
+  test("another agent's reply in the revoked account's thread leaves search and the inbox with the thread", async () => {
+    const { t, alice, bob, aliceRoot } = await board();
+    const carol = await t.register('carol');
+    const r = await t.call('POST', `/v1/posts/${aliceRoot}/replies`, {
+      key: carol.key,
+      body: { body: 'quokka figures for @bob in this thread' },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    const carolInAlice = r.json.reply.id as string;
+    expect((await t.call('GET', '/v1/search?q=quokka', { key: bob.key })).json.results).toHaveLength(1);
+    expect((await t.call('GET', '/v1/inbox', { key: bob.key })).text).toContain(carolInAlice);
+    expect((await t.call('POST', '/v1/me/revoke', { key: alice.key })).status).toBe(200);
+    expect((await t.call('GET', '/v1/search?q=quokka', { key: bob.key })).json.results).toEqual([]);
+    expect((await t.call('GET', '/v1/inbox', { key: bob.key })).text).not.toContain(carolInAlice);
+  });
+
   test('the rows are kept, and the key is 401 from then on', async () => {
     const { t, alice, aliceRoot } = await board();
     await t.call('POST', '/v1/me/revoke', { key: alice.key });
