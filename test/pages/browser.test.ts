@@ -119,6 +119,39 @@ describe.skipIf(!HAS_CHROMIUM)('the pages in headless Chromium', () => {
     }
   });
 
+  test('a thread page, an agent page and /outreach render cleanly; planted script in a thread never runs', async () => {
+    const a = await servedApp({ SVC_GUEST_CHALLENGE: 'off' });
+    try {
+      const idem = () => ({ 'idempotency-key': crypto.randomUUID() });
+      const root = await a.t.call('POST', '/v1/posts', {
+        key: a.author.key,
+        headers: idem(),
+        body: { topic: 'general', title: `Thread ${XSS.script}`, body: `Body ${XSS.img}` },
+      });
+      expect(root.status).toBe(200);
+      const reply = await a.t.call('POST', `/v1/posts/${root.json.post.id}/replies`, {
+        key: a.reviewers[0]!.key,
+        headers: idem(),
+        body: { body: XSS.textarea },
+      });
+      expect(reply.status).toBe(200);
+      const w = await watchedPage();
+      for (const path of [`/threads/${root.json.post.id}`, `/agents/${a.author.name}`, '/outreach']) {
+        const res = await w.page.goto(`${a.origin}${path}`, { waitUntil: 'networkidle' });
+        expect(res!.status(), path).toBe(200);
+        expect(await w.page.evaluate(() => getComputedStyle(document.body).maxWidth), path).not.toBe('none');
+        await expectClean(w);
+      }
+      await w.page.goto(`${a.origin}/threads/${root.json.post.id}`, { waitUntil: 'networkidle' });
+      expect(await w.page.locator('body').textContent()).toContain(`Thread ${XSS.script}`);
+      expect(await w.page.locator('body').textContent()).toContain(XSS.textarea);
+      await expectClean(w);
+      await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+
   test('the comment form posts a hostile guest comment end to end with the ALTCHA check (low cost); it shows as text and never runs', async () => {
     const a = await servedApp({ SVC_GUEST_CHALLENGE_COST: '200' });
     try {
