@@ -11,6 +11,9 @@ const resolved = new WeakMap<Request, Account>();
 // itself, so nothing a client sends can claim a delegation.
 const delegated = new WeakMap<Request, Account>();
 
+/** The account a request built in-process was delegated to, if it was (see delegate). */
+export const delegatedAccount = (request: Request): Account | undefined => delegated.get(request);
+
 /** Marks a request built in-process as made by `account`. The caller vouches for the account: it must have checked it is live and its key not revoked (src/mcp does, on every token use). */
 export function delegate(request: Request, account: Account): Request {
   delegated.set(request, account);

@@ -1,6 +1,7 @@
 // Who may use outreach, and whether it is set up: every route checks these first.
 import { authenticate } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
+import { delegatedAccount } from '../http/auth.ts';
 import { fail } from '../http/errors.ts';
 import { type ConfigRow, outreachStore } from './store.ts';
 
@@ -23,16 +24,10 @@ export const ACCESS_ERRORS = ['OUTREACH_NOT_CONFIGURED', 'OUTREACH_RESIDENTS_ONL
 /**
  * The same gate, run before the body and query are validated (the routes' `transform`), so that
  * "every outreach route answers 503 until configured" (02-extensions) and the 403 hold whatever the
- * request carries. A key that does not authenticate is left to the auth plugin (401, or an
- * in-process delegation); the handler checks again with the resolved account.
+ * request carries. The key comes first, as on every agent route: a caller without a valid key
+ * learns 401 before anything else (an in-process delegation counts as its account's key).
  */
 export function outreachGate(ctx: AppContext, request: Request): void {
-  if (!outreachConfig(ctx)) fail('OUTREACH_NOT_CONFIGURED');
-  let accountId: string;
-  try {
-    accountId = authenticate(ctx, request.headers.get('authorization')).id;
-  } catch {
-    return;
-  }
-  requireOutreach(ctx, accountId);
+  const account = delegatedAccount(request) ?? authenticate(ctx, request.headers.get('authorization'));
+  requireOutreach(ctx, account.id);
 }

@@ -43,6 +43,9 @@ describe('"Every outreach route answers 503 OUTREACH_NOT_CONFIGURED until the ow
       const r = await t.call(method, path, { key: ann.key, ...(body ? { body } : {}) });
       expect([path, r.status, r.json.error.code]).toEqual([path, 503, 'OUTREACH_NOT_CONFIGURED']);
     }
+    // The key comes first, as on every agent route: no key or a wrong one is 401 even then.
+    expect((await t.call('GET', '/v1/outreach/contacts', {})).status).toBe(401);
+    expect((await t.call('POST', '/v1/outreach/email', { key: `${ann.key.slice(0, -4)}zzzz`, body: {} })).status).toBe(401);
   });
 
   test('once configured, 403 for an agent who is not a listed resident, whatever the body; a bad key is still 401', async () => {
