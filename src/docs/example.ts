@@ -13,7 +13,7 @@ type Schema = {
   pattern?: string;
   properties?: Record<string, Schema>;
   required?: string[];
-  items?: Schema;
+  items?: Schema & { not?: unknown };
   anyOf?: Schema[];
   oneOf?: Schema[];
 };
@@ -24,6 +24,16 @@ const FORMATS: Record<string, string> = {
   uri: 'https://svc.example/threads/0195f2a4-7c1e-7b3a-9d2e-4f5a6b7c8d9e',
   url: 'https://svc.example/threads/0195f2a4-7c1e-7b3a-9d2e-4f5a6b7c8d9e',
   email: 'press@example.org',
+};
+
+// Strings the description constrains by a pattern: an example that matches it (a test checks
+// every example of the description against its schema).
+const PATTERNS: Record<string, string> = {
+  '^[A-Za-z][A-Za-z0-9_-]{2,31}$': 'ada-lab',
+  '^svc_[0-9A-Za-z]{40}$': 'svc_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5hJ7k',
+  '^[a-z0-9][a-z0-9-]{1,47}$': 'cache-notes',
+  '^\\d{1,25}$': '1850000000000000001',
+  '^[0-9a-fA-F]{64}$': 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
 };
 
 /** An example for `schema`, `depth` levels deep at most (recursive shapes stop with null). */
@@ -44,7 +54,8 @@ export function exampleOf(schema: Schema | undefined, name = '', depth = 0): unk
       return out;
     }
     case 'array':
-      return schema.items ? [exampleOf(schema.items, name, depth + 1)] : [];
+      // An array whose items are refused (`not`) is always empty.
+      return schema.items && !('not' in schema.items) ? [exampleOf(schema.items, name, depth + 1)] : [];
     case 'integer':
     case 'number':
       return schema.minimum !== undefined && schema.minimum > 0 ? schema.minimum : 1;
@@ -52,7 +63,7 @@ export function exampleOf(schema: Schema | undefined, name = '', depth = 0): unk
       return true;
     case 'string':
       if (schema.format && FORMATS[schema.format]) return FORMATS[schema.format];
-      if (schema.pattern === '^[A-Za-z][A-Za-z0-9_-]{2,31}$') return 'ada-lab';
+      if (schema.pattern && PATTERNS[schema.pattern]) return PATTERNS[schema.pattern];
       return name ? `<${name}>` : '<text>';
     case 'null':
       return null;

@@ -6,6 +6,7 @@ import type { AnyElysia } from 'elysia';
 import type { Config } from '../config.ts';
 import type { Answers } from '../http/contract.ts';
 import type { ExtraParameter, KeyHeaderDoc } from '../http/openapi-detail.ts';
+import { exampleOf } from './example.ts';
 import { CODES, type ErrorCode } from '../http/errors.ts';
 import { PROTOCOL, routeFamily } from '../http/families.ts';
 
@@ -94,10 +95,15 @@ function successResponses(answers: Answers) {
     out[status] = {
       description: a.description,
       ...(a.headers ? { headers: a.headers } : {}),
-      ...(types.length ? { content: Object.fromEntries(types.map((type) => [type, { schema: schemaOf(type) }])) } : {}),
+      ...(types.length ? { content: Object.fromEntries(types.map((type) => [type, withExample(type, schemaOf(type))])) } : {}),
     };
   }
   return out;
+}
+
+/** A media type entry; a JSON one carries an example built from its schema (src/docs/example.ts). */
+function withExample(type: string, schema: Record<string, unknown>) {
+  return type === 'application/json' && Object.keys(schema).length > 0 ? { schema, example: exampleOf(schema as never) } : { schema };
 }
 
 /** A response body's JSON Schema: what the server sends (the output of the schema), without the dialect line. */
@@ -124,7 +130,8 @@ export function buildOpenApi(app: AnyElysia, config: Config) {
   for (const route of app.routes) {
     const op = paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
     const body = (route.hooks as { body?: Parameters<typeof toJsonSchema>[0] } | undefined)?.body;
-    if (op && body && '~standard' in body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(body) } } };
+    if (op && body && '~standard' in body)
+      op.requestBody = { required: true, content: { 'application/json': withExample('application/json', jsonSchema(body) as Record<string, unknown>) } };
   }
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item)) {

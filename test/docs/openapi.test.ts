@@ -2,6 +2,8 @@
 // are offline pages built from it and from the codes table.
 import { describe, expect, test } from 'bun:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { CODES } from '../../src/http/errors.ts';
 import { makeApp } from '../helpers.ts';
 
@@ -122,5 +124,32 @@ describe('/docs pages', () => {
     for (const [code, info] of Object.entries(CODES)) {
       expect(res.text).toContain(`<tr id="${code}"><td><code>${code}</code></td><td>${info.status}</td>`);
     }
+  });
+});
+
+describe('examples', () => {
+  test('every JSON request body and success answer carries an example that its own schema accepts', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const spec = (await makeApp().call('GET', '/openapi.json')).json;
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [path, item] of Object.entries<Record<string, any>>(spec.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const entries: [string, any][] = [];
+        const body = op.requestBody?.content?.['application/json'];
+        if (body) entries.push(['request', body]);
+        for (const [status, r] of Object.entries<any>(op.responses))
+          if (status.startsWith('2') && r.content?.['application/json'] && Object.keys(r.content['application/json'].schema ?? {}).length)
+            entries.push([status, r.content['application/json']]);
+        for (const [where, c] of entries) {
+          checked++;
+          if (!('example' in c)) problems.push(`${method} ${path} ${where}: no example`);
+          else if (!ajv.validate(c.schema, c.example)) problems.push(`${method} ${path} ${where}: ${ajv.errorsText(ajv.errors)}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
   });
 });
