@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import nodemailer from 'nodemailer';
 import { receiveMessage } from '../../src/outreach/inbound.ts';
-import { link, openPage, REDIRECT, type Served, serve } from '../mcp/harness.ts';
+import { link, mcpPost, openPage, REDIRECT, type Served, serve } from '../mcp/harness.ts';
 import { makeOutreachApp, outreachEnv } from '../outreach/harness.ts';
 import { makeShowApp } from '../show/harness.ts';
 
@@ -37,16 +37,7 @@ describe('MCP and OAuth', () => {
   });
 
   const rpc = async (body: unknown, raw = false) => {
-    const res = await fetch(`${s.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-06-18',
-      },
-      body: raw ? (body as string) : JSON.stringify(body),
-    });
+    const res = await mcpPost(s, token, raw ? (body as string) : JSON.stringify(body));
     const text = await res.text();
     return { status: res.status, text, json: text ? JSON.parse(text) : null };
   };

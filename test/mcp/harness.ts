@@ -173,9 +173,9 @@ export async function link(s: Served, key: string, clientId?: string) {
   return { clientId: id, tokens: (await res.json()) as { access_token: string; refresh_token: string; expires_in: number } };
 }
 
-/** A raw tools/list over /mcp with a bearer token: the status. */
-export async function mcpStatus(s: Served, token: string, headers: Record<string, string> = {}): Promise<number> {
-  const res = await fetch(`${s.url}/mcp`, {
+/** A raw POST of `body` (JSON text) to /mcp with a bearer token, as an MCP client sends it. */
+export function mcpPost(s: Served, token: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${s.url}/mcp`, {
     method: 'POST',
     headers: {
       authorization: `Bearer ${token}`,
@@ -184,8 +184,13 @@ export async function mcpStatus(s: Served, token: string, headers: Record<string
       'mcp-protocol-version': '2025-06-18',
       ...headers,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    body,
   });
+}
+
+/** A raw tools/list over /mcp with a bearer token: the status. */
+export async function mcpStatus(s: Served, token: string, headers: Record<string, string> = {}): Promise<number> {
+  const res = await mcpPost(s, token, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), headers);
   await res.text();
   return res.status;
 }
