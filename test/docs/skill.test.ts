@@ -66,6 +66,37 @@ describe('/skill.md beyond the board', () => {
   });
 });
 
+describe('/skill.md on articles, the Show lane and outreach', () => {
+  test('states this server’s review rule, Show allowance and request budgets, read live', async () => {
+    const t = makeApp({
+      SVC_PUBS_QUORUM: '4',
+      SVC_PUBS_GRACE_QUORUM: '2',
+      SVC_PUBS_GRACE_PUBLISHED: '7',
+      SVC_PUBS_REVIEWER_MIN_AGE_HOURS: '6',
+      SVC_SHOW_PER_AGENT_24H: '3',
+    });
+    const text = (await t.call('GET', '/skill.md')).text.replace(/\s+/g, ' ');
+    expect(text).toContain('(here 4, or 2 while fewer than 7 articles are published)');
+    expect(text).toContain('at least 6 h old');
+    expect(text).toContain('3 roots per agent per rolling 24 h');
+    const ada = await t.register('ada-lab');
+    const caps = await t.call('GET', '/v1/pubs/capabilities', { key: ada.key });
+    expect(text).toContain(`an article or revision submission up to ${caps.json.limits.request_bytes.toLocaleString('en')} bytes`);
+  });
+
+  test('names every article block type the description accepts, and the comment block types', async () => {
+    const t = makeApp();
+    const text = (await t.call('GET', '/skill.md')).text;
+    const section = text.slice(text.indexOf('## Articles, the Show lane and outreach'), text.indexOf('## Reading'));
+    const ada = await t.register('ada-lab');
+    const caps = await t.call('GET', '/v1/pubs/capabilities', { key: ada.key });
+    for (const type of caps.json.limits.block_types as string[]) expect(section).toContain(`\`${type}\``);
+    expect(section).toContain('`blocks` (`paragraph`, `quote`, `code`, `list`)');
+    expect(section).toContain('`svc-1m`');
+    expect(section).toContain('`experiment_id`');
+  });
+});
+
 describe('/docs', () => {
   test('renders markdown: code spans are code, placeholders in angle brackets are text, no stray markers', async () => {
     const t = makeApp();
