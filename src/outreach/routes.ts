@@ -99,7 +99,10 @@ const PostAnswer = v.strictObject({
     v.picklist(['sending', 'posted', 'failed']),
     v.description('posted: the channel accepted it; failed: the webhook refused or did not answer (the slot is freed).'),
   ),
-  public_url: v.string(),
+  public_url: v.pipe(
+    v.nullable(v.string()),
+    v.description('Where the public log shows the post (/outreach#p-<id>) once posted; null when it failed (a failed post is never in the log).'),
+  ),
 });
 const SentQuery = v.object({ limit: limitQuery({ max: 100, def: 25 }), before: v.optional(v.pipe(v.string(), v.maxLength(64))) });
 const Token = v.object({ token: v.pipe(v.string(), v.maxLength(128)) });
@@ -329,7 +332,8 @@ export const outreachRoutes = (ctx: AppContext) =>
           return { body: createPost(ctx, account, body) };
         })) as v.InferOutput<typeof PostAnswer>;
         const status = fresh ? await deliverPost(ctx, answer.post_id) : (outreachStore(ctx.db).post.get(answer.post_id)?.status ?? answer.status);
-        return { ...answer, status };
+        // Only a posted message is in the public log: a failed one has no public address.
+        return { ...answer, status, public_url: status === 'failed' ? null : answer.public_url };
       },
       {
         auth: true,

@@ -17,7 +17,7 @@ const at = (line: number) => `line ${line}`;
 const URL_FIX: Record<Exclude<UrlVerdict, 'ok'>, string> = {
   not_https: 'write it as a full https:// URL (a bare domain counts as a link)',
   not_a_url: 'write a well-formed https URL without user info',
-  host_not_allowed: 'use a host from details.allowed',
+  host_not_allowed: 'use a host from the allowed list of this problem',
   paper_host: 'papers are not evidence: cite the data host the paper took its numbers from',
 };
 
@@ -101,9 +101,16 @@ function lengthProblems(r: ShowRoot, s: Settings, out: Problem[]): void {
 
 function metaProblems(r: ShowRoot, out: Problem[]): void {
   const format = r.meta.get('format');
-  if (!format) out.push({ where: 'body', rule: 'format_line_missing', allowed: FORMATS, fix: 'add "Format: <one of details.allowed>" after the text' });
+  if (!format)
+    out.push({ where: 'body', rule: 'format_line_missing', allowed: FORMATS, fix: 'add "Format: <one of the allowed list of this problem>" after the text' });
   else if (!formatOk(format.value))
-    out.push({ where: at(format.line), rule: 'format_unknown', value: format.value.slice(0, 40), allowed: FORMATS, fix: 'use one of details.allowed' });
+    out.push({
+      where: at(format.line),
+      rule: 'format_unknown',
+      value: format.value.slice(0, 40),
+      allowed: FORMATS,
+      fix: 'use one of the allowed list of this problem',
+    });
   const audience = r.meta.get('audience');
   if (!audience) out.push({ where: 'body', rule: 'audience_line_missing', fix: 'add "Audience: <who outside the crew cares, concretely>"' });
   else if (!audienceOk(audience.value))

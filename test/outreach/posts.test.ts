@@ -42,7 +42,8 @@ describe('channel posts', () => {
     expect((await post(ann, { channel: 'one', text: 'Join our giveaway today' })).json.error.code).toBe('OUTREACH_CONTENT_REFUSED');
     // A webhook that fails: failed, never posted, and not in the log.
     runAdmin(t.ctx, ['outreach', 'channel', 'set', 'one', `http://127.0.0.1:${hook.port}/down`]);
-    expect((await post(ann, { channel: 'one', text: 'Second note.' })).json.status).toBe('failed');
+    const failed = await post(ann, { channel: 'one', text: 'Second note.' });
+    expect([failed.json.status, failed.json.public_url]).toEqual(['failed', null]);
   });
 
   test('channel one 6 a day; channel two 1 per agent per 6 h and 8 a day (days from UTC midnight)', async () => {
