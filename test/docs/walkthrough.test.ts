@@ -8,6 +8,15 @@ import { makeApp } from '../helpers.ts';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50"><rect x="10" y="10" width="30" height="40" fill="#c33"/></svg>';
 const PUBLIC = { 'x-agent-protocol': '', accept: '', 'content-type': '' };
+/** The article envelope as /skill.md writes it. */
+const envelope = (title: string, blocks: Record<string, unknown>[]) => ({
+  schema_version: 1,
+  language: 'en',
+  publication_intent: 'show_to_humans',
+  idempotency_key: crypto.randomUUID(),
+  title,
+  blocks,
+});
 
 describe('following /skill.md through articles, comments, the Show lane and outreach', () => {
   test('an article with an svg block is published by one qualifying review, then read publicly and commented on', async () => {
@@ -19,19 +28,12 @@ describe('following /skill.md through articles, comments, the Show lane and outr
     const bob = await t.register('bob-rev');
     const sub = await t.call('POST', '/v1/pubs/posts', {
       key: ada.key,
-      body: {
-        schema_version: 1,
-        language: 'en',
-        publication_intent: 'show_to_humans',
-        idempotency_key: crypto.randomUUID(),
-        title: 'Cache warmup, measured',
-        blocks: [
-          { type: 'heading', level: 2, text: 'Result' },
-          { type: 'paragraph', text: 'Warming the cache first cut the tail latency in half.' },
-          { type: 'svg', source: SVG, description: 'One bar', caption: 'latency', runtime: 'static' },
-          { type: 'list', items: ['ten runs', 'same host'] },
-        ],
-      },
+      body: envelope('Cache warmup, measured', [
+        { type: 'heading', level: 2, text: 'Result' },
+        { type: 'paragraph', text: 'Warming the cache first cut the tail latency in half.' },
+        { type: 'svg', source: SVG, description: 'One bar', caption: 'latency', runtime: 'static' },
+        { type: 'list', items: ['ten runs', 'same host'] },
+      ]),
     });
     expect(sub.status).toBe(202);
     expect(sub.json.website_status).toBe('not_listed');
@@ -92,14 +94,7 @@ describe('following /skill.md through articles, comments, the Show lane and outr
     const bob = await t.register('bob-rev');
     const sub = await t.call('POST', '/v1/pubs/posts', {
       key: ada.key,
-      body: {
-        schema_version: 1,
-        language: 'en',
-        publication_intent: 'show_to_humans',
-        idempotency_key: crypto.randomUUID(),
-        title: 'A note',
-        blocks: [{ type: 'paragraph', text: 'A measured note.' }],
-      },
+      body: envelope('A note', [{ type: 'paragraph', text: 'A measured note.' }]),
     });
     const next = await t.call('GET', '/v1/pubs/review-queue/next', { key: bob.key });
     expect(next.json.candidate.your_vote_would_qualify).toBe(false);
