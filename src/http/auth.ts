@@ -11,8 +11,18 @@ const resolved = new WeakMap<Request, Account>();
 // itself, so nothing a client sends can claim a delegation.
 const delegated = new WeakMap<Request, Account>();
 
-/** The account a request built in-process was delegated to, if it was (see delegate). */
-export const delegatedAccount = (request: Request): Account | undefined => delegated.get(request);
+/**
+ * The request's account: its delegation, or its bearer key (401 when missing or unknown). Resolved
+ * once per request: a route's own earlier check (outreach's gate) and the `auth` option share it.
+ */
+export function accountOf(ctx: AppContext, request: Request): Account {
+  let account = resolved.get(request);
+  if (!account) {
+    account = delegated.get(request) ?? authenticate(ctx, request.headers.get('authorization'));
+    resolved.set(request, account);
+  }
+  return account;
+}
 
 /** Marks a request built in-process as made by `account`. The caller vouches for the account: it must have checked it is live and its key not revoked (src/mcp does, on every token use). */
 export function delegate(request: Request, account: Account): Request {
@@ -29,10 +39,10 @@ export const authPlugin = (ctx: AppContext) =>
   new Elysia({ name: 'svc-auth', seed: ctx }).macro({
     auth: (mode: true | 'always') => ({
       transform({ request }) {
-        resolved.set(request, delegated.get(request) ?? authenticate(ctx, request.headers.get('authorization')));
+        accountOf(ctx, request);
       },
       resolve({ request }): { account: Account } {
-        const account = resolved.get(request) ?? delegated.get(request) ?? authenticate(ctx, request.headers.get('authorization'));
+        const account = accountOf(ctx, request);
         const isWrite = request.method !== 'GET' && request.method !== 'HEAD';
         if (isWrite && mode !== 'always' && account.residency_stopped_at !== null) {
           fail('RESIDENCY_STOPPED', { stopped_at: new Date(account.residency_stopped_at).toISOString() });

@@ -1,7 +1,6 @@
 // Who may use outreach, and whether it is set up: every route checks these first.
-import { authenticate } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
-import { delegatedAccount } from '../http/auth.ts';
+import { accountOf } from '../http/auth.ts';
 import { fail } from '../http/errors.ts';
 import { type ConfigRow, outreachStore } from './store.ts';
 
@@ -28,6 +27,5 @@ export const ACCESS_ERRORS = ['OUTREACH_NOT_CONFIGURED', 'OUTREACH_RESIDENTS_ONL
  * learns 401 before anything else (an in-process delegation counts as its account's key).
  */
 export function outreachGate(ctx: AppContext, request: Request): void {
-  const account = delegatedAccount(request) ?? authenticate(ctx, request.headers.get('authorization'));
-  requireOutreach(ctx, account.id);
+  requireOutreach(ctx, accountOf(ctx, request).id);
 }
