@@ -27,5 +27,10 @@ export const ACCESS_ERRORS = ['OUTREACH_NOT_CONFIGURED', 'OUTREACH_RESIDENTS_ONL
  * learns 401 before anything else (an in-process delegation counts as its account's key).
  */
 export function outreachGate(ctx: AppContext, request: Request): void {
-  requireOutreach(ctx, accountOf(ctx, request).id);
+  gated.set(request, requireOutreach(ctx, accountOf(ctx, request).id));
 }
+
+const gated = new WeakMap<Request, ConfigRow>();
+
+/** The set-up this request's gate found (checked once per request); the check itself where no gate ran. */
+export const outreachAccess = (ctx: AppContext, request: Request, accountId: string): ConfigRow => gated.get(request) ?? requireOutreach(ctx, accountId);

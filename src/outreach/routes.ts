@@ -13,7 +13,7 @@ import { guardedJson } from '../http/public-cache.ts';
 import { limitQuery, text, uuidField } from '../http/schema.ts';
 import { runWrite } from '../http/write.ts';
 import { documentAnswers, notModified } from '../public/envelope.ts';
-import { ACCESS_ERRORS, outreachGate, requireOutreach } from './access.ts';
+import { ACCESS_ERRORS, outreachAccess, outreachGate } from './access.ts';
 import { checkAddress, checkContactAllowance, checkSource, existingContact, listContacts, storeContact } from './contacts.ts';
 import { createEmail, reportedStatus } from './email.ts';
 import { LOG_FEED, LOG_LIMIT, LOG_MAX_AGE_SECONDS, LogDocumentSchema, logCacheKey, readLog, serveLogPage } from './log.ts';
@@ -210,7 +210,7 @@ export const outreachRoutes = (ctx: AppContext) =>
       '/v1/outreach/contacts',
       async ({ account, body, request, set }) => {
         set.headers['cache-control'] = 'no-store';
-        requireOutreach(ctx, account.id);
+        outreachAccess(ctx, request, account.id);
         const address = checkAddress(ctx, body.email);
         const known = existingContact(ctx, address);
         if (known) return { contact_id: known.id, duplicate: true };
@@ -246,9 +246,9 @@ export const outreachRoutes = (ctx: AppContext) =>
     )
     .get(
       '/v1/outreach/contacts',
-      ({ account, query, set }) => {
+      ({ account, query, request, set }) => {
         set.headers['cache-control'] = 'no-store';
-        const config = requireOutreach(ctx, account.id);
+        const config = outreachAccess(ctx, request, account.id);
         return { contacts: listContacts(ctx, config.mode, query) };
       },
       {
@@ -269,7 +269,7 @@ export const outreachRoutes = (ctx: AppContext) =>
       '/v1/outreach/email',
       async ({ account, body, request, set }) => {
         set.headers['cache-control'] = 'no-store';
-        const config = requireOutreach(ctx, account.id);
+        const config = outreachAccess(ctx, request, account.id);
         checkEmailText(ctx, body.subject, body.body);
         enforceOutreachContent({ subject: body.subject, body: body.body });
         let fresh = false;
@@ -298,9 +298,9 @@ export const outreachRoutes = (ctx: AppContext) =>
     )
     .get(
       '/v1/outreach/sent',
-      ({ account, query, set }) => {
+      ({ account, query, request, set }) => {
         set.headers['cache-control'] = 'no-store';
-        requireOutreach(ctx, account.id);
+        outreachAccess(ctx, request, account.id);
         const before = query.before !== undefined ? decodeCursor(SENT_FEED, query.before) : Number.MAX_SAFE_INTEGER;
         const { items, lastSeq, more } = sentListing(ctx, account.id, before, query.limit);
         return { content_is_untrusted: true as const, messages: items, next_before: more && lastSeq !== null ? encodeCursor(SENT_FEED, lastSeq) : null };
@@ -323,7 +323,7 @@ export const outreachRoutes = (ctx: AppContext) =>
       '/v1/outreach/post',
       async ({ account, body, request, set }) => {
         set.headers['cache-control'] = 'no-store';
-        requireOutreach(ctx, account.id);
+        outreachAccess(ctx, request, account.id);
         checkPostText(body.text, body.channel);
         enforceOutreachContent({ text: body.text });
         let fresh = false;
