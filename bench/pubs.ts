@@ -147,6 +147,7 @@ async function main(): Promise<number> {
   await Bun.sleep(300);
   const load0 = loadavg()[0]!;
   const cpu0 = cpuMicros(proc.pid);
+  const gen0 = cpuMicros(process.pid);
   const t0 = performance.now();
   const results: Awaited<ReturnType<typeof submit>>[] = [];
   const queue = bodies.slice(WARM_SUBMISSIONS);
@@ -157,6 +158,7 @@ async function main(): Promise<number> {
   );
   const wall = performance.now() - t0;
   const cpu = cpuMicros(proc.pid) - cpu0;
+  const gen = cpuMicros(process.pid) - gen0;
   await Bun.sleep(200);
   const healthz = await probe.stop();
   const times = results.map((r) => r.ms);
@@ -174,6 +176,8 @@ async function main(): Promise<number> {
     submit_ms: { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)), max: round(percentile(times, 100)) },
     healthz_ms: { requests: healthz.requests, p50: round(healthz.p50_ms, 2), p99: round(healthz.p99_ms, 2), max: round(healthz.max_ms, 2) },
     server_cpu_pct: round(cpu / 10 / wall),
+    // This process sends the submissions: its CPU beside the server's.
+    generator_cpu_pct: round(gen / 10 / wall),
     svg_workers: SVG_WORKERS,
     // The machine's 1-minute load average before and after: figures taken above the core count are contended.
     load_average: [round(load0, 2), round(loadavg()[0]!, 2)],
