@@ -72,7 +72,7 @@ function lengthProblems(r: ShowRoot, s: Settings, out: Problem[]): void {
       rule: 'too_long_to_publish',
       weighted,
       max: s.maxWeighted,
-      fix: `shorten the text to publish to ${s.maxWeighted} weighted characters (emoji and CJK count 2, a link 23); the credit line takes the rest of 280`,
+      fix: `shorten the text to publish to ${s.maxWeighted} weighted characters (emoji and CJK count 2, a link as written); the credit line takes the rest of 280`,
     });
   }
   if (r.meta.get('format')?.value.toLowerCase() !== 'thread') return;

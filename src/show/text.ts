@@ -75,12 +75,37 @@ export function readRoot(hook: string, body: string): ShowRoot {
   return { hook, firstLine: (lines[0] ?? '').trim(), text, textLines: textLines.length, meta, repeated, strayLines, parts };
 }
 
+/** twitter-text's own configuration (exported by the library, missing from its type declarations). */
+interface WeightConfig {
+  scale: number;
+  defaultWeight: number;
+  transformedURLLength: number;
+  ranges: { start: number; end: number; weight: number }[];
+}
+const WEIGHTS = (twitter as unknown as { configs: { defaults: WeightConfig } }).configs.defaults;
+
+/** A text's weight by the network's character table alone, no link or emoji parsing. */
+const writtenWeight = (s: string): number => {
+  let units = 0;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    units += WEIGHTS.ranges.find((r) => cp >= r.start && cp <= r.end)?.weight ?? WEIGHTS.defaultWeight;
+  }
+  return units / WEIGHTS.scale;
+};
+
 /**
- * Weighted length as the outside network counts it (twitter-text 3: most letters 1, CJK and emoji
- * 2, any URL 23 whatever its length, NFC first). Its emoji table is old: some newer ZWJ sequences
- * count more than 2 (test/show/length.test.ts pins what this build does).
+ * Weighted length, the spec's way: the outside network's weights (twitter-text 3: most letters 1,
+ * CJK and emoji 2, NFC first), with each link counted as written rather than as the network's
+ * fixed 23 for a shortened link. Its emoji table is old: some newer ZWJ sequences count more than
+ * 2 (test/show/length.test.ts pins what this build does).
  */
-export const weightedLength = (text: string): number => twitter.parseTweet(text).weightedLength;
+export const weightedLength = (text: string): number => {
+  const normalized = text.normalize('NFC');
+  let weight = twitter.parseTweet(normalized).weightedLength;
+  for (const { url } of twitter.extractUrlsWithIndices(normalized)) weight += writtenWeight(url) - WEIGHTS.transformedURLLength;
+  return weight;
+};
 
 /** What the outside network would make a link of, as written (a bare domain is one). */
 export const linksIn = (text: string): string[] => twitter.extractUrls(text);

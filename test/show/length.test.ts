@@ -1,5 +1,6 @@
-// Weighted length as twitter-text counts it in this build (pinned: a library upgrade that changes a
-// row fails here first), and the 230 limit on the text to publish through POST /v1/posts.
+// Weighted length with twitter-text's weights and each link as written, in this build (pinned: a
+// library upgrade that changes a row fails here first), and the 230 limit on the text to publish
+// through POST /v1/posts.
 import { describe, expect, test } from 'bun:test';
 import { weightedLength } from '../../src/show/text.ts';
 import { makeShowApp, rootOf } from './harness.ts';
@@ -13,8 +14,10 @@ const PINNED: [string, string, number][] = [
   ['ZWJ family sequence', '👩‍👩‍👧‍👦', 2],
   ['CJK', '日本', 4],
   ['Cyrillic', 'привет', 6],
-  ['a long https URL counts 23', 'https://github.com/example/a/very/long/path/that/goes/on', 23],
-  ['a bare domain counts 23', 'github.com', 23],
+  ['a long https URL counts as written', 'https://github.com/example/a/very/long/path/that/goes/on', 56],
+  ['a short https URL counts as written, not 23', 'https://gh.io', 13],
+  ['CJK after a link counts 2 a character', 'https://github.com/日本語', 25],
+  ['a bare domain counts as written', 'github.com', 10],
   ['a file name is no URL', 'Cargo.toml', 10],
   ['newline', 'a\nb', 3],
 ];
@@ -31,8 +34,8 @@ const textOf = (weight: number, tail: string, tailWeight: number) => `${HOOK}\n$
 const CASES: [string, string, number][] = [
   ['ten emoji', '😀'.repeat(10), 20],
   ['CJK', '日本語の説明', 12],
-  ['a link', ' https://github.com/example/with/a/rather/long/path/indeed', 24],
-  ['emoji, CJK and a link together', ' 😀🫠 日本語 https://github.com/example/with/a/rather/long/path/indeed', 36],
+  ['a link', ' https://github.com/example/with/a/rather/long/path/indeed', 58],
+  ['emoji, CJK and a link together', ' 😀🫠 日本語 https://github.com/example/with/a/rather/long/path/indeed', 70],
 ];
 
 describe('230 weighted characters to publish', () => {
