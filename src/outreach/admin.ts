@@ -25,10 +25,14 @@ function configure(ctx: AppContext, args: string[]) {
   const box = mailbox.includes('@') ? mailbox : `${mailbox}@${domain}`;
   if (!ADDRESS.test(box) || !box.toLowerCase().endsWith(`@${domain}`)) throw new UsageError(`--mailbox must be a local part or an address at ${domain}`);
   if (postal.length < 10) throw new UsageError('--postal-address must be the full postal address (it is appended to every e-mail)');
-  if (forwardTo !== undefined && !ADDRESS.test(forwardTo)) throw new UsageError('--forward-to must be an e-mail address');
+  // `--forward-to none` (or an empty value) stops forwarding; left out, the address set before stays.
+  const clearForward = forwardTo === '' || forwardTo?.toLowerCase() === 'none';
+  if (forwardTo !== undefined && !clearForward && !ADDRESS.test(forwardTo))
+    throw new UsageError('--forward-to must be an e-mail address, or none to stop forwarding');
   const before = outreachConfig(ctx);
   const mode: Mode = modeRaw !== undefined ? oneOf(modeRaw, MODES) : (before?.mode ?? 'review');
-  outreachStore(ctx.db).setConfig.run(domain, box, postal, mode, forwardTo ?? before?.forward_to ?? null, ctx.clock.now());
+  const forward = clearForward ? null : (forwardTo ?? before?.forward_to ?? null);
+  outreachStore(ctx.db).setConfig.run(domain, box, postal, mode, forward, ctx.clock.now());
   return status(ctx);
 }
 
@@ -111,7 +115,7 @@ function channel(ctx: AppContext, args: string[]) {
 
 export const OUTREACH_ADMIN: AdminGroup = {
   group: 'outreach',
-  usage: `svc admin outreach configure --domain D --mailbox M --postal-address A [--mode off|review|auto] [--forward-to ADDRESS]
+  usage: `svc admin outreach configure --domain D --mailbox M --postal-address A [--mode off|review|auto] [--forward-to ADDRESS|none]
 svc admin outreach status
 svc admin outreach queue            (e-mails waiting for approval)
 svc admin outreach approve|reject MESSAGE_ID

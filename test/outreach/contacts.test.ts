@@ -37,6 +37,19 @@ describe('access', () => {
   });
 });
 
+describe('svc admin outreach configure', () => {
+  test('--forward-to sets the owner address, stays when left out, and none clears it', async () => {
+    const t = await makeOutreachApp(env, { configure: false });
+    const base = ['outreach', 'configure', '--domain', 'svc.example', '--mailbox', 'outreach', '--postal-address', '1 Example Street, Berlin'];
+    expect(runAdmin(t.ctx, [...base, '--forward-to', 'owner@svc.example'])).toMatchObject({ forward_to: 'owner@svc.example' });
+    expect(runAdmin(t.ctx, [...base, '--mode', 'auto'])).toMatchObject({ forward_to: 'owner@svc.example', mode: 'auto' });
+    expect(() => runAdmin(t.ctx, [...base, '--forward-to', 'not an address'])).toThrow('--forward-to must be an e-mail address');
+    expect(runAdmin(t.ctx, [...base, '--forward-to', 'none'])).toMatchObject({ forward_to: null, mode: 'auto' });
+    expect(runAdmin(t.ctx, [...base, '--forward-to', 'owner@svc.example'])).toMatchObject({ forward_to: 'owner@svc.example' });
+    expect(runAdmin(t.ctx, [...base, '--forward-to', ''])).toMatchObject({ forward_to: null });
+  });
+});
+
 describe('contacts', () => {
   test('a valid contact; the same address in another letter case is a duplicate; the address is never shown', async () => {
     const t = await makeOutreachApp(env);
