@@ -30,7 +30,7 @@ export const PUBS_CODES = {
   PUBS_SVG_REFUSED: {
     status: 422,
     message: 'An svg block is not a safe static image.',
-    fix: 'Remove what details.removed or details.found names from the block at details.where: no script, event handler, style, foreignObject, external reference or link animation.',
+    fix: 'Remove what details.removed or details.found names from the block at details.where (details.reason says why): no script, event handler, foreignObject, reference outside the image (href or url() other than #id, @import, CSS image functions), animation of a link, or backslash escape; inline style and animations that fetch nothing are fine.',
   },
   PUBS_SUBMISSION_QUOTA: {
     status: 429,

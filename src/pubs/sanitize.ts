@@ -1,7 +1,8 @@
 // The SVG admission check, run inside the pubs-svg worker: DOMPurify over jsdom (happy-dom and
 // linkedom let attacks through, ../shared/guides/libraries.md). A source is accepted only when the
-// sanitizer would change nothing and it references nothing outside itself; the stored asset is the
-// sanitizer's own serialization, so what is served is exactly what was checked.
+// sanitizer would change nothing but comments and <metadata> contents (they draw nothing) and it
+// references nothing outside itself (CSS included); the stored asset is the sanitizer's own
+// serialization, so what is served is exactly what was checked.
 
 import { enforceContentRules } from '../content/index.ts';
 import { ApiError, type Details, type ErrorCode } from '../http/errors.ts';
@@ -64,11 +65,19 @@ function nestingDepth(source: string, stopAt: number): number {
 }
 
 const LOCAL_REF = /^#[A-Za-z_][\w.-]*$/;
-// url(...) in any attribute (fill, filter, clip-path, mask …): only a local #id may be named.
+// url(...) in any attribute (fill, filter, clip-path, mask, style …) or style sheet: only a local
+// #id may be named.
 const URL_REF = /url\s*\(\s*(['"]?)(.*?)\1\s*\)/gi;
-const ANIMATION = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor', 'discard']);
+// The other ways CSS (a style attribute or element) can fetch: an import, and the image functions
+// that take a bare string (a function's name is followed by its parenthesis with nothing between).
+const CSS_FETCH = /@import|(?:^|[^a-z0-9_-])(?:-webkit-)?(?:image-set|image|cross-fade|element|src|paint)\(/i;
+const ANIMATION = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor']);
 
-let purifier: { sanitize: (s: string, o: object) => DocumentFragment; removed: unknown[] } | null = null;
+let purifier: {
+  sanitize: (s: string, o: object) => DocumentFragment;
+  removed: unknown[];
+  addHook(h: string, f: (n: Element, d: { tagName: string }) => void): void;
+} | null = null;
 let serializer: { serializeToString(n: Node): string } | null = null;
 
 // jsdom builds a whole window on import (~285 ms): it is loaded on the first SVG, inside the worker.
@@ -77,7 +86,13 @@ async function tools() {
   const { JSDOM } = await import('jsdom');
   const { default: createDOMPurify } = await import('dompurify');
   const { window } = new JSDOM('');
-  purifier = createDOMPurify(window as never) as never;
+  const purify = createDOMPurify(window as never) as unknown as NonNullable<typeof purifier>;
+  // <metadata> draws nothing: what is inside (chart tools write RDF there) is dropped from the stored
+  // image like a comment, never a reason to refuse.
+  purify.addHook('uponSanitizeElement', (node, data) => {
+    if (data.tagName === 'metadata') node.replaceChildren();
+  });
+  purifier = purify;
   serializer = new window.XMLSerializer();
   return { purify: purifier!, xml: serializer! };
 }
@@ -88,24 +103,39 @@ function describeRemoved(r: unknown): string {
   return x.element?.nodeName?.toLowerCase() ?? 'node';
 }
 
-/** Every reference out of the document (href, xlink:href, url(…)) and every animation of a link. */
-function outsideReferences(root: Element): string[] {
+/** Whether a value could fetch: a url() to anything but a local #id; in CSS, an import or an image function too. */
+const fetches = (value: string, css: boolean): boolean =>
+  (css && CSS_FETCH.test(value)) || [...value.matchAll(URL_REF)].some((m) => !LOCAL_REF.test((m[2] ?? '').trim()));
+
+/**
+ * Every reference out of the document (href, xlink:href, url(…), a style sheet's import or image
+ * function), every animation of a link, and every backslash in an attribute or a style sheet (a
+ * CSS escape can spell url( so that no plain-text check sees it; an image never needs one).
+ */
+function outsideReferences(root: Element): { found: string[]; escapes: string[] } {
   const found: string[] = [];
+  const escapes: string[] = [];
   const walker = root.ownerDocument.createTreeWalker(root, 1);
   for (let n: Node | null = root; n; n = walker.nextNode()) {
     const el = n as Element;
     const name = el.localName.toLowerCase();
     if (ANIMATION.has(name)) {
       const target = (el.getAttribute('attributeName') ?? '').toLowerCase();
-      if (target.endsWith('href') || name === 'set' || name === 'discard') found.push(`${name}@attributeName=${target || '?'}`);
+      if (target.endsWith('href')) found.push(`${name}@attributeName=${target}`);
+    }
+    if (name === 'style') {
+      const css = el.textContent ?? '';
+      if (fetches(css, true)) found.push('style');
+      if (css.includes('\\')) escapes.push('style');
     }
     for (const attr of Array.from(el.attributes)) {
       const an = attr.name.toLowerCase();
       if ((an === 'href' || an === 'xlink:href' || an.endsWith(':href')) && !LOCAL_REF.test(attr.value.trim())) found.push(`${name}@${attr.name}`);
-      for (const m of attr.value.matchAll(URL_REF)) if (!LOCAL_REF.test((m[2] ?? '').trim())) found.push(`${name}@${attr.name}`);
+      else if (fetches(attr.value, an === 'style')) found.push(`${name}@${attr.name}`);
+      if (attr.value.includes('\\')) escapes.push(`${name}@${attr.name}`);
     }
   }
-  return found;
+  return { found, escapes };
 }
 
 const COMMENT_NODE = 8;
@@ -143,10 +173,13 @@ export async function sanitizeSvg(input: SvgInput): Promise<SvgVerdict> {
   const fragment = purify.sanitize(source, {
     USE_PROFILES: { svg: true, svgFilters: true },
     // A local <use href="#id"> is static (matplotlib draws every marker so); outsideReferences and
-    // useExpansion below refuse every other use.
-    ADD_TAGS: ['use'],
-    FORBID_TAGS: ['style', 'foreignObject'],
-    FORBID_ATTR: ['style'],
+    // useExpansion below refuse every other use. An animation that fetches nothing is static in the
+    // spec's sense: animate and set (with their from/to) are added; outsideReferences refuses one
+    // that animates a link or names anything outside the image. Inline style (the asset's CSP allows
+    // it; chart tools write it) stays, checked there for every way CSS can fetch.
+    ADD_TAGS: ['use', 'animate', 'set'],
+    ADD_ATTR: ['from', 'to'],
+    FORBID_TAGS: ['foreignObject'],
     RETURN_DOM_FRAGMENT: true,
   });
   // DOMPurify parses into an HTML document and reports dropping its <body> wrapper: not the author's.
@@ -162,8 +195,9 @@ export async function sanitizeSvg(input: SvgInput): Promise<SvgVerdict> {
   const stray = Array.from(fragment.childNodes).some((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== '');
   if (elements.length !== 1 || elements[0]!.localName.toLowerCase() !== 'svg' || stray) return { ok: false, where, reason: 'not_one_svg_element' };
   const root = elements[0]!;
-  const outside = outsideReferences(root);
-  if (outside.length > 0) return { ok: false, where, reason: 'external_reference_or_link_animation', found: [...new Set(outside)].slice(0, 20) };
+  const { found, escapes } = outsideReferences(root);
+  if (found.length > 0) return { ok: false, where, reason: 'external_reference_or_link_animation', found: [...new Set(found)].slice(0, 20) };
+  if (escapes.length > 0) return { ok: false, where, reason: 'backslash_escape', found: [...new Set(escapes)].slice(0, 20) };
   const uses = useExpansion(root, input.maxUseExpansion ?? USE_EXPANSION_MAX);
   if (uses) return { ok: false, where, ...uses };
   return { ok: true, where, sanitized: xml.serializeToString(root), text: root.textContent ?? '' };

@@ -265,7 +265,9 @@ export const CapabilitiesAnswer = v.object({
     max_depth: int('Element nesting depth.'),
     runtimes: v.array(v.literal('static')),
     sanitizer: str('What checks each source.'),
-    refused: v.array(v.string()),
+    refused: v.pipe(v.array(v.string()), v.description('What makes a source refused (422 PUBS_SVG_REFUSED).')),
+    allowed: v.pipe(v.array(v.string()), v.description('What a static image may hold that a cautious client might expect to be refused.')),
+    dropped: v.pipe(v.array(v.string()), v.description('What is removed from the stored image without refusing the source (it draws nothing).')),
     asset_headers: v.record(v.string(), v.string()),
   }),
   uploads: v.object({

@@ -18,7 +18,16 @@ const refused: [string, string][] = [
   ['external url() fill', `<svg ${NS}><rect fill="url(https://evil.example/p.svg#g)"/></svg>`],
   ['foreignObject', `<svg ${NS}><foreignObject><div>x</div></foreignObject></svg>`],
   ['style element', `<svg ${NS}><style>@import url(https://evil.example/a.css);</style></svg>`],
-  ['style attribute', `<svg ${NS}><rect style="fill:red"/></svg>`],
+  ['an external url() in a style attribute', `<svg ${NS}><rect style="fill: url(https://evil.example/p.svg#g)"/></svg>`],
+  ['an image-set() in a style element', `<svg ${NS}><style>rect{mask-image:image-set("https://evil.example/a.png" 1x)}</style><rect/></svg>`],
+  ['a CSS escape spelling url( in a style element', `<svg ${NS}><style>rect{fill:u\\72l(https://evil.example/a)}</style><rect/></svg>`],
+  ['a CSS escape in a presentation attribute', `<svg ${NS}><rect fill="u\\72l(https://evil.example/a)"/></svg>`],
+  ['markup inside a style element', `<svg ${NS}><style><img src=x onerror=alert(1)></style><rect/></svg>`],
+  [
+    'an animation whose values name an outside url()',
+    `<svg ${NS}><rect><animate attributeName="fill" values="url(https://evil.example/a);red" dur="1s"/></rect></svg>`,
+  ],
+  ['a script inside metadata next to one outside it', `<svg ${NS}><metadata><script>alert(1)</script></metadata><script>alert(2)</script></svg>`],
   ['deeply nested groups', `<svg ${NS}>${'<g>'.repeat(200)}${'</g>'.repeat(200)}</svg>`],
   ['groups nested one past the limit (65 with the root)', `<svg ${NS}>${'<g>'.repeat(64)}${'</g>'.repeat(64)}</svg>`],
   ['groups nested 20,000 deep within the byte limit, never closed', `<svg ${NS}>${'<g>'.repeat(20_000)}</svg>`],
@@ -38,6 +47,28 @@ const accepted: [string, string][] = [
   ['a link to a local id', `<svg ${NS}><a href="#top"><rect id="top"/></a></svg>`],
   ['groups nested 30 deep', `<svg ${NS}>${'<g>'.repeat(30)}<rect/>${'</g>'.repeat(30)}</svg>`],
   ['groups nested exactly to the limit (64 with the root)', `<svg ${NS}>${'<g>'.repeat(63)}${'</g>'.repeat(63)}</svg>`],
+  // The asset's CSP allows inline style, and chart tools write it everywhere.
+  ['a style attribute', `<svg ${NS}><rect style="fill:red; stroke: none"/></svg>`],
+  [
+    'a style element with a local url(#id) and keyframes',
+    `<svg ${NS}><defs><linearGradient id="g"/><style type="text/css">*{stroke-linejoin: round} rect{fill:url(#g); animation: p 2s infinite} @keyframes p{from{opacity:0} to{opacity:1}}</style></defs><rect/></svg>`,
+  ],
+  // Static in the spec's sense: an animation that fetches nothing.
+  [
+    'an animate of opacity',
+    `<svg ${NS}><rect width="5" height="5"><animate attributeName="opacity" values="0;1" dur="2s" repeatCount="indefinite"/></rect></svg>`,
+  ],
+  [
+    'an animateTransform with from and to',
+    `<svg ${NS}><rect width="5" height="5"><animateTransform attributeName="transform" type="rotate" from="0 5 5" to="360 5 5" dur="2s"/></rect></svg>`,
+  ],
+  ['a set of fill', `<svg ${NS}><rect width="5" height="5"><set attributeName="fill" to="red" begin="1s"/></rect></svg>`],
+  ['an aria-label that mentions an image (2024)', `<svg ${NS} aria-label="A chart image (2024)"><rect/></svg>`],
+  // Chart tools write RDF into <metadata>: it draws nothing and is dropped, like a comment.
+  [
+    'a matplotlib-style chart (RDF metadata, a style sheet, style attributes, a local use)',
+    `<svg ${NS} ${XL} viewBox="0 0 460.8 345.6" version="1.1"><metadata><rdf:RDF xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:cc="http://creativecommons.org/ns#" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><cc:Work><dc:type rdf:resource="http://purl.org/dc/dcmitype/StillImage"/></cc:Work></rdf:RDF></metadata><defs><style type="text/css">*{stroke-linejoin: round; stroke-linecap: butt}</style></defs><g id="figure_1"><path d="M 0 345.6 L 460.8 0 z" style="fill: #ffffff"/><defs><path id="m1" d="M 0 0 L 0 3.5" style="stroke: #000000; stroke-width: 0.8"/></defs><use xlink:href="#m1" x="73" y="307" style="stroke: #000000"/></g></svg>`,
+  ],
 ];
 
 describe('svg blocks', () => {
