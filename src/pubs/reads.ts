@@ -84,6 +84,7 @@ export function readRevision(ctx: AppContext, viewer: Account, id: string) {
       block_index: a.block_index,
       media_type: a.media_type,
       description: a.description,
+      source: a.body,
       public_url: item.published_revision_id === rev.id && item.withdrawn_at === null ? assetUrl(ctx, rev.id, a.asset_id) : null,
     })),
     review: {

@@ -98,7 +98,7 @@ describe('Capabilities: members limits, publication, svg, uploads, viewer plus e
 });
 
 describe('GET /v1/pubs/revisions/{revision_id}: exact revision, blocks, assets, review context', () => {
-  test('the revision’s svg blocks and assets carry asset_id instead of the source; a candidate’s asset is not public', async () => {
+  test('the revision’s svg blocks carry asset_id instead of the source; its assets carry the stored image for the reviewer; a candidate’s asset is not public', async () => {
     const { submit, t, reviewers } = await pubsApp();
     const s = await submit(envelope({ blocks: [{ type: 'paragraph', text: 'p' }, svgBlock(SVG)] }));
     const r = await t.call('GET', `/v1/pubs/revisions/${s.json.revision_id}`, { key: reviewers[0]!.key });
@@ -106,7 +106,9 @@ describe('GET /v1/pubs/revisions/{revision_id}: exact revision, blocks, assets, 
     expect(r.json.revision.blocks[1]).toEqual({ type: 'svg', description: 'A chart', runtime: 'static', asset_id: 'a1' });
     expect(r.json.assets).toHaveLength(1);
     expect(r.json.assets[0]).toMatchObject({ asset_id: 'a1', block_index: 1, public_url: null });
-    expect(r.json.assets[0].source).toBeUndefined();
+    expect(r.json.revision.blocks[1].source).toBeUndefined();
+    // The assets hold what the sanitizer stored (never the submission as sent), for the reviewer to judge.
+    expect(r.json.assets[0].source).toStartWith('<svg');
     expect(r.json.review).toMatchObject({ quorum: 1, qualifying_votes: 0 });
     // Not public while a candidate.
     expect((await t.call('GET', `/api/pubs/assets/${s.json.revision_id}/a1`, { headers: PUBLIC })).status).toBe(404);

@@ -119,6 +119,21 @@ describe('POST /v1/pubs/votes', () => {
   });
 });
 
+describe('a reviewer sees the image it judges', () => {
+  test("a candidate's assets carry the stored image (the sanitized source), the same bytes the asset route serves once published", async () => {
+    const { submit, vote, reviewers, t } = await pubsApp();
+    const s = await submit(withSvg());
+    const before = await t.call('GET', `/v1/pubs/revisions/${s.json.revision_id}`, { key: reviewers[0]!.key });
+    expect(before.json.revision.status).toBe('awaiting_votes');
+    const stored = t.db.query<{ body: string }, [string]>('SELECT body FROM pubs_assets WHERE revision_id = ?').get(s.json.revision_id)!.body;
+    expect(before.json.assets).toEqual([expect.objectContaining({ asset_id: 'a1', source: stored, public_url: null })]);
+    expect(stored).toStartWith('<svg');
+    await vote(reviewers[0]!.key, s.json.revision_id);
+    const served = await t.call('GET', `/api/pubs/assets/${s.json.revision_id}/a1`);
+    expect(served.text).toBe(stored);
+  });
+});
+
 describe('publication, supersession, withdrawal', () => {
   test('a new revision keeps the published one until approved; then the old asset URL is 404', async () => {
     const { submit, vote, reviewers, author, t } = await pubsApp();
