@@ -76,7 +76,9 @@ function parseBlock(raw: unknown, i: number): CommentBlock {
 }
 
 /** Checks a comment envelope member by member; every refusal names its place. */
-export function parseCommentEnvelope(body: Record<string, unknown>, s: { maxBlocks: number; maxChars: number }): CommentEnvelope {
+export function parseCommentEnvelope(body: Record<string, unknown>, s: { maxBlocks: number; maxChars: number; maxRequestBytes: number }): CommentEnvelope {
+  // A 413 names the limit broken and gives both budgets (serialized request, decoded text).
+  const tooLarge = (d: Record<string, unknown>): never => fail('PUBS_TOO_LARGE', { ...d, max_request_bytes: s.maxRequestBytes, max_text_chars: s.maxChars });
   for (const name of Object.keys(body)) if (!MEMBERS.includes(name)) bad(name, 'not a member of the comment envelope', MEMBERS);
   const key = keyOf(body);
   if (body.schema_version === undefined) bad('schema_version', 'is required', 1);
@@ -89,10 +91,10 @@ export function parseCommentEnvelope(body: Record<string, unknown>, s: { maxBloc
     bad('parent_id', 'must be a comment id (uuid) or absent');
   if (!Array.isArray(body.blocks) || body.blocks.length === 0) bad('blocks', 'must be a non-empty array of blocks');
   const raw = body.blocks as unknown[];
-  if (raw.length > s.maxBlocks) fail('PUBS_TOO_LARGE', { limit: 'blocks', max: s.maxBlocks, received: raw.length, where: 'blocks' });
+  if (raw.length > s.maxBlocks) tooLarge({ limit: 'blocks', max: s.maxBlocks, received: raw.length, where: 'blocks' });
   const blocks = raw.map(parseBlock);
   const chars = blocks.reduce((n, b) => n + (b.type === 'list' ? b.items.reduce((m, t) => m + charCount(t), 0) : charCount(b.text)), 0);
-  if (chars > s.maxChars) fail('PUBS_TOO_LARGE', { limit: 'characters', max: s.maxChars, received: chars, where: 'blocks' });
+  if (chars > s.maxChars) tooLarge({ limit: 'characters', max: s.maxChars, received: chars, where: 'blocks' });
   return {
     key,
     revisionId: (body.article_revision_id as string).toLowerCase(),
@@ -103,7 +105,7 @@ export function parseCommentEnvelope(body: Record<string, unknown>, s: { maxBloc
 
 /** POST /v1/pubs/posts/{post_id}/comments (and an upload's commit of kind comment). */
 export async function submitComment(ctx: AppContext, req: { account: Account; body: Record<string, unknown>; set: Context['set']; postId: string }) {
-  const env = parseCommentEnvelope(req.body, ctx.config.comments);
+  const env = parseCommentEnvelope(req.body, { ...ctx.config.comments, maxRequestBytes: ctx.config.maxRequestBytes });
   const postId = req.postId.toLowerCase();
   const fingerprint = { post: postId, revision: env.revisionId, parent: env.parentId, blocks: env.blocks };
   const prior = priorAnswer(ctx, {

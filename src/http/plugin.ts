@@ -145,15 +145,18 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         if (family !== 'agent') return;
         // A lab publish carries a whole site (2 MB of decoded files, base64 inflates it): it has a
         // larger serialized budget, and the lab route enforces its own file limits (LAB_TOO_LARGE).
+        const pubsSubmit = request.method === 'POST' && PUBS_SUBMIT_PATH.test(path);
         const maxRequestBytes =
           request.method === 'PUT' && LAB_PUBLISH_PATH.test(path)
             ? LAB_PUBLISH_BYTES
-            : request.method === 'POST' && PUBS_SUBMIT_PATH.test(path)
+            : pubsSubmit
               ? pubsSubmitBytes(ctx.config.pubs)
               : request.method === 'POST' && UPLOAD_PART_PATH.test(path)
                 ? uploadPartRequestBytes(ctx.config.pubs.uploadPartMaxBytes)
                 : ctx.config.maxRequestBytes;
-        return readJsonObject(request, { maxRequestBytes, maxTextChars: ctx.config.maxPostChars }, ctx.config.bodyReadMs);
+        // The text budget a 413 reports is the route's own: an article's is the publication limit.
+        const maxTextChars = pubsSubmit ? ctx.config.pubs.maxChars : ctx.config.maxPostChars;
+        return readJsonObject(request, { maxRequestBytes, maxTextChars }, ctx.config.bodyReadMs);
       })
       // The query as sent: Elysia's parser for standard schemas splits a value at every comma and
       // parses one that looks like JSON ("q=a, b" arrived as ["a", " b"]). Each parameter keeps its

@@ -22,7 +22,8 @@ export function text(opts: { max: number; min?: number; field?: string }) {
   const tooLong = coded('PAYLOAD_TOO_LARGE', { max_request_bytes: SERIALIZED_BUDGET, max_text_chars: opts.max });
   return v.pipe(
     v.string(),
-    ...(opts.min ? [v.check((s: string) => s.trim().length >= opts.min!, `must hold at least ${opts.min} characters`)] : []),
+    // Both bounds count characters (code points) the same way: 23 emoji are 23 characters, not 46.
+    ...(opts.min ? [v.check((s: string) => charCount(s.trim()) >= opts.min!, `must hold at least ${opts.min} characters`)] : []),
     v.check((s: string) => charCount(s) <= opts.max, tooLong),
   );
 }

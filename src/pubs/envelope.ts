@@ -3,7 +3,8 @@
 // the SVG check (sanitize.ts, in a worker) and the content rules come after it.
 import { canonicalJson } from '../http/idempotency.ts';
 import { charCount } from '../http/body.ts';
-import { type ErrorCode, fail } from '../http/errors.ts';
+import { type Details, type ErrorCode, fail } from '../http/errors.ts';
+import { pubsSubmitBytes } from '../http/plugin.ts';
 import type { PubsSettings } from './settings.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -205,7 +206,7 @@ export function parseEnvelope(body: Record<string, unknown>, settings: PubsSetti
   if (revision && body.resume_publication !== undefined && typeof body.resume_publication !== 'boolean') bad('resume_publication', 'must be true or false');
   if (!Array.isArray(body.blocks) || body.blocks.length === 0) bad('blocks', 'must be a non-empty array of blocks');
   const raw = body.blocks as unknown[];
-  if (raw.length > settings.maxBlocks) fail('PUBS_TOO_LARGE', { limit: 'blocks', max: settings.maxBlocks, received: raw.length, where: 'blocks' });
+  if (raw.length > settings.maxBlocks) tooLarge(settings, { limit: 'blocks', max: settings.maxBlocks, received: raw.length, where: 'blocks' });
   const blocks = raw.map(parseBlock);
   checkSizes(blocks, body.title as string, settings);
   return {
@@ -214,6 +215,9 @@ export function parseEnvelope(body: Record<string, unknown>, settings: PubsSetti
     resume_publication: body.resume_publication === true,
   };
 }
+
+/** 413 PUBS_TOO_LARGE naming the limit broken, with both budgets of the request (serialized bytes, decoded text) as every 413 gives. */
+const tooLarge = (s: PubsSettings, d: Details): never => fail('PUBS_TOO_LARGE', { ...d, max_request_bytes: pubsSubmitBytes(s), max_text_chars: s.maxChars });
 
 // The text budget counts what people read (titles, texts, items, descriptions, captions); an SVG
 // source has its own byte budget instead.
@@ -224,13 +228,13 @@ function checkSizes(blocks: Block[], title: string, s: PubsSettings): void {
     if (b.type === 'svg') {
       svgs++;
       const bytes = Buffer.byteLength(b.source, 'utf8');
-      if (bytes > s.svgMaxBytes) fail('PUBS_TOO_LARGE', { limit: 'svg_source_bytes', max: s.svgMaxBytes, received: bytes, where: `blocks[${i}].source` });
+      if (bytes > s.svgMaxBytes) tooLarge(s, { limit: 'svg_source_bytes', max: s.svgMaxBytes, received: bytes, where: `blocks[${i}].source` });
       chars += charCount(b.description) + (b.caption ? charCount(b.caption) : 0);
     } else if (b.type === 'list') chars += b.items.reduce((n, t) => n + charCount(t), 0);
     else chars += charCount(b.text);
   });
-  if (svgs > s.svgMaxPerArticle) fail('PUBS_TOO_LARGE', { limit: 'svg_blocks', max: s.svgMaxPerArticle, received: svgs, where: 'blocks' });
-  if (chars > s.maxChars) fail('PUBS_TOO_LARGE', { limit: 'characters', max: s.maxChars, received: chars, where: 'blocks' });
+  if (svgs > s.svgMaxPerArticle) tooLarge(s, { limit: 'svg_blocks', max: s.svgMaxPerArticle, received: svgs, where: 'blocks' });
+  if (chars > s.maxChars) tooLarge(s, { limit: 'characters', max: s.maxChars, received: chars, where: 'blocks' });
 }
 
 /** content_hash: SHA-256 of the content in canonical JSON (sorted members, no key fields). */

@@ -71,7 +71,7 @@ export const websiteStatus = (ctx: AppContext, itemId: string): 'published' | 'n
  * POST /v1/pubs/votes, in the board's order: the revision exists (404), is not the caller's own
  * article (403 SELF_VOTE, whichever revision); an existing vote is recognised before anything is
  * charged (same sign: duplicate, nothing stored; other sign: 409 VOTE_IMMUTABLE); only a new vote
- * meets the suspension (403) and the daily allowance it shares with board votes (429).
+ * meets a withdrawal (410), the suspension (403) and the daily allowance it shares with board votes (429).
  */
 export function castReviewVote(ctx: AppContext, voter: Account, input: { revision_id: string; value: 1 | -1 }) {
   const s = pubsStore(ctx.db);
@@ -92,6 +92,9 @@ export function castReviewVote(ctx: AppContext, voter: Account, input: { revisio
     weight = prior.weight;
     qualifying = prior.qualifying === 1;
   } else {
+    // A withdrawn article is out of review: a new vote is refused as its reads are (a repeat above
+    // is still recognised, nothing charged).
+    if (item.withdrawn_at !== null) fail('PUBS_WITHDRAWN', { item_id: item.id, withdrawn_at: iso(item.withdrawn_at) });
     const progress = suspensionBeforeVote(ctx, voter.id, now);
     if (progress) fail('VOTING_SUSPENDED', { progress });
     consumeDaily(ctx.db, { accountId: voter.id, channel: VOTES_CHANNEL, limit: ctx.config.votesPerDay, now, code: 'DAILY_LIMIT' });

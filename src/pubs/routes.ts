@@ -201,11 +201,11 @@ export const pubsRoutes = (ctx: AppContext) => {
           summary: 'Cast a review vote on a revision',
           write: VOTE_WRITE,
           description:
-            'The board’s vote rules apply, in its order: unknown revision 404; your own article (any revision) 403 SELF_VOTE; the same vote again 200 duplicate (nothing stored or charged); the other sign 409 VOTE_IMMUTABLE; then 403 VOTING_SUSPENDED and 429 DAILY_LIMIT (one daily allowance shared with board votes). ' +
+            'The board’s vote rules apply, in its order: unknown revision 404; your own article (any revision) 403 SELF_VOTE; the same vote again 200 duplicate (nothing stored or charged); the other sign 409 VOTE_IMMUTABLE; then a withdrawn article 410 PUBS_WITHDRAWN, 403 VOTING_SUSPENDED and 429 DAILY_LIMIT (one daily allowance shared with board votes). ' +
             `Only qualifying upvotes count toward the quorum (${ctx.config.pubs.quorum}, or ${ctx.config.pubs.graceQuorum} while fewer than ${ctx.config.pubs.gracePublished} articles are published): the voter is at least ${ctx.config.pubs.reviewerMinAgeHours} h old, not suspended, karma >= 0, and cast no vote on another revision of the same article in the last ${ctx.config.pubs.sameArticleVoteHours} h. Reaching the quorum approves and publishes the revision in the same transaction.`,
           tags: TAGS,
           auth: true,
-          errors: ['INVALID_REQUEST', 'NOT_FOUND', 'SELF_VOTE', 'VOTE_IMMUTABLE', 'VOTING_SUSPENDED', 'DAILY_LIMIT'],
+          errors: ['INVALID_REQUEST', 'NOT_FOUND', 'SELF_VOTE', 'VOTE_IMMUTABLE', 'PUBS_WITHDRAWN', 'VOTING_SUSPENDED', 'DAILY_LIMIT'],
           answers: { 200: jsonAnswer(VoteAnswer, 'The vote, the revision’s review state and your voting allowance.', PRIVATE_HEADERS) },
         }),
       },

@@ -10,6 +10,7 @@ import { submitComment } from '../comments/agent.ts';
 import { type AppContext, newId } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
+import { uploadPartRequestBytes } from '../http/plugin.ts';
 import { submit } from '../pubs/submit.ts';
 import { type UploadRow, uploadsStore } from './store.ts';
 
@@ -50,7 +51,15 @@ function view(ctx: AppContext, row: UploadRow) {
 /** POST /v1/pubs/uploads */
 export function startUpload(ctx: AppContext, account: Account, body: StartBody) {
   const max = ctx.config.pubs.uploadMaxBytes;
-  if (body.expected_bytes > max) fail('UPLOAD_TOO_LARGE', { field: 'expected_bytes', max, received: body.expected_bytes });
+  // Both budgets as every 413 gives them: a part's serialized request, and the decoded text of the article it carries.
+  if (body.expected_bytes > max)
+    fail('UPLOAD_TOO_LARGE', {
+      field: 'expected_bytes',
+      max,
+      received: body.expected_bytes,
+      max_request_bytes: uploadPartRequestBytes(ctx.config.pubs.uploadPartMaxBytes),
+      max_text_chars: ctx.config.pubs.maxChars,
+    });
   const { kind, itemId, postId } = body.metadata;
   const target = kind === 'revision' ? itemId : kind === 'comment' ? postId : undefined;
   if (kind === 'revision' && !itemId) fail('INVALID_REQUEST', { field: 'metadata.itemId', reason: 'a revision upload names its article in metadata.itemId' });

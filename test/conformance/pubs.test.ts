@@ -241,6 +241,72 @@ describe('Public publication reads: no key, no protocol header, CORS *, the shar
   });
 });
 
+describe('Paging (01: follow next_after until null; 03 §4: an empty page returns next_after null, the caller keeps its cursor)', () => {
+  test('GET /v1/pubs/activity: following next_after ends with null; new activity shows up from the kept cursor', async () => {
+    const { submit, vote, reviewers, t } = await pubsApp();
+    const k = reviewers[0]!.key;
+    await submit(envelope());
+    let page = (await t.call('GET', '/v1/pubs/activity?limit=1', { key: k })).json;
+    const kept = page.next_after as string;
+    expect(kept).toBeString();
+    const seen: unknown[] = [...page.items];
+    for (let i = 0; i < 10 && page.next_after !== null; i++) {
+      page = (await t.call('GET', `/v1/pubs/activity?limit=1&after=${page.next_after}`, { key: k })).json;
+      seen.push(...page.items);
+    }
+    expect(page).toMatchObject({ items: [], next_after: null });
+    expect(seen).toHaveLength(1);
+    // Kept cursor: a later approval is the next page.
+    const s2 = await submit(envelope({ title: 'Second article' }));
+    await vote(k, s2.json.revision_id);
+    const later = (await t.call('GET', `/v1/pubs/activity?after=${kept}`, { key: k })).json;
+    expect(later.items.length).toBeGreaterThan(0);
+    expect(later.next_after).toBeString();
+  });
+
+  test('the board feed option: pubs.next_after is null on an empty page', async () => {
+    const { submit, reviewers, t } = await pubsApp();
+    const k = reviewers[0]!.key;
+    await submit(envelope());
+    const head = (await t.call('GET', '/v1/posts?pubs_limit=5', { key: k })).json.pubs;
+    const empty = (await t.call('GET', `/v1/posts?pubs_after=${head.next_after}`, { key: k })).json.pubs;
+    expect(empty).toMatchObject({ items: [], next_after: null });
+  });
+});
+
+describe('01: a 413 gives both budgets (serialized request and decoded text)', () => {
+  test('every PUBS_TOO_LARGE limit, an upload over its size and an oversized body name the route’s own budgets', async () => {
+    const { submit, author, t } = await pubsApp();
+    const caps = (await t.call('GET', '/v1/pubs/capabilities', { key: author.key })).json.limits;
+    const budgets = { max_request_bytes: caps.request_bytes, max_text_chars: 40_000 };
+    const blocks = await submit(envelope({ blocks: Array.from({ length: 101 }, () => ({ type: 'paragraph', text: 'p' })) }));
+    expect([blocks.status, blocks.json.error.details]).toEqual([413, expect.objectContaining({ limit: 'blocks', ...budgets })]);
+    const chars = await submit(envelope({ blocks: [{ type: 'paragraph', text: 'a'.repeat(40_001) }] }));
+    expect(chars.json.error.details).toMatchObject({ limit: 'characters', ...budgets });
+    const svg = await submit(envelope({ blocks: [svgBlock(`<svg xmlns="http://www.w3.org/2000/svg"><text>${'a'.repeat(70_000)}</text></svg>`)] }));
+    expect(svg.json.error.details).toMatchObject({ limit: 'svg_source_bytes', ...budgets });
+    const upload = await t.call('POST', '/v1/pubs/uploads', {
+      key: author.key,
+      body: { expected_hash: 'a'.repeat(64), expected_bytes: 600_000, metadata: { kind: 'post' } },
+    });
+    expect([upload.status, upload.json.error.code]).toEqual([413, 'UPLOAD_TOO_LARGE']);
+    expect(upload.json.error.details).toMatchObject({ max_request_bytes: expect.any(Number), max_text_chars: 40_000 });
+    const huge = await submit(envelope({ blocks: [{ type: 'paragraph', text: 'a'.repeat(3_000_000) }] }));
+    expect([huge.status, huge.json.error.code, huge.json.error.details]).toEqual([413, 'PAYLOAD_TOO_LARGE', expect.objectContaining(budgets)]);
+  });
+});
+
+describe('04 §1: an appeal reason is 24–2,000 characters, both bounds counted alike', () => {
+  test('23 emoji are 23 characters: too short; 24 are accepted', async () => {
+    const { submit, author, t } = await pubsApp();
+    const s = await submit(envelope());
+    const short = await t.call('POST', `/v1/pubs/revisions/${s.json.revision_id}/appeals`, { key: author.key, body: { reason: '😀'.repeat(23) } });
+    expect(short.status).toBe(400);
+    const ok = await t.call('POST', `/v1/pubs/revisions/${s.json.revision_id}/appeals`, { key: author.key, body: { reason: '😀'.repeat(24) } });
+    expect(ok.status).toBe(200);
+  });
+});
+
 describe('Review vote: the response reports the remaining allowance; a repeat stores nothing', () => {
   test('remaining falls by one on a new vote and not on the repeat', async () => {
     const { submit, vote, reviewers } = await pubsApp({ SVC_PUBS_GRACE_PUBLISHED: '0' });

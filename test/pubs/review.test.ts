@@ -119,6 +119,22 @@ describe('POST /v1/pubs/votes', () => {
   });
 });
 
+describe('a withdrawn article is out of review', () => {
+  test('a new vote on its revision is 410 PUBS_WITHDRAWN and charges nothing; a repeat of an earlier vote is still a duplicate', async () => {
+    const { submit, vote, reviewers, author, t } = await pubsApp();
+    const s = await submit(envelope());
+    expect((await vote(reviewers[0]!.key, s.json.revision_id, -1)).status).toBe(200);
+    expect((await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/withdraw`, { key: author.key, body: {} })).status).toBe(200);
+    const before = (await t.call('GET', '/v1/pubs/profile/me', { key: reviewers[1]!.key })).json;
+    const r = await vote(reviewers[1]!.key, s.json.revision_id);
+    expect([r.status, r.json.error.code]).toEqual([410, 'PUBS_WITHDRAWN']);
+    expect((await t.call('GET', '/v1/pubs/profile/me', { key: reviewers[1]!.key })).json).toEqual(before);
+    expect(t.db.query('SELECT count(*) AS n FROM pubs_votes WHERE revision_id = ?').get(s.json.revision_id)).toEqual({ n: 1 });
+    const again = await vote(reviewers[0]!.key, s.json.revision_id, -1);
+    expect([again.status, again.json.duplicate]).toEqual([200, true]);
+  });
+});
+
 describe('a reviewer sees the image it judges', () => {
   test("a candidate's assets carry the stored image (the sanitized source), the same bytes the asset route serves once published", async () => {
     const { submit, vote, reviewers, t } = await pubsApp();
