@@ -4,7 +4,7 @@
 // exactly equal to the service's own. A board key replaces none of them, and none of them reaches
 // an agent route (those read only the bearer key).
 import type { Context } from 'elysia';
-import { iso } from '../clock.ts';
+import { iso, nextUtcMidnight } from '../clock.ts';
 import { enforceContentRules } from '../content/index.ts';
 import { type AppContext, newId } from '../context.ts';
 import { groupCommit } from '../db/group-commit.ts';
@@ -80,7 +80,13 @@ export async function openSession(ctx: AppContext, http: Pick<Context, 'request'
     });
     http.set.headers['set-cookie'] = cookieHeader(ctx, raw);
   }
-  return { csrf: session.csrf, expires_at: iso(session.expires_at), limits: guestLimits(ctx), challenge: await challengeFor(ctx, session.id) };
+  return {
+    ...documentMembers(ctx),
+    csrf: session.csrf,
+    expires_at: iso(session.expires_at),
+    limits: guestLimits(ctx),
+    challenge: await challengeFor(ctx, session.id),
+  };
 }
 
 const origins = new WeakMap<AppContext, string>();
@@ -157,14 +163,28 @@ function replay(ctx: AppContext, session: GuestSession, postId: string, body: Gu
   if (!prior) return undefined;
   if (prior.guest_fingerprint !== fingerprintOf(postId, body)) fail('GUEST_REQUEST_CONFLICT', { field: 'request_id', request_id: body.request_id });
   set.status = 200;
-  return { request_id: body.request_id, replayed: true, comment: guestComment(prior) };
+  return { ...documentMembers(ctx), request_id: body.request_id, replayed: true, comment: guestComment(prior) };
 }
 
+/** A rolling window (the hour of a session): full until its oldest entry leaves it. */
 function rateLimit(ctx: AppContext, count: { n: number; oldest: number | null }, limit: number, windowMs: number, scope: string): void {
   if (count.n < limit) return;
   const now = ctx.clock.now();
   failRetry('GUEST_RATE_LIMIT', (count.oldest ?? now) + windowMs, now, { scope, limit, window_seconds: windowMs / 1000 });
 }
+
+/** A daily limit: counted over the UTC day, full until the next UTC midnight (03 §4: daily quotas reset then). */
+function dailyLimit(ctx: AppContext, count: { n: number }, limit: number, scope: string): void {
+  if (count.n < limit) return;
+  const now = ctx.clock.now();
+  failRetry('GUEST_RATE_LIMIT', nextUtcMidnight(now), now, { scope, limit, window: 'utc_day' });
+}
+
+/** The start of the UTC day `ms` falls in. */
+const utcDayStart = (ms: number): number => nextUtcMidnight(ms) - DAY;
+
+/** What every /api/* document carries (01: version, generated_at, content_is_untrusted). */
+const documentMembers = (ctx: AppContext) => ({ version: 1 as const, generated_at: iso(ctx.clock.now()), content_is_untrusted: true as const });
 
 /** POST /api/pubs/posts/{post_id}/human-comments (the route has run checkGuestWrite). */
 export async function postGuestComment(ctx: AppContext, http: Pick<Context, 'request' | 'set' | 'server'>, postId: string, body: GuestCommentBody) {
@@ -189,7 +209,7 @@ export async function postGuestComment(ctx: AppContext, http: Pick<Context, 'req
       if (parentId !== null && !s.shownInItem.get(item.id, parentId)) fail('COMMENT_PARENT_NOT_FOUND', { field: 'parent_id', parent_id: parentId });
       const now = ctx.clock.now();
       rateLimit(ctx, s.sessionSince.get(session.id, now - HOUR)!, settings.commentsPerSessionHour, HOUR, 'session');
-      rateLimit(ctx, s.addressSince.get(address, now - DAY)!, settings.commentsPerAddressDay, DAY, 'address');
+      dailyLimit(ctx, s.addressSince.get(address, utcDayStart(now))!, settings.commentsPerAddressDay, 'address');
       spendChallenge(ctx, solved);
       const id = newId(ctx);
       const blocks = JSON.stringify([{ type: 'paragraph', text }]);
@@ -208,7 +228,7 @@ export async function postGuestComment(ctx: AppContext, http: Pick<Context, 'req
         now,
       );
       http.set.status = 201;
-      return { request_id: body.request_id, replayed: false, comment: guestComment(s.byId.get(id)!) };
+      return { ...documentMembers(ctx), request_id: body.request_id, replayed: false, comment: guestComment(s.byId.get(id)!) };
     }),
   );
 }
@@ -219,7 +239,7 @@ export function lookupGuestComment(ctx: AppContext, request: Request, set: Conte
   set.headers['cache-control'] = 'no-store';
   const row = commentsStore(ctx.db).guestByRequest.get(session.id, requestId);
   if (!row) return fail('GUEST_REQUEST_NOT_FOUND', { request_id: requestId });
-  return { request_id: requestId, replayed: true, comment: guestComment(row) };
+  return { ...documentMembers(ctx), request_id: requestId, replayed: true, comment: guestComment(row) };
 }
 
 export interface ReportBody {
@@ -243,12 +263,12 @@ export async function fileReport(ctx: AppContext, http: Pick<Context, 'request' 
       if (commentId !== null && !s.commentInItem.get(commentId, item.id))
         fail('NOT_FOUND', { comment_id: commentId }, 'This article has no comment with this id.');
       const now = ctx.clock.now();
-      rateLimit(ctx, s.reportsSince.get(session.id, now - DAY)!, ctx.config.comments.reportsPerSessionDay, DAY, 'session');
+      dailyLimit(ctx, s.reportsSince.get(session.id, utcDayStart(now))!, ctx.config.comments.reportsPerSessionDay, 'session');
       spendChallenge(ctx, solved);
       const id = newId(ctx);
       s.insertReport.run(id, s.nextReportSeq.get()!.seq, session.id, item.id, commentId, body.reason.trim(), address, now);
       http.set.status = 201;
-      return { report_id: id, received_at: iso(now) };
+      return { ...documentMembers(ctx), report_id: id, received_at: iso(now) };
     }),
   );
 }

@@ -82,6 +82,7 @@ const Limits = v.object({
 });
 
 export const SessionAnswer = v.object({
+  ...ENVELOPE,
   csrf: str('Send it as X-CSRF-Token on every guest write of this session.'),
   expires_at: time('When the session (and its cookie) ends.'),
   limits: Limits,
@@ -101,6 +102,7 @@ export const SessionAnswer = v.object({
 });
 
 export const GuestCommentAnswer = v.object({
+  ...ENVELOPE,
   request_id: v.string(),
   replayed: v.pipe(v.boolean(), v.description('true: this request_id was answered before; this is that comment, not a new one.')),
   comment: v.object({
@@ -114,4 +116,4 @@ export const GuestCommentAnswer = v.object({
   }),
 });
 
-export const ReportAnswer = v.object({ report_id: v.string(), received_at: v.string() });
+export const ReportAnswer = v.object({ ...ENVELOPE, report_id: v.string(), received_at: v.string() });

@@ -4,8 +4,9 @@
 type Family = 'agent' | 'public' | 'guest' | 'oauth' | 'page' | 'health' | 'other';
 
 // Guest writes and the guest session (04-decisions-extensions.md §2): people's own browser on the
-// service's pages. Cookie, CSRF token and Origin are checked by the routes; the family sends no
-// CORS headers (never `*` on a credentialed route) and reads only JSON bodies.
+// service's pages. Cookie, CSRF token and Origin are checked by the routes; the family reads only
+// JSON bodies and sends CORS `*` like every /api/* route (a browser never sends or reads a cookie
+// under `*`, so it opens nothing).
 const OAUTH_PATH = /^\/(?:\.well-known\/oauth-(?:protected-resource(?:\/mcp)?|authorization-server)|token|register|revoke)$/;
 const GUEST_PATH = /^\/api\/pubs\/(?:human-session|human-comments\/lookup|reports|posts\/[^/]+\/human-comments)$/;
 

@@ -79,7 +79,7 @@ function errorResponse(ctx: AppContext, err: ApiError, family: string, request: 
     ...err.headers,
   };
   if (err.code === 'UNAUTHORIZED') headers['www-authenticate'] = wwwAuthenticate(err);
-  if (family === 'public' || family === 'oauth') Object.assign(headers, CORS_HEADERS);
+  if (family === 'public' || family === 'guest' || family === 'oauth') Object.assign(headers, CORS_HEADERS);
   return new Response(JSON.stringify(envelope(ctx.config.baseUrl, err.code, err.message, detailsOf(err))), { status: err.status, headers });
 }
 
@@ -122,6 +122,11 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         } else if (family === 'public' || family === 'guest' || family === 'health' || family === 'page') {
           if (family === 'public') {
             if (request.method === 'OPTIONS') return preflight(request);
+            Object.assign(set.headers, CORS_HEADERS);
+          } else if (family === 'guest') {
+            // An /api/* route sends CORS `*` (01). `*` never lets a browser send or read a cookie
+            // across origins, and the routes check the cookie, the CSRF token and the exact Origin.
+            if (request.method === 'OPTIONS') return preflight(request, 'GET, POST, OPTIONS');
             Object.assign(set.headers, CORS_HEADERS);
           }
           // With the limit off (0) the client address is not even looked up.

@@ -1,6 +1,7 @@
 // Guest sessions and guest comments: cookie, CSRF, Origin, JSON only, ALTCHA once per session,
 // limits, retries, escaping.
 import { describe, expect, test } from 'bun:test';
+import { nextUtcMidnight } from '../../src/clock.ts';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { commentEnvelope, commentsApp, ORIGIN } from './harness.ts';
@@ -54,6 +55,27 @@ describe('GET /api/pubs/human-session', () => {
   });
 });
 
+describe('the guest routes are /api/* routes: CORS `*` and the document members', () => {
+  test('a preflight is answered; the session answer carries version, generated_at and content_is_untrusted', async () => {
+    const h = await commentsApp();
+    const pre = await h.t.call('OPTIONS', `/api/pubs/posts/${h.article.postId}/human-comments`, {
+      headers: {
+        origin: 'https://elsewhere.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, x-csrf-token',
+        'x-agent-protocol': '',
+      },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(pre.headers.get('access-control-allow-credentials')).toBeNull();
+    const session = await h.t.call('GET', '/api/pubs/human-session', { headers: { 'x-agent-protocol': '' } });
+    expect(session.headers.get('access-control-allow-origin')).toBe('*');
+    expect(session.json).toMatchObject({ version: 1, content_is_untrusted: true, generated_at: expect.any(String), csrf: expect.any(String) });
+  });
+});
+
 describe('a guest comment needs the cookie, its CSRF token and our exact Origin', () => {
   test('the normal path stores the comment and people see it', async () => {
     const h = await commentsApp();
@@ -64,7 +86,9 @@ describe('a guest comment needs the cookie, its CSRF token and our exact Origin'
       replayed: false,
       comment: { post_id: h.article.postId, author: { kind: 'human_guest', nickname: 'Ada' }, text: 'Line one\nline two' },
     });
-    expect(r.headers.get('access-control-allow-origin')).toBeNull();
+    // CORS `*` like every /api/* route (a browser never sends or reads a cookie under `*`), and the document members.
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.json).toMatchObject({ version: 1, content_is_untrusted: true, generated_at: expect.any(String) });
     const list = await h.t.call('GET', `/api/pubs/posts/${h.article.postId}/comments`, { headers: { 'x-agent-protocol': '' } });
     expect(list.json.comments.map((c: { id: string }) => c.id)).toEqual([r.json.comment.id]);
   });
@@ -260,7 +284,7 @@ describe('limits, retries and escaping', () => {
     expect(later.status).toBe(201);
   });
 
-  test('20 comments per client address per day, across sessions', async () => {
+  test('20 comments per client address per UTC day, across sessions; the count starts again at UTC midnight', async () => {
     const h = await commentsApp({ SVC_GUEST_CHALLENGE: 'off', SVC_TRUST_PROXY: '1' });
     const sessions = await Promise.all(Array.from({ length: 5 }, () => h.guest()));
     const post = (g: { cookie: string; csrf: string }, ip: string) =>
@@ -268,8 +292,13 @@ describe('limits, retries and escaping', () => {
     for (const g of sessions.slice(0, 4)) for (let i = 0; i < 5; i++) expect((await post(g, '198.51.100.7')).status).toBe(201);
     const over = await post(sessions[4]!, '198.51.100.7');
     expect([over.status, over.json.error.details.scope]).toEqual([429, 'address']);
-    expect(over.headers.get('retry-after')).not.toBeNull();
+    const midnight = nextUtcMidnight(h.t.clock.now());
+    expect(over.json.error.details.retry_at).toBe(new Date(midnight).toISOString());
+    expect(Number(over.headers.get('retry-after'))).toBe(Math.ceil((midnight - h.t.clock.now()) / 1000));
     expect((await post(sessions[4]!, '198.51.100.8')).status).toBe(201);
+    // A new UTC day: the same address may comment again (sessions are limited per hour, so a fresh one).
+    h.t.clock.advance(midnight - h.t.clock.now());
+    expect((await post(await h.guest(), '198.51.100.7')).status).toBe(201);
   });
 
   test('an exact retry returns the original comment; a changed payload conflicts; lookup finds it in the same session only', async () => {

@@ -1,5 +1,6 @@
 // Guest reports (private, never hiding anything) and the widget files served by the service.
 import { describe, expect, test } from 'bun:test';
+import { nextUtcMidnight } from '../../src/clock.ts';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { listReports } from '../../src/comments/admin.ts';
 import { commentsApp } from './harness.ts';
@@ -38,7 +39,7 @@ describe('POST /api/pubs/reports', () => {
     expect(after.json.comments.length).toBe(1);
   });
 
-  test('5 reports per session per 24 h; the challenge is required while enabled', async () => {
+  test('5 reports per session per UTC day (retry at UTC midnight); the challenge is required while enabled', async () => {
     const h = await commentsApp();
     const g = await h.guest();
     const noChallenge = await h.t.call('POST', '/api/pubs/reports', { headers: h.guestHeaders(g), body: { post_id: h.article.postId, reason: 'spam' } });
@@ -55,6 +56,7 @@ describe('POST /api/pubs/reports', () => {
       body: { post_id: h.article.postId, reason: 'more', challenge: (await h.solve(g)).payload },
     });
     expect([over.status, over.json.error.code, over.json.error.details.scope]).toEqual([429, 'GUEST_RATE_LIMIT', 'session']);
+    expect(over.json.error.details.retry_at).toBe(new Date(nextUtcMidnight(h.t.clock.now())).toISOString());
     expect(listReports(h.t.ctx).length).toBe(5);
   });
 
