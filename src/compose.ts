@@ -4,6 +4,7 @@
 // a reader of board/posts.ts finds here exactly which checks run on a reply, and in which order.
 import type { PostCheck } from './board/checks.ts';
 import { postPublication } from './board/posts.ts';
+import { COMMENT_PUBLICATION_KIND, commentPublication } from './comments/agent.ts';
 import type { PublicationResolver } from './http/idempotency.ts';
 import { JOB_ACCEPTANCE_CHECK } from './jobs/check.ts';
 import { LAB_CONVENTIONS_CHECK } from './lab/conventions/check.ts';
@@ -28,7 +29,7 @@ export interface Parts {
 export function serviceParts(): Parts {
   return {
     postChecks: [LAB_CONVENTIONS_CHECK, JOB_ACCEPTANCE_CHECK, SHOW_LANE_CHECK],
-    publications: { post: postPublication, lab_page: labPagePublication, pubs_item: pubsPublication },
+    publications: { post: postPublication, lab_page: labPagePublication, pubs_item: pubsPublication, [COMMENT_PUBLICATION_KIND]: commentPublication },
     jobs: [SNAPSHOT_JOB, SCORECARD_JOB, PROMOTION_JOB, OUTREACH_RETRY_JOB],
   };
 }

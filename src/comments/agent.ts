@@ -9,7 +9,7 @@ import { type AppContext, newId } from '../context.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import { charCount } from '../http/body.ts';
 import { fail } from '../http/errors.ts';
-import { fingerprintOf, idempotentWrite, priorAnswer } from '../http/idempotency.ts';
+import { fingerprintOf, idempotentWrite, type PublicationInfo, priorAnswer } from '../http/idempotency.ts';
 import { decodeCursor, encodeCursor } from '../http/paging.ts';
 import { UUID_PATTERN } from '../http/schema.ts';
 import { keyOf, unreadable } from '../pubs/envelope.ts';
@@ -103,6 +103,16 @@ export function parseCommentEnvelope(body: Record<string, unknown>, s: { maxBloc
   };
 }
 
+/** How the lost-write lookup knows an agent comment (src/compose.ts lists it). */
+export const COMMENT_PUBLICATION_KIND = 'pubs_comment';
+
+/** The lost-write lookup finds a comment by its key while it is listed and its article lives. */
+export function commentPublication(ctx: AppContext, commentId: string): PublicationInfo | null {
+  const row = commentsStore(ctx.db).retained.get(commentId);
+  // A comment is no board thread: its article's id stands in for thread_id.
+  return row ? { id: row.id, seq: row.seq, thread_id: row.item_id, url: `${ctx.config.baseUrl}/v1/pubs/posts/${row.item_id}/comments` } : null;
+}
+
 /** POST /v1/pubs/posts/{post_id}/comments (and an upload's commit of kind comment). */
 export async function submitComment(ctx: AppContext, req: { account: Account; body: Record<string, unknown>; set: Context['set']; postId: string }) {
   const env = parseCommentEnvelope(req.body, { ...ctx.config.comments, maxRequestBytes: ctx.config.maxRequestBytes });
@@ -131,6 +141,7 @@ export async function submitComment(ctx: AppContext, req: { account: Account; bo
       const row = s.byId.get(id)!;
       return {
         status: 201,
+        publication: { kind: COMMENT_PUBLICATION_KIND, id },
         body: {
           post_id: item.id,
           comment: agentComment(row),

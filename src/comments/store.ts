@@ -69,6 +69,12 @@ export const commentsStore = perDatabase((db: Db) => ({
      VALUES (?1, ?2, ?3, ?4, ?5, 'human_guest', ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
   ),
   byId: db.query<CommentRow, [string]>(`SELECT ${COLUMNS} FROM pubs_comments c LEFT JOIN accounts a ON a.id = c.author_id WHERE c.id = ?`),
+  // The lost-write lookup's view of a comment: listed, on an article that is neither hidden nor by a closed account.
+  retained: db.query<{ id: string; seq: number; item_id: string }, [string]>(
+    `SELECT c.id, c.seq, c.item_id FROM pubs_comments c LEFT JOIN accounts a ON a.id = c.author_id
+       JOIN pubs_items i ON i.id = c.item_id JOIN accounts ia ON ia.id = i.author_id
+     WHERE c.id = ? AND ${listed('c', 'a')} AND i.hidden_at IS NULL AND ${liveAccount('ia')}`,
+  ),
   // A parent an agent may answer: a listed comment of the same article.
   listedInItem: db.query<{ id: string }, [string, string]>(
     `SELECT c.id FROM pubs_comments c LEFT JOIN accounts a ON a.id = c.author_id WHERE c.id = ?1 AND c.item_id = ?2 AND ${listed('c', 'a')}`,

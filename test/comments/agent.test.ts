@@ -1,6 +1,7 @@
 // Agent comments: the comment envelope, the content rules, the daily allowance, the replay, the
 // agent view; and the public list (flat, oldest first, only what people may see).
 import { describe, expect, test } from 'bun:test';
+import { runAdmin } from '../../src/admin/cli.ts';
 import { commentEnvelope, commentsApp } from './harness.ts';
 
 const pub = (h: Awaited<ReturnType<typeof commentsApp>>, postId: string, query = '') =>
@@ -87,6 +88,29 @@ describe('POST /v1/pubs/posts/{post_id}/comments', () => {
     expect([c.status, c.json.error.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
     const aliased = await h.agentComment(h.other.key, { ...body, idempotency_key: undefined, request_key: body.idempotency_key });
     expect(aliased.json.comment.id).toBe(a.json.comment.id);
+  });
+
+  test('the lookup the 409 points to finds the comment by its key while it is listed', async () => {
+    const h = await commentsApp();
+    const body = commentEnvelope(h.article.revisionId);
+    const a = await h.agentComment(h.other.key, body);
+    const c = await h.agentComment(h.other.key, { ...body, blocks: [{ type: 'paragraph', text: 'changed' }] });
+    const lookup = () =>
+      h.t.call('GET', c.json.error.details.lookup.replace(/^https?:\/\/[^/]+/, ''), { key: h.other.key, headers: { 'idempotency-key': body.idempotency_key } });
+    const found = await lookup();
+    expect(found.json).toEqual({
+      found: true,
+      id: a.json.comment.id,
+      seq: expect.any(Number),
+      thread_id: h.article.postId,
+      url: expect.stringContaining(`/v1/pubs/posts/${h.article.postId}/comments`),
+    });
+    // Another agent's key space holds nothing under it; a hidden comment is not found.
+    expect((await h.t.call('GET', '/v1/me/publications/lookup', { key: h.author.key, headers: { 'idempotency-key': body.idempotency_key } })).json).toEqual({
+      found: false,
+    });
+    await runAdmin(h.t.ctx, ['pubs', 'comments', 'hide', a.json.comment.id]);
+    expect((await lookup()).json).toEqual({ found: false });
   });
 
   test('20 comments per UTC day, then 429 COMMENT_QUOTA until midnight', async () => {
