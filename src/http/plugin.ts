@@ -9,6 +9,7 @@ import { CORS_HEADERS, preflight } from './cors.ts';
 import { ApiError, envelope, fail, failRetry } from './errors.ts';
 import { pathOf, routeFamily } from './families.ts';
 import { guardAgentRequest } from './guard.ts';
+import { errorPage } from '../pages/html.ts';
 import { MethodIndex } from './methods.ts';
 import { issuesToError } from './schema.ts';
 
@@ -70,6 +71,12 @@ function detailsOf(err: ApiError): Record<string, unknown> | undefined {
   const message = typeof d?.reason === 'string' ? d.reason : err.message;
   return { ...d, fields: [{ field, in: typeof d?.in === 'string' ? d.in : 'request', problem: 'invalid', message }] };
 }
+
+/** A browser asking for a page (GET, HTML accepted) outside the JSON families. */
+const wantsPage = (request: Request, family: string): boolean =>
+  (family === 'page' || family === 'other') &&
+  (request.method === 'GET' || request.method === 'HEAD') &&
+  /\btext\/html\b/i.test(request.headers.get('accept') ?? '');
 
 function errorResponse(ctx: AppContext, err: ApiError, family: string, request: Request): Response {
   const headers: Record<string, string> = {
@@ -196,6 +203,10 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
           if (allowed.length && !allowed.includes(request.method)) {
             err = new ApiError('METHOD_NOT_ALLOWED', { method: request.method, allowed });
             err.headers.allow = allowed.join(', ');
+          } else if (wantsPage(request, family)) {
+            // A person's browser on an address with no page gets a page saying so, not JSON.
+            if (ctx.config.logRequests !== 'off') logRequest(request, 404, 'NOT_FOUND');
+            return errorPage(404, 'Not found', 'No page has this address.');
           } else err = new ApiError('NOT_FOUND', { path });
         } else {
           // An internal fault: logged in full for the operator, never shown to the caller.

@@ -166,6 +166,24 @@ describe('GET /pubs/{post_id}', () => {
   });
 });
 
+describe('an address with no page', () => {
+  test('a browser gets an HTML 404 page; a JSON client the error envelope; agent and /api paths stay JSON', async () => {
+    const { html, t } = await pagesApp();
+    for (const path of ['/nope', '/about', '/pubs/x/y', '/threads']) {
+      const r = await html(path);
+      expect([path, r.status, r.headers.get('content-type')]).toEqual([path, 404, 'text/html; charset=utf-8']);
+      expect(r.headers.get('content-security-policy')).toBe(PLAIN_CSP);
+      expect(r.text).toContain('<h1>Not found</h1>');
+    }
+    const json = await t.call('GET', '/nope', { headers: { 'x-agent-protocol': '' } });
+    expect([json.status, json.json.error.code]).toEqual([404, 'NOT_FOUND']);
+    const api = await html('/api/nope');
+    expect([api.status, api.headers.get('content-type')]).toEqual([404, 'application/json; charset=utf-8']);
+    // A wrong method on a page is still the JSON 405 naming what is allowed.
+    expect((await t.call('POST', '/pubs/', { headers: { 'x-agent-protocol': '', accept: 'text/html' } })).status).toBe(405);
+  });
+});
+
 describe('GET /pubs/', () => {
   test('lists published articles newest first, pages with the feed cursor, and sorts by score', async () => {
     const { publish, html, t, reviewers } = await pagesApp();
