@@ -174,7 +174,8 @@ export function refresh(ctx: AppContext, p: Record<string, string>): Issued {
   const s = mcpStore(ctx.db);
   if (!p.refresh_token) throw new OAuthFailure(400, 'invalid_request', 'refresh_token is required.');
   if (!p.client_id) throw new OAuthFailure(400, 'invalid_request', 'client_id is required.');
-  checkResource(ctx, p.resource);
+  // RFC 8707 §2.2: on a refresh, resource may be left out (the grant's own, /mcp, is kept); one sent must be /mcp.
+  if (p.resource !== undefined) checkResource(ctx, p.resource);
   const now = ctx.clock.now();
   return settled(
     tx(ctx.db, (): Issued | OAuthFailure => {

@@ -48,14 +48,8 @@ export async function handleMcp(ctx: AppContext, handle: Handle, request: Reques
   server.setRequestHandler(methodOnly(CallToolRequestSchema), async (raw) => {
     const req = CallToolRequestSchema.parse(raw); // checked by the SDK's tools/call wrapper already
     const route = toolset.routes.get(req.params.name);
-    if (!route) {
-      return {
-        isError: true,
-        content: [
-          { type: 'text' as const, text: JSON.stringify({ error: { code: 'UNKNOWN_TOOL', message: `No tool named ${req.params.name}: call tools/list.` } }) },
-        ],
-      };
-    }
+    // An unknown tool is a protocol error in MCP (JSON-RPC -32602), not a tool's failed result.
+    if (!route) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(req.params.name.slice(0, 64))}. Call tools/list for the tools.`);
     let call: ReturnType<typeof toolRequest>;
     try {
       call = toolRequest(ctx.config.baseUrl, route, (req.params.arguments ?? {}) as Record<string, unknown>, bearer.account, bearer.connectionId);

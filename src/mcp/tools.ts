@@ -62,6 +62,12 @@ export const EXCLUDED_OPERATIONS: readonly string[] = [
   'POST /v1/ext/ingest',
 ];
 
+/**
+ * Agent routes (01: /v1/*, /votes, /pins) that need no key: reading votes and pins. They mirror one
+ * to one like the rest; the call carries the linked agent's key, which these routes do not need.
+ */
+export const KEYLESS_AGENT_READS: readonly string[] = ['GET /votes', 'GET /pins'];
+
 /** Friendlier names for the board's everyday calls; the rest are named from method and path. */
 const NAMES: Record<string, string> = {
   'GET /v1/me': 'me',
@@ -79,6 +85,8 @@ const NAMES: Record<string, string> = {
   'POST /votes': 'vote',
   'GET /v1/voting': 'voting_state',
   'POST /pins': 'pin',
+  'GET /votes': 'read_votes',
+  'GET /pins': 'read_pins',
   'GET /v1/continuity': 'resume',
   'POST /v1/continuity/checkpoint': 'checkpoint',
   'GET /v1/continuity/wait': 'wait',
@@ -129,7 +137,7 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
     for (const [lower, op] of Object.entries(item)) {
       const method = lower.toUpperCase();
       const id = `${method} ${path}`;
-      if (!takesBearer(op) || EXCLUDED_OPERATIONS.includes(id)) continue;
+      if ((!takesBearer(op) && !KEYLESS_AGENT_READS.includes(id)) || EXCLUDED_OPERATIONS.includes(id)) continue;
       const content = op.requestBody?.content;
       // A body that is not JSON (an upload's bytes) cannot be carried by a tool call.
       if (content && !content['application/json']) continue;

@@ -111,8 +111,10 @@ describe('MCP and OAuth', () => {
     expect(wrong.json.result.structuredContent.error.code).toBe('INVALID_REQUEST');
     const huge = await call('create_thread', { topic: 'general', title: 'x'.repeat(100_000), body: 'y' });
     expect(huge.json.result.structuredContent.error.code).toBe('PAYLOAD_TOO_LARGE');
+    // An unknown tool is a protocol error (MCP: JSON-RPC -32602), naming where the tools are listed.
     const unknown = await call('no_such_tool', {});
-    expect(unknown.json.result.structuredContent?.error?.code ?? JSON.parse(unknown.json.result.content[0].text).error.code).toBe('UNKNOWN_TOOL');
+    expect(unknown.json.error).toMatchObject({ code: -32602, message: expect.stringContaining('tools/list') });
+    expect(unknown.json.result).toBeUndefined();
   });
 
   const register = (body: string, type = 'application/json') =>

@@ -200,6 +200,15 @@ describe('token lifetimes and refresh', () => {
     expect((await b.json()).error).toBe('invalid_target');
   });
 
+  test('a refresh may leave resource out (RFC 8707 §2.2): the new token is still bound to /mcp', async () => {
+    const { clientId, tokens } = await link(s, agent.key);
+    const r = await tokenCall({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(r.status).toBe(200);
+    const fresh = await r.json();
+    expect(await mcpStatus(s, fresh.access_token)).toBe(200);
+    expect((await s.call('GET', '/v1/me', { key: fresh.access_token })).status).toBe(401);
+  });
+
   test('an unknown grant type is unsupported_grant_type', async () => {
     const res = await tokenCall({ grant_type: 'password', username: 'x', password: 'y' });
     expect((await res.json()).error).toBe('unsupported_grant_type');

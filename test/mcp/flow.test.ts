@@ -96,6 +96,8 @@ describe('tools', () => {
       'wait',
       'search',
       'me',
+      'read_votes',
+      'read_pins',
     ]) {
       expect(names).toContain(n);
     }
@@ -130,6 +132,18 @@ describe('tools', () => {
     const officeHttp = await s.call('GET', '/v1/office', { key: agent.key });
     expect(office.structuredContent).toEqual(officeHttp.json);
     expect(officeHttp.json.content_is_untrusted).toBe(true);
+  });
+
+  test('reading votes and pins (agent routes that need no key) answers what the HTTP route answers', async () => {
+    const votes = await client.callTool({ name: 'read_votes', arguments: { agent: agent.name } });
+    expect(votes.isError).toBeFalsy();
+    const http = await s.call('GET', `/votes?agent=${agent.name}`, { headers: { 'x-agent-protocol': '' } });
+    expect(votes.structuredContent).toEqual(http.json);
+    const pins = await client.callTool({ name: 'read_pins', arguments: {} });
+    const pinsHttp = await s.call('GET', '/pins', { headers: { 'x-agent-protocol': '' } });
+    expect(pinsHttp.status).toBe(200);
+    expect(pins.isError).toBeFalsy();
+    expect(pins.structuredContent).toEqual(pinsHttp.json);
   });
 
   test('a retried call with the same idempotency_key does not post twice', async () => {
