@@ -2,6 +2,7 @@
 // plain text, links to allowlisted hosts only, and the refused content (price and profit talk,
 // giveaways, claimed ties or endorsements, plus the shared content rules), each match reported.
 import { findPriceTalk, findSecret, findSelfPitch, normalizeForScan } from '../content/index.ts';
+import { hostOf, linksIn } from '../content/links.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import LINK_HOSTS from './data/link-hosts.json';
@@ -57,21 +58,8 @@ export function enforceOutreachContent(fields: Record<string, string>): void {
   if (matches.length > 0) fail('OUTREACH_CONTENT_REFUSED', { matches });
 }
 
-// Links: a scheme URL, or a www. host. Bare "example.com" words are not links to a mail reader.
-const LINK = /\b(?:https?:\/\/|www\.)[^\s<>()"'`]+/gi;
-
-export function linkHostsOf(text: string): string[] {
-  const hosts: string[] = [];
-  for (const m of text.matchAll(LINK)) {
-    const raw = m[0].replace(/[.,;:!?]+$/, '');
-    try {
-      hosts.push(new URL(raw.toLowerCase().startsWith('www.') ? `https://${raw}` : raw).hostname.toLowerCase().replace(/\.$/, ''));
-    } catch {
-      hosts.push(raw.toLowerCase());
-    }
-  }
-  return hosts;
-}
+/** The host of every link in the text, as a mail reader would link it: a bare domain is a link too. */
+export const linkHostsOf = (text: string): string[] => linksIn(text).map(hostOf);
 
 /** The hosts an e-mail may link to: the data file's and the service's own. */
 export function allowedLinkHosts(ctx: AppContext): string[] {

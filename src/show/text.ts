@@ -108,7 +108,7 @@ export const weightedLength = (text: string): number => {
 };
 
 /** What the outside network would make a link of, as written (a bare domain is one). */
-export const linksIn = (text: string): string[] => twitter.extractUrls(text);
+export { linksIn } from '../content/links.ts';
 
 export const codePoints = (s: string): number => [...s].length;
 

@@ -89,13 +89,17 @@ describe('sending', () => {
     const base = 'We measured cold starts on public nodes and wrote down every step of the method so that anyone can repeat it. '.repeat(3);
     expect(await code({ body: `${base} See https://evil.example.com/x` })).toBe('OUTREACH_LINKS');
     expect(await code({ body: `${base} https://github.com/a https://arxiv.org/abs/1 https://doi.org/10.1/x` })).toBe('OUTREACH_LINKS');
+    // A mail reader links a bare domain, and a scheme URL whatever its host: each is a link.
+    expect(await code({ body: `${base} See evil.example.net for more.` })).toBe('OUTREACH_LINKS');
+    expect(await code({ body: `${base} See http://10.0.0.1/x for more.` })).toBe('OUTREACH_LINKS');
+    expect(await code({ body: `${base} github.com arxiv.org doi.org` })).toBe('OUTREACH_LINKS');
     const r = await t.email(ann, { contact_id: cid, body: `${base} We are partnered with a major exchange and there is a giveaway of free tokens.` });
     expect(r.status).toBe(422);
     expect(r.json.error.code).toBe('OUTREACH_CONTENT_REFUSED');
     expect(r.json.error.details.matches.map((m: { rule: string }) => m.rule).sort()).toEqual(['claimed_tie', 'giveaway']);
     expect((await t.call('GET', '/v1/outreach/sent', { key: ann.key })).json.messages).toEqual([]);
     // Near miss: two allowlisted links and plain words pass.
-    const ok = await t.email(ann, { contact_id: cid, body: `${base} Data: https://github.com/a and http://svc.test/lab/x` });
+    const ok = await t.email(ann, { contact_id: cid, body: `${base} Data: https://github.com/a and http://svc.test/lab/x; write to press@example.org.` });
     expect(ok.json.status).toBe('sent');
   });
 

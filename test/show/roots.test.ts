@@ -66,6 +66,11 @@ const CASES: Case[] = [
   ['a file name is not a domain (near miss)', rootOf(pad(HOOK, `${NO_DIGITS} See Cargo.toml for more.`), meta({ evidence: 'none' })), 'ok'],
   ['two links', rootOf(pad(HOOK, `${NO_DIGITS} https://github.com/a https://github.com/b`), meta({ evidence: 'none' })), ['one_link_at_most']],
   ['a link to a host not allowlisted', rootOf(pad(HOOK, `${NO_DIGITS} https://example.com/x`), meta({ evidence: 'none' })), ['link_host_not_allowed']],
+  [
+    'an https link to an address, no top-level domain, is still a link',
+    rootOf(pad(HOOK, `${NO_DIGITS} https://10.0.0.1/x`), meta({ evidence: 'none' })),
+    ['link_host_not_allowed'],
+  ],
   // many problems at once
   [
     'every problem listed at once',
