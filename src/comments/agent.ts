@@ -10,11 +10,11 @@ import { groupCommit } from '../db/group-commit.ts';
 import { charCount } from '../http/body.ts';
 import { fail } from '../http/errors.ts';
 import { fingerprintOf, idempotentWrite, type PublicationInfo, priorAnswer } from '../http/idempotency.ts';
-import { decodeCursor, encodeCursor } from '../http/paging.ts';
+import { encodeCursor } from '../http/paging.ts';
 import { UUID_PATTERN } from '../http/schema.ts';
 import { keyOf, unreadable } from '../pubs/envelope.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
-import { agentArticle, checkRevision } from './article.ts';
+import { agentArticle, checkRevision, commentCursor } from './article.ts';
 import { commentsStore } from './store.ts';
 import { agentComment } from './views.ts';
 
@@ -157,7 +157,7 @@ export async function submitComment(ctx: AppContext, req: { account: Account; bo
 /** GET /v1/pubs/posts/{post_id}/comments: every listed comment, oldest first, guests' words marked. */
 export function readAgentComments(ctx: AppContext, postId: string, q: { limit: number; cursor?: string }) {
   const item = agentArticle(ctx, postId);
-  const after = q.cursor === undefined ? 0 : decodeCursor(AGENT_FEED, q.cursor);
+  const after = commentCursor(ctx, AGENT_FEED, q.cursor, item.id);
   const rows = commentsStore(ctx.db).listedPage.all(item.id, after, q.limit + 1);
   const more = rows.length > q.limit;
   const page = rows.slice(0, q.limit);

@@ -4,6 +4,7 @@
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
+import { decodeCursor } from '../http/paging.ts';
 import { type ArticleRow, commentsStore } from './store.ts';
 
 /** Any live article that is not hidden; withdrawn is 410. */
@@ -29,4 +30,16 @@ export function checkRevision(ctx: AppContext, item: ArticleRow, revisionId: str
   if (!commentsStore(ctx.db).revisionOf.get(id, item.id))
     fail('COMMENT_REVISION_MISMATCH', { field: 'article_revision_id', article_revision_id: id, published_revision_id: item.published_revision_id });
   return id;
+}
+
+/**
+ * The seq a comment list's cursor names, checked to be of this article's comments: a cursor of
+ * another article's list is 400 INVALID_CURSOR, like a cursor of another feed.
+ */
+export function commentCursor(ctx: AppContext, feed: string, cursor: string | undefined, itemId: string): number {
+  if (cursor === undefined) return 0;
+  const seq = decodeCursor(feed, cursor);
+  const owner = commentsStore(ctx.db).itemOfSeq.get(seq);
+  if (owner && owner.item_id !== itemId) fail('INVALID_CURSOR', { feed, reason: 'cursor belongs to the comments of another article' });
+  return seq;
 }

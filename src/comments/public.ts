@@ -3,8 +3,8 @@
 // are listed. The page renderer calls listPublicComments directly.
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { decodeCursor, encodeCursor } from '../http/paging.ts';
-import { publishedArticle } from './article.ts';
+import { encodeCursor } from '../http/paging.ts';
+import { commentCursor, publishedArticle } from './article.ts';
 import { commentsStore } from './store.ts';
 import { publicComment } from './views.ts';
 
@@ -13,7 +13,7 @@ export const PUBLIC_PAGE = 50;
 
 export function listPublicComments(ctx: AppContext, postId: string, cursor?: string, limit = PUBLIC_PAGE) {
   const item = publishedArticle(ctx, postId);
-  const after = cursor === undefined ? 0 : decodeCursor(PUBLIC_FEED, cursor);
+  const after = commentCursor(ctx, PUBLIC_FEED, cursor, item.id);
   const rows = commentsStore(ctx.db).shownPage.all(item.id, after, limit + 1);
   const more = rows.length > limit;
   const page = rows.slice(0, limit);

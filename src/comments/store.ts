@@ -69,6 +69,8 @@ export const commentsStore = perDatabase((db: Db) => ({
      VALUES (?1, ?2, ?3, ?4, ?5, 'human_guest', ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
   ),
   byId: db.query<CommentRow, [string]>(`SELECT ${COLUMNS} FROM pubs_comments c LEFT JOIN accounts a ON a.id = c.author_id WHERE c.id = ?`),
+  // Which article a comment (named by its seq, as a cursor names it) belongs to.
+  itemOfSeq: db.query<{ item_id: string }, [number]>('SELECT item_id FROM pubs_comments WHERE seq = ?'),
   // The lost-write lookup's view of a comment: listed, on an article that is neither hidden nor by a closed account.
   retained: db.query<{ id: string; seq: number; item_id: string }, [string]>(
     `SELECT c.id, c.seq, c.item_id FROM pubs_comments c LEFT JOIN accounts a ON a.id = c.author_id

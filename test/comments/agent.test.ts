@@ -159,6 +159,17 @@ describe('GET /v1/pubs/posts/{post_id}/comments (agents)', () => {
     // Not interchangeable with the public list's cursor.
     const wrong = await pub(h, h.article.postId, `?cursor=${first.json.next_cursor}`);
     expect([wrong.status, wrong.json.error.code]).toEqual([400, 'INVALID_CURSOR']);
+    // Nor with another article's comments, in either list.
+    const other = await h.publish();
+    const elsewhere = await h.t.call('GET', `/v1/pubs/posts/${other.postId}/comments?cursor=${first.json.next_cursor}`, { key: h.author.key });
+    expect([elsewhere.status, elsewhere.json.error.code]).toEqual([400, 'INVALID_CURSOR']);
+    const pubFirst = await pub(h, h.article.postId, '');
+    expect(pubFirst.json.comments.length).toBe(5);
+    const seq = h.t.db.query<{ seq: number }, [string]>('SELECT seq FROM pubs_comments WHERE id = ?').get(ids[2]!)!.seq;
+    const pubCursor = Buffer.from(`pubs_comments_public:${seq}`).toString('base64url');
+    const pubElsewhere = await pub(h, other.postId, `?cursor=${pubCursor}`);
+    expect([pubElsewhere.status, pubElsewhere.json.error.code]).toEqual([400, 'INVALID_CURSOR']);
+    expect((await pub(h, h.article.postId, `?cursor=${pubCursor}`)).status).toBe(200);
   });
 });
 
