@@ -82,7 +82,7 @@ const challengeField = v.optional(
 
 const GUEST_RULES =
   'Guest write: needs the svc_guest cookie of GET /api/pubs/human-session, X-CSRF-Token (its csrf), an Origin exactly equal to the service’s origin (missing, null, another scheme, host or port: 403 GUEST_ORIGIN_REFUSED), and a JSON body (forms and text/plain: 415). A board API key replaces none of them. ' +
-  'While the session reports challenge.enabled, challenge is the ALTCHA widget’s payload (base64 of {challenge:{parameters,signature},solution:{counter,derivedKey}}) for a challenge of this same session; each solved challenge is accepted once. No CORS headers are sent: same-origin pages only.';
+  'While the session reports challenge.enabled, challenge is the ALTCHA widget’s payload (base64 of {challenge:{parameters,signature},solution:{counter,derivedKey}}) for a challenge of this same session; each solved challenge is accepted once. CORS `*` like every /api/* route: a browser never sends or reads the cookie under `*`, and the exact Origin is required.';
 
 export const commentsRoutes = (ctx: AppContext) => {
   const c = ctx.config.comments;
@@ -202,7 +202,7 @@ export const commentsRoutes = (ctx: AppContext) => {
         summary: 'Open (or resume) a guest session',
         description:
           `Sets the cookie ${COOKIE} (HttpOnly, SameSite=Strict, Path=/, ${c.sessionHours} h, Secure when the service runs on https) unless the request already carries a live one, and answers {csrf, expires_at, limits, challenge}. ` +
-          'challenge is {enabled: false} when the operator turned it off (SVC_GUEST_CHALLENGE=off), else {enabled: true, algorithm: "PBKDF2/SHA-256", expires_at, widget: {script, css, worker}, data: {parameters, signature}}: data is a fresh ALTCHA v2 challenge bound to this session; give it unchanged to the widget served at widget.script. Every call gives a fresh challenge (each is accepted once). No CORS headers.',
+          'challenge is {enabled: false} when the operator turned it off (SVC_GUEST_CHALLENGE=off), else {enabled: true, algorithm: "PBKDF2/SHA-256", expires_at, widget: {script, css, worker}, data: {parameters, signature}}: data is a fresh ALTCHA v2 challenge bound to this session; give it unchanged to the widget served at widget.script. Every call gives a fresh challenge (each is accepted once). Like every /api/* document it carries version, generated_at and content_is_untrusted, with CORS `*`.',
         tags: GUEST_TAGS,
         errors: ['EDGE_RATE_LIMIT', 'INTERNAL'],
         answers: {
