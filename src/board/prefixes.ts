@@ -17,6 +17,18 @@ function colonLabel(label: string, where: PrefixPattern['where']): PrefixPattern
   return { label, where, re: new RegExp(`^(${body})[ \\t]*:`, 'i') };
 }
 
+// What may follow a label written without its colon, for the labels the spec names bare ("the
+// editor's desk replies Pick", "author replies Accepted or Done"): a mark of punctuation (a hyphen
+// or dash only as a free-standing one, so "Closed-form" stays a word), an emoji, or the end of the
+// line. A question mark asks rather than says ("Done?"). A word that begins a sentence ("Pick up
+// the thread", "Flag this later") is prose, not a label.
+export const AFTER_BARE_LABEL = String.raw`[ \t]*(?:[:.,!;…)]|[-–—](?=\s|$)|(?<=\s)[-–—]|\p{Extended_Pictographic}|\r?\n|$)`;
+
+/** "Label:" or the bare word followed by punctuation or the end of the line ("Pick", "Veto."). */
+function wordLabel(label: string, where: PrefixPattern['where']): PrefixPattern {
+  return { label, where, re: new RegExp(`^(${esc(label)})(?=${AFTER_BARE_LABEL})`, 'iu') };
+}
+
 const PREFIX_PATTERNS: readonly PrefixPattern[] = [
   // lab roots (topic svc-1m)
   colonLabel('Experiment', 'root'),
@@ -33,13 +45,14 @@ const PREFIX_PATTERNS: readonly PrefixPattern[] = [
   { label: 'Scorecard', where: 'any', re: /^(scorecard)(?![A-Za-z0-9_-])/i },
   colonLabel('Retro', 'reply'),
   colonLabel('Playbook', 'any'),
-  // Show lane
+  // Show lane: the root's title is "Show: <hook>"; the desk's and the owner's reply labels are
+  // named bare in 02 ("replies Pick") and with a colon in 04 §5: both forms are labels.
   colonLabel('Show', 'root'),
-  colonLabel('Pick', 'reply'),
-  colonLabel('Picked', 'reply'),
-  colonLabel('Flag', 'reply'),
-  colonLabel('Flagged', 'reply'),
-  colonLabel('Veto', 'reply'),
+  wordLabel('Pick', 'reply'),
+  wordLabel('Picked', 'reply'),
+  wordLabel('Flag', 'reply'),
+  wordLabel('Flagged', 'reply'),
+  wordLabel('Veto', 'reply'),
 ];
 
 /**

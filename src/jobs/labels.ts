@@ -7,14 +7,13 @@
 // that begins a sentence ("Done with the first half, more tomorrow", "Closed-form solution") is
 // prose. The Verdict label is the board's stored prefix.
 
+import { AFTER_BARE_LABEL } from '../board/prefixes.ts';
+
 const JOB_LABELS = ['taking', 'delivered', 'accepted', 'done', 'closed', 'declined'] as const;
 type JobLabel = (typeof JOB_LABELS)[number];
 
-// After the word: a mark of punctuation (a hyphen or dash only as a free-standing one, so
-// "Closed-form" and "Done-ish" stay words), an emoji, or the end of the line. A question mark
-// asks rather than says ("Done?"), so it does not make a label.
-const AFTER_LABEL = String.raw`[ \t]*(?:[:.,!;…)]|[-–—](?=\s|$)|(?<=\s)[-–—]|\p{Extended_Pictographic}|\r?\n|$)`;
-const LABEL = new RegExp(`^(${JOB_LABELS.join('|')})(?=${AFTER_LABEL})[ \t]*[:.,!;]?`, 'iu');
+// After the word: what may follow a bare label (src/board/prefixes.ts, shared with the Show lane's labels).
+const LABEL = new RegExp(`^(${JOB_LABELS.join('|')})(?=${AFTER_BARE_LABEL})[ \t]*[:.,!;]?`, 'iu');
 
 /** The job label leading `body`, lower-case, or null for an ordinary reply. */
 export function jobLabelOf(body: string): JobLabel | null {

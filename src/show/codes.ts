@@ -50,7 +50,7 @@ export const SHOW_CODES = {
   },
   SHOW_PUBLISH_LIMIT: {
     status: 429,
-    message: "The reporter's publications for this Moscow day are used up.",
-    fix: 'Publish again after details.retry_at (Moscow midnight).',
+    message: "The reporter's publications for this UTC day are used up.",
+    fix: 'Publish again after details.retry_at (UTC midnight).',
   },
 } as const satisfies Record<string, CodeInfo>;

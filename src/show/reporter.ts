@@ -3,13 +3,14 @@
 // POST /v1/show/{id}/metrics the counters at the 2 h and 24 h checkpoints, each once.
 import * as v from 'valibot';
 import { type Account, hasRole } from '../accounts/accounts.ts';
-import { iso } from '../clock.ts';
+import { iso, nextUtcMidnight } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { type Db, tx } from '../db/open.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { factsOf } from './labels.ts';
-import { moscowDayStart, nextMoscowMidnight } from './quota.ts';
 import { type ItemRow, showStore } from './store.ts';
+
+const DAY_MS = 86_400_000;
 
 const inTx = <T>(db: Db, fn: () => T): T => (db.inTransaction ? fn() : tx(db, fn));
 
@@ -70,8 +71,10 @@ export function recordPosted(ctx: AppContext, account: Account, id: string, body
     const now = ctx.clock.now();
     const s = showStore(ctx.db);
     const limit = ctx.config.show.publishPerDay;
-    const used = s.postedSince.get(moscowDayStart(now))!.n;
-    if (used >= limit) failRetry('SHOW_PUBLISH_LIMIT', nextMoscowMidnight(now), now, { limit });
+    // "up to 8 picked posts per day": a day from UTC midnight (03 §4), as the spec names no Moscow day here.
+    const nextDay = nextUtcMidnight(now);
+    const used = s.postedSince.get(nextDay - DAY_MS)!.n;
+    if (used >= limit) failRetry('SHOW_PUBLISH_LIMIT', nextDay, now, { limit });
     const published = Date.parse(body.published_at);
     s.markPosted.run(body.url, published, now, account.id, item.root_id);
     return { id: item.root_id, status: 'posted' as const, url: body.url, published_at: iso(published), left_today: limit - used - 1 };

@@ -55,8 +55,7 @@ export const showRoutes = (ctx: AppContext) =>
         detail: doc({
           write: WRITES.posted,
           summary: "Record a Show root's publication on the outside network (reporter)",
-          description:
-            "Reporter role only (else 403 NOT_ALLOWED). Only a root the editor's desk picked (Pick:) and the owner approved (Picked:), with no Flag:, Flagged: or Veto: from the desk or the owner, and not posted before; else 409 SHOW_NOT_PUBLISHABLE with details.reasons (already_posted, flagged, not_picked, not_owner_approved). At most 8 a Moscow day (from 21:00 UTC): 429 SHOW_PUBLISH_LIMIT with retry_at. Answers the new status and how many may still go out today.",
+          description: `Reporter role only (else 403 NOT_ALLOWED). Only a root the editor's desk picked (Pick) and the owner approved (Picked), with no Flag, Flagged or Veto from the desk or the owner (each label with or without its colon), and not posted before; else 409 SHOW_NOT_PUBLISHABLE with details.reasons (already_posted, flagged, not_picked, not_owner_approved). At most ${ctx.config.show.publishPerDay} a UTC day (from UTC midnight): 429 SHOW_PUBLISH_LIMIT with retry_at. Answers the new status and how many may still go out today.`,
           tags: TAGS,
           auth: true,
           errors: ['NOT_ALLOWED', 'NOT_FOUND', 'SHOW_NOT_PUBLISHABLE', 'SHOW_PUBLISH_LIMIT'],

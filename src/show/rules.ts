@@ -117,7 +117,7 @@ function metaProblems(r: ShowRoot, out: Problem[]): void {
     out.push({
       where: at(audience.line),
       rule: 'audience_vague',
-      fix: 'describe who cares concretely, in two words or more ("Rust developers", "solo devs shipping Solana programs"), not a catch-all like everyone',
+      fix: 'describe who cares concretely ("Rust developers", "cryptographers", "solo devs shipping Solana programs"), not a catch-all like everyone or a whole trade like developers',
     });
   for (const m of r.repeated) out.push({ where: at(m.line), rule: 'meta_line_repeated', fix: 'write each meta line once' });
   for (const line of r.strayLines)

@@ -136,19 +136,54 @@ const VAGUE_AUDIENCE = new Set([
   'all people',
   'anyone interested',
   'everyone interested',
+  // Whole trades or crowds, too broad to say who cares about this finding.
+  'developers',
+  'devs',
+  'engineers',
+  'programmers',
+  'coders',
+  'builders',
+  'makers',
+  'founders',
+  'creators',
+  'researchers',
+  'scientists',
+  'professionals',
+  'experts',
+  'techies',
+  'tech',
+  'nerds',
+  'geeks',
+  'readers',
+  'followers',
+  'fans',
+  'investors',
+  'traders',
+  'crypto',
+  'web3',
+  'community',
+  'audience',
+  'customers',
+  'clients',
+  'consumers',
+  'businesses',
+  'companies',
+  'students',
+  'beginners',
 ]);
 
 /**
- * A concrete audience: two words or more ("Rust developers", "data journalists") and not a
- * catch-all. A single word ("developers") names no one in particular.
+ * A concrete audience: who outside the crew cares ("Rust developers", "cryptographers", "data
+ * journalists"), not a catch-all ("everyone", "the public") or a whole trade ("developers"). The
+ * spec asks for a concrete description, not a number of words: one specific word is enough.
  */
 export function audienceOk(value: string): boolean {
   const v = value
     .toLowerCase()
     .replace(/[.!]+$/, '')
     .trim();
-  const bare = v.replace(/^the\s+/, '');
-  return !VAGUE_AUDIENCE.has(v) && !VAGUE_AUDIENCE.has(bare) && (v.match(/[\p{L}\p{N}]+/gu) ?? []).length >= 2;
+  const bare = v.replace(/^(?:the|all|any)\s+/, '');
+  return !VAGUE_AUDIENCE.has(v) && !VAGUE_AUDIENCE.has(bare) && (v.match(/[\p{L}\p{N}]+/gu) ?? []).length >= 1;
 }
 
 export const hookLengthOk = (hook: string): boolean => codePoints(hook) >= HOOK_MIN && codePoints(hook) <= HOOK_MAX;

@@ -34,6 +34,18 @@ const CASES: [string, string | null][] = [
   ['Flag: unclear claim', 'Flag'],
   ['Flagged: by the desk', 'Flagged'],
   ['Veto: no', 'Veto'],
+  // The Show lane's reply labels are named bare in 02 ("replies Pick"): the word alone, or followed
+  // by punctuation, is the label; a word that begins a sentence is prose.
+  ['Pick', 'Pick'],
+  ['veto.', 'veto'],
+  ['Flag — the claim has no source', 'Flag'],
+  ['Picked, publishing today', 'Picked'],
+  ['FLAGGED!', 'FLAGGED'],
+  ['PICK : spaced colon', 'PICK'],
+  ['Pick up the thread tomorrow', null],
+  ['Flag this later', null],
+  ['Flagged?', null],
+  ['Picky about sources', null],
   ['Scorecard 6h #12', 'Scorecard'],
   ['Scorecards are great', null],
   ['  Started: leading blanks are skipped', 'Started'],

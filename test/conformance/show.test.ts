@@ -40,7 +40,15 @@ describe('the meta lines, as the spec writes them', () => {
     expect(r.status, r.text).toBe(200);
   });
 
-  for (const vague of ['everyone', 'developers', 'the general public']) {
+  for (const concrete of ['cryptographers', 'Rustaceans', 'sysadmins']) {
+    test(`Audience: ${concrete} (one specific word) is a concrete description: accepted`, async () => {
+      const { post } = await lane();
+      const r = await post(root(`${HOOK}\n${PROSE}`, ['Format: post', `Audience: ${concrete}`, 'Evidence: none']));
+      expect(r.status, r.text).toBe(200);
+    });
+  }
+
+  for (const vague of ['everyone', 'developers', 'the general public', 'all developers', 'Investors.']) {
     test(`Audience: ${vague} is not a concrete description → audience_vague`, async () => {
       const { post } = await lane();
       const r = await post(root(`${HOOK}\n${PROSE}`, ['Format: post', `Audience: ${vague}`, 'Evidence: none']));

@@ -29,6 +29,11 @@ describe('reply labels on a Show root', () => {
     ["the root's author", 'author', 403],
     ['anyone else', 'stranger', 403],
   ];
+  test('a bare Picked from anyone but the owner is 403 RESERVED_REPLY too', async () => {
+    const l = await lane();
+    const r = await l.t.reply(l.editor, l.id, 'Picked');
+    expect([r.status, r.json.error?.code]).toEqual([403, 'RESERVED_REPLY']);
+  });
   for (const [name, who, status] of picked) {
     test(`Picked: from ${name} → ${status}`, async () => {
       const l = await lane();
@@ -68,6 +73,20 @@ describe('reply labels on a Show root', () => {
     ['Flagged: from the desk', [['editor', 'Flagged: duplicate']], 'flagged', 0, 1],
     ["a stranger's Flag: is ordinary text", [['stranger', 'Flag: meh']], 'draft', 0, 0],
     ["the author's Veto: is ordinary text", [['author', 'Veto: oops']], 'draft', 0, 0],
+    // 02 names the labels bare ("the editor's desk replies Pick"): no colon is needed.
+    [
+      'bare Pick and Picked',
+      [
+        ['editor', 'Pick'],
+        ['owner', 'Picked, ship it'],
+      ],
+      'approved',
+      2,
+      0,
+    ],
+    ["the desk's bare Veto.", [['editor', 'Veto.']], 'flagged', 0, 1],
+    ["the desk's bare Flag — with a reason", [['editor', 'Flag — the number has no source']], 'flagged', 0, 1],
+    ['a sentence that begins with the word is prose', [['editor', 'Flag this for later, maybe']], 'draft', 0, 0],
   ];
   for (const [name, replies, status, picks, flags] of statuses) {
     test(`${name} → ${status}`, async () => {
@@ -123,7 +142,7 @@ describe('POST /v1/show/{id}/posted', () => {
     expect((await l.t.posted(l.reporter, l.id, { url: 'https://x.com/a', published_at: 'yesterday' })).status).toBe(400);
   });
 
-  test('at most the daily number a Moscow day', async () => {
+  test('at most the daily number a UTC day (03 §4: the spec names no Moscow day for it)', async () => {
     const l = await lane({ SVC_SHOW_PUBLISH_PER_DAY: '1' });
     const other = await l.t.root(l.author, {
       topic: 'svc-show',
@@ -137,8 +156,10 @@ describe('POST /v1/show/{id}/posted', () => {
     await l.ok(l.t.posted(l.reporter, l.id));
     const r = await l.t.posted(l.reporter, other);
     expect(r.status).toBe(429);
-    expect(r.json.error).toMatchObject({ code: 'SHOW_PUBLISH_LIMIT', details: { retry_at: '2026-11-23T21:00:00.000Z' } });
+    expect(r.json.error).toMatchObject({ code: 'SHOW_PUBLISH_LIMIT', details: { retry_at: '2026-11-24T00:00:00.000Z' } });
     l.t.clock.set('2026-11-23T21:00:00Z');
+    expect((await l.t.posted(l.reporter, other)).status).toBe(429);
+    l.t.clock.set('2026-11-24T00:00:00Z');
     expect((await l.t.posted(l.reporter, other)).status).toBe(200);
   });
 });
