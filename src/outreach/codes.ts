@@ -68,12 +68,12 @@ export const OUTREACH_CODES = {
   OUTREACH_SENDING_OFF: {
     status: 409,
     message: 'Outreach is in mode off: nothing is sent or queued.',
-    fix: 'Contacts can still be added and listed; e-mail again when the owner switches the mode to review or auto (GET /v1/office shows outreach.mode).',
+    fix: 'Contacts can still be added and listed; e-mail or post again when the owner switches the mode to review or auto (GET /v1/office shows outreach.mode).',
   },
   OUTREACH_TEXT_INVALID: {
     status: 422,
     message: 'subject or body breaks its length or plain-text rule.',
-    fix: 'subject 5 to 90 characters, body 200 to 1200 characters of plain text (no HTML); fix each item of details.problems.',
+    fix: 'subject 5 to 90 characters, body 200 to 1200 characters of plain text (no HTML, no e-mail address but the service mailbox: the public log shows the text); fix each item of details.problems.',
   },
   OUTREACH_LINKS: {
     status: 422,

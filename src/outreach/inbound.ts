@@ -40,7 +40,24 @@ const UNSHOWN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\u
 const clip = (s: string, max: number): string => Array.from(s.replace(UNSHOWN, ' ')).slice(0, max).join('');
 
 const OPT_OUT =
-  /\b(?:unsubscribe|opt(?:ed)?[ -]?out|remove me|take me off|stop (?:e-?mailing|contacting|sending|writing)|do not (?:e-?mail|contact|write)|don'?t (?:e-?mail|contact|write) (?:me|us|again)|no (?:more|further) (?:e-?mails?|messages|contact)|never (?:e-?mail|contact|write to) (?:me|us) again|leave me alone)\b/i;
+  /\b(?:unsubscribe|opt(?:ed)?[ -]?out|remove (?:me|us)|take (?:me|us) off|stop (?:e-?mailing|contacting|sending|writing)|do not (?:e-?mail|contact|write)|don'?t (?:e-?mail|contact|write) (?:me|us|again)|no (?:more|further) (?:e-?mails?|messages|contact)|never (?:e-?mail|contact|write to) (?:me|us) again|leave (?:me|us) alone)\b/i;
+// A reply that is only the word, as people answer a mailing ("STOP", "Unsubscribe.").
+const OPT_OUT_WORD = /^\s*(?:stop|unsubscribe|remove)\s*[.!]*\s*$/i;
+
+/** Whether a reply's own words (or its subject) ask to stop; typographic apostrophes read as ASCII ones. */
+function asksToStop(text: string, subject: string): boolean {
+  const plain = (t: string) => t.replace(/[\u2018\u2019\u02bc\u2032\uff07]/g, "'");
+  const firstLine =
+    plain(text)
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '') ?? '';
+  return (
+    OPT_OUT.test(plain(text)) ||
+    OPT_OUT.test(plain(subject)) ||
+    OPT_OUT_WORD.test(firstLine) ||
+    OPT_OUT_WORD.test(plain(subject).replace(/^(?:re|aw|sv|fw|fwd)\s*:\s*/i, ''))
+  );
+}
 
 const AUTO_SUBJECT =
   /^\s*(?:auto(?:matic)?[ -]?(?:reply|response|answer)|out of (?:the )?office|ooo\b|vacation|on leave|away from|abwesenheit|absence|autoreply|automatische antwort|r[ée]ponse automatique)/i;
@@ -165,7 +182,7 @@ export async function receiveMessage(ctx: AppContext, raw: Buffer, envelope: Env
   const fromContact = kind === 'reply' && fromTheContact && fromDomain !== '' && (await isAuthenticated(ctx, raw, envelope, fromDomain));
   const own = ownText(text);
   const subject = typeof parsed.subject === 'string' ? clip(parsed.subject.replace(/\s+/g, ' ').trim(), SUBJECT_MAX) : null;
-  const optOut = kind === 'reply' && fromTheContact && (OPT_OUT.test(own) || OPT_OUT.test(parsed.subject ?? ''));
+  const optOut = kind === 'reply' && fromTheContact && asksToStop(own, parsed.subject ?? '');
   const id = newId(ctx);
   const now = ctx.clock.now();
   tx(ctx.db, () => {

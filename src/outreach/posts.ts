@@ -22,6 +22,8 @@ export const postPublicUrl = (ctx: AppContext, id: string) => `${ctx.config.base
 export function createPost(ctx: AppContext, account: Account, input: PostInput) {
   const s = outreachStore(ctx.db);
   const now = ctx.clock.now();
+  // Mode off sends nothing (02): channel posts included.
+  if (s.config.get()?.mode === 'off') fail('OUTREACH_SENDING_OFF');
   if (!s.channel.get(input.channel)) fail('OUTREACH_CHANNEL_NOT_SET', { channel: input.channel });
   if (!s.ownExperiment.get(input.experiment_id, account.id)) fail('OUTREACH_NOT_YOUR_EXPERIMENT');
   const day = utcDayStart(now);

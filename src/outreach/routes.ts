@@ -21,7 +21,7 @@ import { deliver } from './mailer.ts';
 import { createPost, deliverPost } from './posts.ts';
 import { sentListing, SentAnswer } from './sent.ts';
 import { stopOneClick, stopPage, unsubscribeForm } from './stop.ts';
-import { checkEmailText, checkPostText, enforceOutreachContent } from './text.ts';
+import { checkContactText, checkEmailText, checkPostText, enforceOutreachContent } from './text.ts';
 import { type MessageStatus, outreachStore } from './store.ts';
 
 const TAGS = ['outreach'];
@@ -211,6 +211,7 @@ export const outreachRoutes = (ctx: AppContext) =>
       async ({ account, body, request, set }) => {
         set.headers['cache-control'] = 'no-store';
         outreachAccess(ctx, request, account.id);
+        checkContactText(body);
         const address = checkAddress(ctx, body.email);
         const known = existingContact(ctx, address);
         if (known) return { contact_id: known.id, duplicate: true };
@@ -342,11 +343,12 @@ export const outreachRoutes = (ctx: AppContext) =>
         detail: doc({
           write: WRITES.post,
           summary: 'Post to an owner-created channel',
-          description: `${ACCESS_TEXT} channel one or two, each an outgoing webhook the owner set up (else 409 OUTREACH_CHANNEL_NOT_SET). text at most 600 characters, on channel two at most 1 @mention (OUTREACH_POST_INVALID); the content rules of e-mail (OUTREACH_CONTENT_REFUSED). Channel one at most 6 posts a day; channel two 8 a day (days from UTC midnight) and 1 per agent per 6 h (429 OUTREACH_CHANNEL_LIMIT, details.rule). Answers posted once the channel accepted it, failed otherwise (the slot is freed).`,
+          description: `${ACCESS_TEXT} Mode off sends nothing: 409 OUTREACH_SENDING_OFF. channel one or two, each an outgoing webhook the owner set up (else 409 OUTREACH_CHANNEL_NOT_SET). text at most 600 characters, on channel two at most 1 @mention (OUTREACH_POST_INVALID); the content rules of e-mail (OUTREACH_CONTENT_REFUSED). Channel one at most 6 posts a day; channel two 8 a day (days from UTC midnight) and 1 per agent per 6 h (429 OUTREACH_CHANNEL_LIMIT, details.rule). Answers posted once the channel accepted it, failed otherwise (the slot is freed).`,
           tags: TAGS,
           auth: true,
           errors: [
             ...ACCESS_ERRORS,
+            'OUTREACH_SENDING_OFF',
             'OUTREACH_CHANNEL_NOT_SET',
             'OUTREACH_POST_INVALID',
             'OUTREACH_CONTENT_REFUSED',

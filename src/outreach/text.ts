@@ -6,6 +6,7 @@ import { hostOf, linksIn } from '../content/links.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import LINK_HOSTS from './data/link-hosts.json';
+import { outreachStore } from './store.ts';
 import { BODY_MAX, BODY_MIN, CHANNEL_TWO_MENTIONS, MAX_LINKS, POST_MAX, SUBJECT_MAX, SUBJECT_MIN } from './settings.ts';
 
 export const chars = (s: string): number => [...s].length;
@@ -73,9 +74,26 @@ const HTML_TAG = /<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>|&(?:[a-z]+|#\d+|#x[0-9a-f
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this refuses
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
 
+// An e-mail address written in a text the public log shows: an outlet, a name, a beat, an
+// e-mail's subject or body. Addresses are never shown again (02), whoever writes them.
+const ADDRESS_IN_TEXT = /[^\s@<>()[\]"',;:]+@[^\s@<>()[\]"',;:]+\.[a-z]{2,63}(?![a-z0-9-])/gi;
+
+/** The e-mail addresses a text holds, lower case. */
+export const addressesIn = (text: string): string[] => [...text.matchAll(ADDRESS_IN_TEXT)].map((m) => m[0].toLowerCase());
+
+/** A contact's outlet, name and beat are listed and logged: none may hold an address (400 naming the field). */
+export function checkContactText(input: { outlet: string; name?: string | undefined; beat?: string | undefined }): void {
+  for (const field of ['outlet', 'name', 'beat'] as const) {
+    const value = input[field];
+    if (value !== undefined && addressesIn(value).length > 0)
+      fail('INVALID_REQUEST', { field, reason: `${field} must not hold an e-mail address: addresses are never shown, and this field is` });
+  }
+}
+
 /** Lengths and plain text of an e-mail, then its links; answers nothing or throws. */
 export function checkEmailText(ctx: AppContext, subject: string, body: string): void {
   const problems: { field: string; rule: string; min?: number; max?: number; length?: number }[] = [];
+  const mailbox = outreachStore(ctx.db).config.get()?.mailbox.toLowerCase() ?? null;
   const s = chars(subject.trim());
   if (s < SUBJECT_MIN || s > SUBJECT_MAX) problems.push({ field: 'subject', rule: 'length', min: SUBJECT_MIN, max: SUBJECT_MAX, length: s });
   if (/[\r\n]/.test(subject)) problems.push({ field: 'subject', rule: 'one_line' });
@@ -87,6 +105,8 @@ export function checkEmailText(ctx: AppContext, subject: string, body: string): 
   ] as const) {
     if (HTML_TAG.test(text)) problems.push({ field, rule: 'plain_text' });
     if (CONTROL.test(text)) problems.push({ field, rule: 'control_characters' });
+    // The public log shows the text: only the service's own mailbox may be written in it.
+    if (addressesIn(text).some((a) => a !== mailbox)) problems.push({ field, rule: 'email_address' });
   }
   if (problems.length > 0) fail('OUTREACH_TEXT_INVALID', { problems });
   const allowed = allowedLinkHosts(ctx);

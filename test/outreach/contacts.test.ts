@@ -51,6 +51,21 @@ describe('svc admin outreach configure', () => {
 });
 
 describe('contacts', () => {
+  test('an outlet, name or beat holding an e-mail address is refused (addresses are never shown again); nothing is stored', async () => {
+    const t = await makeOutreachApp(env);
+    const ann = await t.resident('ann');
+    const url = t.page('press.example.org', '/about', 'writer@example.org');
+    for (const [field, value] of [
+      ['outlet', 'writer@example.org'],
+      ['name', 'Writer <writer@example.org>'],
+      ['beat', 'tips to tips@example.org'],
+    ] as const) {
+      const r = await t.contact(ann, { email: 'writer@example.org', outlet: 'Example News', source_url: url, [field]: value });
+      expect([field, r.status, r.json.error.code, r.json.error.details.field]).toEqual([field, 400, 'INVALID_REQUEST', field]);
+    }
+    expect((await t.call('GET', '/v1/outreach/contacts', { key: ann.key })).json.contacts).toEqual([]);
+  });
+
   test('a valid contact; the same address in another letter case is a duplicate; the address is never shown', async () => {
     const t = await makeOutreachApp(env);
     const ann = await t.resident('ann');

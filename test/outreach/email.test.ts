@@ -99,7 +99,11 @@ describe('sending', () => {
     expect(r.json.error.details.matches.map((m: { rule: string }) => m.rule).sort()).toEqual(['claimed_tie', 'giveaway']);
     expect((await t.call('GET', '/v1/outreach/sent', { key: ann.key })).json.messages).toEqual([]);
     // Near miss: two allowlisted links and plain words pass.
-    const ok = await t.email(ann, { contact_id: cid, body: `${base} Data: https://github.com/a and http://svc.test/lab/x; write to press@example.org.` });
+    // The public log shows the text: no e-mail address but the service's own mailbox.
+    const withAddress = await t.email(ann, { contact_id: cid, body: `${base} Or write to desk@example.org directly.` });
+    expect(withAddress.json.error.details.problems).toEqual([{ field: 'body', rule: 'email_address' }]);
+    expect(await code({ subject: 'For desk@example.org' })).toBe('OUTREACH_TEXT_INVALID');
+    const ok = await t.email(ann, { contact_id: cid, body: `${base} Data: https://github.com/a and http://svc.test/lab/x; replies: outreach@svc.example.` });
     expect(ok.json.status).toBe('sent');
   });
 

@@ -196,6 +196,29 @@ describe('authentication and classification', () => {
   });
 });
 
+describe('opt-out phrases as people write them', () => {
+  const phrases: [string, { text: string; subject?: string }, boolean][] = [
+    ['a typographic apostrophe (Mail, Outlook)', { text: 'Please don’t email me again.' }],
+    ['the word alone', { text: 'STOP' }],
+    ['the word with a full stop, in the subject', { text: 'Sent from my phone', subject: 'Re: Unsubscribe.' }],
+    ['remove us from a list', { text: 'Please remove us from your mailing list.' }],
+    ['take us off', { text: 'Kindly take us off this list.' }],
+  ].map(([name, m]) => [name as string, m as { text: string; subject?: string }, true]);
+  phrases.push(['a reply that merely mentions stopping is no opt-out', { text: 'We will stop by your booth next week.' }, false]);
+  for (const [name, m, optOut] of phrases) {
+    test(`${name} → opt_out ${optOut}`, async () => {
+      const s = await setup();
+      const raw = await mime(
+        { from: 'writer@example.org', to: 'outreach@svc.example', subject: m.subject ?? 'Re: Measuring', text: m.text, inReplyTo: s.ref },
+        true,
+      );
+      expect(await receiveMessage(s.t.ctx, raw, s.envelope)).toMatchObject({ kind: 'reply', opt_out: optOut });
+      const status = (await s.t.call('GET', '/v1/outreach/contacts', { key: s.ann.key })).json.contacts[0].status;
+      expect(status === 'suppressed').toBe(optOut);
+    });
+  }
+});
+
 describe('the stop link', () => {
   test('GET the stop link and the one-click POST suppress the address; an unknown token is 404', async () => {
     const s = await setup();

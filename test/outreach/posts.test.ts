@@ -44,6 +44,23 @@ describe('channel posts', () => {
     runAdmin(t.ctx, ['outreach', 'channel', 'set', 'one', `http://127.0.0.1:${hook.port}/down`]);
     const failed = await post(ann, { channel: 'one', text: 'Second note.' });
     expect([failed.json.status, failed.json.public_url]).toEqual(['failed', null]);
+    // Mode off sends nothing, channel posts included.
+    runAdmin(t.ctx, [
+      'outreach',
+      'configure',
+      '--domain',
+      'svc.example',
+      '--mailbox',
+      'outreach',
+      '--postal-address',
+      '1 Example Street, Berlin',
+      '--mode',
+      'off',
+    ]);
+    const before = received.length;
+    const off = await post(ann, { channel: 'two', text: 'Third note.' });
+    expect([off.status, off.json.error.code]).toEqual([409, 'OUTREACH_SENDING_OFF']);
+    expect(received.length).toBe(before);
   });
 
   test('channel one 6 a day; channel two 1 per agent per 6 h and 8 a day (days from UTC midnight)', async () => {
