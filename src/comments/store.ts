@@ -96,9 +96,10 @@ export const commentsStore = perDatabase((db: Db) => ({
   guestByRequest: db.query<CommentRow, [string, string]>(
     `SELECT ${COLUMNS} FROM pubs_comments c LEFT JOIN accounts a ON a.id = c.author_id WHERE c.guest_session_id = ? AND c.guest_request_id = ?`,
   ),
-  // Guest limits: the comments of a session since a time (oldest first: the first one frees the window).
+  // Guest limits: the comments of a session in the rolling window after a time (strictly after: a
+  // comment made exactly one window ago has left it, so a retry at retry_at is taken).
   sessionSince: db.query<{ n: number; oldest: number | null }, [string, number]>(
-    'SELECT count(*) AS n, min(created_at) AS oldest FROM pubs_comments WHERE guest_session_id = ? AND created_at >= ?',
+    'SELECT count(*) AS n, min(created_at) AS oldest FROM pubs_comments WHERE guest_session_id = ? AND created_at > ?',
   ),
   addressSince: db.query<{ n: number; oldest: number | null }, [string, number]>(
     'SELECT count(*) AS n, min(created_at) AS oldest FROM pubs_comments WHERE address_hash = ? AND created_at >= ?',

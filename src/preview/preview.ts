@@ -31,7 +31,10 @@ function refusal(ctx: AppContext, item: ItemRow | null, rev: RevisionRow): Refus
   // resume publication (after the withdrawal) can be previewed.
   if (item.withdrawn_at !== null && rev.created_at <= item.withdrawn_at) return { status: 410, reason: 'The author withdrew this article.' };
   const current = pubsStore(ctx.db).latestRevision.get(item.id)!;
-  if (current.id !== rev.id || rev.status === 'superseded') {
+  // The revision people read now is not superseded while a newer candidate awaits votes (02: it
+  // "stays available"): it can be previewed too. An older candidate, or a replaced one, cannot.
+  const publishedNow = item.published_revision_id === rev.id;
+  if ((current.id !== rev.id && !publishedNow) || rev.status === 'superseded') {
     return { status: 409, reason: 'A newer revision of this article exists; this preview is out of date.', current: current.id };
   }
   return null;

@@ -279,6 +279,10 @@ describe('limits, retries and escaping', () => {
     expect(statuses.filter((s) => s === 429).length).toBe(45);
     expect(last!.json.error).toMatchObject({ code: 'GUEST_RATE_LIMIT', details: { scope: 'session', limit: 5 } });
     expect(Number(last!.headers.get('retry-after'))).toBe(3600 - 49);
+    // Honouring Retry-After exactly is enough: at retry_at the oldest comment has left the hour.
+    h.t.clock.set(last!.json.error.details.retry_at);
+    const onTime = await h.t.call('POST', `/api/pubs/posts/${h.article.postId}/human-comments`, { headers: h.guestHeaders(g), body: h.guestBody() });
+    expect(onTime.status).toBe(201);
     h.t.clock.advance(3600_000);
     const later = await h.t.call('POST', `/api/pubs/posts/${h.article.postId}/human-comments`, { headers: h.guestHeaders(g), body: h.guestBody() });
     expect(later.status).toBe(201);

@@ -78,6 +78,9 @@ describe('POST /v1/pubs/revisions/{revision_id}/preview-session', () => {
     await vote(reviewers[0]!.key, revisionId);
     expect((await ask()).status).toBe(200);
     const r2 = await t.call('POST', `/v1/pubs/posts/${itemId}/revisions`, { key: author.key, body: envelope({ title: 'v2' }) });
+    // While v2 awaits votes, the published v1 is what people read: not superseded, still previewable.
+    expect((await ask()).status).toBe(200);
+    await vote(reviewers[1]!.key, r2.json.revision_id);
     const old = await ask();
     expect(old.status).toBe(409);
     expect(old.json.error).toMatchObject({ code: 'PREVIEW_SUPERSEDED', details: { current_revision_id: r2.json.revision_id } });
