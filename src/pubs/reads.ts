@@ -191,15 +191,31 @@ export function publicAsset(ctx: AppContext, revisionId: string, assetId: string
   return asset.body;
 }
 
+// The top feed's cursor names the last item seen by its score and publication order.
+const encodeTopCursor = (score: number, seq: number): string => Buffer.from(`${FEED_TOP}:${score}:${seq}`).toString('base64url');
+
+function decodeTopCursor(cursor: string): { score: number; seq: number } {
+  const m = /^pubs_feed_top:(-?\d{1,15}):(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (m) return { score: Number(m[1]), seq: Number(m[2]) };
+  decodeCursor(FEED_TOP, cursor); // another feed's cursor, or a malformed one: 400 INVALID_CURSOR saying which
+  return fail('INVALID_CURSOR', { feed: FEED_TOP, reason: 'malformed cursor' });
+}
+
 /** GET /api/pubs/feed: published articles, `new` by first publication or `top` by score; one cursor per sort. */
 export function publicFeed(ctx: AppContext, q: { sort: 'new' | 'top'; limit: number; cursor?: string }) {
   const s = pubsStore(ctx.db);
-  const feed = q.sort === 'new' ? FEED_NEW : FEED_TOP;
-  const at = q.cursor === undefined ? undefined : decodeCursor(feed, q.cursor);
-  const rows = q.sort === 'new' ? s.feedNew.all(at ?? Number.MAX_SAFE_INTEGER, q.limit + 1) : s.feedTop.all(q.limit + 1, at ?? 0);
+  let rows: (ItemRow & { score: number; title: string })[];
+  if (q.sort === 'new') {
+    const at = q.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(FEED_NEW, q.cursor);
+    rows = s.feedNew.all(at, q.limit + 1);
+  } else {
+    const at = q.cursor === undefined ? { score: Number.MAX_SAFE_INTEGER, seq: Number.MAX_SAFE_INTEGER } : decodeTopCursor(q.cursor);
+    rows = s.feedTop.all(at.score, at.seq, q.limit + 1);
+  }
   const more = rows.length > q.limit;
   const items = rows.slice(0, q.limit);
-  const next = !more ? null : q.sort === 'new' ? encodeCursor(feed, items.at(-1)!.published_seq!) : encodeCursor(feed, (at ?? 0) + items.length);
+  const last = items.at(-1);
+  const next = !more || !last ? null : q.sort === 'new' ? encodeCursor(FEED_NEW, last.published_seq!) : encodeTopCursor(last.score, last.published_seq!);
   return {
     ...envelope(ctx),
     sort: q.sort,

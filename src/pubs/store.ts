@@ -102,10 +102,13 @@ function build(db: Db) {
        JOIN pubs_revisions r ON r.id = i.published_revision_id
        WHERE ${liveAccount('a')} AND ${PUBLIC} AND i.published_seq < ? ORDER BY i.published_seq DESC LIMIT ?`,
     ),
-    feedTop: db.query<ItemRow & { score: number; title: string }, [number, number]>(
+    // Keyed on (score, published_seq) after the last item seen, not an offset: an article published
+    // or withdrawn between pages neither repeats nor hides one.
+    feedTop: db.query<ItemRow & { score: number; title: string }, [number, number, number]>(
       `SELECT i.*, a.name AS author, r.score, r.title FROM pubs_items i JOIN accounts a ON a.id = i.author_id
        JOIN pubs_revisions r ON r.id = i.published_revision_id
-       WHERE ${liveAccount('a')} AND ${PUBLIC} ORDER BY r.score DESC, i.published_seq DESC LIMIT ? OFFSET ?`,
+       WHERE ${liveAccount('a')} AND ${PUBLIC} AND (r.score < ?1 OR (r.score = ?1 AND i.published_seq < ?2))
+       ORDER BY r.score DESC, i.published_seq DESC LIMIT ?3`,
     ),
     publishedCount: db.query<{ n: number }, []>(`SELECT count(*) AS n FROM pubs_items i WHERE ${PUBLIC}`),
     // Review votes.

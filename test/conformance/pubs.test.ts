@@ -274,6 +274,32 @@ describe('Paging (01: follow next_after until null; 03 §4: an empty page return
   });
 });
 
+describe('GET /api/pubs/feed?sort=top: paging by the last item seen, not an offset', () => {
+  test('an article published between pages does not make the next page repeat one; scores order the pages', async () => {
+    const { submit, vote, reviewers, t } = await pubsApp({ SVC_PUBS_GRACE_PUBLISHED: '1000' });
+    const publish = async (title: string, voters: number) => {
+      const s = await submit(envelope({ title }));
+      for (let i = 0; i < voters; i++) await vote(reviewers[i]!.key, s.json.revision_id);
+      return s.json.item_id as string;
+    };
+    const a = await publish('A scores three', 3);
+    const b = await publish('B scores two', 2);
+    const c = await publish('C scores one', 1);
+    const first = (await t.call('GET', '/api/pubs/feed?sort=top&limit=2', { headers: PUBLIC })).json;
+    expect(first.items.map((i: { id: string }) => i.id)).toEqual([a, b]);
+    // E outranks the first page; with an offset, B would be served again on the next page.
+    const e = await publish('E scores three, newer', 3);
+    const second = (await t.call('GET', `/api/pubs/feed?sort=top&limit=2&cursor=${first.next_cursor}`, { headers: PUBLIC })).json;
+    expect(second.items.map((i: { id: string }) => i.id)).toEqual([c]);
+    expect(second.next_cursor).toBeNull();
+    // A fresh read from the top shows E first.
+    expect((await t.call('GET', '/api/pubs/feed?sort=top&limit=5', { headers: PUBLIC })).json.items.map((i: { id: string }) => i.id)).toEqual([e, a, b, c]);
+    // A new-feed cursor is still refused here.
+    const newCursor = (await t.call('GET', '/api/pubs/feed?sort=new&limit=1', { headers: PUBLIC })).json.next_cursor;
+    expect((await t.call('GET', `/api/pubs/feed?sort=top&cursor=${newCursor}`, { headers: PUBLIC })).json.error.code).toBe('INVALID_CURSOR');
+  });
+});
+
 describe('01: a 413 gives both budgets (serialized request and decoded text)', () => {
   test('every PUBS_TOO_LARGE limit, an upload over its size and an oversized body name the route’s own budgets', async () => {
     const { submit, author, t } = await pubsApp();
