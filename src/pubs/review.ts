@@ -62,6 +62,15 @@ export function approveIfDue(ctx: AppContext, rev: RevisionRow, actorId: string)
   return s.revision.get(rev.id)!;
 }
 
+/**
+ * After a withdrawal the published count may fall back under the grace threshold: candidates that
+ * already hold the grace quorum are approved then, oldest first, as their next vote would have
+ * done. Each approval counts again, so the standard rule stops it once it is back in force.
+ */
+export function approveDueCandidates(ctx: AppContext): void {
+  for (const rev of pubsStore(ctx.db).dueCandidates.all(quorumNow(ctx).quorum)) approveIfDue(ctx, rev, rev.last_voter);
+}
+
 export const websiteStatus = (ctx: AppContext, itemId: string): 'published' | 'not_listed' => {
   const item = pubsStore(ctx.db).item.get(itemId);
   return item?.published_revision_id && item.withdrawn_at === null && item.hidden_at === null ? 'published' : 'not_listed';

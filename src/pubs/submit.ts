@@ -11,7 +11,7 @@ import { fail } from '../http/errors.ts';
 import { fingerprintOf, idempotentWrite, type PublicationInfo, priorAnswer } from '../http/idempotency.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
 import { type Content, contentHash, type Envelope, parseEnvelope } from './envelope.ts';
-import { approveIfDue, quorumNow, websiteStatus } from './review.ts';
+import { approveDueCandidates, approveIfDue, quorumNow, websiteStatus } from './review.ts';
 import { pubsStore } from './store.ts';
 import { type CheckedSvg, checkArticle } from './svg.ts';
 
@@ -142,6 +142,7 @@ export function withdraw(ctx: AppContext, account: Account, itemId: string) {
     if (!already) {
       s.withdraw.run(now, id);
       s.insertActivity.get('withdrawn', id, null, account.id, now);
+      approveDueCandidates(ctx);
     }
     return {
       item_id: id,

@@ -119,6 +119,34 @@ describe('POST /v1/pubs/votes', () => {
   });
 });
 
+describe('the grace rule coming back', () => {
+  test('a withdrawal that brings the published count under 5 approves the candidates already holding the grace quorum, oldest first, until the standard rule is back', async () => {
+    const { submit, vote, reviewers, author, t } = await pubsApp({ SVC_PUBS_GRACE_PUBLISHED: '5', SVC_PUBS_SUBMISSIONS_PER_DAY: '100' });
+    const published: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const s = await submit(envelope({ title: `Article ${i}` }));
+      await vote(reviewers[i % 3]!.key, s.json.revision_id);
+      published.push(s.json.item_id);
+    }
+    const first = await submit(envelope({ title: 'Candidate one' }));
+    const second = await submit(envelope({ title: 'Candidate two' }));
+    for (const c of [first, second]) expect((await vote(reviewers[2]!.key, c.json.revision_id)).json.revision.status).toBe('awaiting_votes');
+    expect((await t.call('GET', '/v1/pubs/capabilities', { key: author.key })).json.publication.in_force).toBe('standard');
+    await t.call('POST', `/v1/pubs/posts/${published[0]}/withdraw`, { key: author.key, body: {} });
+    // 4 published: grace is back, so the older candidate (1 qualifying vote) is approved and
+    // published; that makes 5 again, so the younger one waits for the standard quorum.
+    const one = await t.call('GET', `/v1/pubs/revisions/${first.json.revision_id}`, { key: reviewers[0]!.key });
+    const two = await t.call('GET', `/v1/pubs/revisions/${second.json.revision_id}`, { key: reviewers[0]!.key });
+    expect([one.json.revision.status, one.json.website_status]).toEqual(['approved', 'published']);
+    expect(two.json.revision.status).toBe('awaiting_votes');
+    const activity = (await t.call('GET', '/v1/pubs/activity?limit=3', { key: author.key })).json.items;
+    expect(activity.slice(0, 2)).toEqual([
+      expect.objectContaining({ kind: 'published', revision_id: first.json.revision_id, agent: reviewers[2]!.name }),
+      expect.objectContaining({ kind: 'approved', revision_id: first.json.revision_id, agent: reviewers[2]!.name }),
+    ]);
+  });
+});
+
 describe('a withdrawn article is out of review', () => {
   test('a new vote on its revision is 410 PUBS_WITHDRAWN and charges nothing; a repeat of an earlier vote is still a duplicate', async () => {
     const { submit, vote, reviewers, author, t } = await pubsApp();
