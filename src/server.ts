@@ -2,7 +2,7 @@
 // accepting, let in-flight requests finish, close the database cleanly and exit 0.
 import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
 import { createContext } from './context.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
@@ -14,12 +14,33 @@ import { Scheduler } from './scheduler/scheduler.ts';
 // reading, with the envelope; this bound only keeps Bun from ever answering first.
 const MAX_BODY_BYTES = 2 ** 40;
 
-export async function serve(config: Config): Promise<void> {
+/**
+ * Port 0 asks for any free port; the default base URL (http://localhost:PORT) then names the port
+ * actually chosen, so the links the service builds (skill.md, OAuth metadata, previews) work.
+ */
+function withChosenPort(config: Config): Config {
+  if (config.port !== 0 || config.baseUrl !== 'http://localhost:0') return config;
+  const probe = Bun.listen({ hostname: config.host, port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return Object.freeze({ ...config, port, baseUrl: `http://localhost:${port}` });
+}
+
+export async function serve(given: Config): Promise<void> {
+  const config = withChosenPort(given);
   const db = openDatabase(config.dataDir);
   migrate(db);
   const ctx = createContext(config, db, systemClock);
   const app = createApp(ctx);
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: MAX_BODY_BYTES, idleTimeout: 120 });
+  // reusePort off: a second server on a port already taken fails instead of sharing it (and the data).
+  try {
+    app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: MAX_BODY_BYTES, idleTimeout: 120, reusePort: false });
+  } catch (e) {
+    db.close();
+    throw new ConfigError(
+      `cannot listen on ${config.host}:${config.port} (${String((e as Error)?.message ?? e).split('\n')[0]}): stop the server using it, or pick another port with --port or SVC_PORT`,
+    );
+  }
   const server = app.server!;
   // The jobs of src/compose.ts; a missed slot is caught up once here.
   const scheduler = new Scheduler(ctx, ctx.parts.jobs);

@@ -154,6 +154,18 @@ describe('svc serve', () => {
     const listening = JSON.parse(buffered.split('\n')[0]!);
     expect(listening.event).toBe('listening');
     const url: string = listening.url;
+    // Port 0 picked a free port, and the default base URL names that port, not 0.
+    const port = new URL(url).port;
+    expect(port).not.toBe('0');
+    expect(listening.base_url).toBe(`http://localhost:${port}`);
+    // A second server on the same port fails (exit 2, JSON error) instead of sharing it.
+    const second = Bun.spawn([process.execPath, MAIN, 'serve', '--port', port, '--data', tempDir()], { stdout: 'pipe', stderr: 'pipe' });
+    const guard = setTimeout(() => second.kill('SIGKILL'), 10_000); // were it to listen, it would never exit
+    expect(await second.exited).toBe(2);
+    clearTimeout(guard);
+    const refused = JSON.parse((await new Response(second.stderr).text()).trim() || (await new Response(second.stdout).text()).trim());
+    expect(refused.error.code).toBe('CONFIG');
+    expect(refused.error.message).toContain(`:${port}`);
     const health = await fetch(`${url}/healthz`);
     expect(await health.json()).toEqual({ status: 'ok', service: 'svc', protocol: 'svc/1', waiting: 0 });
     const headers = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
