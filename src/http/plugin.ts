@@ -116,6 +116,8 @@ function logRequest(request: Request, status: number, code?: string): void {
 
 export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: string; path: string }[]) => {
   const methods = new MethodIndex(routes);
+  // Requests answered by onError: logged there once, with their real status.
+  const answeredByError = new WeakSet<Request>();
   return (
     new Elysia({ name: 'svc-http', seed: ctx })
       .onRequest(({ request, server, set }) => {
@@ -182,6 +184,8 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         }
       })
       .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+        // An error answer was logged where it was made (onError); set.status does not know it.
+        if (answeredByError.has(request)) return;
         const status = typeof set.status === 'number' ? set.status : 200;
         if (ctx.config.logRequests === 'all' && status < 400) logRequest(request, status);
       })
@@ -189,6 +193,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         (c as { query: unknown }).query = queryOf(c.request.url);
       })
       .onError({ as: 'global' }, ({ code, error, request }) => {
+        answeredByError.add(request);
         const path = pathOf(request.url);
         const family = routeFamily(request.method, path);
         let err: ApiError;
@@ -206,7 +211,9 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
           } else if (wantsPage(request, family)) {
             // A person's browser on an address with no page gets a page saying so, not JSON.
             if (ctx.config.logRequests !== 'off') logRequest(request, 404, 'NOT_FOUND');
-            return errorPage(404, 'Not found', 'No page has this address.');
+            const page = errorPage(404, 'Not found', 'No page has this address.');
+            page.headers.set('x-request-id', requestIdOf(request));
+            return page;
           } else err = new ApiError('NOT_FOUND', { path });
         } else {
           // An internal fault: logged in full for the operator, never shown to the caller.

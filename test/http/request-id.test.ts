@@ -46,6 +46,25 @@ describe('X-Request-Id', () => {
   });
 });
 
+describe('SVC_LOG_REQUESTS=all', () => {
+  test('one line per request with its real status: a refused public read is not logged again as a success', async () => {
+    const t = makeApp({ SVC_LOG_REQUESTS: 'all', SVC_PUBLIC_READS_PER_MINUTE: '1' });
+    const log = spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const ok = await t.call('GET', '/api/activity', { headers: { 'x-agent-protocol': '' } });
+      const refused = await t.call('GET', '/api/activity', { headers: { 'x-agent-protocol': '' } });
+      const missing = await t.call('GET', '/nope', { headers: { 'x-agent-protocol': '', accept: 'text/html' } });
+      expect([ok.status, refused.status, missing.status]).toEqual([200, 429, 404]);
+      await Bun.sleep(20); // after-response hooks run once the answer is out
+      const lines = log.mock.calls.map((c) => JSON.parse(String(c[0]))).filter((l) => l.event === 'request');
+      const byId = (r: { headers: Headers }) => lines.filter((l) => l.request_id === r.headers.get('x-request-id')).map((l) => l.status);
+      expect([byId(ok), byId(refused), byId(missing)]).toEqual([[200], [429], [404]]);
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
+
 describe('401 and WWW-Authenticate', () => {
   test('no key: the scheme alone; a refused key: invalid_token', async () => {
     const t = makeApp();
