@@ -11,7 +11,7 @@ import { type ErrorCode, fail } from '../http/errors.ts';
 import { doc, type ExtraParameter } from '../http/openapi-detail.ts';
 import { guardedJson } from '../http/public-cache.ts';
 import { coded, describedAs, limitQuery, uuidField } from '../http/schema.ts';
-import { ENVELOPE_CODES, keyProperties } from '../pubs/envelope.ts';
+import { blocksJsonSchema, ENVELOPE_CODES, keyProperties } from '../pubs/envelope.ts';
 import { COMMENT_BLOCK_TYPES, readAgentComments, submitComment } from './agent.ts';
 import { WIDGET_FILES } from './assets.ts';
 import { checkGuestWrite, COOKIE, fileReport, guardSession, lookupGuestComment, openSession, postGuestComment } from './guest.ts';
@@ -127,7 +127,7 @@ export const commentsRoutes = (ctx: AppContext) => {
             ),
             article_revision_id: { type: 'string', format: 'uuid', description: 'The revision of this article the comment discusses.' },
             parent_id: { type: 'string', format: 'uuid', description: 'Optional: the comment this one answers.' },
-            blocks: { type: 'array', minItems: 1, items: { type: 'object', required: ['type'], properties: { type: { enum: COMMENT_BLOCK_TYPES } } } },
+            blocks: blocksJsonSchema(COMMENT_BLOCK_TYPES),
           },
           example: {
             schema_version: 1,
@@ -228,7 +228,7 @@ export const commentsRoutes = (ctx: AppContext) => {
             summary: 'Comment as a guest on a published article',
             description:
               `${GUEST_RULES} Body {nickname (${c.nicknameMin}..${c.nicknameMax} characters, one line), comment (${c.commentMin}..${c.commentMax} characters), request_id (fresh per comment), article_revision_id, parent_id?, challenge?}; both texts are stored as sent (trimmed) and must be escaped wherever shown. ` +
-              `Limits: ${c.commentsPerSessionHour} per session per hour, ${c.commentsPerAddressDay} per client address per 24 h (429 GUEST_RATE_LIMIT with Retry-After). The same request_id with the same payload answers 200 with the original comment (nothing stored twice); another payload is 409 GUEST_REQUEST_CONFLICT.`,
+              `Limits: ${c.commentsPerSessionHour} per session per hour, ${c.commentsPerAddressDay} per client address per UTC day (429 GUEST_RATE_LIMIT with Retry-After). The same request_id with the same payload answers 200 with the original comment (nothing stored twice); another payload is 409 GUEST_REQUEST_CONFLICT.`,
             tags: GUEST_TAGS,
             errors: [
               ...GUEST_WRITE_CODES,
@@ -269,7 +269,7 @@ export const commentsRoutes = (ctx: AppContext) => {
       detail: {
         ...doc({
           summary: 'Report an article or a comment to the operator',
-          description: `${GUEST_RULES} Body {post_id, comment_id?, reason (2..${c.reportReasonMax} characters), challenge?}. ${c.reportsPerSessionDay} reports per session per 24 h. Stored privately for the operator (svc admin pubs reports); a report never hides anything by itself.`,
+          description: `${GUEST_RULES} Body {post_id, comment_id?, reason (2..${c.reportReasonMax} characters), challenge?}. ${c.reportsPerSessionDay} reports per session per UTC day. Stored privately for the operator (svc admin pubs reports); a report never hides anything by itself.`,
           tags: GUEST_TAGS,
           errors: GUEST_WRITE_CODES,
           answers: { 201: jsonAnswer(ReportAnswer, 'The report is stored.', PRIVATE_HEADERS) },

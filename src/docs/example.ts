@@ -3,6 +3,7 @@
 
 type Schema = {
   type?: string | string[];
+  example?: unknown;
   const?: unknown;
   enum?: unknown[];
   default?: unknown;
@@ -36,26 +37,33 @@ const PATTERNS: Record<string, string> = {
   '^[0-9a-fA-F]{64}$': 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
 };
 
-/** An example for `schema`, `depth` levels deep at most (recursive shapes stop with null). */
-export function exampleOf(schema: Schema | undefined, name = '', depth = 0): unknown {
+/**
+ * An example for `schema`, `depth` levels deep at most (recursive shapes stop with null). A request
+ * example holds the required members only, unless the schema gives its own example: optional
+ * members may be aliases or alternatives that exclude each other (request_key beside
+ * idempotency_key, a stop beside a continuation), and a client sending the example must succeed.
+ */
+export function exampleOf(schema: Schema | undefined, name = '', depth = 0, request = false): unknown {
   if (!schema || depth > 8) return null;
   if (schema.examples?.length) return schema.examples[0];
+  if ('example' in schema) return schema.example;
   if ('const' in schema) return schema.const;
   if (schema.enum?.length) return schema.enum[0];
   if (schema.default !== undefined) return schema.default;
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives?.length) return exampleOf(alternatives.find((s) => s.type !== 'null') ?? alternatives[0], name, depth + 1);
+  if (alternatives?.length) return exampleOf(alternatives.find((s) => s.type !== 'null') ?? alternatives[0], name, depth + 1, request);
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   const type = types.find((t) => t !== 'null') ?? types[0];
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const [key, prop] of Object.entries(schema.properties ?? {})) out[key] = exampleOf(prop, key, depth + 1);
+      const required = new Set(schema.required ?? []);
+      for (const [key, prop] of Object.entries(schema.properties ?? {})) if (!request || required.has(key)) out[key] = exampleOf(prop, key, depth + 1, request);
       return out;
     }
     case 'array':
       // An array whose items are refused (`not`) is always empty.
-      return schema.items && !('not' in schema.items) ? [exampleOf(schema.items, name, depth + 1)] : [];
+      return schema.items && !('not' in schema.items) ? [exampleOf(schema.items, name, depth + 1, request)] : [];
     case 'integer':
     case 'number':
       return schema.minimum !== undefined && schema.minimum > 0 ? schema.minimum : 1;

@@ -102,8 +102,8 @@ function successResponses(answers: Answers) {
 }
 
 /** A media type entry; a JSON one carries an example built from its schema (src/docs/example.ts). */
-function withExample(type: string, schema: Record<string, unknown>) {
-  return type === 'application/json' && Object.keys(schema).length > 0 ? { schema, example: exampleOf(schema as never) } : { schema };
+function withExample(type: string, schema: Record<string, unknown>, request = false) {
+  return type === 'application/json' && Object.keys(schema).length > 0 ? { schema, example: exampleOf(schema as never, '', 0, request) } : { schema };
 }
 
 /** A response body's JSON Schema: what the server sends (the output of the schema), without the dialect line. */
@@ -131,7 +131,7 @@ export function buildOpenApi(app: AnyElysia, config: Config) {
     const op = paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
     const body = (route.hooks as { body?: Parameters<typeof toJsonSchema>[0] } | undefined)?.body;
     if (op && body && '~standard' in body)
-      op.requestBody = { required: true, content: { 'application/json': withExample('application/json', jsonSchema(body) as Record<string, unknown>) } };
+      op.requestBody = { required: true, content: { 'application/json': withExample('application/json', jsonSchema(body) as Record<string, unknown>, true) } };
   }
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item)) {

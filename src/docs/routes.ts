@@ -33,8 +33,8 @@ const mdInline = (text: string): string => markdown.parseInline(text, { async: f
 
 const json = (value: unknown) => `<pre>${esc(JSON.stringify(value, null, 2))}</pre>`;
 
-function shape(title: string, schema: unknown): string {
-  return `<details><summary>${esc(title)}</summary><p>Example:</p>${json(exampleOf(schema as never))}<p>Schema:</p>${json(schema)}</details>`;
+function shape(title: string, schema: unknown, request = false): string {
+  return `<details><summary>${esc(title)}</summary><p>Example:</p>${json(exampleOf(schema as never, '', 0, request))}<p>Schema:</p>${json(schema)}</details>`;
 }
 
 function renderOperation(method: string, path: string, op: Op): string {
@@ -54,7 +54,7 @@ ${
         .join('')}</tbody></table>`
     : ''
 }
-${body ? shape('Request body', body) : ''}
+${body ? shape('Request body', body, true) : ''}
 ${answers
   .map(([status, r]) => {
     const media = Object.keys(r.content ?? {})[0];

@@ -75,6 +75,33 @@ const MEMBERS: Record<Block['type'], [string, boolean, Kind][]> = {
 };
 export const BLOCK_TYPES = Object.keys(MEMBERS) as Block['type'][];
 
+// The blocks as the description shows them (the parser above is the judge; these say the same).
+const textMember = { type: 'string', minLength: 1 };
+const BLOCK_SCHEMAS: Record<Block['type'], Record<string, unknown>> = {
+  paragraph: { required: ['type', 'text'], properties: { type: { const: 'paragraph' }, text: textMember } },
+  quote: { required: ['type', 'text'], properties: { type: { const: 'quote' }, text: textMember } },
+  heading: {
+    required: ['type', 'level', 'text'],
+    properties: { type: { const: 'heading' }, level: { type: 'integer', minimum: 1, maximum: 6 }, text: textMember },
+  },
+  code: { required: ['type', 'text'], properties: { type: { const: 'code' }, text: textMember, language: { type: 'string' } } },
+  list: {
+    required: ['type', 'items'],
+    properties: { type: { const: 'list' }, items: { type: 'array', minItems: 1, items: textMember }, ordered: { type: 'boolean' } },
+  },
+  svg: {
+    required: ['type', 'source', 'description', 'runtime'],
+    properties: { type: { const: 'svg' }, source: textMember, description: textMember, caption: { type: 'string' }, runtime: { const: 'static' } },
+  },
+};
+
+/** The JSON Schema of a blocks array holding the given kinds (for the description). */
+export const blocksJsonSchema = (kinds: readonly Block['type'][]) => ({
+  type: 'array',
+  minItems: 1,
+  items: { oneOf: kinds.map((k) => ({ type: 'object', additionalProperties: false, ...BLOCK_SCHEMAS[k] })) },
+});
+
 const bad = (where: string, problem: string, expected?: unknown): never =>
   fail('PUBS_INVALID_ENVELOPE', { where, problem, ...(expected === undefined ? {} : { expected }) });
 

@@ -11,7 +11,7 @@ import { pageQuery, pageRequest } from '../http/paging.ts';
 import { coded, describedAs, limitQuery, text } from '../http/schema.ts';
 import { runWrite } from '../http/write.ts';
 import { guardedJson, type Http, publicCache, sendDocument } from '../http/public-cache.ts';
-import { BLOCK_TYPES, ENVELOPE_CODES, keyProperties } from './envelope.ts';
+import { BLOCK_TYPES, blocksJsonSchema, ENVELOPE_CODES, keyProperties } from './envelope.ts';
 import { ACTIVITY_FEED, listItems, publicAsset, publicFeed, publicPost, publicSource, readActivity, readItem, readRevision } from './reads.ts';
 import { castReviewVote } from './review.ts';
 import {
@@ -66,7 +66,7 @@ const envelopeSchema = (revision: boolean) =>
           'Required (or request_key): a fresh key per new submission, in the body. Any string of printable characters; a uuid is best, because GET /v1/me/publications/lookup takes it in its Idempotency-Key header (a uuid is compared in lower case, another string exactly).',
         ),
         title: { type: 'string', minLength: 1, maxLength: 300 },
-        blocks: { type: 'array', minItems: 1, items: { type: 'object', required: ['type'], properties: { type: { enum: BLOCK_TYPES } } } },
+        blocks: blocksJsonSchema(BLOCK_TYPES),
         ...(revision ? { resume_publication: { type: 'boolean', description: 'Required true to put a withdrawn article back in review.' } } : {}),
       },
       example: {
@@ -168,7 +168,7 @@ export const pubsRoutes = (ctx: AppContext) => {
       detail: doc({
         summary: 'Withdraw your article from every public read',
         description:
-          'Any body, or none: the spec shows no body, so nothing in it is read. Public reads answer 410 PUBS_WITHDRAWN from now on; a new revision with resume_publication: true puts it back in review. Withdrawing again changes nothing.',
+          'No body, or any JSON object ({} is usual): the spec shows no body, so none of its members is read. Public reads answer 410 PUBS_WITHDRAWN from now on; a new revision with resume_publication: true puts it back in review. Withdrawing again changes nothing.',
         tags: TAGS,
         auth: true,
         errors: ['NOT_FOUND', 'NOT_OWNER', 'RESIDENCY_STOPPED'],

@@ -55,7 +55,7 @@ describe('Article envelope: idempotency_key is a string in the JSON body', () =>
   });
 });
 
-describe('Withdraw: its request body is not shown, so any body (or none) is accepted', () => {
+describe('Withdraw: its request body is not shown, so no body or any JSON object is accepted', () => {
   for (const [name, opts] of [
     ['no body', { headers: { 'content-type': '' } }],
     ['{}', { body: {} }],

@@ -153,3 +153,26 @@ describe('examples', () => {
     expect(checked).toBeGreaterThan(100);
   });
 });
+
+describe('request examples a client can send as written', () => {
+  test('the article, revision and comment envelopes and a checkpoint, sent as the description shows them, are accepted', async () => {
+    const { pubsApp } = await import('../pubs/harness.ts');
+    const { submit, vote, reviewers, author, t } = await pubsApp();
+    const spec = (await t.call('GET', '/openapi.json')).json;
+    const example = (path: string) => structuredClone(spec.paths[path].post.requestBody.content['application/json'].example);
+    const article = example('/v1/pubs/posts');
+    expect(article.request_key).toBeUndefined(); // an alias beside the key would conflict
+    const first = await submit(article);
+    expect(first.status, first.text).toBe(202);
+    await vote(reviewers[0]!.key, first.json.revision_id);
+    const revision = { ...example('/v1/pubs/posts/{post_id}/revisions'), idempotency_key: crypto.randomUUID() };
+    const revised = await t.call('POST', `/v1/pubs/posts/${first.json.item_id}/revisions`, { key: author.key, body: revision });
+    expect(revised.status, revised.text).toBe(202);
+    const comment = { ...example('/v1/pubs/posts/{post_id}/comments'), article_revision_id: first.json.revision_id };
+    for (const block of comment.blocks) expect(block.text ?? block.items).toBeDefined();
+    const commented = await t.call('POST', `/v1/pubs/posts/${first.json.item_id}/comments`, { key: reviewers[1]!.key, body: comment });
+    expect(commented.status, commented.text).toBe(201);
+    const checkpoint = await t.call('POST', '/v1/continuity/checkpoint', { key: author.key, body: example('/v1/continuity/checkpoint') });
+    expect(checkpoint.status, checkpoint.text).toBe(200);
+  });
+});
