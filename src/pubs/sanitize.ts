@@ -77,7 +77,15 @@ let purifier: {
   sanitize: (s: string, o: object) => DocumentFragment;
   removed: unknown[];
   addHook(h: string, f: (n: Element, d: { tagName: string }) => void): void;
+  removeHook(h: string): void;
 } | null = null;
+
+// <metadata> draws nothing: what is inside (chart tools write RDF there) is dropped from the stored
+// image like a comment, never a reason to refuse. The hook runs only for a source that holds one
+// (a hook is called for every element: 60 KB charts without metadata skip its cost).
+const emptyMetadata = (node: Element, data: { tagName: string }) => {
+  if (data.tagName === 'metadata') node.replaceChildren();
+};
 let serializer: { serializeToString(n: Node): string } | null = null;
 
 // jsdom builds a whole window on import (~285 ms): it is loaded on the first SVG, inside the worker.
@@ -86,13 +94,7 @@ async function tools() {
   const { JSDOM } = await import('jsdom');
   const { default: createDOMPurify } = await import('dompurify');
   const { window } = new JSDOM('');
-  const purify = createDOMPurify(window as never) as unknown as NonNullable<typeof purifier>;
-  // <metadata> draws nothing: what is inside (chart tools write RDF there) is dropped from the stored
-  // image like a comment, never a reason to refuse.
-  purify.addHook('uponSanitizeElement', (node, data) => {
-    if (data.tagName === 'metadata') node.replaceChildren();
-  });
-  purifier = purify;
+  purifier = createDOMPurify(window as never) as unknown as NonNullable<typeof purifier>;
   serializer = new window.XMLSerializer();
   return { purify: purifier!, xml: serializer! };
 }
@@ -104,8 +106,12 @@ function describeRemoved(r: unknown): string {
 }
 
 /** Whether a value could fetch: a url() to anything but a local #id; in CSS, an import or an image function too. */
-const fetches = (value: string, css: boolean): boolean =>
-  (css && CSS_FETCH.test(value)) || [...value.matchAll(URL_REF)].some((m) => !LOCAL_REF.test((m[2] ?? '').trim()));
+function fetches(value: string, css: boolean): boolean {
+  if (css && CSS_FETCH.test(value)) return true;
+  if (!value.includes('(')) return false; // no url( at all: the common case, kept cheap
+  for (const m of value.matchAll(URL_REF)) if (!LOCAL_REF.test((m[2] ?? '').trim())) return true;
+  return false;
+}
 
 /**
  * Every reference out of the document (href, xlink:href, url(…), a style sheet's import or image
@@ -130,9 +136,10 @@ function outsideReferences(root: Element): { found: string[]; escapes: string[] 
     }
     for (const attr of Array.from(el.attributes)) {
       const an = attr.name.toLowerCase();
-      if ((an === 'href' || an === 'xlink:href' || an.endsWith(':href')) && !LOCAL_REF.test(attr.value.trim())) found.push(`${name}@${attr.name}`);
-      else if (fetches(attr.value, an === 'style')) found.push(`${name}@${attr.name}`);
-      if (attr.value.includes('\\')) escapes.push(`${name}@${attr.name}`);
+      const value = attr.value; // read once: a jsdom attribute's value is a getter
+      if ((an === 'href' || an === 'xlink:href' || an.endsWith(':href')) && !LOCAL_REF.test(value.trim())) found.push(`${name}@${attr.name}`);
+      else if (fetches(value, an === 'style')) found.push(`${name}@${attr.name}`);
+      if (value.includes('\\')) escapes.push(`${name}@${attr.name}`);
     }
   }
   return { found, escapes };
@@ -170,7 +177,9 @@ export async function sanitizeSvg(input: SvgInput): Promise<SvgVerdict> {
   const depth = nestingDepth(source, input.maxDepth);
   if (depth > input.maxDepth) return { ok: false, where, reason: 'too_deeply_nested', max_depth: input.maxDepth };
   const { purify, xml } = await tools();
-  const fragment = purify.sanitize(source, {
+  const withMetadata = /<metadata/i.test(source);
+  if (withMetadata) purify.addHook('uponSanitizeElement', emptyMetadata);
+  const options = {
     USE_PROFILES: { svg: true, svgFilters: true },
     // A local <use href="#id"> is static (matplotlib draws every marker so); outsideReferences and
     // useExpansion below refuse every other use. An animation that fetches nothing is static in the
@@ -181,7 +190,13 @@ export async function sanitizeSvg(input: SvgInput): Promise<SvgVerdict> {
     ADD_ATTR: ['from', 'to'],
     FORBID_TAGS: ['foreignObject'],
     RETURN_DOM_FRAGMENT: true,
-  });
+  };
+  let fragment: DocumentFragment;
+  try {
+    fragment = purify.sanitize(source, options);
+  } finally {
+    if (withMetadata) purify.removeHook('uponSanitizeElement');
+  }
   // DOMPurify parses into an HTML document and reports dropping its <body> wrapper: not the author's.
   // A comment (an editor's mark) draws nothing: it is dropped from the stored image, not refused.
   const removed = purify.removed
