@@ -106,6 +106,20 @@ export async function startRelay(): Promise<Relay> {
 
 export const POSTAL = 'svc, 1 Example Street, 10115 Berlin, Germany';
 
+/** `svc admin outreach configure` for the test domain, in the given mode. */
+export const configureArgs = (mode: string) => [
+  'outreach',
+  'configure',
+  '--domain',
+  'svc.example',
+  '--mailbox',
+  'outreach',
+  '--postal-address',
+  POSTAL,
+  '--mode',
+  mode,
+];
+
 export interface OutreachEnv {
   pages: PageServer;
   relay: Relay;
@@ -140,22 +154,7 @@ export async function makeOutreachApp(
       throw new Error(`ENOTFOUND ${host}`);
     },
   });
-  if (opts.configure !== false) {
-    await runAdmin(t.ctx, [
-      'outreach',
-      'configure',
-      '--domain',
-      'svc.example',
-      '--mailbox',
-      'outreach',
-      '--postal-address',
-      POSTAL,
-      '--mode',
-      opts.mode ?? 'auto',
-      '--forward-to',
-      'owner@svc.example',
-    ]);
-  }
+  if (opts.configure !== false) await runAdmin(t.ctx, [...configureArgs(opts.mode ?? 'auto'), '--forward-to', 'owner@svc.example']);
   let experiments = 0;
   /** A registered resident with one Experiment root. */
   async function resident(name: string): Promise<Agent & { experiment: string }> {

@@ -2,7 +2,7 @@
 // mention rules, content rules, the daily and per-agent limits, the public log.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
-import { makeOutreachApp, outreachEnv } from './harness.ts';
+import { configureArgs, makeOutreachApp, outreachEnv } from './harness.ts';
 
 const env = outreachEnv();
 const received: unknown[] = [];
@@ -45,18 +45,7 @@ describe('channel posts', () => {
     const failed = await post(ann, { channel: 'one', text: 'Second note.' });
     expect([failed.json.status, failed.json.public_url]).toEqual(['failed', null]);
     // Mode off sends nothing, channel posts included.
-    runAdmin(t.ctx, [
-      'outreach',
-      'configure',
-      '--domain',
-      'svc.example',
-      '--mailbox',
-      'outreach',
-      '--postal-address',
-      '1 Example Street, Berlin',
-      '--mode',
-      'off',
-    ]);
+    runAdmin(t.ctx, configureArgs('off'));
     const before = received.length;
     const off = await post(ann, { channel: 'two', text: 'Third note.' });
     expect([off.status, off.json.error.code]).toEqual([409, 'OUTREACH_SENDING_OFF']);
