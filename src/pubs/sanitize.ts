@@ -65,12 +65,17 @@ function nestingDepth(source: string, stopAt: number): number {
 }
 
 const LOCAL_REF = /^#[A-Za-z_][\w.-]*$/;
-// url(...) in any attribute (fill, filter, clip-path, mask, style …) or style sheet: only a local
-// #id may be named.
-const URL_REF = /url\s*\(\s*(['"]?)(.*?)\1\s*\)/gi;
-// The other ways CSS (a style attribute or element) can fetch: an import, and the image functions
-// that take a bare string (a function's name is followed by its parenthesis with nothing between).
+// CSS whitespace is ASCII only: a no-break space before "#id" makes another (same-origin) URL.
+const trimCss = (s: string): string => s.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
+// Every url( in any attribute (fill, filter, mask, style, an animation's values …) or style sheet,
+// in any case; its argument runs to the next ")" across line breaks. Only a local #id may be named.
+const URL_OPEN = /url\s*\(/gi;
+// The other ways CSS can fetch: an import, and the image functions that take a bare string (a
+// function's name is followed by its parenthesis with nothing between). Checked in every attribute
+// too: presentation attributes and animation values are CSS values.
 const CSS_FETCH = /@import|(?:^|[^a-z0-9_-])(?:-webkit-)?(?:image-set|image|cross-fade|element|src|paint)\(/i;
+// Comments are nothing to CSS: removed before the checks, so none can hide or split a token.
+const CSS_COMMENT = /\/\*[^]*?(?:\*\/|$)/g;
 const ANIMATION = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor']);
 
 let purifier: {
@@ -105,11 +110,19 @@ function describeRemoved(r: unknown): string {
   return x.element?.nodeName?.toLowerCase() ?? 'node';
 }
 
-/** Whether a value could fetch: a url() to anything but a local #id; in CSS, an import or an image function too. */
-function fetches(value: string, css: boolean): boolean {
-  if (css && CSS_FETCH.test(value)) return true;
-  if (!value.includes('(')) return false; // no url( at all: the common case, kept cheap
-  for (const m of value.matchAll(URL_REF)) if (!LOCAL_REF.test((m[2] ?? '').trim())) return true;
+/** Whether a value could fetch: an import, an image function, or a url() naming anything but a local #id. */
+function fetches(raw: string): boolean {
+  if (!raw.includes('(') && !raw.includes('@')) return false; // no function, no at-rule: the common case, kept cheap
+  const value = raw.replace(CSS_COMMENT, ' ');
+  if (CSS_FETCH.test(value)) return true;
+  for (const m of value.matchAll(URL_OPEN)) {
+    const start = (m.index ?? 0) + m[0].length;
+    const end = value.indexOf(')', start);
+    if (end < 0) return true; // an unclosed url( is not ours to guess at
+    const arg = trimCss(value.slice(start, end));
+    const bare = /^(['"])([^]*)\1$/.exec(arg)?.[2] ?? arg;
+    if (!LOCAL_REF.test(bare)) return true;
+  }
   return false;
 }
 
@@ -130,15 +143,20 @@ function outsideReferences(root: Element): { found: string[]; escapes: string[] 
       if (target.endsWith('href')) found.push(`${name}@attributeName=${target}`);
     }
     if (name === 'style') {
+      // A style sheet is its own text: an element inside <style> could split a token ("@imp<g/>ort")
+      // that the text of the whole would hide from the checks.
+      if (el.children.length > 0) found.push('style@child-elements');
       const css = el.textContent ?? '';
-      if (fetches(css, true)) found.push('style');
+      if (fetches(css)) found.push('style');
       if (css.includes('\\')) escapes.push('style');
     }
+    // An <image> draws a picture from its href, and a local #id is no picture: any is refused.
+    if (name === 'image' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) found.push('image@href');
     for (const attr of Array.from(el.attributes)) {
       const an = attr.name.toLowerCase();
       const value = attr.value; // read once: a jsdom attribute's value is a getter
-      if ((an === 'href' || an === 'xlink:href' || an.endsWith(':href')) && !LOCAL_REF.test(value.trim())) found.push(`${name}@${attr.name}`);
-      else if (fetches(value, an === 'style')) found.push(`${name}@${attr.name}`);
+      if ((an === 'href' || an === 'xlink:href' || an.endsWith(':href')) && !LOCAL_REF.test(trimCss(value))) found.push(`${name}@${attr.name}`);
+      else if (fetches(value)) found.push(`${name}@${attr.name}`);
       if (value.includes('\\')) escapes.push(`${name}@${attr.name}`);
     }
   }

@@ -28,6 +28,21 @@ const refused: [string, string][] = [
     `<svg ${NS}><rect><animate attributeName="fill" values="url(https://evil.example/a);red" dur="1s"/></rect></svg>`,
   ],
   ['a script inside metadata next to one outside it', `<svg ${NS}><metadata><script>alert(1)</script></metadata><script>alert(2)</script></svg>`],
+  // From a bypass hunt: each was accepted once and fetched from outside when opened without the CSP.
+  ['an element inside <style> splitting @import', `<svg ${NS}><style>@imp<g>X</g>ort "https://evil.example/a.css";</style></svg>`],
+  ['an element inside <style> splitting url(', `<svg ${NS}><style>svg{background:u<title>X</title>rl(https://evil.example/b)}</style></svg>`],
+  ['a url() whose comment holds a line break', `<svg ${NS}><style>svg{background-image:url("https://evil.example/c"/*\n*/)}</style></svg>`],
+  ['a quoted url() ending in U+2028', `<svg ${NS}><rect style="mask-image:url('https://evil.example/d\u2028')"/></svg>`],
+  ['a font src url() ending in U+2029', `<svg ${NS}><style>@font-face{font-family:q;src:url("https://evil.example/e\u2029")}</style></svg>`],
+  ['image-set() in a presentation attribute', `<svg ${NS}><rect mask="image-set('https://evil.example/f' 1x)"/></svg>`],
+  [
+    'image-set() in an animation value',
+    `<svg ${NS}><rect><animate attributeName="mask" values="none;image-set('https://evil.example/g' 1x)" dur="1s"/></rect></svg>`,
+  ],
+  ['image-set() in a set', `<svg ${NS}><rect><set attributeName="mask" to="image-set('https://evil.example/h' 1x)"/></rect></svg>`],
+  ['a no-break space before a local #id (another same-origin URL)', `<svg ${NS}><rect filter="url(\u00a0#x)"/></svg>`],
+  ['an <image> naming a local #id', `<svg ${NS}><image href="#x"/></svg>`],
+  ['an unclosed url(', `<svg ${NS}><style>svg{background:url(https://evil.example/i</style></svg>`],
   ['deeply nested groups', `<svg ${NS}>${'<g>'.repeat(200)}${'</g>'.repeat(200)}</svg>`],
   ['groups nested one past the limit (65 with the root)', `<svg ${NS}>${'<g>'.repeat(64)}${'</g>'.repeat(64)}</svg>`],
   ['groups nested 20,000 deep within the byte limit, never closed', `<svg ${NS}>${'<g>'.repeat(20_000)}</svg>`],
@@ -64,6 +79,10 @@ const accepted: [string, string][] = [
   ],
   ['a set of fill', `<svg ${NS}><rect width="5" height="5"><set attributeName="fill" to="red" begin="1s"/></rect></svg>`],
   ['an aria-label that mentions an image (2024)', `<svg ${NS} aria-label="A chart image (2024)"><rect/></svg>`],
+  [
+    'a local url() quoted and spaced, a transform, a CSS comment',
+    `<svg ${NS}><defs><linearGradient id="g"/></defs><style>/* bars */ rect{fill:url( '#g' )}</style><rect transform="rotate(45)"/></svg>`,
+  ],
   // Chart tools write RDF into <metadata>: it draws nothing and is dropped, like a comment.
   [
     'a matplotlib-style chart (RDF metadata, a style sheet, style attributes, a local use)',
