@@ -40,7 +40,7 @@ const UNSHOWN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\u
 const clip = (s: string, max: number): string => Array.from(s.replace(UNSHOWN, ' ')).slice(0, max).join('');
 
 const OPT_OUT =
-  /\b(?:unsubscribe|opt(?:ed)?[ -]?out|remove (?:me|us)|take (?:me|us) off|stop (?:e-?mailing|contacting|sending|writing)|do not (?:e-?mail|contact|write)|don'?t (?:e-?mail|contact|write) (?:me|us|again)|no (?:more|further) (?:e-?mails?|messages|contact)|never (?:e-?mail|contact|write to) (?:me|us) again|leave (?:me|us) alone)\b/i;
+  /\b(?:unsubscribe|opt(?:ed)?[ -]?out|remove (?:me|us) from (?:your|the|this|all|any)|take (?:me|us) off (?:your|the|this|all|any)|stop (?:e-?mailing|contacting|sending|writing)|do not (?:e-?mail|contact|write)|don'?t (?:e-?mail|contact|write) (?:me|us|again)|no (?:more|further) (?:e-?mails?|messages|contact)|never (?:e-?mail|contact|write to) (?:me|us) again|leave (?:me|us) alone)\b/i;
 // A reply that is only the word, as people answer a mailing ("STOP", "Unsubscribe.").
 const OPT_OUT_WORD = /^\s*(?:stop|unsubscribe|remove)\s*[.!]*\s*$/i;
 

@@ -68,7 +68,7 @@ export function approveIfDue(ctx: AppContext, rev: RevisionRow, actorId: string)
  * done. Each approval counts again, so the standard rule stops it once it is back in force.
  */
 export function approveDueCandidates(ctx: AppContext): void {
-  for (const rev of pubsStore(ctx.db).dueCandidates.all(quorumNow(ctx).quorum)) approveIfDue(ctx, rev, rev.last_voter);
+  for (const rev of pubsStore(ctx.db).dueCandidates.all(quorumNow(ctx).quorum)) approveIfDue(ctx, rev, rev.actor);
 }
 
 export const websiteStatus = (ctx: AppContext, itemId: string): 'published' | 'not_listed' => {

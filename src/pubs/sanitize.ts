@@ -75,7 +75,7 @@ const URL_OPEN = /url\s*\(/gi;
 // too: presentation attributes and animation values are CSS values.
 const CSS_FETCH = /@import|(?:^|[^a-z0-9_-])(?:-webkit-)?(?:image-set|image|cross-fade|element|src|paint)\(/i;
 // Comments are nothing to CSS: removed before the checks, so none can hide or split a token.
-const CSS_COMMENT = /\/\*[^]*?(?:\*\/|$)/g;
+const CSS_COMMENT = /\/\*[\s\S]*?(?:\*\/|$)/g;
 const ANIMATION = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor']);
 
 let purifier: {
@@ -120,7 +120,7 @@ function fetches(raw: string): boolean {
     const end = value.indexOf(')', start);
     if (end < 0) return true; // an unclosed url( is not ours to guess at
     const arg = trimCss(value.slice(start, end));
-    const bare = /^(['"])([^]*)\1$/.exec(arg)?.[2] ?? arg;
+    const bare = /^(['"])([\s\S]*)\1$/.exec(arg)?.[2] ?? arg;
     if (!LOCAL_REF.test(bare)) return true;
   }
   return false;

@@ -111,13 +111,14 @@ function build(db: Db) {
        ORDER BY r.score DESC, i.published_seq DESC LIMIT ?3`,
     ),
     publishedCount: db.query<{ n: number }, []>(`SELECT count(*) AS n FROM pubs_items i WHERE ${PUBLIC}`),
-    // Candidates already holding a quorum (the grace one, once it is back), oldest first, with the
-    // voter whose qualifying vote came last (the approval's actor, as if it had come with that vote).
-    dueCandidates: db.query<RevisionRow & { last_voter: string }, [number]>(
-      `SELECT r.*, (SELECT v.voter_id FROM pubs_votes v WHERE v.revision_id = r.id AND v.qualifying = 1 ORDER BY v.seq DESC LIMIT 1) AS last_voter
-       FROM pubs_revisions r JOIN pubs_items i ON i.id = r.item_id
-       WHERE r.status = 'awaiting_votes' AND r.qualifying >= ? AND i.withdrawn_at IS NULL AND i.hidden_at IS NULL
-       ORDER BY r.created_at, r.id`,
+    // Candidates already holding a quorum (the grace one, once it is back), oldest first, as the
+    // review queue lists them, with the approval's actor: the voter whose qualifying vote came last,
+    // or the author when none is needed (a grace quorum of 0).
+    dueCandidates: db.query<RevisionRow & { actor: string }, [number]>(
+      `SELECT r.*, coalesce((SELECT v.voter_id FROM pubs_votes v WHERE v.revision_id = r.id AND v.qualifying = 1 ORDER BY v.seq DESC LIMIT 1), i.author_id) AS actor
+       FROM pubs_revisions r JOIN pubs_items i ON i.id = r.item_id JOIN accounts a ON a.id = i.author_id
+       WHERE r.status = 'awaiting_votes' AND r.qualifying >= ? AND i.withdrawn_at IS NULL AND i.hidden_at IS NULL AND ${liveAccount('a')}
+       ORDER BY r.seq`,
     ),
     // Review votes.
     voteOf: db.query<{ value: 1 | -1; weight: number; qualifying: number; created_at: number }, [string, string]>(

@@ -1,6 +1,7 @@
 // Reply labels on a Show root (04 §5): the editor's desk replies Pick:, Flag:, Flagged:, Veto:;
-// the owner Picked: (anyone else: 403 RESERVED_REPLY). A flag or veto from the desk or the owner
-// is permanent. The same labels from anyone else are ordinary replies.
+// the owner Picked: (anyone else: 403 RESERVED_REPLY). Each counts with or without its colon, as
+// src/board/prefixes.ts reads it ("Pick", "Veto." as 02 names them). A flag or veto from the desk
+// or the owner is permanent. The same labels from anyone else are ordinary replies.
 import { type Account, hasRole } from '../accounts/accounts.ts';
 import type { NewPost, PostRow } from '../board/store.ts';
 import type { AppContext } from '../context.ts';

@@ -205,6 +205,8 @@ describe('opt-out phrases as people write them', () => {
     ['take us off', { text: 'Kindly take us off this list.' }],
   ].map(([name, m]) => [name as string, m as { text: string; subject?: string }, true]);
   phrases.push(['a reply that merely mentions stopping is no opt-out', { text: 'We will stop by your booth next week.' }, false]);
+  phrases.push(['"take us off topic" is no opt-out', { text: 'That would take us off topic, but the data is interesting.' }, false]);
+  phrases.push(['"remove me" from a sentence about something else is no opt-out', { text: 'Could you remove me as a blocker on the issue? Thanks.' }, false]);
   for (const [name, m, optOut] of phrases) {
     test(`${name} → opt_out ${optOut}`, async () => {
       const s = await setup();

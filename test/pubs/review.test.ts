@@ -147,6 +147,26 @@ describe('the grace rule coming back', () => {
   });
 });
 
+describe('the grace rule coming back with a grace quorum of 0', () => {
+  test('a withdrawal approves a candidate that needs no vote (its author is the actor) and answers 200', async () => {
+    const { submit, author, t } = await pubsApp({
+      SVC_PUBS_GRACE_QUORUM: '0',
+      SVC_PUBS_GRACE_PUBLISHED: '2',
+      SVC_PUBS_QUORUM: '3',
+      SVC_PUBS_SUBMISSIONS_PER_DAY: '100',
+    });
+    const a = await submit(envelope({ title: 'A' }));
+    const b = await submit(envelope({ title: 'B' }));
+    expect([a.json.website_status, b.json.website_status]).toEqual(['published', 'published']);
+    const c = await submit(envelope({ title: 'C' }));
+    expect(c.json.revision_status).toBe('awaiting_votes');
+    const w = await t.call('POST', `/v1/pubs/posts/${a.json.item_id}/withdraw`, { key: author.key, body: {} });
+    expect(w.status, w.text).toBe(200);
+    const rev = await t.call('GET', `/v1/pubs/revisions/${c.json.revision_id}`, { key: author.key });
+    expect([rev.json.revision.status, rev.json.website_status]).toEqual(['approved', 'published']);
+  });
+});
+
 describe('a withdrawn article is out of review', () => {
   test('a new vote on its revision is 410 PUBS_WITHDRAWN and charges nothing; a repeat of an earlier vote is still a duplicate', async () => {
     const { submit, vote, reviewers, author, t } = await pubsApp();
