@@ -67,15 +67,12 @@ function nestingDepth(source: string, stopAt: number): number {
 const LOCAL_REF = /^#[A-Za-z_][\w.-]*$/;
 // CSS whitespace is ASCII only: a no-break space before "#id" makes another (same-origin) URL.
 const trimCss = (s: string): string => s.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
-// Every url( in any attribute (fill, filter, mask, style, an animation's values …) or style sheet,
-// in any case; its argument runs to the next ")" across line breaks. Only a local #id may be named.
-const URL_OPEN = /url\s*\(/gi;
 // The other ways CSS can fetch: an import, and the image functions that take a bare string (a
 // function's name is followed by its parenthesis with nothing between). Checked in every attribute
 // too: presentation attributes and animation values are CSS values.
 const CSS_FETCH = /@import|(?:^|[^a-z0-9_-])(?:-webkit-)?(?:image-set|image|cross-fade|element|src|paint)\(/i;
-// Comments are nothing to CSS: removed before the checks, so none can hide or split a token.
-const CSS_COMMENT = /\/\*[\s\S]*?(?:\*\/|$)/g;
+const CSS_BLANK = /[\t\n\f\r ]/;
+const IDENT_CHAR = /[A-Za-z0-9_-]/;
 const ANIMATION = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor']);
 
 let purifier: {
@@ -110,20 +107,67 @@ function describeRemoved(r: unknown): string {
   return x.element?.nodeName?.toLowerCase() ?? 'node';
 }
 
+/**
+ * CSS read the way a browser tokenizes it (CSS Syntax §4; a backslash is refused before this, so
+ * there are no escapes): comments become a blank, strings stay whole (a "/*" inside one is text,
+ * not a comment), and every url( gives its argument: a quoted string, or an unquoted url token
+ * that runs to the next ")" with comments and quotes in it as plain characters. `bad` for what a
+ * browser would read differently or recover from: an unclosed string or url, or a quoted url( not
+ * closed right after its string. The text kept holds everything outside url() for the other checks.
+ */
+function readCss(t: string): { text: string; urls: string[]; bad: boolean } {
+  let text = '';
+  const urls: string[] = [];
+  const n = t.length;
+  let i = 0;
+  while (i < n) {
+    if (t.startsWith('/*', i)) {
+      const end = t.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+      text += ' ';
+      continue;
+    }
+    const c = t[i]!;
+    if (c === '"' || c === "'") {
+      const end = t.indexOf(c, i + 1);
+      if (end < 0 || /[\n\r\f]/.test(t.slice(i + 1, end))) return { text, urls, bad: true };
+      text += t.slice(i, end + 1);
+      i = end + 1;
+      continue;
+    }
+    const url = /^url[\t\n\f\r ]*\(/i.exec(t.slice(i, i + 40));
+    if (url && (i === 0 || !IDENT_CHAR.test(t[i - 1]!))) {
+      let j = i + url[0].length;
+      while (j < n && CSS_BLANK.test(t[j]!)) j++;
+      const q = t[j];
+      if (q === '"' || q === "'") {
+        const end = t.indexOf(q, j + 1);
+        if (end < 0 || /[\n\r\f]/.test(t.slice(j + 1, end))) return { text, urls, bad: true };
+        urls.push(t.slice(j + 1, end));
+        let k = end + 1;
+        while (k < n && CSS_BLANK.test(t[k]!)) k++;
+        if (t[k] !== ')') return { text, urls, bad: true };
+        i = k + 1;
+      } else {
+        const end = t.indexOf(')', j);
+        if (end < 0) return { text, urls, bad: true };
+        urls.push(t.slice(j, end).replace(/[\t\n\f\r ]+$/, ''));
+        i = end + 1;
+      }
+      text += ' url() ';
+      continue;
+    }
+    text += c;
+    i++;
+  }
+  return { text, urls, bad: false };
+}
+
 /** Whether a value could fetch: an import, an image function, or a url() naming anything but a local #id. */
 function fetches(raw: string): boolean {
   if (!raw.includes('(') && !raw.includes('@')) return false; // no function, no at-rule: the common case, kept cheap
-  const value = raw.replace(CSS_COMMENT, ' ');
-  if (CSS_FETCH.test(value)) return true;
-  for (const m of value.matchAll(URL_OPEN)) {
-    const start = (m.index ?? 0) + m[0].length;
-    const end = value.indexOf(')', start);
-    if (end < 0) return true; // an unclosed url( is not ours to guess at
-    const arg = trimCss(value.slice(start, end));
-    const bare = /^(['"])([\s\S]*)\1$/.exec(arg)?.[2] ?? arg;
-    if (!LOCAL_REF.test(bare)) return true;
-  }
-  return false;
+  const css = readCss(raw);
+  return css.bad || CSS_FETCH.test(css.text) || css.urls.some((u) => !LOCAL_REF.test(u));
 }
 
 /**

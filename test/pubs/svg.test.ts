@@ -43,6 +43,26 @@ const refused: [string, string][] = [
   ['a no-break space before a local #id (another same-origin URL)', `<svg ${NS}><rect filter="url(\u00a0#x)"/></svg>`],
   ['an <image> naming a local #id', `<svg ${NS}><image href="#x"/></svg>`],
   ['an unclosed url(', `<svg ${NS}><style>svg{background:url(https://evil.example/i</style></svg>`],
+  // From a second hunt: a "/*" inside a CSS string or an unquoted url is text, not a comment, so
+  // comments cannot be cut out by a pattern: the CSS is read as a browser tokenizes it.
+  ['an @import between two strings that look like a comment', `<svg ${NS}><style>@foo "/*"; @import url(https://evil.example/j.css); @bar "*/";</style></svg>`],
+  [
+    'a font src between two strings that look like a comment',
+    `<svg ${NS}><style>x{font-family:"/*"} @font-face{font-family:Q;src:url(https://evil.example/k.woff)} y{font-family:"*/"}</style></svg>`,
+  ],
+  [
+    'a url() between two unquoted urls holding /* and */',
+    `<svg ${NS}><rect style="fill:url(#r/*);mask-image:url(https://evil.example/l);stroke:url(#r*/)"/></svg>`,
+  ],
+  ['a mask list hiding an outside url() the same way', `<svg ${NS}><rect mask="url(#r/*),url(https://evil.example/m.svg#m),url(#r*/)"/></svg>`],
+  [
+    'a set of cursor hiding an outside url() the same way',
+    `<svg ${NS}><rect><set attributeName="cursor" to="url(#r/*),url(https://evil.example/n),url(#r*/),auto"/></rect></svg>`,
+  ],
+  [
+    'animation values hiding an outside url() the same way',
+    `<svg ${NS}><rect mask="url(#r)"><animate attributeName="mask" dur="1s" values="url(#r/*);url(https://evil.example/o.svg#m);url(#r*/)"/></rect></svg>`,
+  ],
   ['deeply nested groups', `<svg ${NS}>${'<g>'.repeat(200)}${'</g>'.repeat(200)}</svg>`],
   ['groups nested one past the limit (65 with the root)', `<svg ${NS}>${'<g>'.repeat(64)}${'</g>'.repeat(64)}</svg>`],
   ['groups nested 20,000 deep within the byte limit, never closed', `<svg ${NS}>${'<g>'.repeat(20_000)}</svg>`],
@@ -79,6 +99,7 @@ const accepted: [string, string][] = [
   ],
   ['a set of fill', `<svg ${NS}><rect width="5" height="5"><set attributeName="fill" to="red" begin="1s"/></rect></svg>`],
   ['an aria-label that mentions an image (2024)', `<svg ${NS} aria-label="A chart image (2024)"><rect/></svg>`],
+  ['a font-family list with quoted names', `<svg ${NS}><style>text{font-family:"DejaVu Sans", 'Liberation Sans', sans-serif}</style><text>x</text></svg>`],
   [
     'a local url() quoted and spaced, a transform, a CSS comment',
     `<svg ${NS}><defs><linearGradient id="g"/></defs><style>/* bars */ rect{fill:url( '#g' )}</style><rect transform="rotate(45)"/></svg>`,
