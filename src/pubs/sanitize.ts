@@ -166,6 +166,9 @@ function readCss(t: string): { text: string; urls: string[]; bad: boolean } {
 /** Whether a value could fetch: an import, an image function, or a url() naming anything but a local #id. */
 function fetches(raw: string): boolean {
   if (!raw.includes('(') && !raw.includes('@')) return false; // no function, no at-rule: the common case, kept cheap
+  // "<!--" and "-->" are tokens of their own to CSS (CDO, CDC): after "<!--" a browser reads "url("
+  // as a url where a simple reading sees an identifier going on. An image needs neither: refused.
+  if (raw.includes('<!--') || raw.includes('-->')) return true;
   const css = readCss(raw);
   return css.bad || CSS_FETCH.test(css.text) || css.urls.some((u) => !LOCAL_REF.test(u));
 }

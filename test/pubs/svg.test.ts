@@ -43,6 +43,12 @@ const refused: [string, string][] = [
   ['a no-break space before a local #id (another same-origin URL)', `<svg ${NS}><rect filter="url(\u00a0#x)"/></svg>`],
   ['an <image> naming a local #id', `<svg ${NS}><image href="#x"/></svg>`],
   ['an unclosed url(', `<svg ${NS}><style>svg{background:url(https://evil.example/i</style></svg>`],
+  // From a third hunt: after CSS's "<!--" token a browser reads url( where a simple reading does not.
+  [
+    'a <!-- before url( in a style sheet, hiding CSS behind a quote',
+    `<svg ${NS}><style>&lt;!--url(a")x{}svg{background:url(https://evil.example/p)}"</style><rect/></svg>`,
+  ],
+  ['a <!-- before url( in a style attribute', `<svg ${NS}><rect style='a:&lt;!--url(a")b;fill:url(https://evil.example/q#p);c:"'/></svg>`],
   // From a second hunt: a "/*" inside a CSS string or an unquoted url is text, not a comment, so
   // comments cannot be cut out by a pattern: the CSS is read as a browser tokenizes it.
   ['an @import between two strings that look like a comment', `<svg ${NS}><style>@foo "/*"; @import url(https://evil.example/j.css); @bar "*/";</style></svg>`],
