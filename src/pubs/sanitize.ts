@@ -72,6 +72,9 @@ const trimCss = (s: string): string => s.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g,
 // too: presentation attributes and animation values are CSS values.
 const CSS_FETCH = /@import|(?:^|[^a-z0-9_-])(?:-webkit-)?(?:image-set|image|cross-fade|element|src|paint)\(/i;
 const CSS_BLANK = /[\t\n\f\r ]/;
+// The same names without the boundary, and every "url(", looked for in the raw text whatever surrounds them.
+const FETCH_ANYWHERE = /@import|(?:image-set|image|cross-fade|element|src|paint)\(/i;
+const URL_ANYWHERE = /url[\t\n\f\r ]*\(/gi;
 const IDENT_CHAR = /[A-Za-z0-9_-]/;
 const ANIMATION = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor']);
 
@@ -169,6 +172,17 @@ function fetches(raw: string): boolean {
   // "<!--" and "-->" are tokens of their own to CSS (CDO, CDC): after "<!--" a browser reads "url("
   // as a url where a simple reading sees an identifier going on. An image needs neither: refused.
   if (raw.includes('<!--') || raw.includes('-->')) return true;
+  // Belt and braces: whatever a tokenizer makes of the context (a string, a comment, a token run
+  // on), nothing that looks like a fetch may appear at all: no fetching at-rule or function name
+  // anywhere, and every "url(" anywhere names exactly a local #id.
+  if (FETCH_ANYWHERE.test(raw)) return true;
+  for (const m of raw.matchAll(URL_ANYWHERE)) {
+    const start = (m.index ?? 0) + m[0].length;
+    const end = raw.indexOf(')', start);
+    if (end < 0) return true;
+    const arg = trimCss(raw.slice(start, end));
+    if (!LOCAL_REF.test(/^(['"])([\s\S]*)\1$/.exec(arg)?.[2] ?? arg)) return true;
+  }
   const css = readCss(raw);
   return css.bad || CSS_FETCH.test(css.text) || css.urls.some((u) => !LOCAL_REF.test(u));
 }

@@ -43,6 +43,12 @@ const refused: [string, string][] = [
   ['a no-break space before a local #id (another same-origin URL)', `<svg ${NS}><rect filter="url(\u00a0#x)"/></svg>`],
   ['an <image> naming a local #id', `<svg ${NS}><image href="#x"/></svg>`],
   ['an unclosed url(', `<svg ${NS}><style>svg{background:url(https://evil.example/i</style></svg>`],
+  // Whatever the context: any url( must name a local #id, and no fetching name appears at all.
+  ['a url( to outside written inside a string', `<svg ${NS}><style>text{font-family:"url(https://evil.example/s)"}</style><text>x</text></svg>`],
+  [
+    'a url( run on from a unicode-range token',
+    `<svg ${NS}><style>@font-face{unicode-range:U+abcdefurl(x"y);} svg{background:url(https://evil.example/t)}"</style></svg>`,
+  ],
   // From a third hunt: after CSS's "<!--" token a browser reads url( where a simple reading does not.
   [
     'a <!-- before url( in a style sheet, hiding CSS behind a quote',
