@@ -163,6 +163,17 @@ describe('admission checks store nothing when they refuse', () => {
     ],
     ['price talk in a list item', { blocks: [{ type: 'list', items: ['fine', 'buy $BONK now before it pumps'] }] }, 'PRICE_TALK', 'blocks[0].items[1]'],
     [
+      'a secret in a paragraph beside a clean svg (the text rules and the image checks run side by side)',
+      {
+        blocks: [
+          { type: 'svg', source: '<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5"/></svg>', description: 'x', runtime: 'static' },
+          { type: 'paragraph', text: 'key: sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd' },
+        ],
+      },
+      'SECRET_LIKE',
+      'blocks[1].text',
+    ],
+    [
       'price talk drawn inside an svg',
       {
         blocks: [
