@@ -12,6 +12,7 @@ import { tx } from '../db/open.ts';
 import { clientAddress } from '../http/client.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { canonicalJson } from '../http/idempotency.ts';
+import { documentMembers } from '../public/envelope.ts';
 import { checkRevision, publishedArticle } from './article.ts';
 import { challengeFor, checkChallenge, serviceSecret, spendChallenge } from './challenge.ts';
 import { commentsStore } from './store.ts';
@@ -81,7 +82,7 @@ export async function openSession(ctx: AppContext, http: Pick<Context, 'request'
     http.set.headers['set-cookie'] = cookieHeader(ctx, raw);
   }
   return {
-    ...documentMembers(ctx),
+    ...documentMembers(ctx.clock.now()),
     csrf: session.csrf,
     expires_at: iso(session.expires_at),
     limits: guestLimits(ctx),
@@ -163,7 +164,7 @@ function replay(ctx: AppContext, session: GuestSession, postId: string, body: Gu
   if (!prior) return undefined;
   if (prior.guest_fingerprint !== fingerprintOf(postId, body)) fail('GUEST_REQUEST_CONFLICT', { field: 'request_id', request_id: body.request_id });
   set.status = 200;
-  return { ...documentMembers(ctx), request_id: body.request_id, replayed: true, comment: guestComment(prior) };
+  return { ...documentMembers(ctx.clock.now()), request_id: body.request_id, replayed: true, comment: guestComment(prior) };
 }
 
 /** A rolling window (the hour of a session): full until its oldest entry leaves it. */
@@ -182,9 +183,6 @@ function dailyLimit(ctx: AppContext, count: { n: number }, limit: number, scope:
 
 /** The start of the UTC day `ms` falls in. */
 const utcDayStart = (ms: number): number => nextUtcMidnight(ms) - DAY;
-
-/** What every /api/* document carries (01: version, generated_at, content_is_untrusted). */
-const documentMembers = (ctx: AppContext) => ({ version: 1 as const, generated_at: iso(ctx.clock.now()), content_is_untrusted: true as const });
 
 /** POST /api/pubs/posts/{post_id}/human-comments (the route has run checkGuestWrite). */
 export async function postGuestComment(ctx: AppContext, http: Pick<Context, 'request' | 'set' | 'server'>, postId: string, body: GuestCommentBody) {
@@ -228,7 +226,7 @@ export async function postGuestComment(ctx: AppContext, http: Pick<Context, 'req
         now,
       );
       http.set.status = 201;
-      return { ...documentMembers(ctx), request_id: body.request_id, replayed: false, comment: guestComment(s.byId.get(id)!) };
+      return { ...documentMembers(ctx.clock.now()), request_id: body.request_id, replayed: false, comment: guestComment(s.byId.get(id)!) };
     }),
   );
 }
@@ -239,7 +237,7 @@ export function lookupGuestComment(ctx: AppContext, request: Request, set: Conte
   set.headers['cache-control'] = 'no-store';
   const row = commentsStore(ctx.db).guestByRequest.get(session.id, requestId);
   if (!row) return fail('GUEST_REQUEST_NOT_FOUND', { request_id: requestId });
-  return { ...documentMembers(ctx), request_id: requestId, replayed: true, comment: guestComment(row) };
+  return { ...documentMembers(ctx.clock.now()), request_id: requestId, replayed: true, comment: guestComment(row) };
 }
 
 export interface ReportBody {
@@ -268,7 +266,7 @@ export async function fileReport(ctx: AppContext, http: Pick<Context, 'request' 
       const id = newId(ctx);
       s.insertReport.run(id, s.nextReportSeq.get()!.seq, session.id, item.id, commentId, body.reason.trim(), address, now);
       http.set.status = 201;
-      return { ...documentMembers(ctx), report_id: id, received_at: iso(now) };
+      return { ...documentMembers(ctx.clock.now()), report_id: id, received_at: iso(now) };
     }),
   );
 }

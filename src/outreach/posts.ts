@@ -8,7 +8,7 @@ import { newId } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { DAY_MS, utcDayStart } from './settings.ts';
-import { type Channel, outreachStore } from './store.ts';
+import { type Channel, type ConfigRow, outreachStore } from './store.ts';
 
 export interface PostInput {
   channel: Channel;
@@ -19,11 +19,11 @@ export interface PostInput {
 export const postPublicUrl = (ctx: AppContext, id: string) => `${ctx.config.baseUrl}/outreach#p-${id}`;
 
 /** The write (inside runWrite's transaction). */
-export function createPost(ctx: AppContext, account: Account, input: PostInput) {
+export function createPost(ctx: AppContext, account: Account, config: ConfigRow, input: PostInput) {
   const s = outreachStore(ctx.db);
   const now = ctx.clock.now();
   // Mode off sends nothing (02): channel posts included.
-  if (s.config.get()?.mode === 'off') fail('OUTREACH_SENDING_OFF');
+  if (config.mode === 'off') fail('OUTREACH_SENDING_OFF');
   if (!s.channel.get(input.channel)) fail('OUTREACH_CHANNEL_NOT_SET', { channel: input.channel });
   if (!s.ownExperiment.get(input.experiment_id, account.id)) fail('OUTREACH_NOT_YOUR_EXPERIMENT');
   const day = utcDayStart(now);

@@ -271,7 +271,7 @@ export const outreachRoutes = (ctx: AppContext) =>
       async ({ account, body, request, set }) => {
         set.headers['cache-control'] = 'no-store';
         const config = outreachAccess(ctx, request, account.id);
-        checkEmailText(ctx, body.subject, body.body);
+        checkEmailText(ctx, config, body.subject, body.body);
         enforceOutreachContent({ subject: body.subject, body: body.body });
         let fresh = false;
         const answer = (await runWrite(ctx, WRITES.email, { account, headers: request.headers, set, body }, () => {
@@ -324,13 +324,13 @@ export const outreachRoutes = (ctx: AppContext) =>
       '/v1/outreach/post',
       async ({ account, body, request, set }) => {
         set.headers['cache-control'] = 'no-store';
-        outreachAccess(ctx, request, account.id);
+        const config = outreachAccess(ctx, request, account.id);
         checkPostText(body.text, body.channel);
         enforceOutreachContent({ text: body.text });
         let fresh = false;
         const answer = (await runWrite(ctx, WRITES.post, { account, headers: request.headers, set, body }, () => {
           fresh = true;
-          return { body: createPost(ctx, account, body) };
+          return { body: createPost(ctx, account, config, body) };
         })) as v.InferOutput<typeof PostAnswer>;
         const status = fresh ? await deliverPost(ctx, answer.post_id) : (outreachStore(ctx.db).post.get(answer.post_id)?.status ?? answer.status);
         // Only a posted message is in the public log: a failed one has no public address.

@@ -6,7 +6,8 @@ import { hostOf, linksIn } from '../content/links.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import LINK_HOSTS from './data/link-hosts.json';
-import { outreachStore } from './store.ts';
+import { mailboxAddress } from './access.ts';
+import type { ConfigRow } from './store.ts';
 import { BODY_MAX, BODY_MIN, CHANNEL_TWO_MENTIONS, MAX_LINKS, POST_MAX, SUBJECT_MAX, SUBJECT_MIN } from './settings.ts';
 
 export const chars = (s: string): number => [...s].length;
@@ -91,9 +92,9 @@ export function checkContactText(input: { outlet: string; name?: string | undefi
 }
 
 /** Lengths and plain text of an e-mail, then its links; answers nothing or throws. */
-export function checkEmailText(ctx: AppContext, subject: string, body: string): void {
+export function checkEmailText(ctx: AppContext, config: ConfigRow, subject: string, body: string): void {
   const problems: { field: string; rule: string; min?: number; max?: number; length?: number }[] = [];
-  const mailbox = outreachStore(ctx.db).config.get()?.mailbox.toLowerCase() ?? null;
+  const mailbox = mailboxAddress(config).toLowerCase();
   const s = chars(subject.trim());
   if (s < SUBJECT_MIN || s > SUBJECT_MAX) problems.push({ field: 'subject', rule: 'length', min: SUBJECT_MIN, max: SUBJECT_MAX, length: s });
   if (/[\r\n]/.test(subject)) problems.push({ field: 'subject', rule: 'one_line' });

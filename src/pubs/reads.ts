@@ -5,6 +5,7 @@ import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import { decodeCursor, encodeCursor, type PageRequest, pageOf, pageRequest } from '../http/paging.ts';
+import { documentMembers } from '../public/envelope.ts';
 import { quorumNow, reviewEligibility, websiteStatus } from './review.ts';
 import { type ItemRow, pubsStore, type RevisionRow } from './store.ts';
 import { publicUrl } from './submit.ts';
@@ -146,7 +147,7 @@ function publishedItem(ctx: AppContext, id: string) {
   return { item, rev: s.revision.get(item.published_revision_id)! };
 }
 
-const envelope = (ctx: AppContext) => ({ version: 1 as const, generated_at: iso(ctx.clock.now()), content_is_untrusted: true as const });
+const envelope = (ctx: AppContext) => documentMembers(ctx.clock.now());
 
 /** GET /api/pubs/posts/{id}: the published revision; svg blocks point at their asset URL. */
 export function publicPost(ctx: AppContext, id: string) {

@@ -67,12 +67,11 @@ function nestingDepth(source: string, stopAt: number): number {
 const LOCAL_REF = /^#[A-Za-z_][\w.-]*$/;
 // CSS whitespace is ASCII only: a no-break space before "#id" makes another (same-origin) URL.
 const trimCss = (s: string): string => s.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
-// The other ways CSS can fetch: an import, and the image functions that take a bare string (a
-// function's name is followed by its parenthesis with nothing between). Checked in every attribute
-// too: presentation attributes and animation values are CSS values.
-const CSS_FETCH = /@import|(?:^|[^a-z0-9_-])(?:-webkit-)?(?:image-set|image|cross-fade|element|src|paint)\(/i;
 const CSS_BLANK = /[\t\n\f\r ]/;
-// The same names without the boundary, and every "url(", looked for in the raw text whatever surrounds them.
+// The other ways CSS can fetch: an import, and the image functions that take a bare string (a
+// function's name is followed by its parenthesis with nothing between), looked for in the raw text
+// of every attribute (presentation attributes and animation values are CSS values too) and style
+// sheet, whatever surrounds them; and every "url(", wherever it stands.
 const FETCH_ANYWHERE = /@import|(?:image-set|image|cross-fade|element|src|paint)\(/i;
 const URL_ANYWHERE = /url[\t\n\f\r ]*\(/gi;
 const IDENT_CHAR = /[A-Za-z0-9_-]/;
@@ -111,15 +110,14 @@ function describeRemoved(r: unknown): string {
 }
 
 /**
- * CSS read the way a browser tokenizes it (CSS Syntax §4; a backslash is refused before this, so
- * there are no escapes): comments become a blank, strings stay whole (a "/*" inside one is text,
- * not a comment), and every url( gives its argument: a quoted string, or an unquoted url token
- * that runs to the next ")" with comments and quotes in it as plain characters. `bad` for what a
- * browser would read differently or recover from: an unclosed string or url, or a quoted url( not
- * closed right after its string. The text kept holds everything outside url() for the other checks.
+ * The url() arguments of CSS read the way a browser tokenizes it (CSS Syntax §4; a backslash is
+ * refused before this, so there are no escapes): comments are skipped, strings stay whole (a "/*"
+ * inside one is text, not a comment), and each url( gives its argument: a quoted string, or an
+ * unquoted url token that runs to the next ")" with comments and quotes in it as plain characters.
+ * `bad` for what a browser would read differently or recover from: an unclosed string or url, or a
+ * quoted url( not closed right after its string.
  */
-function readCss(t: string): { text: string; urls: string[]; bad: boolean } {
-  let text = '';
+function cssUrls(t: string): { urls: string[]; bad: boolean } {
   const urls: string[] = [];
   const n = t.length;
   let i = 0;
@@ -127,14 +125,12 @@ function readCss(t: string): { text: string; urls: string[]; bad: boolean } {
     if (t.startsWith('/*', i)) {
       const end = t.indexOf('*/', i + 2);
       i = end < 0 ? n : end + 2;
-      text += ' ';
       continue;
     }
     const c = t[i]!;
     if (c === '"' || c === "'") {
       const end = t.indexOf(c, i + 1);
-      if (end < 0 || /[\n\r\f]/.test(t.slice(i + 1, end))) return { text, urls, bad: true };
-      text += t.slice(i, end + 1);
+      if (end < 0 || /[\n\r\f]/.test(t.slice(i + 1, end))) return { urls, bad: true };
       i = end + 1;
       continue;
     }
@@ -145,25 +141,23 @@ function readCss(t: string): { text: string; urls: string[]; bad: boolean } {
       const q = t[j];
       if (q === '"' || q === "'") {
         const end = t.indexOf(q, j + 1);
-        if (end < 0 || /[\n\r\f]/.test(t.slice(j + 1, end))) return { text, urls, bad: true };
+        if (end < 0 || /[\n\r\f]/.test(t.slice(j + 1, end))) return { urls, bad: true };
         urls.push(t.slice(j + 1, end));
         let k = end + 1;
         while (k < n && CSS_BLANK.test(t[k]!)) k++;
-        if (t[k] !== ')') return { text, urls, bad: true };
+        if (t[k] !== ')') return { urls, bad: true };
         i = k + 1;
       } else {
         const end = t.indexOf(')', j);
-        if (end < 0) return { text, urls, bad: true };
+        if (end < 0) return { urls, bad: true };
         urls.push(t.slice(j, end).replace(/[\t\n\f\r ]+$/, ''));
         i = end + 1;
       }
-      text += ' url() ';
       continue;
     }
-    text += c;
     i++;
   }
-  return { text, urls, bad: false };
+  return { urls, bad: false };
 }
 
 /** Whether a value could fetch: an import, an image function, or a url() naming anything but a local #id. */
@@ -183,8 +177,8 @@ function fetches(raw: string): boolean {
     const arg = trimCss(raw.slice(start, end));
     if (!LOCAL_REF.test(/^(['"])([\s\S]*)\1$/.exec(arg)?.[2] ?? arg)) return true;
   }
-  const css = readCss(raw);
-  return css.bad || CSS_FETCH.test(css.text) || css.urls.some((u) => !LOCAL_REF.test(u));
+  const css = cssUrls(raw);
+  return css.bad || css.urls.some((u) => !LOCAL_REF.test(u));
 }
 
 /**
