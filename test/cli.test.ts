@@ -1,9 +1,13 @@
 // The svc command as a self-hoster runs it: real processes on a temporary data directory.
-import { afterAll, describe, expect, test } from 'bun:test';
+import { afterAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from './until.ts';
+
+// A test here starts up to 16 processes, each a cold start of the whole app: seconds apiece on a
+// loaded 2-core machine. The runner's timeout only guards against a hang; it is no speed target.
+setDefaultTimeout(180_000);
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -160,10 +164,13 @@ describe('svc serve', () => {
     expect(listening.base_url).toBe(`http://localhost:${port}`);
     // A second server on the same port fails (exit 2, JSON error) instead of sharing it.
     const second = Bun.spawn([process.execPath, MAIN, 'serve', '--port', port, '--data', tempDir()], { stdout: 'pipe', stderr: 'pipe' });
-    const guard = setTimeout(() => second.kill('SIGKILL'), 10_000); // were it to listen, it would never exit
-    expect(await second.exited).toBe(2);
-    clearTimeout(guard);
-    const refused = JSON.parse((await new Response(second.stderr).text()).trim() || (await new Response(second.stdout).text()).trim());
+    // Were it to listen, it would print its listening line and never exit: whichever comes first.
+    const printed = second.stdout.getReader().read();
+    const listened = printed.then(async (r): Promise<number | 'listening'> => (r.done ? await second.exited : 'listening'));
+    const outcome = await Promise.race([second.exited, listened]);
+    if (outcome === 'listening') second.kill('SIGKILL');
+    expect(outcome).toBe(2);
+    const refused = JSON.parse((await new Response(second.stderr).text()).trim());
     expect(refused.error.code).toBe('CONFIG');
     expect(refused.error.message).toContain(`:${port}`);
     const health = await fetch(`${url}/healthz`);

@@ -1,7 +1,7 @@
 // The publication layer's admission checks, off the request path (src/pubs/sanitize.ts): an svg
-// source in, its verdict out (jsdom is imported lazily, on the first source this worker sees); or
-// an article's texts in, the content rules' verdict out.
-import { handlePubsJob, type PubsJob } from '../src/pubs/sanitize.ts';
+// source in, its verdict out (jsdom and DOMPurify are loaded as the worker starts, outside any
+// job's budget); or an article's texts in, the content rules' verdict out.
+import { handlePubsJob, type PubsJob, warmSvgTools } from '../src/pubs/sanitize.ts';
 import { serveWorker } from '../src/workers/serve.ts';
 
 // A sanitized 60 KB image leaves a whole DOM behind: collect it while the worker is idle, not in
@@ -14,4 +14,4 @@ serveWorker(async (job: PubsJob) => {
   } finally {
     idle = setTimeout(() => Bun.gc(false), 15);
   }
-});
+}, warmSvgTools);

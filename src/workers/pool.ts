@@ -1,6 +1,8 @@
 // Work that is slow or parses hostile input runs in Bun worker threads, off the request path:
 // a message in, a result out, within a time budget. A worker that crashes or overruns its budget
-// is terminated and replaced, and only the job it held fails.
+// is terminated and replaced, and only the job it held fails. A job's budget counts from the moment
+// a started worker holds it: starting a worker (loading its modules, slow on a busy machine) is
+// not the job's time, and has a bound of its own.
 
 import { availableParallelism } from 'node:os';
 
@@ -18,8 +20,14 @@ interface Job {
 interface Slot {
   worker: Worker;
   job: Job | null;
+  /** The job's budget, or while the worker starts, the start's. */
   timer: ReturnType<typeof setTimeout> | null;
+  /** The worker said it is ready (src/workers/serve.ts): its modules are loaded. */
+  started: boolean;
 }
+
+/** How long a worker may take to load its modules before it is taken as hung (generous: a cold start on a loaded machine). */
+export const WORKER_START_MS = 60_000;
 
 /** Where a worker file lives: beside the sources in the repo, inside the executable once compiled. */
 export function workerLocation(name: string): string | URL {
@@ -75,15 +83,29 @@ export class WorkerPool<I, O> {
       if (!slot) return;
       const job = this.queue.shift()!;
       slot.job = job;
-      slot.timer = setTimeout(() => this.fail(slot!, new WorkerTimeout(`worker job exceeded ${job.timeoutMs} ms`)), job.timeoutMs);
+      // A message to a worker still starting waits in its port; the budget starts with the worker.
       slot.worker.postMessage({ id: job.id, input: job.input });
+      if (slot.started) this.startBudget(slot, job);
     }
+  }
+
+  private startBudget(slot: Slot, job: Job): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => this.fail(slot, new WorkerTimeout(`worker job exceeded ${job.timeoutMs} ms`)), job.timeoutMs);
   }
 
   private spawn(): Slot {
     const worker = new Worker(this.location);
-    const slot: Slot = { worker, job: null, timer: null };
-    worker.onmessage = (e: MessageEvent<{ id: number; ok: boolean; result?: unknown; error?: string }>) => {
+    const slot: Slot = { worker, job: null, timer: null, started: false };
+    slot.timer = setTimeout(() => this.fail(slot, new WorkerCrash(`worker did not start within ${WORKER_START_MS} ms`)), WORKER_START_MS);
+    worker.onmessage = (e: MessageEvent<{ ready?: true; id: number; ok: boolean; result?: unknown; error?: string }>) => {
+      if (e.data.ready) {
+        slot.started = true;
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.timer = null;
+        if (slot.job) this.startBudget(slot, slot.job);
+        return;
+      }
       const job = slot.job;
       if (!job || e.data.id !== job.id) return;
       if (slot.timer) clearTimeout(slot.timer);

@@ -1,13 +1,20 @@
-// The worker side of the pool: one pure function behind a message handler.
+// The worker side of the pool: one pure function behind a message handler. The worker says it
+// is ready once its modules are loaded (this runs after its imports) and `prepare` (what every job
+// needs, loaded once) has run; the pool starts a job's budget only then.
 declare const self: Worker;
 
-export function serveWorker<I, O>(handle: (input: I) => O | Promise<O>): void {
+export function serveWorker<I, O>(handle: (input: I) => O | Promise<O>, prepare?: () => Promise<void>): void {
+  const prepared = prepare ? prepare() : Promise.resolve();
+  // Set at once: a message that arrives while `prepare` runs waits for it instead of being lost.
   self.onmessage = async (e: MessageEvent<{ id: number; input: I }>) => {
     const { id, input } = e.data;
     try {
+      await prepared;
       self.postMessage({ id, ok: true, result: await handle(input) });
     } catch (err) {
       self.postMessage({ id, ok: false, error: String((err as Error)?.message ?? err) });
     }
   };
+  // A prepare that fails leaves the worker unready: the pool replaces it after its start bound.
+  prepared.then(() => self.postMessage({ ready: true }));
 }

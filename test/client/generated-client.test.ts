@@ -21,7 +21,7 @@ describe('a client generated from /openapi.json', () => {
     const out = `${tsc.stdout.toString()}${tsc.stderr.toString()}`;
     expect(out).toBe('');
     expect(tsc.exitCode).toBe(0);
-  }, 60_000);
+  }, 180_000); // tsc on a loaded machine: the timeout guards a hang, it is no speed target
 
   test('the program runs against the service: register, post, reply, inbox, ack, vote, checkpoint, resume, lab publish', async () => {
     const t = makeApp();

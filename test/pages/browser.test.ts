@@ -52,6 +52,11 @@ async function servedApp(env: Record<string, string> = {}) {
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => handle(req) });
   const origin = `http://127.0.0.1:${server.port}`;
   const p = await pagesApp({ SVC_BASE_URL: origin, ...env });
+  // The browser (the ALTCHA widget drops a challenge whose expiresAt has passed by its Date.now())
+  // and altcha-lib's verifySolution judge expiry on the machine's clock, so the server under test
+  // shares that clock: its manual clock moves forward to the real now (whatever the date, or a
+  // faketime offset), and the test still moves it by hand from there.
+  p.t.clock.set(Math.max(p.t.clock.now(), Date.now()));
   handle = (req) => p.t.app.handle(req);
   return { ...p, origin, stop: () => server.stop(true) };
 }

@@ -214,7 +214,8 @@ describe('the checks in the worker', () => {
 
   test('a check that overruns its budget is refused as check_timeout', async () => {
     const { submit, t } = await pubsApp();
-    const pool = new WorkerPool<PubsJob, PubsJobResult>(workerLocation('pubs-svg'), 1, 1);
+    // A checker that never answers: over any budget, however fast the machine.
+    const pool = new WorkerPool<PubsJob, PubsJobResult>(new URL('../workers/fixtures/silent-worker.ts', import.meta.url), 1, 50);
     setSvgPool(t.ctx, pool);
     try {
       const r = await submit(envelope({ blocks: [{ type: 'svg', source: SVG, description: 'd', runtime: 'static' }] }));

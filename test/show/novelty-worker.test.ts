@@ -209,7 +209,7 @@ describe('novelty scored in the worker', () => {
   });
 
   for (const [name, pool] of [
-    ['a worker over its budget', () => spiedPool(50, new URL('./silent-worker.ts', import.meta.url)).pool],
+    ['a worker over its budget', () => spiedPool(50, new URL('../workers/fixtures/silent-worker.ts', import.meta.url)).pool],
     ['a crashing worker', () => spiedPool(5_000, new URL('./crashing-worker.ts', import.meta.url)).pool],
   ] as const) {
     test(`${name}: the write scores in place, same answer`, async () => {

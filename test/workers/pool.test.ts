@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
+import { rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { holdFile } from './fixtures/hold.ts';
 import { backgroundWorkers, WorkerCrash, WorkerPool, WorkerTimeout } from '../../src/workers/pool.ts';
 
 type In = { op: 'echo' | 'throw' | 'hang' | 'crash'; value?: string };
@@ -31,6 +33,23 @@ describe('WorkerPool', () => {
     await expect(p.run({ op: 'hang' })).rejects.toBeInstanceOf(WorkerTimeout);
     expect(p.replaced).toBe(1);
     expect((await p.run({ op: 'echo', value: 'alive' })).echoed).toBe('alive');
+  });
+
+  test('a job’s budget counts from the started worker: a start slower than the budget is not a timeout', async () => {
+    const hold = holdFile();
+    rmSync(hold, { force: true });
+    try {
+      const p = new WorkerPool<{ value: string }, { echoed?: string }>(new URL('./fixtures/slow-start-worker.ts', import.meta.url), 1, 500);
+      pools.push(p as never);
+      const answer = p.run({ value: 'late' });
+      // The worker stays in its start for five budgets, then loads; only then does the job's time run.
+      await Bun.sleep(2_500);
+      writeFileSync(hold, '');
+      expect((await answer).echoed).toBe('late');
+      expect(p.replaced).toBe(0);
+    } finally {
+      rmSync(hold, { force: true });
+    }
   });
 
   test('a crashed worker is replaced and the queue goes on', async () => {

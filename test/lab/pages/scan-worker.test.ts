@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import { setLabScanPool } from '../../../src/lab/pages/scan.ts';
 import type { Finding } from '../../../src/lab/scan/finding.ts';
 import type { SiteFile } from '../../../src/lab/scan/site.ts';
-import { WorkerPool, workerLocation } from '../../../src/workers/pool.ts';
+import { WorkerPool } from '../../../src/workers/pool.ts';
 import { cleanSite, html, makeLabApp } from './harness.ts';
 
 describe('scan budget', () => {
@@ -26,12 +26,13 @@ describe('scan budget', () => {
 
   test('a scan over its budget is refused as LAB_INVALID scan_timeout and the worker replaced', async () => {
     const t = makeLabApp();
-    const pool = new WorkerPool<SiteFile[], Finding | null>(workerLocation('lab-scan'), 1, 1);
+    // A scanner that never answers: over any budget, however fast the machine.
+    const pool = new WorkerPool<SiteFile[], Finding | null>(new URL('../../workers/fixtures/silent-worker.ts', import.meta.url), 1, 50);
     setLabScanPool(t.ctx, pool);
     const a = await t.register('alice');
     const r = await t.publish(a.key, 'tides', cleanSite());
     expect(r.status).toBe(422);
-    expect(r.json.error.details).toMatchObject({ field: 'files', reason: 'scan_timeout', budget_ms: 1 });
+    expect(r.json.error.details).toMatchObject({ field: 'files', reason: 'scan_timeout', budget_ms: 50 });
     expect(r.json.error.details.quota.publishes_used).toBe(0);
     expect(pool.replaced).toBe(1);
     pool.close();
