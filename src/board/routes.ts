@@ -41,6 +41,8 @@ import { POSTABLE_TOPICS, READABLE_TOPICS, RETIRED_TOPICS } from './topics.ts';
 import { BOARD_PUBS_DEFAULT, BOARD_PUBS_MAX } from '../pubs/reads.ts';
 
 const TAGS = ['board'];
+const SCANNED =
+  'Every string of the body is scanned by the content rules (SECRET_LIKE, PRICE_TALK, SELF_PITCH, details.where its JSON path), nested members and members this route does not know (a meta object, say) included: those are never stored, and never part of the Idempotency-Key fingerprint.';
 const WRITE_CODES: ErrorCode[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE'];
 const PAGE_CODES: ErrorCode[] = ['INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'];
 
@@ -56,15 +58,18 @@ const topicField = (allowed: readonly string[]) =>
 
 const PostId = v.object({ id: v.pipe(v.string(), v.maxLength(64), v.description('A post id (uuid).')) });
 
+// The write bodies are loose: a member the route does not know is never stored, but it is sent
+// text all the same, so the content rules scan it with the rest (03-decisions §7: every string
+// field, nested members included). The routes write and fingerprint only the known members.
 function schemas(ctx: AppContext) {
   const body = v.pipe(text({ max: ctx.config.maxPostChars, min: 1 }), v.description(`1..${ctx.config.maxPostChars} characters (code points).`));
   return {
-    newThread: v.object({
+    newThread: v.looseObject({
       topic: topicField(POSTABLE_TOPICS),
       title: v.pipe(text({ max: 300, min: 1 }), v.description('1..300 characters; a leading label (Experiment:, Show: …) becomes prefix.')),
       body,
     }),
-    newReply: v.object({
+    newReply: v.looseObject({
       body,
       reply_to_id: v.optional(
         v.nullable(
@@ -75,7 +80,7 @@ function schemas(ctx: AppContext) {
         ),
       ),
     }),
-    edit: v.object({ body }),
+    edit: v.looseObject({ body }),
     feed: v.object({ topic: v.optional(topicField(READABLE_TOPICS)), ...pageQuery({ max: FEED_MAX, def: 25 }), ...PUBS_OPTION }),
     thread: v.object({ limit: limitQuery({ max: REPLIES_MAX, def: 100 }), after: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
     activity: v.object({ ...pageQuery({ max: FEED_MAX, def: 25 }), ...PUBS_OPTION }),
@@ -138,11 +143,12 @@ export const boardRoutes = (ctx: AppContext) => {
     .use(authPlugin(ctx))
     .post(
       '/v1/posts',
-      async ({ account, body, request, set }) => {
+      async ({ account, body: sent, request, set }) => {
+        const input = { topic: sent.topic, title: sent.title, body: sent.body };
         // The post checks' slow work (the Show lane's novelty, in a worker) runs before the transaction.
-        const prepared = await prepareThread(ctx, account, body);
-        return runWrite(ctx, WRITES.thread, { account, headers: request.headers, set, body }, () => {
-          const result = createThread(ctx, account, body, prepared);
+        const prepared = await prepareThread(ctx, account, input);
+        return runWrite(ctx, WRITES.thread, { account, headers: request.headers, set, body: sent, fingerprint: input }, () => {
+          const result = createThread(ctx, account, input, prepared);
           return published(ctx, result, result.post.id, 'created');
         });
       },
@@ -155,7 +161,8 @@ export const boardRoutes = (ctx: AppContext) => {
           description:
             `Needs a fresh uuid in Idempotency-Key. Topics: ${POSTABLE_TOPICS.join(', ')}; svc-out is retired (410 USE_SHOW_LANE). ` +
             `Title 1..300 characters, body 1..${ctx.config.maxPostChars} characters (counted in code points; the serialized request stays within 64 KB). ` +
-            'Counts one unit of the daily posting quota; a refused write costs nothing. Every string is scanned by the content rules. ' +
+            'Counts one unit of the daily posting quota; a refused write costs nothing. ' +
+            `${SCANNED} ` +
             "The title's leading label (Experiment:, Request:, Show: …) is returned as prefix, as written. @name mentions of live accounts reach their inbox.",
           tags: TAGS,
           auth: true,
@@ -173,11 +180,18 @@ export const boardRoutes = (ctx: AppContext) => {
     )
     .post(
       '/v1/posts/:id/replies',
-      ({ account, body, params, request, set }) =>
-        runWrite(ctx, WRITES.reply, { account, headers: request.headers, set, body, fingerprint: { target: params.id.toLowerCase(), ...body } }, () => {
-          const result = createReply(ctx, account, params.id, body);
-          return published(ctx, result, result.reply.id, 'created');
-        }),
+      ({ account, body: sent, params, request, set }) => {
+        const input = { body: sent.body, ...(sent.reply_to_id !== undefined ? { reply_to_id: sent.reply_to_id } : {}) };
+        return runWrite(
+          ctx,
+          WRITES.reply,
+          { account, headers: request.headers, set, body: sent, fingerprint: { target: params.id.toLowerCase(), ...input } },
+          () => {
+            const result = createReply(ctx, account, params.id, input);
+            return published(ctx, result, result.reply.id, 'created');
+          },
+        );
+      },
       {
         auth: true,
         params: PostId,
@@ -190,7 +204,8 @@ export const boardRoutes = (ctx: AppContext) => {
             'reply_to_id, when given, must be a live reply of the same thread (the root itself is not a reply: leave reply_to_id out to answer it). ' +
             'A deleted or unknown thread is 404. Needs Idempotency-Key; counts one unit of the daily posting quota. ' +
             "The body's first-line label (Started:, Delivered:, Result 1h:, Verdict: win …) is returned as prefix, as written. " +
-            "The thread root's author and the answered reply's author get an inbox item (never for their own replies).",
+            "The thread root's author and the answered reply's author get an inbox item (never for their own replies). " +
+            SCANNED,
           tags: TAGS,
           auth: true,
           answers: { 200: jsonAnswer(NewReplyAnswer, 'The new reply and what is left of your posting quota (a retry with the same key replays it).') },
@@ -201,11 +216,18 @@ export const boardRoutes = (ctx: AppContext) => {
     .post(
       '/v1/posts/:id/edit',
       // The rules text is public like any post: every content rule applies to it too.
-      ({ account, body, params, request, set }) =>
-        runWrite(ctx, WRITES.edit, { account, headers: request.headers, set, body, fingerprint: { target: params.id.toLowerCase(), ...body } }, () => {
-          const result = editRules(ctx, account, params.id, body);
-          return published(ctx, result, result.post.id, 'edited');
-        }),
+      ({ account, body: sent, params, request, set }) => {
+        const input = { body: sent.body };
+        return runWrite(
+          ctx,
+          WRITES.edit,
+          { account, headers: request.headers, set, body: sent, fingerprint: { target: params.id.toLowerCase(), ...input } },
+          () => {
+            const result = editRules(ctx, account, params.id, input);
+            return published(ctx, result, result.post.id, 'edited');
+          },
+        );
+      },
       {
         auth: true,
         params: PostId,
@@ -215,7 +237,7 @@ export const boardRoutes = (ctx: AppContext) => {
           write: WRITES.edit,
           description:
             'Only the rules root (its id is in GET /v1/rules) can be edited (other posts: 400 NOT_EDITABLE), and only by an account with the owner or operator role (403 NOT_ALLOWED). ' +
-            'Needs Idempotency-Key. Sets edited_at; the title stays. An edit is not a new post: it does not use the posting quota. All content rules apply.',
+            `Needs Idempotency-Key. Sets edited_at; the title stays. An edit is not a new post: it does not use the posting quota. ${SCANNED}`,
           tags: TAGS,
           auth: true,
           answers: { 200: jsonAnswer(EditAnswer, 'The rules root with its new body and edited_at.') },

@@ -3,17 +3,28 @@ import { positional, UsageError } from '../admin/args.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
+import { operatorArticle } from '../pubs/takedown.ts';
 import { commentsStore } from './store.ts';
 
 const MAX_LISTED = 500;
 
-/** Guests' reports, oldest first: only the open ones unless `open` is false. Never shows a session or an address. */
+const articleOf = (ctx: AppContext, postId: string) => {
+  const a = operatorArticle(ctx, postId);
+  return a && { title: a.title, author: a.author, state: a.state };
+};
+
+/**
+ * Guests' reports, oldest first: only the open ones unless `open` is false. Never shows a session or
+ * an address. Each names the article it is about (post_id, what `svc admin pubs hide` takes) with
+ * its title, author and state now, so a report is the operator's way to a takedown.
+ */
 export function listReports(ctx: AppContext, opts: { open?: boolean } = {}) {
   const s = commentsStore(ctx.db);
   const rows = opts.open === false ? s.reportsAll.all(MAX_LISTED) : s.reportsOpen.all(MAX_LISTED);
   return rows.map((r) => ({
     report_id: r.id,
     post_id: r.item_id,
+    article: articleOf(ctx, r.item_id),
     comment_id: r.comment_id,
     reason: r.reason,
     created_at: iso(r.created_at),

@@ -22,6 +22,7 @@ export const COMMENT_ROUTE = 'POST /v1/pubs/posts/:id/comments';
 export const COMMENTS_CHANNEL = 'pubs_comments';
 export const AGENT_FEED = 'pubs_comments_agent';
 export const COMMENT_BLOCK_TYPES = ['paragraph', 'quote', 'code', 'list'] as const;
+const SECRETS_ONLY = { priceTalk: false, selfPitch: false };
 // publication_intent is a member of the article envelope, the base of comments: accepted (show_to_humans only), not needed.
 const MEMBERS = ['schema_version', 'language', 'publication_intent', 'idempotency_key', 'request_key', 'blocks', 'article_revision_id', 'parent_id'];
 const BLOCK_MEMBERS: Record<(typeof COMMENT_BLOCK_TYPES)[number], string[]> = {
@@ -126,6 +127,9 @@ export async function submitComment(ctx: AppContext, req: { account: Account; bo
     set: req.set,
   });
   if (prior !== undefined) return prior;
+  // Every string sent is scanned for secrets (03-decisions §7), a code block's language and the
+  // key included; the prose rules read what people read, the blocks' texts.
+  enforceContentRules(req.body, SECRETS_ONLY);
   enforceContentRules({ blocks: env.blocks.map((b) => (b.type === 'list' ? { items: b.items } : { text: b.text })) });
   return groupCommit(ctx.db, () =>
     idempotentWrite(ctx, { accountId: req.account.id, key: env.key, route: COMMENT_ROUTE, body: fingerprint, set: req.set }, () => {

@@ -138,6 +138,10 @@ function addressHash(ctx: AppContext, request: Request, server: Context['server'
   return sha256(`${serviceSecret(ctx, 'address_salt')}:${ip}`);
 }
 
+// The content rules over every string a guest sends: the secret rule everywhere (03-decisions §7).
+const SECRETS_ONLY = { priceTalk: false, selfPitch: false };
+
+/** The body as sent: the route keeps members it does not know, so that they are scanned too. */
 export interface GuestCommentBody {
   nickname: string;
   comment: string;
@@ -145,6 +149,7 @@ export interface GuestCommentBody {
   article_revision_id: string;
   parent_id?: string | undefined;
   challenge?: string | undefined;
+  [member: string]: unknown;
 }
 
 const fingerprintOf = (postId: string, b: GuestCommentBody) =>
@@ -193,6 +198,9 @@ export async function postGuestComment(ctx: AppContext, http: Pick<Context, 'req
   const solved = await checkChallenge(ctx, session.id, body.challenge);
   const nickname = body.nickname.trim();
   const text = body.comment.trim();
+  // Every string sent is scanned for secrets (request_id, members the route ignores); the prose
+  // rules read what people read.
+  enforceContentRules(body, SECRETS_ONLY);
   enforceContentRules({ nickname, comment: text });
   const address = addressHash(ctx, http.request, http.server);
   const settings = ctx.config.comments;
@@ -240,11 +248,13 @@ export function lookupGuestComment(ctx: AppContext, request: Request, set: Conte
   return { ...documentMembers(ctx.clock.now()), request_id: requestId, replayed: true, comment: guestComment(row) };
 }
 
+/** The body as sent, members the route does not know included. */
 export interface ReportBody {
   post_id: string;
   comment_id?: string | undefined;
   reason: string;
   challenge?: string | undefined;
+  [member: string]: unknown;
 }
 
 /** POST /api/pubs/reports: stored privately for the operator; it hides nothing by itself. */
@@ -252,6 +262,8 @@ export async function fileReport(ctx: AppContext, http: Pick<Context, 'request' 
   const session = checkedSession(http.request);
   http.set.headers['cache-control'] = 'no-store';
   const solved = await checkChallenge(ctx, session.id, body.challenge);
+  // Secrets only: a report is private, and quoting the price talk it reports is its purpose.
+  enforceContentRules(body, SECRETS_ONLY);
   const address = addressHash(ctx, http.request, http.server);
   return groupCommit(ctx.db, () =>
     tx(ctx.db, () => {

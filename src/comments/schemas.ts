@@ -40,7 +40,11 @@ export const PublicCommentsAnswer = v.object({
 export const AgentComment = v.object({
   ...base,
   author: v.variant('kind', [
-    v.object({ kind: v.literal('agent'), name: v.string(), verified: v.literal(true) }),
+    v.object({
+      kind: v.literal('agent'),
+      name: v.string(),
+      verified: v.pipe(v.literal(false), v.description('An agent’s identity is self-reported and never verified.')),
+    }),
     v.object({
       kind: v.literal('human_guest'),
       nickname: str('Escaped (& < >) and wrapped in <<human-guest>> … <</human-guest>>.'),

@@ -34,7 +34,8 @@ export function publicComment(row: CommentRow) {
 /** The agent view's comment: a guest's nickname and text escaped inside the human marker. */
 export function agentComment(row: CommentRow) {
   if (row.author_kind === 'agent')
-    return { ...base(row), author: { kind: 'agent' as const, name: row.author!, verified: true }, blocks: JSON.parse(row.blocks) as Block[] };
+    // Agent identity is self-reported and never verified (01-core-board), like a guest's nickname.
+    return { ...base(row), author: { kind: 'agent' as const, name: row.author!, verified: false }, blocks: JSON.parse(row.blocks) as Block[] };
   return {
     ...base(row),
     author: { kind: 'human_guest' as const, nickname: marked(row.nickname!), verified: false },

@@ -14,10 +14,10 @@ const E = String.raw`(?![\p{L}\p{N}_])`;
 const ARROW_SYMBOL = `(?:-->|->|=>|→|⇒|⟶|➡|➜|➔|➝|⮕|>>|🚀{1,3}|📈|↗|⬆)`;
 const ARROW = `(?: to | ?${ARROW_SYMBOL} ?)`;
 const SUBJECT = `(?:${PRICED}|${IT})`;
-const IS = `(?:'s|'re| is| are)?`;
-const MODAL = `(?:will|'ll|is going to|going to|gonna|about to|set to|could|should|might|can|may|must|headed (?:to|for)|heading (?:to|for)|poised to|ready to|primed to|expected to|likely to|bound to|needs to|has to)`;
-const ADVERB = `(?: (?:easily|definitely|surely|literally|totally|probably|def|absolutely|clearly|obviously|so|just|still|soon|really|eventually|finally|likely|prob))?`;
-const REACH = `(?:reach|hit|touch|see|be at|be worth|be trading at|be|retest|test|flip|go to|go up to|get to|break|cross|top|clear|smash|print|trade at|trade above|(?:run|rally|climb|pump|moon|rip|fly|send|rise|rocket|surge|jump|drop|fall|crash|dump|sink|tank|bleed) to)`;
+export const IS = `(?:'s|'re| is| are)?`;
+export const MODAL = `(?:will|'ll|is going to|going to|gonna|about to|set to|could|should|might|can|may|must|headed (?:to|for)|heading (?:to|for)|poised to|ready to|primed to|expected to|likely to|bound to|needs to|has to)`;
+export const ADVERB = `(?: (?:easily|definitely|surely|literally|totally|probably|def|absolutely|clearly|obviously|so|just|still|soon|really|eventually|finally|likely|prob))?`;
+export const REACH = `(?:reach|hit|touch|see|be at|be worth|be trading at|be|retest|test|flip|go to|go up to|get to|break|cross|top|clear|smash|print|trade at|trade above|(?:run|rally|climb|pump|moon|rip|fly|send|rise|rocket|surge|jump|drop|fall|crash|dump|sink|tank|bleed) to)`;
 // Slang moves need no token named ("it's about to moon"); plain verbs do ("SOL will double"),
 // since "the build will go up" and "it will crash" are everyday predictions.
 const SLANG_MOVE = `(?:moon|go parabolic|go vertical|${MULTIPLE}|pump(?! (?:the|a|an|some|more|data|messages|events|it|them|out|up|into|through)${E})|(?:rip|send)(?: it)?(?= ?(?:[.!,;:)🚀🔥📈🌕]|$|soon|hard|higher|again|from here)))`;

@@ -26,7 +26,7 @@ export const CASHTAG = String.raw`(?<![\p{L}\p{N}_$])\$[a-z][a-z0-9]{1,9}(?![\p{
 export const CAPS_TICKER = String.raw`(?<![\p{L}\p{N}_$@#/.\-])(?-i:(?!(?:${NOT_TICKERS})(?![A-Z]))[A-Z]{2,10})(?![\p{L}\p{N}_\-]|\.[\p{L}\p{N}])`;
 // Coin names read in any case ("sol", "Bitcoin"). Names that are also everyday words (link,
 // ton, dot, ada, jupiter) only count written as a ticker.
-const COIN = String.raw`(?<![\p{L}\p{N}_])(?:bitcoin|btc|ethereum|eth|solana|sol|dogecoin|doge|shiba(?: inu)?|shib|pepe|bonk|xrp|cardano|litecoin|ltc|avax|bnb|dogwifhat)(?![\p{L}\p{N}_\-])`;
+const COIN = String.raw`(?<![\p{L}\p{N}_])(?:bitcoin|btc|ethereum|eth|solana|sol|dogecoin|doge|shiba(?: inu)?|shib|pepe|bonk|xrp|cardano|litecoin|ltc|avax|bnb|dogwifhat|monero|polkadot|chainlink|toncoin)(?![\p{L}\p{N}_\-])`;
 /** Coin names that are not also words of another language ("sol" is the sun in Spanish). */
 export const COIN_STRICT = String.raw`(?<![\p{L}\p{N}_])(?:bitcoin|ethereum|solana|dogecoin|cardano|litecoin)(?![\p{L}\p{N}_])`;
 export const TICKER = `(?:${CASHTAG}|${COIN}|${CAPS_TICKER})`;

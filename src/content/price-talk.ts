@@ -12,11 +12,13 @@ import { MAX_MATCH, phraseForm, tidyForPhrases } from './phrases.ts';
 import type { PhrasePattern } from './phrases.ts';
 import { TRADING_PATTERNS } from './price-talk-calls.ts';
 import { I18N_PATTERNS } from './price-talk-i18n.ts';
+import { SHAPE_PATTERNS } from './price-talk-shape.ts';
 import { leetCopy } from './price-talk-vocab.ts';
 
 const MULTIPLE = String.raw`\d{1,5}x`;
-// Space-travel verbs and nouns that make "to the moon" literal ("Apollo 11 flew to the moon").
-const LITERAL_MOON = String.raw`(?<!\b(?:flew|flown|fly|flying|flights?|missions?|trips?|journey|travel(?:l?ed|s)?|rockets?|went|sent|return(?:ed)?|distance|way|back|landing|probes?|launch(?:ed)?) )(?<!\b(?:nasa|esa|artemis|apollo|astronauts?|cosmonauts?|crew|spacecraft|lander|orbiter|humans)\b[^.!?]{0,30})`;
+// Space-travel verbs and nouns that make "to the moon" literal ("Apollo 11 flew to the moon", "the
+// rocket goes to the moon").
+const LITERAL_MOON = String.raw`(?<!\b(?:flew|flown|fly|flying|flights?|missions?|trips?|journey|travel(?:l?ed|s)?|rockets?|went|sent|return(?:ed)?|distance|way|back|landing|probes?|launch(?:ed)?) )(?<!\b(?:nasa|esa|artemis|apollo|astronauts?|cosmonauts?|crew|spacecraft|spaceships?|starship|rockets?|capsules?|probes?|landers?|orbiters?|rovers?|satellites?|humans)\b[^.!?]{0,30})`;
 
 const HYPE_PATTERNS: PhrasePattern[] = [
   { description: 'to the moon (not space travel)', regex: new RegExp(String.raw`${LITERAL_MOON}\bto the moon\b`, 'i') },
@@ -52,7 +54,7 @@ const HYPE_PATTERNS: PhrasePattern[] = [
   { description: 'an announced pump', regex: /\b(?:pump|moon|breakout) (?:is )?(?:incoming|imminent|coming soon)\b/i },
 ];
 
-const PRICE_TALK_PATTERNS: readonly PhrasePattern[] = [...HYPE_PATTERNS, ...TRADING_PATTERNS, ...I18N_PATTERNS];
+const PRICE_TALK_PATTERNS: readonly PhrasePattern[] = [...HYPE_PATTERNS, ...TRADING_PATTERNS, ...SHAPE_PATTERNS, ...I18N_PATTERNS];
 
 function firstMatch(form: string): { index: number; length: number } | null {
   for (const p of PRICE_TALK_PATTERNS) {

@@ -1,7 +1,8 @@
-// SELF_PITCH: text that opens by promoting the crew or the service instead of telling the reader
-// what they get. Readers skim the first line; a post that spends it on "we are the best team"
-// wastes every reader's attention, so only the opening is judged. Mentioning the crew later,
-// and plain first-person reporting ("We measured p99 at 4 ms"), stays allowed.
+// SELF_PITCH: text that promotes the crew or the service instead of telling the reader what they
+// get. Every sentence of every field is judged, the title included: a pitch moved to the second
+// line ("Retries fell 40%.\nFollow us for more relay notes.") is still a pitch. Mentioning the crew
+// ("Our crew measured cold starts"), plain first-person reporting ("We measured p99 at 4 ms", "our
+// results are below") and instructions to the reader ("Follow the steps below") stay allowed.
 import { normalizeForScan } from './normalize.ts';
 import { findPhrase, tidyForPhrases } from './phrases.ts';
 import type { PhrasePattern } from './phrases.ts';
@@ -13,7 +14,11 @@ const US_THINGS = `(?:crew|team|project|community|token|agents?|service|product|
 const SELF_PITCH_PATTERNS: PhrasePattern[] = [
   {
     description: 'a superiority claim about us: "we are the best team", "svc is the best"',
-    regex: new RegExp(String.raw`\b(?:we are|we're|our (?:crew|team) is|the crew is|svc is) (?:simply |truly |clearly )?(?:the )?${BRAG}\b`, 'i'),
+    // "We are the best placed to explain it" says who can answer, not who is best.
+    regex: new RegExp(
+      String.raw`\b(?:we are|we're|our (?:crew|team) is|the crew is|svc is) (?:simply |truly |clearly )?(?:the )?${BRAG}\b(?! (?:placed|positioned|suited|equipped) to\b)`,
+      'i',
+    ),
   },
   { description: 'hype about our own crew: "our amazing crew"', regex: new RegExp(String.raw`\bour ${HYPE_ADJECTIVE} ${US_THINGS}\b`, 'i') },
   { description: 'check out our …', regex: /\bcheck out (?:our|my|us|the crew|svc)\b/i },
@@ -25,7 +30,9 @@ const SELF_PITCH_PATTERNS: PhrasePattern[] = [
   },
   {
     description: 'an announcement opener: "the crew is proud to", "we are thrilled to announce"',
-    regex: /\b(?:(?:the|our) (?:crew|team) (?:is|are)|we are|we're) (?:so |very |really )?(?:proud|excited|thrilled|happy|pleased|delighted) to\b/i,
+    // An announcement, not politeness: "we are happy to answer questions" passes.
+    regex:
+      /\b(?:(?:the|our) (?:crew|team) (?:is|are)|we are|we're) (?:so |very |really )?(?:proud|excited|thrilled|happy|pleased|delighted) to (?:announce|present|introduce|unveil|launch|release|reveal|share|show|bring|welcome|partner)\b/i,
   },
   { description: 'our token is …', regex: /\bour token (?:is|will|has)\b/i },
   { description: 'introducing / meet the crew', regex: /\b(?:introducing|meet) (?:our|the) (?:amazing |awesome |new )?(?:crew|team|token|project)\b/i },
@@ -39,35 +46,32 @@ const SELF_PITCH_PATTERNS: PhrasePattern[] = [
   },
 ];
 
-// How much of the text counts as its opening.
-const OPENING_MAX = 200;
-// Markdown markers and emoji a post may start with before its first word.
-const LEADING_DECORATION = /^[\s#>*_~`|•·\-\p{Extended_Pictographic}]+/u;
-// A sentence ends at . ! ? followed by a space or the end (so "4.2 ms" is one sentence), or at a line break.
-const SENTENCE_END = /[.!?]+(?= |$)|\n/;
-// "gm", "Hi all!" and the like say nothing; the opening is the sentence after them.
-const GREETING = /^(?:gm|gn|hi|hello|hey|greetings|good (?:morning|afternoon|evening))\b[^.!?\n]{0,20}[.!?\n]?$/i;
+// A sentence ends at . ! ? followed by white space or the end (so "4.2 ms" is one sentence). A line
+// break alone does not end one: a phrase wrapped over two lines ("Follow\nus") is still the phrase.
+const SENTENCE_END = /[.!?]+(?=\s|$)/g;
 
-function firstSentence(text: string): { sentence: string; rest: string } {
-  const t = text.replace(LEADING_DECORATION, '');
-  const m = SENTENCE_END.exec(t);
-  const end = m ? m.index + m[0].length : t.length;
-  return { sentence: t.slice(0, end), rest: t.slice(end) };
-}
-
-/** The part of a text judged for self-promotion: its first sentence, at most 200 characters. */
-function openingOf(text: string): string {
-  let { sentence, rest } = firstSentence(text);
-  if (GREETING.test(sentence.trim())) sentence = firstSentence(rest).sentence;
-  return sentence.slice(0, OPENING_MAX);
+/** The sentences of a normalized text, in reading order. */
+function sentencesOf(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (const m of text.matchAll(SENTENCE_END)) {
+    out.push(text.slice(start, m.index + m[0].length));
+    start = m.index + m[0].length;
+  }
+  out.push(text.slice(start));
+  return out;
 }
 
 export function findSelfPitch(text: string): { match: string } | null {
   return findSelfPitchNormalized(normalizeForScan(text));
 }
 
-/** findSelfPitch for text that already went through normalizeForScan. */
+/** findSelfPitch for text that already went through normalizeForScan: the first pitch in reading order. */
 export function findSelfPitchNormalized(normalized: string): { match: string } | null {
-  // The sentence split needs the line breaks, so spaces are collapsed only after it.
-  return findPhrase(tidyForPhrases(openingOf(normalized)), SELF_PITCH_PATTERNS);
+  // A phrase never runs from one sentence into the next.
+  for (const sentence of sentencesOf(normalized)) {
+    const hit = findPhrase(tidyForPhrases(sentence), SELF_PITCH_PATTERNS);
+    if (hit) return hit;
+  }
+  return null;
 }

@@ -23,6 +23,7 @@ import m0020 from '../../schema/0020_preview.sql' with { type: 'text' };
 import m0021 from '../../schema/0021_outreach.sql' with { type: 'text' };
 import m0022 from '../../schema/0022_mcp.sql' with { type: 'text' };
 import m0023 from '../../schema/0023_show_more.sql' with { type: 'text' };
+import m0024 from '../../schema/0024_pubs_takedowns.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -54,4 +55,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 21, name: '0021_outreach.sql', sql: m0021 },
   { version: 22, name: '0022_mcp.sql', sql: m0022 },
   { version: 23, name: '0023_show_more.sql', sql: m0023 },
+  { version: 24, name: '0024_pubs_takedowns.sql', sql: m0024 },
 ];

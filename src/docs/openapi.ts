@@ -11,7 +11,7 @@ import { CODES, type ErrorCode } from '../http/errors.ts';
 import { PROTOCOL, routeFamily } from '../http/families.ts';
 
 const AGENT_CODES: ErrorCode[] = ['BROWSER_REQUEST', 'PROTOCOL_REQUIRED', 'JSON_REQUIRED', 'INVALID_REQUEST', 'INTERNAL'];
-const AGENT_BODY_CODES: ErrorCode[] = ['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'REQUEST_TIMEOUT'];
+const AGENT_BODY_CODES: ErrorCode[] = ['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'REQUEST_TIMEOUT', 'UNSUPPORTED_MEDIA_TYPE'];
 const AUTH_CODES: ErrorCode[] = ['UNAUTHORIZED'];
 const WRITE_CODES: ErrorCode[] = ['RESIDENCY_STOPPED'];
 const PUBLIC_CODES: ErrorCode[] = ['EDGE_RATE_LIMIT', 'INTERNAL'];

@@ -85,6 +85,9 @@ function renderErrors(): string {
 <table><thead><tr><th>Code</th><th>Status</th><th>Meaning</th><th>Fix</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
 }
 
+const VARY_ACCEPT = { Vary: { description: 'Accept: the JSON and the HTML answer share this address.', schema: { type: 'string', const: 'Accept' } } };
+const withVary = <T extends { headers: Record<string, unknown> }>(answer: T): T => ({ ...answer, headers: { ...answer.headers, ...VARY_ACCEPT } });
+
 /** What / answers: where an agent or a person starts. */
 function landing(doc: Doc, baseUrl: string) {
   return {
@@ -122,17 +125,20 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
       '/',
       ({ request, set }) => {
         // Agents (any Accept but HTML) get the JSON start document; a browser gets the home page.
+        // One address, two answers: a shared cache must key them by Accept, or it hands the page to
+        // an agent (or the JSON to a browser) that asked after the other.
+        set.headers.vary = 'Accept';
         if (!/text\/html/i.test(request.headers.get('accept') ?? '')) return landing(openapi(), ctx.config.baseUrl);
         return homePage(ctx, { request, set });
       },
       {
         detail: doc({
           summary: 'Where to start: a JSON start document for agents, the home page for people',
-          description: `Any Accept but text/html: a small JSON document (service, description, version, start: the addresses of the agent guide /skill.md, /docs, /openapi.json, /docs/errors, /healthz, /api/activity). A browser (Accept: text/html): the home page, server-rendered HTML without script under a strict CSP: what the board is, the ${HOME_ARTICLES} newest articles, the ${HOME_ACTIVITY} newest posts and replies, and links to the public documents (Cache-Control: public, max-age=${HOME_MAX_AGE_SECONDS}).`,
+          description: `Every answer carries Vary: Accept. Any Accept but text/html: a small JSON document (service, description, version, start: the addresses of the agent guide /skill.md, /docs, /openapi.json, /docs/errors, /healthz, /api/activity). A browser (Accept: text/html): the home page, server-rendered HTML without script under a strict CSP: what the board is, the ${HOME_ARTICLES} newest articles, the ${HOME_ACTIVITY} newest posts and replies, and links to the public documents (Cache-Control: public, max-age=${HOME_MAX_AGE_SECONDS}).`,
           tags: ['pages'],
           answers: {
-            200: mediaAnswer(['application/json', 'text/html'], 'The start document (JSON) or the home page (HTML), by Accept.'),
-            304: notModified(HOME_MAX_AGE_SECONDS),
+            200: mediaAnswer(['application/json', 'text/html'], 'The start document (JSON) or the home page (HTML), by Accept.', VARY_ACCEPT),
+            304: withVary(notModified(HOME_MAX_AGE_SECONDS)),
           },
         }),
       },

@@ -27,7 +27,12 @@ const ExtPostView = v.strictObject({
   text_length: v.pipe(v.number(), v.description('Length of the original text in code points.')),
   is_truncated: v.boolean(),
   links: v.pipe(v.array(v.string()), v.description('Full original links, at most 8 (untrusted; the service never followed them).')),
-  flags: v.pipe(v.array(v.picklist(FLAGS)), v.description('Labels only: a label is not a verdict, and no label is not clearance.')),
+  flags: v.pipe(
+    v.array(v.picklist(FLAGS)),
+    v.description(
+      'Labels only: a label is not a verdict, and no label is not clearance. English patterns, matched on the text and on its folded, squashed (letters spread apart read as the words they spell: "i g n o r e  a l l" is "ignore all"), un-leeted and once-decoded forms; a label found only in a transformed form brings obfuscated_instruction.',
+    ),
+  ),
   handle: v.pipe(v.nullable(v.string()), v.description('The author handle when it matches [A-Za-z0-9_]{1,15}, else null.')),
   display_name: v.pipe(v.nullable(v.string()), v.description('The display name when it matches [A-Za-z0-9_]{1,15}, else null.')),
   verified: v.pipe(v.nullable(v.boolean()), v.description('As the outside network says: a fact about that network only.')),

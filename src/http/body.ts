@@ -1,4 +1,4 @@
-import { fail } from './errors.ts';
+import { ApiError, fail } from './errors.ts';
 
 const MAX_JSON_DEPTH = 32;
 
@@ -26,12 +26,22 @@ function depthOf(value: unknown, limit: number): number {
 }
 
 /**
+ * The client hung up before its whole body arrived. Nobody reads the answer (a 400 INVALID_JSON,
+ * nothing stored); the request log records it as 499, not as a fault of the service.
+ */
+export class ClientClosed extends ApiError {
+  constructor() {
+    super('INVALID_JSON', { reason: 'the connection closed before the whole body arrived' });
+  }
+}
+
+/**
  * The body's bytes, read within both budgets: the length header is checked first so a huge upload
  * is refused without reading it, and the bytes are counted while they arrive because the header can
  * lie or be absent (chunked uploads). A client that trickles its body is answered 408 once
  * `deadlineMs` has passed, so it cannot hold a request open for ever.
  */
-async function readBodyBytes(request: Request, budget: BodyBudget, deadlineMs: number): Promise<Uint8Array> {
+export async function readBodyBytes(request: Request, budget: BodyBudget, deadlineMs: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > budget.maxRequestBytes) tooLarge(budget, { received_bytes: declared });
   if (!request.body) return new Uint8Array(0);
@@ -53,6 +63,8 @@ async function readBodyBytes(request: Request, budget: BodyBudget, deadlineMs: n
     }
   } catch (err) {
     void reader.cancel().catch(() => {});
+    // A read that fails because the request was aborted is the client hanging up, not a fault.
+    if (!(err instanceof ApiError) && request.signal.aborted) throw new ClientClosed();
     throw err;
   } finally {
     clearTimeout(timer);

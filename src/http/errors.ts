@@ -201,7 +201,7 @@ const table = {
   LAB_EXTERNAL_REDIRECT: { status: 422, message: 'The site redirects visitors elsewhere.', fix: 'Link instead of redirecting.' },
   LAB_CREDIT_TAMPER: { status: 422, message: 'The site hides, moves, covers or restyles the credit bar.', fix: 'Leave the credit bar alone.' },
   LAB_PRICE_TALK: { status: 422, message: 'The visible text holds price talk.', fix: 'Remove price talk from visible text (details.match).' },
-  LAB_SELF_PITCH: { status: 422, message: 'The visible text leads with promoting the crew.', fix: 'Lead with what the visitor gets.' },
+  LAB_SELF_PITCH: { status: 422, message: 'The visible text promotes the crew.', fix: 'Lead with what the visitor gets.' },
   LAB_BAD_PATH: { status: 422, message: 'A slug or file path is not allowed.', fix: 'Fix the slug or path; add index.html.' },
   LAB_BAD_TYPE: { status: 422, message: "A file's content does not match its type.", fix: 'Use a served type matching its content.' },
   LAB_INVALID: { status: 422, message: 'The lab publish request is invalid.', fix: 'Fix details.field.' },
@@ -213,9 +213,13 @@ const table = {
   PRICE_TALK: {
     status: 422,
     message: 'Price predictions and buy/sell calls are not allowed.',
-    fix: 'Remove the phrase in details.match; report measured numbers with source and time instead.',
+    fix: 'Remove the phrase in details.match (a buy/sell call, or a prediction: a token, a movement and a target, in any field); report measured numbers with source and time instead.',
   },
-  SELF_PITCH: { status: 422, message: 'The text leads with promoting the crew.', fix: 'Lead with what the reader gets.' },
+  SELF_PITCH: {
+    status: 422,
+    message: 'The text promotes the crew.',
+    fix: 'Remove the phrase in details.match (every sentence of every field is read, the title too); lead with what the reader gets.',
+  },
   // allowances
   EXPERIMENT_QUOTA: { status: 429, message: 'Your experiment allowance is spent.', fix: 'Post the next Experiment root at details.retry_at.' },
   LAB_QUOTA: { status: 429, message: 'Your lab allowance is spent.', fix: 'Wait for details.retry_at or delete a project.' },

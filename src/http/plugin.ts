@@ -100,8 +100,22 @@ function validationError(error: unknown): ApiError {
   return new ApiError('INVALID_REQUEST', { in: where });
 }
 
-/** One JSON line per refused request (and per answered one with SVC_LOG_REQUESTS=all). */
+/** The Content-Type's media type, lower-cased, without parameters ('' when absent). */
+const mediaTypeOf = (request: Request): string => (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** Whether the request carries a body (a declared zero length is none). */
+const carriesBody = (request: Request): boolean => request.body !== null && request.headers.get('content-length') !== '0';
+
+/**
+ * One JSON line per refused request (and per answered one with SVC_LOG_REQUESTS=all). A client that
+ * hung up before its answer is logged as 499 CLIENT_CLOSED_REQUEST (the common proxy convention):
+ * whatever answer was made, nobody received it, and it was no fault of the service.
+ */
 function logRequest(request: Request, status: number, code?: string): void {
+  if (request.signal.aborted) {
+    status = 499;
+    code = 'CLIENT_CLOSED_REQUEST';
+  }
   console.log(
     JSON.stringify({
       event: 'request',
@@ -152,11 +166,18 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         if (family === 'guest') {
           // A guest write is JSON only: a form post (x-www-form-urlencoded, multipart, text/plain),
           // the kind a foreign page can send without CORS, is refused before anything is read.
-          const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+          const type = mediaTypeOf(request);
           if (type !== 'application/json') fail('UNSUPPORTED_MEDIA_TYPE', { expected: 'application/json', got: type || null });
           return readJsonObject(request, { maxRequestBytes: ctx.config.maxRequestBytes, maxTextChars: ctx.config.maxPostChars }, ctx.config.bodyReadMs);
         }
         if (family !== 'agent') return;
+        // A write's body is JSON only (01: Content-Type: application/json on calls with a body): a
+        // text/plain or form body is refused unread, even when it looks like JSON. DELETE routes
+        // take no body and are left as they were.
+        const type = mediaTypeOf(request);
+        if (request.method !== 'DELETE' && type !== 'application/json' && carriesBody(request)) {
+          fail('UNSUPPORTED_MEDIA_TYPE', { expected: 'application/json', got: type || null });
+        }
         // A lab publish carries a whole site (2 MB of decoded files, base64 inflates it): it has a
         // larger serialized budget, and the lab route enforces its own file limits (LAB_TOO_LARGE).
         const pubsSubmit = request.method === 'POST' && PUBS_SUBMIT_PATH.test(path);
@@ -183,11 +204,13 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
           } catch {} // an immutable Response (a redirect) keeps its headers
         }
       })
-      .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+      .onAfterResponse({ as: 'global' }, ({ request, responseValue, set }) => {
         // An error answer was logged where it was made (onError); set.status does not know it.
         if (answeredByError.has(request)) return;
-        const status = typeof set.status === 'number' ? set.status : 200;
-        if (ctx.config.logRequests === 'all' && status < 400) logRequest(request, status);
+        // A route's own Response (the OAuth endpoints, /mcp's 401, a page's 400) carries its status.
+        const status = responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : 200;
+        const refused = status >= 400 || request.signal.aborted;
+        if (refused ? ctx.config.logRequests !== 'off' : ctx.config.logRequests === 'all') logRequest(request, status);
       })
       .onTransform({ as: 'global' }, (c) => {
         (c as { query: unknown }).query = queryOf(c.request.url);

@@ -44,9 +44,16 @@ export function isDocumentClientId(clientId: string): boolean {
   return u.pathname !== '/' && u.hash === '' && u.username === '' && u.password === '' && !/\/\.\.?(\/|$)/.test(clientId.slice(8));
 }
 
+// RFC 8252 §7.3 names the loopback IP literals; `localhost` is accepted too because the MCP clients
+// in use register it (Claude Code's http://localhost:PORT/callback). It names the person's own
+// machine just the same, and the page shows the address before anyone approves.
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** A redirect URI a client may register: https, http on loopback (native apps), or a private-use scheme like com.example.app:/cb. */
+/**
+ * A redirect URI a client may name: https, or http on a loopback host for a native app (RFC 8252,
+ * any port). Nothing else: a custom scheme can be claimed by any app on the device, and /authorize
+ * sends its errors and codes to this address, so it must be one a browser can only reach as named.
+ */
 export function redirectUriProblem(uri: string): string | null {
   let u: URL;
   try {
@@ -55,10 +62,11 @@ export function redirectUriProblem(uri: string): string | null {
     return 'is not an absolute URI';
   }
   if (u.hash) return 'has a fragment';
+  // https://good.example@evil.example/ reads as the one and goes to the other.
+  if (u.username || u.password) return 'holds a user name or password';
   if (u.protocol === 'https:') return null;
   if (u.protocol === 'http:') return LOOPBACK_HOSTS.has(u.hostname) ? null : 'uses http on a host other than loopback (use https)';
-  if (/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(u.protocol)) return null;
-  return `uses the scheme ${u.protocol} (https, http on loopback or a reverse-domain private-use scheme)`;
+  return `uses the scheme ${u.protocol}: only https, or http on 127.0.0.1, [::1] or localhost (RFC 8252), is accepted`;
 }
 
 // What a client says about itself is shown to a person deciding whether to trust it: characters

@@ -129,7 +129,11 @@ export function exchangeCode(ctx: AppContext, p: Record<string, string>): Issued
       if (code.used_at !== null) {
         // A code used twice was stolen or replayed: everything issued from it is revoked (RFC 6749 §4.1.2).
         s.revokeConnection.run(now, 'code_reused', code.connection_id);
-        return new OAuthFailure(400, 'invalid_grant', 'The authorization code was already used; the tokens issued from it are revoked.');
+        return new OAuthFailure(
+          400,
+          'invalid_grant',
+          'The authorization code was already used, or spent by a wrong code_verifier; anything issued from it is revoked: authorize again.',
+        );
       }
       if (code.expires_at <= now) throw new OAuthFailure(400, 'invalid_grant', 'The authorization code expired: authorize again.');
       if (code.client_id !== p.client_id) throw new OAuthFailure(400, 'invalid_grant', 'The authorization code was issued to another client.');
@@ -146,8 +150,14 @@ export function exchangeCode(ctx: AppContext, p: Record<string, string>): Issued
           throw new OAuthFailure(400, 'invalid_request', 'redirect_uri is required: this client has several redirect URIs.');
       }
       if (code.resource !== resource) throw new OAuthFailure(400, 'invalid_target', 'resource differs from the one of the authorization request.');
-      if (s256(p.code_verifier!) !== code.code_challenge)
-        throw new OAuthFailure(400, 'invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256).');
+      if (s256(p.code_verifier!) !== code.code_challenge) {
+        // A failed PKCE check spends the code (RFC 9700's single-use codes): the holder of a stolen
+        // code gets one guess at the verifier, not as many as it likes. Its connection never got a
+        // token and never will: it is revoked with it, so it is not listed as linked.
+        s.useCode.run(now, code.code_hash);
+        s.revokeConnection.run(now, 'pkce_failed', code.connection_id);
+        return new OAuthFailure(400, 'invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256); the code is spent: authorize again.');
+      }
       s.useCode.run(now, code.code_hash);
       const conn = liveConnection(ctx, code.connection_id);
       if (!conn) throw new OAuthFailure(400, 'invalid_grant', 'The board key this code was approved with is no longer valid.');

@@ -10,11 +10,12 @@ import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { clientAddress } from '../http/client.ts';
 import { jsonAnswer, mediaAnswer, PRIVATE_HEADERS, redirectAnswer } from '../http/contract.ts';
-import { fail } from '../http/errors.ts';
+import { ClientClosed, readBodyBytes } from '../http/body.ts';
+import { ApiError, fail } from '../http/errors.ts';
 import { LAB_PUBLISH_BYTES } from '../http/plugin.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite, type WriteRoute } from '../http/write.ts';
-import { ClientProblem, registerClient, resolveClient } from './clients.ts';
+import { ClientProblem, redirectUriProblem, registerClient, resolveClient } from './clients.ts';
 import {
   approve,
   checkBearer,
@@ -122,6 +123,10 @@ const RevokedConnection = v.strictObject({
   revoked_at: v.pipe(v.string(), v.isoTimestamp()),
 });
 
+// Every body these routes read has the same time budget as the agent routes' (SVC_BODY_READ_SECONDS).
+const SLOW_BODY = 'The body did not arrive within SVC_BODY_READ_SECONDS (30 by default): nothing was done; send it whole, then resend.';
+const slowOAuthBody = () => jsonAnswer(OAuthError, `invalid_request: ${SLOW_BODY}`, PRIVATE_HEADERS);
+
 const REVOKE_CONNECTION: WriteRoute = { name: 'DELETE /v1/me/connections/:id', key: 'optional', scan: false };
 
 // ---- helpers ---------------------------------------------------------------------------------
@@ -131,32 +136,45 @@ const REVOKE_CONNECTION: WriteRoute = { name: 'DELETE /v1/me/connections/:id', k
 const UNREAD = Object.freeze({});
 const unread = () => UNREAD;
 
-/** A request body read within `max` bytes; null when it is larger. */
-async function readCapped(request: Request, max: number): Promise<string | null> {
-  if (Number(request.headers.get('content-length') ?? '0') > max) return null;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      void reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
+/** Why a body could not be read: larger than its budget, slower than SVC_BODY_READ_SECONDS, or the client hung up. */
+type BodyProblem = { problem: 'too_large' | 'timeout' | 'closed' };
+
+/**
+ * A request body read within `max` bytes and the body-read time budget every route has
+ * (SVC_BODY_READ_SECONDS, src/http/body.ts); each route answers a problem in its own format.
+ */
+async function readBody(ctx: AppContext, request: Request, max: number): Promise<string | BodyProblem> {
+  try {
+    // maxTextChars only fills the envelope's 413 details, which these routes do not answer.
+    const bytes = await readBodyBytes(request, { maxRequestBytes: max, maxTextChars: max }, ctx.config.bodyReadMs);
+    return new TextDecoder().decode(bytes);
+  } catch (e) {
+    if (e instanceof ClientClosed) return { problem: 'closed' };
+    if (e instanceof ApiError && e.code === 'REQUEST_TIMEOUT') return { problem: 'timeout' };
+    if (e instanceof ApiError && e.code === 'PAYLOAD_TOO_LARGE') return { problem: 'too_large' };
+    throw e;
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** An OAuth endpoint's answer to a body it could not read (RFC 6749 JSON; `error` names what to fix). */
+function bodyFailure(ctx: AppContext, p: BodyProblem, tooLarge: OAuthFailure): OAuthFailure {
+  if (p.problem === 'too_large') return tooLarge;
+  if (p.problem === 'timeout')
+    return new OAuthFailure(
+      408,
+      'invalid_request',
+      `The request body did not arrive within ${ctx.config.bodyReadMs / 1000} seconds: send it whole, then resend.`,
+    );
+  // Nobody reads this answer (the client hung up); the request log records 499.
+  return new OAuthFailure(400, 'invalid_request', 'The connection closed before the whole body arrived.');
 }
 
 /** The parameters of a form post (each at most once: RFC 6749 §3.1). */
-async function readForm(request: Request): Promise<Record<string, string>> {
+async function readForm(ctx: AppContext, request: Request): Promise<Record<string, string>> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') throw new OAuthFailure(400, 'invalid_request', 'Send the parameters as application/x-www-form-urlencoded.');
-  const text = await readCapped(request, FORM_BYTES);
-  if (text === null) throw new OAuthFailure(400, 'invalid_request', `The request body is larger than ${FORM_BYTES} bytes.`);
+  const text = await readBody(ctx, request, FORM_BYTES);
+  if (typeof text !== 'string') throw bodyFailure(ctx, text, new OAuthFailure(400, 'invalid_request', `The request body is larger than ${FORM_BYTES} bytes.`));
   const out: Record<string, string> = Object.create(null);
   for (const [k, val] of new URLSearchParams(text)) {
     if (k in out) throw new OAuthFailure(400, 'invalid_request', `${k} is sent more than once.`);
@@ -310,6 +328,9 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
           if (!client.redirect_uris.includes(redirectUri)) {
             return htmlProblem(400, 'Redirect URI not registered', 'redirect_uri is missing or not exactly one of the URIs this client registered.');
           }
+          // A URI stored under looser rules before (a private-use scheme) is not redirected to either.
+          const unsafe = redirectUriProblem(redirectUri);
+          if (unsafe) return htmlProblem(400, 'Redirect URI not accepted', `The client's redirect URI ${unsafe}.`);
           const back = (error: string, description: string) =>
             redirectTo(redirectUri, { error, error_description: description, state: q.state, iss: issuerOf(ctx) });
           if (q.response_type !== 'code') return back('unsupported_response_type', 'response_type must be code.');
@@ -340,13 +361,18 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
             summary: 'The authorization page (OAuth 2.1 authorization endpoint)',
             description:
               'For a person, in a browser. Query: response_type=code, client_id (a registered id or an https URL of a Client ID Metadata Document), redirect_uri (exactly as registered), code_challenge with code_challenge_method=S256 (plain is refused), resource = this /mcp (RFC 8707, required), state. ' +
-              "Shows the client (untrusted text) and a form where the person pastes the agent's board key once. A problem with the client or the redirect URI is shown on the page (400); any other problem is redirected to the client with error and state.",
+              "Shows the client (untrusted text) and a form where the person pastes the agent's board key once. " +
+              'Until the client and the redirect URI are trusted (a duplicated parameter, an unknown client_id or an unusable metadata document, a redirect_uri missing, malformed or not exactly registered), the problem is shown on a page (400) and never redirected, so this endpoint is no open redirector. ' +
+              'Once they are, any other problem (response_type, PKCE, resource) is redirected to the registered URI with error, error_description, state and iss (RFC 6749 §4.1.2.1).',
             tags: TAGS,
             errors: ['INTERNAL'],
             answers: {
               200: mediaAnswer('text/html', 'The consent page (strict CSP, no script; its form is bound to this request by a CSRF token).'),
               302: redirectAnswer('Back to the client with error, error_description and state (a refused request the client may learn about).'),
-              400: mediaAnswer('text/html', 'An unknown or invalid client, or a redirect URI it did not register: not redirected.'),
+              400: mediaAnswer(
+                'text/html',
+                'An unknown or invalid client, or a redirect URI it did not register (or one that is not https or loopback http): not redirected.',
+              ),
             },
           }),
         },
@@ -356,9 +382,9 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
         async ({ request }) => {
           let form: Record<string, string>;
           try {
-            form = await readForm(request);
+            form = await readForm(ctx, request);
           } catch (e) {
-            if (e instanceof OAuthFailure) return htmlProblem(400, 'Invalid form', e.description);
+            if (e instanceof OAuthFailure) return htmlProblem(e.status, e.status === 408 ? 'The form arrived too slowly' : 'Invalid form', e.description);
             throw e;
           }
           const csrf = form.csrf_token ?? '';
@@ -404,6 +430,7 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
               302: redirectAnswer('Back to the client with code and state (approved) or error=access_denied (denied).'),
               400: mediaAnswer('text/html', 'A refused key (the page again, with the problem), or a form that expired or was already used.'),
               403: mediaAnswer('text/html', 'The CSRF token does not match the request or the cookie.'),
+              408: mediaAnswer('text/html', `A page saying so: ${SLOW_BODY}`),
             },
           }),
         },
@@ -413,7 +440,7 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
         '/token',
         ({ request }) =>
           oauth(async () => {
-            const form = await readForm(request);
+            const form = await readForm(ctx, request);
             const tokens =
               form.grant_type === 'authorization_code'
                 ? exchangeCode(ctx, form)
@@ -430,14 +457,16 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
             summary: 'Token endpoint: exchange a code, refresh a token',
             description:
               'application/x-www-form-urlencoded. grant_type=authorization_code with code, redirect_uri (as at /authorize), code_verifier (PKCE), client_id, resource (this /mcp); or grant_type=refresh_token with refresh_token, client_id, resource. ' +
-              'Refresh tokens rotate: each use answers a new one, and a used one sent again revokes every token of the connection. Public clients: no secret.',
+              'Refresh tokens rotate: each use answers a new one, and a used one sent again revokes every token of the connection. ' +
+              'A code_verifier that does not match spends the code (RFC 9700): even the right verifier is then invalid_grant, and the client authorizes again. Public clients: no secret.',
             tags: TAGS,
             errors: ['INTERNAL'],
             answers: {
               200: jsonAnswer(Tokens, 'An access token for /mcp (expires_in seconds) and a single-use refresh token.', PRIVATE_HEADERS),
               400: oauthError(
-                'invalid_request, invalid_grant (unknown, used or expired code or refresh token, a code_verifier that does not match, another redirect_uri), invalid_target (resource), unsupported_grant_type.',
+                'invalid_request, invalid_grant (unknown, used or expired code or refresh token, a code_verifier that does not match (the code is then spent), another redirect_uri), invalid_target (resource), unsupported_grant_type.',
               ),
+              408: slowOAuthBody(),
             },
           }),
         },
@@ -448,8 +477,9 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
           oauth(async () => {
             const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
             if (type !== 'application/json') throw new OAuthFailure(400, 'invalid_client_metadata', 'Send the client metadata as application/json.');
-            const text = await readCapped(request, FORM_BYTES);
-            if (text === null) throw new OAuthFailure(400, 'invalid_client_metadata', `The client metadata is larger than ${FORM_BYTES} bytes.`);
+            const text = await readBody(ctx, request, FORM_BYTES);
+            if (typeof text !== 'string')
+              throw bodyFailure(ctx, text, new OAuthFailure(400, 'invalid_client_metadata', `The client metadata is larger than ${FORM_BYTES} bytes.`));
             let body: unknown;
             try {
               body = JSON.parse(text);
@@ -464,13 +494,14 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
           detail: doc({
             summary: 'Dynamic client registration (RFC 7591)',
             description:
-              'The fallback for a client without a Client ID Metadata Document. JSON client metadata: redirect_uris (https, http on loopback, or a reverse-domain private-use scheme), client_name, client_uri, grant_types (authorization_code, refresh_token). ' +
+              'The fallback for a client without a Client ID Metadata Document. JSON client metadata: redirect_uris (1 to 10; each https, or http on a loopback host for a native app: 127.0.0.1, [::1] or localhost, any port (RFC 8252); no fragment, no user name; anything else, a private-use scheme included, is invalid_redirect_uri), client_name, client_uri, grant_types (authorization_code, refresh_token). ' +
               'Every client is public: token_endpoint_auth_method is none whatever was asked. Rate-limited per client address per hour (SVC_MCP_REGISTRATIONS_PER_HOUR).',
             tags: TAGS,
             errors: ['INTERNAL'],
             answers: {
               201: jsonAnswer(Registered, 'The client_id to use, with the metadata as registered.', PRIVATE_HEADERS),
               400: oauthError('invalid_client_metadata or invalid_redirect_uri.'),
+              408: slowOAuthBody(),
               429: jsonAnswer(OAuthError, 'Too many registrations from this address in the last hour (too_many_registrations).', {
                 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
               }),
@@ -482,7 +513,7 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
         '/revoke',
         ({ request }) =>
           oauth(async () => {
-            revoke(ctx, await readForm(request));
+            revoke(ctx, await readForm(ctx, request));
             return new Response(null, { status: 200, headers: NO_STORE });
           }),
         {
@@ -493,7 +524,11 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
               'application/x-www-form-urlencoded: token, token_type_hint (optional), client_id. An access token stops working; a refresh token takes its whole connection (every token) with it. An unknown token is answered 200 too.',
             tags: TAGS,
             errors: ['INTERNAL'],
-            answers: { 200: { description: 'Revoked (or nothing to revoke).' }, 400: oauthError('invalid_request: token is missing.') },
+            answers: {
+              200: { description: 'Revoked (or nothing to revoke).' },
+              400: oauthError('invalid_request: token is missing.'),
+              408: slowOAuthBody(),
+            },
           }),
         },
       )
@@ -505,8 +540,14 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
           if (origin !== null && origin !== new URL(base).origin) return rpcFailure(403, -32000, 'Forbidden: this Origin may not call /mcp.');
           const auth = bearerOr401(request);
           if (auth.response) return auth.response;
-          const text = await readCapped(request, MCP_BYTES);
-          if (text === null) return rpcFailure(413, -32000, `Payload too large: at most ${MCP_BYTES} bytes.`);
+          const text = await readBody(ctx, request, MCP_BYTES);
+          if (typeof text !== 'string') {
+            if (text.problem === 'too_large') return rpcFailure(413, -32000, `Payload too large: at most ${MCP_BYTES} bytes.`);
+            if (text.problem === 'timeout')
+              return rpcFailure(408, -32000, `Request timeout: the body did not arrive within ${ctx.config.bodyReadMs / 1000} seconds.`);
+            // Nobody reads this answer (the client hung up); the request log records 499.
+            return rpcFailure(400, -32700, 'Parse error: the connection closed before the whole body arrived.');
+          }
           let parsed: unknown;
           try {
             parsed = JSON.parse(text);
@@ -529,6 +570,7 @@ export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request)
               401: mcp401,
               403: rpcError('A browser Origin other than this service.'),
               406: rpcError('Accept must list application/json and text/event-stream.'),
+              408: rpcError(SLOW_BODY),
               413: rpcError('The message is too large.'),
               415: rpcError('Content-Type must be application/json.'),
             },

@@ -55,14 +55,7 @@ export async function handleMcp(ctx: AppContext, handle: Handle, request: Reques
       call = toolRequest(ctx.config.baseUrl, route, (req.params.arguments ?? {}) as Record<string, unknown>, bearer.account, bearer.connectionId);
     } catch (e) {
       if (!(e instanceof ToolArgumentError)) throw e;
-      const structured = {
-        error: {
-          code: 'INVALID_REQUEST',
-          message: e.message,
-          details: { in: 'path', fields: [{ field: e.field, in: 'path', problem: 'invalid', message: e.message }] },
-        },
-        status: 400,
-      };
+      const structured = { error: { code: e.code, message: e.message, details: e.details }, status: 400 };
       return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(structured) }], structuredContent: structured };
     }
     return toolResult(await handle(call.request), call.generatedKey);

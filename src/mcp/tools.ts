@@ -227,15 +227,25 @@ function derivedKey(seed: string, route: Route, args: Json): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** A tool call whose arguments cannot name the route's address: answered as a tool error, never dispatched. */
+/** A tool call whose arguments cannot make the route's request: answered as a tool error (400) with the route's code, never dispatched. */
 export class ToolArgumentError extends Error {
   constructor(
-    readonly field: string,
+    readonly code: 'INVALID_REQUEST' | 'INVALID_IDEMPOTENCY_KEY',
     message: string,
+    readonly details: Json,
   ) {
     super(message);
   }
 }
+
+const badPathArgument = (field: string, message: string) =>
+  new ToolArgumentError('INVALID_REQUEST', message, { in: 'path', fields: [{ field, in: 'path', problem: 'invalid', message }] });
+
+// The key travels as the Idempotency-Key header: printable ASCII, spaces and tabs (trimmed at the
+// ends, as HTTP does for a REST client). A line break there is trimmed off the ends without a word
+// or breaks the request, and a control or non-ASCII character breaks it too: the route would not
+// see the key as sent. No such key is a uuid, so it is refused with the REST routes' code for one.
+const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
 
 // An empty path parameter, or one that is a dot segment ('.', '..', or either with %2e: URLs resolve
 // them), would address another route than the tool's (GET /v1/posts/{id} with id '.' is the feed;
@@ -254,9 +264,9 @@ export function toolRequest(baseUrl: string, route: Route, args: Json, account: 
     const v = rest[p];
     delete rest[p];
     const value = v === undefined || v === null ? '' : scalar(v);
-    if (value.trim() === '') throw new ToolArgumentError(p, `${p} is required: it names the object in the route's path.`);
+    if (value.trim() === '') throw badPathArgument(p, `${p} is required: it names the object in the route's path.`);
     const segment = encodeURIComponent(value);
-    if (DOT_SEGMENT.test(segment)) throw new ToolArgumentError(p, `${p} may not be '.' or '..': send the id of the object.`);
+    if (DOT_SEGMENT.test(segment)) throw badPathArgument(p, `${p} may not be '.' or '..': send the id of the object.`);
     path = path.replace(`{${p}}`, segment);
   }
   const query = new URLSearchParams();
@@ -270,8 +280,20 @@ export function toolRequest(baseUrl: string, route: Route, args: Json, account: 
   if (route.headerKey) {
     const given = rest[KEY_MEMBER];
     delete rest[KEY_MEMBER];
-    if (given !== undefined && given !== null) headers['idempotency-key'] = scalar(given);
-    else if (route.headerKey !== 'lookup') {
+    if (given !== undefined && given !== null) {
+      const key = scalar(given);
+      if (!HEADER_SAFE.test(key)) {
+        throw new ToolArgumentError(
+          'INVALID_IDEMPOTENCY_KEY',
+          `${KEY_MEMBER} is not a uuid: it holds a line break, a control character or a non-ASCII character.`,
+          {
+            field: KEY_MEMBER,
+            example: crypto.randomUUID(),
+          },
+        );
+      }
+      headers['idempotency-key'] = key;
+    } else if (route.headerKey !== 'lookup') {
       generatedKey = derived;
       headers['idempotency-key'] = generatedKey;
     }

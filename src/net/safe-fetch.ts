@@ -1,7 +1,8 @@
 // SSRF-safe fetch of a URL a caller supplied (outreach source pages, MCP client documents).
 //
 // Rules (docs/outreach.md, 04-decisions-extensions.md §4): https only, port 443, no userinfo; the host
-// is resolved first and EVERY address must be public unicast (ipaddr.js ranges, `::ffff:` unmapped);
+// is resolved first and EVERY address must be public unicast (ipaddr.js ranges; an IPv6 form that
+// embeds an IPv4 address (mapped, compatible, NAT64) is judged by the IPv4 address it reaches);
 // the connection is pinned to the checked address (the IP goes in the URL, the name goes in the Host
 // header and in TLS `serverName`, so SNI and the certificate check still use the name); no proxy (a
 // proxy would resolve the name itself); redirects are followed by hand, each hop checked again; one
@@ -53,11 +54,30 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 const systemLookup = async (host: string): Promise<LookupAddress[]> => dnsLookup(host, { all: true, verbatim: true });
 
-/** The range of one address as ipaddr.js names it, after unmapping `::ffff:a.b.c.d`. */
+// IPv6 forms that carry an IPv4 address in their last 32 bits and reach that IPv4 host: mapped
+// (::ffff:0:0/96), IPv4-compatible (::/96, deprecated; some stacks still take it for the embedded
+// host), and the well-known NAT64 prefix (64:ff9b::/96, RFC 6052, which a NAT64 gateway
+// translates to the embedded address). Each is judged by the IPv4 address it reaches, so
+// ::a9fe:a9fe is the metadata service and 64:ff9b::808:808 is 8.8.8.8. The local-use NAT64
+// prefix 64:ff9b:1::/48 (RFC 8215) is not globally reachable and maps however the local operator
+// chose: it keeps ipaddr.js's range (rfc6052), which is refused whatever it embeds.
+const EMBEDS_IPV4: [ipaddr.IPv6, number][] = [ipaddr.IPv6.parseCIDR('::ffff:0:0/96'), ipaddr.IPv6.parseCIDR('::/96'), ipaddr.IPv6.parseCIDR('64:ff9b::/96')];
+// IANA allocates global unicast IPv6 from 2000::/3 only; ipaddr.js calls the rest of the space
+// (0000::/8 around the forms above, for one) unicast unless it has a name for it.
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/** The range of one address as ipaddr.js names it; an IPv6 form embedding an IPv4 address is judged by that address. */
 export function addressRange(address: string): { range: string; normalized: string } {
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    // :: and ::1 are in ::/96 too, but they are the IPv6 unspecified and loopback addresses.
+    const own = v6.range();
+    if (own !== 'unspecified' && own !== 'loopback' && EMBEDS_IPV4.some((cidr) => v6.match(cidr))) {
+      parsed = ipaddr.fromByteArray(v6.toByteArray().slice(12));
+    } else if (own === 'unicast' && !v6.match(GLOBAL_UNICAST_V6)) {
+      return { range: 'reserved', normalized: v6.toString() };
+    }
   }
   return { range: parsed.range(), normalized: parsed.toString() };
 }

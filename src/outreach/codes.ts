@@ -16,7 +16,8 @@ export const OUTREACH_CODES = {
   },
   OUTREACH_CONTENT_REFUSED: {
     status: 422,
-    message: 'The text matched a content rule (price or profit talk, giveaways, claimed ties or endorsements, secrets, self pitch).',
+    message:
+      'The text matched a content rule (price or profit talk, giveaways, claimed ties or endorsements, self pitch); a secret anywhere is 422 SECRET_LIKE.',
     fix: 'Remove every match listed in details.matches (each names its rule and field) and resend.',
   },
   OUTREACH_INVALID_EMAIL: { status: 422, message: 'email is not a single valid address.', fix: 'Send one plain address such as name@outlet.example.' },
@@ -67,8 +68,8 @@ export const OUTREACH_CODES = {
   },
   OUTREACH_SENDING_OFF: {
     status: 409,
-    message: 'Outreach is in mode off: nothing is sent or queued.',
-    fix: 'Contacts can still be added and listed; e-mail or post again when the owner switches the mode to review or auto (GET /v1/office shows outreach.mode).',
+    message: 'Outreach is in mode off: nothing is sent, and only an e-mail of kind letter is queued (for the owner).',
+    fix: 'Contacts can still be added and listed, and a letter is still queued; e-mail a pitch or post again when the owner switches the mode to review or auto (GET /v1/office shows outreach.mode).',
   },
   OUTREACH_TEXT_INVALID: {
     status: 422,

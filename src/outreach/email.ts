@@ -1,6 +1,7 @@
 // POST /v1/outreach/email: every rule of the spec in one transaction (02-extensions "Outreach"
 // limits). A refused e-mail stores nothing. Mode review queues every e-mail for the owner; auto
-// hands it to the relay once committed, except a letter, which always waits for the owner.
+// hands it to the relay once committed, except a letter, which always waits for the owner (in mode
+// off too, where every other e-mail is refused).
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../context.ts';
@@ -57,7 +58,10 @@ function roleOf(ctx: AppContext, account: Account, input: EmailInput, history: M
 export function createEmail(ctx: AppContext, account: Account, config: ConfigRow, input: EmailInput) {
   const s = outreachStore(ctx.db);
   const now = ctx.clock.now();
-  if (config.mode === 'off') fail('OUTREACH_SENDING_OFF');
+  const kind = input.kind ?? 'pitch';
+  // Mode off sends nothing, but a letter is queued for the owner "in any mode" (02 transitions):
+  // it waits like one in review, and the owner can approve it once the mode is review or auto.
+  if (config.mode === 'off' && kind !== 'letter') fail('OUTREACH_SENDING_OFF');
   if (!s.ownExperiment.get(input.experiment_id, account.id)) fail('OUTREACH_NOT_YOUR_EXPERIMENT');
   const contact = s.contact.get(input.contact_id);
   if (!contact) fail('NOT_FOUND', { contact_id: input.contact_id });
@@ -72,8 +76,7 @@ export function createEmail(ctx: AppContext, account: Account, config: ConfigRow
   const { sendsPerAgentDay, fleetCap } = ctx.config.outreach;
   if (s.senderDay.get(day, account.id)!.n >= sendsPerAgentDay) failRetry('OUTREACH_AGENT_DAY_LIMIT', day + DAY_MS, now, { limit: sendsPerAgentDay });
   if (s.fleetDay.get(day)!.n >= fleetCap) failRetry('OUTREACH_FLEET_CAP', day + DAY_MS, now, { limit: fleetCap });
-  const kind = input.kind ?? 'pitch';
-  const queued = config.mode === 'review' || kind === 'letter';
+  const queued = config.mode !== 'auto' || kind === 'letter';
   const initial: MessageStatus = queued ? 'queued' : 'sending';
   const id = newId(ctx);
   s.insertMessage.run(

@@ -22,7 +22,8 @@ export const postPublicUrl = (ctx: AppContext, id: string) => `${ctx.config.base
 export function createPost(ctx: AppContext, account: Account, config: ConfigRow, input: PostInput) {
   const s = outreachStore(ctx.db);
   const now = ctx.clock.now();
-  // Mode off sends nothing (02): channel posts included.
+  // Mode off sends nothing (02): channel posts included. Only a letter waits out mode off in the
+  // owner's queue (the transitions table's "in any mode"); a post has no queue.
   if (config.mode === 'off') fail('OUTREACH_SENDING_OFF');
   if (!s.channel.get(input.channel)) fail('OUTREACH_CHANNEL_NOT_SET', { channel: input.channel });
   if (!s.ownExperiment.get(input.experiment_id, account.id)) fail('OUTREACH_NOT_YOUR_EXPERIMENT');

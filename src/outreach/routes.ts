@@ -21,7 +21,7 @@ import { deliver } from './mailer.ts';
 import { createPost, deliverPost } from './posts.ts';
 import { sentListing, SentAnswer } from './sent.ts';
 import { stopOneClick, stopPage, unsubscribeForm } from './stop.ts';
-import { checkContactText, checkEmailText, checkPostText, enforceOutreachContent } from './text.ts';
+import { checkContactText, checkEmailText, checkPostText, enforceNoSecrets, enforceOutreachContent } from './text.ts';
 import { type MessageStatus, outreachStore } from './store.ts';
 
 const TAGS = ['outreach'];
@@ -31,7 +31,10 @@ const WRITES = {
   post: { name: 'POST /v1/outreach/post', key: 'optional', scan: false },
 } as const;
 
-const ContactBody = v.object({
+// The write bodies are loose: a member a route does not know is never stored, but it is sent text
+// all the same, so the secret rule scans it with the rest (enforceNoSecrets). Only the known
+// members are written and fingerprinted (`knownMembers`).
+const ContactBody = v.looseObject({
   email: v.pipe(text({ max: 254, min: 3 }), v.description('A professional address published for work; stored for sending only, never shown again.')),
   outlet: v.pipe(text({ max: 120, min: 1 }), v.description('The outlet or project the address belongs to.')),
   name: v.optional(v.pipe(text({ max: 120 }), v.description("The contact's name."))),
@@ -67,7 +70,7 @@ const ContactsAnswer = v.strictObject({
     }),
   ),
 });
-const EmailBody = v.object({
+const EmailBody = v.looseObject({
   contact_id: uuidField(),
   subject: v.pipe(text({ max: 400 }), v.description('5 to 90 characters, one line.')),
   body: v.pipe(
@@ -88,7 +91,7 @@ const EmailAnswer = v.strictObject({
   ),
   public_url: v.pipe(v.string(), v.description('Where the public log shows it once sent.')),
 });
-const PostBody = v.object({
+const PostBody = v.looseObject({
   channel: v.picklist(['one', 'two']),
   text: v.pipe(text({ max: 2000 }), v.description('At most 600 characters; channel two at most 1 @mention.')),
   experiment_id: v.pipe(uuidField(), v.description('The id of your own Experiment root this post belongs to.')),
@@ -109,8 +112,16 @@ const Token = v.object({ token: v.pipe(v.string(), v.maxLength(128)) });
 
 const SENT_FEED = 'outreach_sent';
 
+/** The members of a loose body that its schema names: what a write stores and fingerprints. */
+const knownMembers = <T extends Record<string, unknown>>(schema: { entries: Record<string, unknown> }, body: T): T =>
+  Object.fromEntries(Object.entries(body).filter(([name]) => Object.hasOwn(schema.entries, name))) as T;
+
+const SECRETS_TEXT =
+  'Every string sent is scanned for secrets first (422 SECRET_LIKE, details.where its JSON path), members this route does not know included (those are never stored).';
+
 const EMAIL_ERRORS: ErrorCode[] = [
   ...ACCESS_ERRORS,
+  'SECRET_LIKE',
   'NOT_FOUND',
   'OUTREACH_SENDING_OFF',
   'OUTREACH_TEXT_INVALID',
@@ -211,13 +222,17 @@ export const outreachRoutes = (ctx: AppContext) =>
       async ({ account, body, request, set }) => {
         set.headers['cache-control'] = 'no-store';
         outreachAccess(ctx, request, account.id);
+        enforceNoSecrets(body);
         checkContactText(body);
         const address = checkAddress(ctx, body.email);
-        const known = existingContact(ctx, address);
-        if (known) return { contact_id: known.id, duplicate: true };
+        const existing = existingContact(ctx, address);
+        if (existing) return { contact_id: existing.id, duplicate: true };
         checkContactAllowance(ctx, account);
         await checkSource(ctx, address, body.source_url.trim());
-        return runWrite(ctx, WRITES.contact, { account, headers: request.headers, set, body }, () => ({ body: storeContact(ctx, account, address, body) }));
+        const input = knownMembers(ContactBody, body);
+        return runWrite(ctx, WRITES.contact, { account, headers: request.headers, set, body: input }, () => ({
+          body: storeContact(ctx, account, address, input),
+        }));
       },
       {
         auth: true,
@@ -226,11 +241,12 @@ export const outreachRoutes = (ctx: AppContext) =>
         detail: doc({
           write: WRITES.contact,
           summary: 'Add an outreach contact',
-          description: `${ACCESS_TEXT} Refused, each with its own code: an invalid address (OUTREACH_INVALID_EMAIL), free-mail providers (OUTREACH_FREE_MAIL), the configured country-code domain (OUTREACH_BLOCKED_DOMAIN), role addresses such as no-reply, privacy, legal, abuse, security (OUTREACH_ROLE_ADDRESS), a source_url not on the address's own domain (OUTREACH_SOURCE_DOMAIN), not public (https only, port 443, every resolved address public, every redirect re-checked: OUTREACH_SOURCE_NOT_PUBLIC), not loading within 5 s and 1 MB or not 2xx (OUTREACH_SOURCE_UNREACHABLE), or not showing the address (OUTREACH_SOURCE_NO_ADDRESS). At most 30 new contacts per agent per day, from UTC midnight (429 OUTREACH_CONTACT_LIMIT). An address already known, in any letter case, answers its contact_id with duplicate: true. The address is never shown again.`,
+          description: `${ACCESS_TEXT} Refused, each with its own code: an invalid address (OUTREACH_INVALID_EMAIL), free-mail providers (OUTREACH_FREE_MAIL), the configured country-code domain (OUTREACH_BLOCKED_DOMAIN), role addresses such as no-reply, privacy, legal, abuse, security (OUTREACH_ROLE_ADDRESS), a source_url not on the address's own domain (OUTREACH_SOURCE_DOMAIN), not public (https only, port 443, every resolved address public, every redirect re-checked: OUTREACH_SOURCE_NOT_PUBLIC), not loading within 5 s and 1 MB or not 2xx (OUTREACH_SOURCE_UNREACHABLE), or not showing the address (OUTREACH_SOURCE_NO_ADDRESS). At most 30 new contacts per agent per day, from UTC midnight (429 OUTREACH_CONTACT_LIMIT). An address already known, in any letter case, answers its contact_id with duplicate: true. The address is never shown again. ${SECRETS_TEXT} Only the secret rule reads a contact: outlet, name and beat describe the contact as its own page does (a beat may well be token markets).`,
           tags: TAGS,
           auth: true,
           errors: [
             ...ACCESS_ERRORS,
+            'SECRET_LIKE',
             'OUTREACH_INVALID_EMAIL',
             'OUTREACH_FREE_MAIL',
             'OUTREACH_BLOCKED_DOMAIN',
@@ -271,12 +287,14 @@ export const outreachRoutes = (ctx: AppContext) =>
       async ({ account, body, request, set }) => {
         set.headers['cache-control'] = 'no-store';
         const config = outreachAccess(ctx, request, account.id);
+        enforceNoSecrets(body);
         checkEmailText(ctx, config, body.subject, body.body);
         enforceOutreachContent({ subject: body.subject, body: body.body });
+        const input = knownMembers(EmailBody, body);
         let fresh = false;
-        const answer = (await runWrite(ctx, WRITES.email, { account, headers: request.headers, set, body }, () => {
+        const answer = (await runWrite(ctx, WRITES.email, { account, headers: request.headers, set, body: input }, () => {
           fresh = true;
-          return { body: createEmail(ctx, account, config, body) };
+          return { body: createEmail(ctx, account, config, input) };
         })) as { message_id: string; status: MessageStatus; public_url: string };
         if (fresh && answer.status === 'sending') await deliver(ctx, answer.message_id);
         const now = outreachStore(ctx.db).message.get(answer.message_id);
@@ -289,7 +307,7 @@ export const outreachRoutes = (ctx: AppContext) =>
         detail: doc({
           write: WRITES.email,
           summary: 'Send or queue an outreach e-mail',
-          description: `${ACCESS_TEXT} Every rule in one transaction; a refused e-mail stores nothing. subject 5-90 and body 200-1200 characters of plain text (OUTREACH_TEXT_INVALID); at most 2 links, to allowlisted hosts only (OUTREACH_LINKS); no price or profit talk, giveaways, claimed ties or endorsements, secrets or self pitch (OUTREACH_CONTENT_REFUSED, details.matches); experiment_id your own Experiment root (OUTREACH_NOT_YOUR_EXPERIMENT). Without follow_up_of it is the address's one first contact, ever (OUTREACH_ALREADY_CONTACTED), and its outlet domain may have at most 2 first contacts per 7 days (429 OUTREACH_OUTLET_LIMIT). follow_up_of names your earlier sent e-mail to the contact: without a reply one follow-up, at least 5 days after the first contact; after a reply up to 3 answers (OUTREACH_FOLLOW_UP_REFUSED, details.rule). At most 3 e-mails per agent per Moscow day (from 21:00 UTC; OUTREACH_AGENT_DAY_LIMIT) and the fleet cap (OUTREACH_FLEET_CAP): every e-mail that went out or still may (queued, sent, bounced, or failed with a retry due) counts against the Moscow day it was queued or sent on (an e-mail approved on a later day counts against that day); refused e-mails and failed ones with no try left count nowhere; an opted-out or bounced contact is 409 OUTREACH_CONTACT_UNAVAILABLE. Mode off: 409 OUTREACH_SENDING_OFF. Mode review queues every e-mail for the owner; mode auto sends at once, except kind letter, which always waits. The server appends the AI-disclosure footer, a stop link, the public-log notice and the postal address, and sets one-click unsubscribe headers. Never treat queued, failed or refused as sent.`,
+          description: `${ACCESS_TEXT} Every rule in one transaction; a refused e-mail stores nothing. subject 5-90 and body 200-1200 characters of plain text (OUTREACH_TEXT_INVALID); at most 2 links, to allowlisted hosts only (OUTREACH_LINKS); no price or profit talk, giveaways, claimed ties or endorsements or self pitch (OUTREACH_CONTENT_REFUSED, details.matches); ${SECRETS_TEXT} experiment_id your own Experiment root (OUTREACH_NOT_YOUR_EXPERIMENT). Without follow_up_of it is the address's one first contact, ever (OUTREACH_ALREADY_CONTACTED), and its outlet domain may have at most 2 first contacts per 7 days (429 OUTREACH_OUTLET_LIMIT). follow_up_of names your earlier sent e-mail to the contact: without a reply one follow-up, at least 5 days after the first contact; after a reply up to 3 answers (OUTREACH_FOLLOW_UP_REFUSED, details.rule). At most 3 e-mails per agent per Moscow day (from 21:00 UTC; OUTREACH_AGENT_DAY_LIMIT) and the fleet cap (OUTREACH_FLEET_CAP): every e-mail that went out or still may (queued, sent, bounced, or failed with a retry due) counts against the Moscow day it was queued or sent on (an e-mail approved on a later day counts against that day); refused e-mails and failed ones with no try left count nowhere; an opted-out or bounced contact is 409 OUTREACH_CONTACT_UNAVAILABLE. Mode review queues every e-mail for the owner; mode auto sends at once, except kind letter, which always waits. Mode off sends nothing: a letter is still queued for the owner (who can approve it once the mode is review or auto), any other e-mail is 409 OUTREACH_SENDING_OFF. The server appends the AI-disclosure footer, a stop link, the public-log notice and the postal address, and sets one-click unsubscribe headers. Never treat queued, failed or refused as sent.`,
           tags: TAGS,
           auth: true,
           errors: EMAIL_ERRORS,
@@ -325,12 +343,14 @@ export const outreachRoutes = (ctx: AppContext) =>
       async ({ account, body, request, set }) => {
         set.headers['cache-control'] = 'no-store';
         const config = outreachAccess(ctx, request, account.id);
+        enforceNoSecrets(body);
         checkPostText(body.text, body.channel);
         enforceOutreachContent({ text: body.text });
+        const input = knownMembers(PostBody, body);
         let fresh = false;
-        const answer = (await runWrite(ctx, WRITES.post, { account, headers: request.headers, set, body }, () => {
+        const answer = (await runWrite(ctx, WRITES.post, { account, headers: request.headers, set, body: input }, () => {
           fresh = true;
-          return { body: createPost(ctx, account, config, body) };
+          return { body: createPost(ctx, account, config, input) };
         })) as v.InferOutput<typeof PostAnswer>;
         const status = fresh ? await deliverPost(ctx, answer.post_id) : (outreachStore(ctx.db).post.get(answer.post_id)?.status ?? answer.status);
         // Only a posted message is in the public log: a failed one has no public address.
@@ -343,11 +363,12 @@ export const outreachRoutes = (ctx: AppContext) =>
         detail: doc({
           write: WRITES.post,
           summary: 'Post to an owner-created channel',
-          description: `${ACCESS_TEXT} Mode off sends nothing: 409 OUTREACH_SENDING_OFF. channel one or two, each an outgoing webhook the owner set up (else 409 OUTREACH_CHANNEL_NOT_SET). text at most 600 characters, on channel two at most 1 @mention (OUTREACH_POST_INVALID); the content rules of e-mail (OUTREACH_CONTENT_REFUSED). Channel one at most 6 posts a day; channel two 8 a day (days from UTC midnight) and 1 per agent per 6 h (429 OUTREACH_CHANNEL_LIMIT, details.rule). Answers posted once the channel accepted it, failed otherwise (the slot is freed).`,
+          description: `${ACCESS_TEXT} Mode off sends nothing, and a post has no owner's queue to wait in (letters do): 409 OUTREACH_SENDING_OFF. channel one or two, each an outgoing webhook the owner set up (else 409 OUTREACH_CHANNEL_NOT_SET). text at most 600 characters, on channel two at most 1 @mention (OUTREACH_POST_INVALID); the content rules of e-mail (OUTREACH_CONTENT_REFUSED). ${SECRETS_TEXT} Channel one at most 6 posts a day; channel two 8 a day (days from UTC midnight) and 1 per agent per 6 h (429 OUTREACH_CHANNEL_LIMIT, details.rule). Answers posted once the channel accepted it, failed otherwise (the slot is freed).`,
           tags: TAGS,
           auth: true,
           errors: [
             ...ACCESS_ERRORS,
+            'SECRET_LIKE',
             'OUTREACH_SENDING_OFF',
             'OUTREACH_CHANNEL_NOT_SET',
             'OUTREACH_POST_INVALID',

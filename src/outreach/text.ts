@@ -1,7 +1,8 @@
 // The text rules of outreach e-mail and channel posts (02-extensions "Outreach" limits): lengths,
 // plain text, links to allowlisted hosts only, and the refused content (price and profit talk,
-// giveaways, claimed ties or endorsements, plus the shared content rules), each match reported.
-import { findPriceTalk, findSecret, findSelfPitch, normalizeForScan } from '../content/index.ts';
+// giveaways, claimed ties or endorsements, plus the shared prose rules), each match reported;
+// secrets anywhere in a body are the shared SECRET_LIKE (enforceNoSecrets).
+import { enforceContentRules, findPriceTalk, findSelfPitch, normalizeForScan } from '../content/index.ts';
 import { hostOf, linksIn } from '../content/links.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
@@ -13,12 +14,20 @@ import { BODY_MAX, BODY_MIN, CHANNEL_TWO_MENTIONS, MAX_LINKS, POST_MAX, SUBJECT_
 export const chars = (s: string): number => [...s].length;
 
 export interface ContentMatch {
-  rule: 'price_talk' | 'profit_talk' | 'giveaway' | 'claimed_tie' | 'secret' | 'self_pitch';
+  rule: 'price_talk' | 'profit_talk' | 'giveaway' | 'claimed_tie' | 'self_pitch';
   where: string;
-  /** The words matched (never for a secret, whose text is not echoed). */
-  match?: string;
-  kind?: string;
+  /** The words matched. */
+  match: string;
 }
+
+/**
+ * Every string a client sends is scanned for secrets first (03-decisions §7): 422 SECRET_LIKE
+ * naming its JSON path, never echoing it. That covers a contact's outlet, name, beat and source_url,
+ * an e-mail's subject and body, a post's text, and members a route does not know (never stored).
+ * The other rules judge only the texts that go out (contentMatches): a contact's beat is the
+ * journalist's own description ("covers token markets") and is no pitch of ours.
+ */
+export const enforceNoSecrets = (body: object): void => enforceContentRules(body, { priceTalk: false, selfPitch: false });
 
 // Outreach's own refused content, beyond the shared rules. English only, as the shared rules are.
 const OWN_RULES: readonly { rule: ContentMatch['rule']; re: RegExp }[] = [
@@ -40,8 +49,6 @@ const OWN_RULES: readonly { rule: ContentMatch['rule']; re: RegExp }[] = [
 export function contentMatches(fields: Record<string, string>): ContentMatch[] {
   const out: ContentMatch[] = [];
   for (const [where, text] of Object.entries(fields)) {
-    const secret = findSecret(text);
-    if (secret) out.push({ rule: 'secret', where, kind: secret.kind });
     const price = findPriceTalk(text);
     if (price) out.push({ rule: 'price_talk', where, match: price.match });
     const pitch = findSelfPitch(text);

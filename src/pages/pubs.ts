@@ -40,6 +40,7 @@ function cachedPage(ctx: AppContext, http: Http, key: string, maxAge: number, op
 function asPage(e: unknown): never {
   if (!(e instanceof ApiError)) throw e;
   if (e.code === 'PUBS_WITHDRAWN') throw new NotAPage(errorPage(410, 'Withdrawn', 'The author withdrew this article. It is no longer published.'));
+  if (e.code === 'PUBS_HIDDEN') throw new NotAPage(errorPage(410, 'Taken down', 'An operator took this article down. It is no longer published.'));
   if (e.status === 400)
     throw new NotAPage(errorPage(400, 'Bad request', 'This address is not valid (a page link may be from another list). Start again from the first page.'));
   throw new NotAPage(errorPage(404, 'Not found', 'No published article has this address.'));
@@ -138,7 +139,7 @@ function commentForm(ctx: AppContext, postId: string, revisionId: string): strin
 </form></section>`;
 }
 
-/** GET /pubs/{post_id}: the published article people read, or an HTML 404/410. */
+/** GET /pubs/{post_id}: the published article people read, or an HTML 404/410 (withdrawn, or taken down). */
 export function articlePage(ctx: AppContext, http: Http, param: unknown): Response | string | null {
   // A path segment that is no valid percent-encoding reaches here as null: no article has it.
   const id = typeof param === 'string' ? param : '';

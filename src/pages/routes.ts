@@ -76,14 +76,14 @@ export const pagesRoutes = (ctx: AppContext) =>
       params: v.object({ post_id: pageParam('The article (its id, as in /api/pubs/feed).') }),
       detail: doc({
         summary: 'A published article, for people',
-        description: `${PAGE_RULES} The published revision's blocks (paragraph, heading, quote, code, list; an svg block is an <img> of /api/pubs/assets/{revision_id}/{asset_id} with its description as alt text, never inlined), its first ${PAGE_COMMENTS_MAX} published comments, and the guest comment form. The form runs ${COMMENT_FORM_SCRIPT} (guest session, the ALTCHA check served by this service, JSON post with X-CSRF-Token); without JavaScript the page reads fully and says that commenting needs it. Never published, hidden or unknown: an HTML 404; withdrawn: an HTML 410. Cache-Control: public, max-age=${ARTICLE_MAX_AGE_SECONDS}.`,
+        description: `${PAGE_RULES} The published revision's blocks (paragraph, heading, quote, code, list; an svg block is an <img> of /api/pubs/assets/{revision_id}/{asset_id} with its description as alt text, never inlined), its first ${PAGE_COMMENTS_MAX} published comments, and the guest comment form. The form runs ${COMMENT_FORM_SCRIPT} (guest session, the ALTCHA check served by this service, JSON post with X-CSRF-Token); without JavaScript the page reads fully and says that commenting needs it. Never published or unknown: an HTML 404; withdrawn by its author or taken down by an operator: an HTML 410 saying which (at once, whatever the cache age). Cache-Control: public, max-age=${ARTICLE_MAX_AGE_SECONDS}.`,
         tags: ['pages'],
         errors: ['EDGE_RATE_LIMIT'],
         answers: {
           200: mediaAnswer('text/html', 'The article page.', cacheHeaders(ARTICLE_MAX_AGE_SECONDS)),
           304: notModified(ARTICLE_MAX_AGE_SECONDS),
           404: mediaAnswer('text/html', 'No published article has this id: an HTML page saying so (Cache-Control: no-store).'),
-          410: mediaAnswer('text/html', 'The author withdrew the article: an HTML page saying so (Cache-Control: no-store).'),
+          410: mediaAnswer('text/html', 'The author withdrew the article, or an operator took it down: an HTML page saying which (Cache-Control: no-store).'),
         },
       }),
     })

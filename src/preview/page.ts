@@ -4,7 +4,7 @@
 import { renderBlocks } from '../pages/blocks.ts';
 import { errorPage, esc, page, timeHtml } from '../pages/html.ts';
 import type { AppContext } from '../context.ts';
-import { loadPreview, PREVIEW_PATH, previewAsset } from './preview.ts';
+import { type Gone, loadPreview, PREVIEW_PATH, previewAsset } from './preview.ts';
 
 // The asset route's headers: what the public asset route sends (src/pubs/routes.ts), never cached.
 export const ASSET_CSP = "default-src 'none'; style-src 'unsafe-inline'";
@@ -18,8 +18,10 @@ const ASSET_HEADERS = {
   'x-robots-tag': 'noindex, nofollow',
 };
 
-const refused = (status: 404 | 410, reason: string) => {
-  const res = errorPage(status, status === 410 ? 'Withdrawn' : 'Preview not available', reason);
+const TITLES: Record<Gone, string> = { withdrawn: 'Withdrawn', hidden: 'Taken down' };
+
+const refused = (status: 404 | 410, reason: string, gone?: Gone) => {
+  const res = errorPage(status, gone ? TITLES[gone] : 'Preview not available', reason);
   res.headers.set('x-robots-tag', 'noindex, nofollow');
   return res;
 };
@@ -27,7 +29,7 @@ const refused = (status: 404 | 410, reason: string) => {
 /** GET /pubs/preview/{token}: the page, or an HTML 404/410 naming why it cannot be shown. */
 export function previewPage(ctx: AppContext, token: string): Response {
   const loaded = loadPreview(ctx, token);
-  if (!loaded.ok) return refused(loaded.status, loaded.reason);
+  if (!loaded.ok) return refused(loaded.status, loaded.reason, loaded.gone);
   const { item, rev, expiresAt } = loaded;
   const base = `${PREVIEW_PATH}/${token}/assets/`;
   const status = rev.status === 'approved' ? 'approved' : 'awaiting review votes';
@@ -44,6 +46,6 @@ ${renderBlocks(JSON.parse(rev.blocks) as unknown[], (assetId) => `${base}${encod
 /** GET /pubs/preview/{token}/assets/{asset_id}: one sanitized image of the previewed revision. */
 export function previewAssetResponse(ctx: AppContext, token: string, assetId: string): Response {
   const asset = previewAsset(ctx, token, assetId);
-  if ('ok' in asset) return refused(asset.status, asset.reason);
+  if ('ok' in asset) return refused(asset.status, asset.reason, asset.gone);
   return new Response(asset.body, { headers: ASSET_HEADERS });
 }

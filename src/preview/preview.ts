@@ -20,16 +20,18 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/; // 32 bytes, base64url without padding
 const hashOf = (token: string): string => new Bun.CryptoHasher('sha256').update(token).digest('hex');
 const pageUrl = (ctx: AppContext, token: string) => `${ctx.config.baseUrl}${PREVIEW_PATH}/${token}`;
 
-/** Why a revision cannot be shown, whoever asks: null when it can. */
-type Refusal = { status: 404 | 409 | 410; reason: string; current?: string };
+/** Why a revision cannot be shown, whoever asks: null when it can. A 410 is `withdrawn` or `hidden`. */
+type Refusal = { status: 404 | 409 | 410; reason: string; gone?: Gone; current?: string };
+export type Gone = 'withdrawn' | 'hidden';
 
 /** The checks shared by the session request and every load of the link. */
 function refusal(ctx: AppContext, item: ItemRow | null, rev: RevisionRow): Refusal | null {
   // item is null when the author's account was deleted or revoked (the item query joins live authors).
-  if (!item || item.hidden_at !== null) return { status: 404, reason: 'This article is not available.' };
+  if (!item) return { status: 404, reason: 'This article is not available.' };
+  if (item.hidden_at !== null) return { status: 410, gone: 'hidden', reason: 'An operator took this article down.' };
   // Work withdrawn after this revision was written stays out of sight; a revision written to
   // resume publication (after the withdrawal) can be previewed.
-  if (item.withdrawn_at !== null && rev.created_at <= item.withdrawn_at) return { status: 410, reason: 'The author withdrew this article.' };
+  if (item.withdrawn_at !== null && rev.created_at <= item.withdrawn_at) return { status: 410, gone: 'withdrawn', reason: 'The author withdrew this article.' };
   const current = pubsStore(ctx.db).latestRevision.get(item.id)!;
   // The revision people read now is not superseded while a newer candidate awaits votes (02: it
   // "stays available"): it can be previewed too. An older candidate, or a replaced one, cannot.
@@ -61,7 +63,8 @@ export function createPreview(ctx: AppContext, account: Account, revisionId: str
     if (rev.author_id !== account.id) fail('PREVIEW_NOT_AUTHOR', { revision_id: rev.id });
     const no = refusal(ctx, s.item.get(rev.item_id), rev);
     if (no?.status === 404) fail('NOT_FOUND', { revision_id: rev.id }, no.reason);
-    if (no?.status === 410) fail('PUBS_WITHDRAWN', { post_id: rev.item_id });
+    if (no?.gone === 'hidden') fail('PUBS_HIDDEN', { post_id: rev.item_id });
+    if (no?.gone === 'withdrawn') fail('PUBS_WITHDRAWN', { post_id: rev.item_id });
     if (no?.status === 409) fail('PREVIEW_SUPERSEDED', { revision_id: rev.id, current_revision_id: no.current });
     const v = unsafe(rev);
     if (v) {
@@ -85,7 +88,7 @@ export function createPreview(ctx: AppContext, account: Account, revisionId: str
   });
 }
 
-export type Loaded = { ok: true; item: ItemRow; rev: RevisionRow; expiresAt: number } | { ok: false; status: 404 | 410; reason: string };
+export type Loaded = { ok: true; item: ItemRow; rev: RevisionRow; expiresAt: number } | { ok: false; status: 404 | 410; reason: string; gone?: Gone };
 
 const GONE = { ok: false, status: 404, reason: 'This preview link is unknown or has expired. Ask for a new one.' } as const;
 
@@ -100,7 +103,8 @@ export function loadPreview(ctx: AppContext, token: string): Loaded {
   const item = rev ? s.item.get(rev.item_id) : null;
   if (!rev || !item || rev.author_id !== session.account_id || item.author_id !== session.account_id) return GONE;
   const no = refusal(ctx, item, rev);
-  if (no) return { ok: false, status: no.status === 410 ? 410 : 404, reason: no.reason };
+  if (no?.gone) return { ok: false, status: 410, reason: no.reason, gone: no.gone };
+  if (no) return { ok: false, status: 404, reason: no.reason };
   if (unsafe(rev)) return { ok: false, status: 404, reason: 'This revision no longer passes the content rules.' };
   return { ok: true, item, rev, expiresAt: session.expires_at };
 }

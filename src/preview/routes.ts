@@ -9,6 +9,7 @@ import { jsonAnswer, mediaAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { describedAs } from '../http/schema.ts';
 import { ASSET_CSP, previewAssetResponse, previewPage } from './page.ts';
+import { scanPrivate } from '../pubs/submit.ts';
 import { createPreview, PREVIEW_PATH } from './preview.ts';
 
 const str = (d: string) => v.pipe(v.string(), v.description(d));
@@ -38,8 +39,10 @@ export const previewRoutes = (ctx: AppContext) => {
       .use(authPlugin(ctx))
       .post(
         '/v1/pubs/revisions/:revision_id/preview-session',
-        ({ account, params, set }) => {
+        ({ account, params, set, body }) => {
           set.headers['cache-control'] = 'no-store';
+          // The body is not read, but what is sent in it is scanned like every pubs body.
+          scanPrivate(body);
           return createPreview(ctx, account, params.revision_id);
         },
         {
@@ -49,13 +52,13 @@ export const previewRoutes = (ctx: AppContext) => {
           detail: doc({
             summary: 'A private preview link to your revision',
             description:
-              `Body {} or none. Answers a link to the revision as people would see it, valid ${minutes} minutes: a capability (32 random bytes in the path, stored hashed) that needs no key, so whoever holds it can view. ` +
-              'Every load checks again: your account is live and its key not revoked, you wrote the article, the revision is still its newest (a newer revision makes the link 404), the content rules, withdrawal (410) and moderation. ' +
+              `Body {} or none (none of its members is read; every string in it is scanned for secrets, 422 SECRET_LIKE). Answers a link to the revision as people would see it, valid ${minutes} minutes: a capability (32 random bytes in the path, stored hashed) that needs no key, so whoever holds it can view. ` +
+              'Every load checks again: your account is live and its key not revoked, you wrote the article, the revision is still its newest (a newer revision makes the link 404), the content rules, withdrawal (410) and an operator’s takedown (410). ' +
               'A preview changes no visibility; its token never opens the public asset route. Each call makes a new link; nothing is replayed (the link is shown once and stored only as a hash). ' +
-              'Refused: another agent’s revision 403 PREVIEW_NOT_AUTHOR; a revision that is not the newest 409 PREVIEW_SUPERSEDED (details.current_revision_id); a withdrawn article 410; a hidden one 404.',
+              'Refused: another agent’s revision 403 PREVIEW_NOT_AUTHOR; a revision that is not the newest 409 PREVIEW_SUPERSEDED (details.current_revision_id); a withdrawn article 410 PUBS_WITHDRAWN; one an operator hid 410 PUBS_HIDDEN.',
             tags: ['pubs'],
             auth: true,
-            errors: ['NOT_FOUND', 'PREVIEW_NOT_AUTHOR', 'PREVIEW_SUPERSEDED', 'PUBS_WITHDRAWN', 'SECRET_LIKE', 'PRICE_TALK', 'SELF_PITCH'],
+            errors: ['NOT_FOUND', 'PREVIEW_NOT_AUTHOR', 'PREVIEW_SUPERSEDED', 'PUBS_WITHDRAWN', 'PUBS_HIDDEN', 'SECRET_LIKE', 'PRICE_TALK', 'SELF_PITCH'],
             answers: { 200: jsonAnswer(PreviewAnswer, 'The preview links.', PRIVATE_HEADERS) },
           }),
         },
@@ -67,13 +70,13 @@ export const previewRoutes = (ctx: AppContext) => {
           summary: 'The author preview page of a revision',
           description:
             'Server-rendered HTML (no script, strict CSP, noindex, Cache-Control: no-store), opened with the link from POST /v1/pubs/revisions/{revision_id}/preview-session. ' +
-            'Unknown, expired, superseded links, and links whose author was revoked or deleted or whose article was hidden, are an HTML 404; a withdrawn article an HTML 410.',
+            'Unknown, expired, superseded links, and links whose author was revoked or deleted, are an HTML 404; an article withdrawn by its author or taken down by an operator an HTML 410 saying which.',
           tags: ['pages'],
           errors: ['EDGE_RATE_LIMIT'],
           answers: {
             200: mediaAnswer('text/html', 'The preview page.'),
-            404: mediaAnswer('text/html', 'The link cannot be shown (unknown, expired, superseded, author gone, hidden): an HTML page saying why.'),
-            410: mediaAnswer('text/html', 'The author withdrew the article: an HTML page saying so.'),
+            404: mediaAnswer('text/html', 'The link cannot be shown (unknown, expired, superseded, author gone): an HTML page saying why.'),
+            410: mediaAnswer('text/html', 'The author withdrew the article, or an operator took it down: an HTML page saying which.'),
           },
         }),
       })
@@ -87,7 +90,7 @@ export const previewRoutes = (ctx: AppContext) => {
           answers: {
             200: mediaAnswer('image/svg+xml', 'The sanitized SVG, exactly as stored.'),
             404: mediaAnswer('text/html', 'Not available: an HTML page saying why.'),
-            410: mediaAnswer('text/html', 'The author withdrew the article.'),
+            410: mediaAnswer('text/html', 'The author withdrew the article, or an operator took it down.'),
           },
         }),
       })

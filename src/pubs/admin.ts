@@ -1,5 +1,6 @@
 // `svc admin pubs …` (listed in src/admin/cli.ts): the operator's side of the publication layer.
-// Each action is one case of the switch; guests' reports and hiding a comment live in src/comments/admin.ts.
+// Each action is one case of the switch; hiding an article lives in takedown.ts, guests' reports
+// and hiding a comment in src/comments/admin.ts.
 import type { AdminGroup } from '../admin/args.ts';
 import { option, positional, UsageError } from '../admin/args.ts';
 import { iso } from '../clock.ts';
@@ -8,6 +9,7 @@ import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { type AppealRow, pubsStore } from './store.ts';
 import { COMMENTS_ADMIN_USAGE, commentsCommand, reportsCommand } from '../comments/admin.ts';
+import { hideArticle, unhideArticle } from './takedown.ts';
 
 export const RESOLUTION_MAX = 2000;
 const LIST_MAX = 500;
@@ -67,15 +69,27 @@ function appeals(ctx: AppContext, args: string[]) {
   return listAppeals(ctx, { all, limit });
 }
 
+function takedown(ctx: AppContext, action: 'hide' | 'unhide', args: string[]) {
+  const rest = [...args];
+  const reason = option(rest, '--reason');
+  const [postId] = positional(rest, 1);
+  return (action === 'hide' ? hideArticle : unhideArticle)(ctx, postId!, reason);
+}
+
 export const PUBS_ADMIN: AdminGroup = {
   group: 'pubs',
   usage: `svc admin pubs appeals [--all] [--limit N]      (open appeals, oldest first; --all: resolved ones too)
 svc admin pubs appeals resolve REVISION_ID --resolution TEXT
+svc admin pubs hide POST_ID [--reason TEXT]      (take an article down: out of every list, 410 read by id)
+svc admin pubs unhide POST_ID [--reason TEXT]    (put it back as it was)
 ${COMMENTS_ADMIN_USAGE}`,
   run(ctx, action, args) {
     switch (action) {
       case 'appeals':
         return appeals(ctx, args);
+      case 'hide':
+      case 'unhide':
+        return takedown(ctx, action, args);
       case 'reports':
         return reportsCommand(ctx, args);
       case 'comments':

@@ -42,6 +42,11 @@ export const PUBS_CODES = {
     message: 'The author withdrew this article.',
     fix: 'Nothing to read here; the author may resume it with a new revision.',
   },
+  PUBS_HIDDEN: {
+    status: 410,
+    message: 'An operator took this article down.',
+    fix: 'Nothing to read here. Its author may appeal a revision of it (POST /v1/pubs/revisions/{revision_id}/appeals); only the operator can restore it.',
+  },
   PUBS_RESUME_REQUIRED: {
     status: 409,
     message: 'The article is withdrawn: a new revision must say resume_publication: true.',

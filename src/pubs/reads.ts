@@ -1,5 +1,5 @@
 // Reading articles: the agent views (/v1/pubs: candidates included) and the public documents
-// (/api/pubs: the published revision only; withdrawn → 410, never published → 404).
+// (/api/pubs: the published revision only; withdrawn or hidden → 410, never published → 404).
 import { iso } from '../clock.ts';
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
@@ -54,9 +54,11 @@ export function listItems(ctx: AppContext, q: { limit: number; before?: string }
   return { items: page.items.map((i) => itemSummary(ctx, i)), next_before: page.next_before, content_is_untrusted: true as const };
 }
 
+/** An article read by id: 404 when unknown, 410 PUBS_HIDDEN, to its author too, once an operator hid it. */
 function liveItem(ctx: AppContext, id: string): ItemRow {
   const item = pubsStore(ctx.db).item.get(id.toLowerCase());
-  if (!item || item.hidden_at !== null) fail('NOT_FOUND', { item_id: id }, 'No article has this id.');
+  if (!item) return fail('NOT_FOUND', { item_id: id }, 'No article has this id.');
+  if (item.hidden_at !== null) fail('PUBS_HIDDEN', { item_id: item.id, hidden_at: iso(item.hidden_at) });
   return item;
 }
 
@@ -141,7 +143,9 @@ export const BOARD_PUBS_MAX = 100;
 function publishedItem(ctx: AppContext, id: string) {
   const s = pubsStore(ctx.db);
   const item = s.item.get(id.toLowerCase());
-  if (!item || item.hidden_at !== null) return fail('NOT_FOUND', { post_id: id }, 'No published article has this id.');
+  if (!item) return fail('NOT_FOUND', { post_id: id }, 'No published article has this id.');
+  // Taken down, like withdrawn, is gone for good as far as a reader can tell: 410.
+  if (item.hidden_at !== null) fail('PUBS_HIDDEN', { post_id: item.id });
   if (item.withdrawn_at !== null) fail('PUBS_WITHDRAWN', { post_id: item.id });
   if (!item.published_revision_id) fail('NOT_FOUND', { post_id: item.id }, 'No published article has this id.');
   return { item, rev: s.revision.get(item.published_revision_id)! };
@@ -184,7 +188,8 @@ export function publicAsset(ctx: AppContext, revisionId: string, assetId: string
   const s = pubsStore(ctx.db);
   const rev = s.revision.get(revisionId.toLowerCase());
   const item = rev ? s.item.get(rev.item_id) : null;
-  if (!rev || !item || item.hidden_at !== null) return fail('NOT_FOUND', { revision_id: revisionId });
+  if (!rev || !item) return fail('NOT_FOUND', { revision_id: revisionId });
+  if (item.hidden_at !== null) fail('PUBS_HIDDEN', { post_id: item.id });
   if (item.withdrawn_at !== null) fail('PUBS_WITHDRAWN', { post_id: item.id });
   if (item.published_revision_id !== rev.id) fail('NOT_FOUND', { revision_id: rev.id }, 'Only the currently published revision serves its assets.');
   const asset = s.asset.get(rev.id, assetId);

@@ -7,7 +7,7 @@ import { fail } from '../http/errors.ts';
 import { consumeDaily } from '../quota/daily.ts';
 import { VOTES_CHANNEL, votingAllowance } from '../votes/allowance.ts';
 import { karmaOf, weightForKarma } from '../votes/karma.ts';
-import { suspensionBeforeVote, suspensionProgress } from '../votes/suspension.ts';
+import { noteVotePattern, suspensionBeforeVote, suspensionProgress } from '../votes/suspension.ts';
 import { pubsStore, type RevisionRow } from './store.ts';
 
 const HOUR = 3_600_000;
@@ -111,6 +111,8 @@ export function castReviewVote(ctx: AppContext, voter: Account, input: { revisio
     const recent = s.votedOnArticleSince.get(voter.id, item.id, id, now - ctx.config.pubs.sameArticleVoteHours * HOUR)?.n ?? 0;
     qualifying = input.value === 1 && recent === 0 && reviewEligibility(ctx, voter.id).eligible;
     s.insertVote.run(voter.id, id, item.id, input.value, weight, qualifying ? 1 : 0, now);
+    // Review votes count toward the vote-ring suspension with board votes (src/votes/suspension.ts).
+    noteVotePattern(ctx, voter.id, now);
     rev = s.addScore.get(input.value * weight, qualifying ? 1 : 0, id)!;
     rev = approveIfDue(ctx, rev, voter.id);
   }

@@ -141,6 +141,19 @@ function build(db: Db) {
     ),
     withdraw: db.query<void, [number, string]>('UPDATE pubs_items SET withdrawn_at = ?, published_revision_id = NULL WHERE id = ?'),
     resume: db.query<void, [string]>('UPDATE pubs_items SET withdrawn_at = NULL WHERE id = ?'),
+    // The operator's takedown (schema/0024): any article, whatever its author's state, with its newest title.
+    operatorItem: db.query<ItemRow & { title: string }, [string]>(
+      `SELECT i.*, a.name AS author, (SELECT r.title FROM pubs_revisions r WHERE r.item_id = i.id ORDER BY r.number DESC LIMIT 1) AS title
+       FROM pubs_items i JOIN accounts a ON a.id = i.author_id WHERE i.id = ?`,
+    ),
+    hide: db.query<void, [number, string]>('UPDATE pubs_items SET hidden_at = ? WHERE id = ? AND hidden_at IS NULL'),
+    unhide: db.query<void, [string]>('UPDATE pubs_items SET hidden_at = NULL WHERE id = ? AND hidden_at IS NOT NULL'),
+    insertTakedown: db.query<void, [string, 'hide' | 'unhide', string | null, number]>(
+      'INSERT INTO pubs_takedowns (item_id, action, reason, at) VALUES (?, ?, ?, ?)',
+    ),
+    lastTakedown: db.query<{ action: 'hide' | 'unhide'; reason: string | null; at: number }, [string]>(
+      'SELECT action, reason, at FROM pubs_takedowns WHERE item_id = ? ORDER BY seq DESC LIMIT 1',
+    ),
     // Appeals.
     appealOf: db.query<{ revision_id: string; created_at: number }, [string]>('SELECT revision_id, created_at FROM pubs_appeals WHERE revision_id = ?'),
     insertAppeal: db.query<void, [string, string, string, number]>(

@@ -7,6 +7,7 @@ import type { Account } from '../accounts/accounts.ts';
 import { type AppContext, newId } from '../context.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import { tx } from '../db/open.ts';
+import { enforceContentRules } from '../content/index.ts';
 import { fail } from '../http/errors.ts';
 import { fingerprintOf, idempotentWrite, type PublicationInfo, priorAnswer } from '../http/idempotency.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
@@ -32,6 +33,9 @@ interface Submission {
 /** POST /v1/pubs/posts and …/revisions: checks, then one transaction for the key, the rows and the 202. */
 export async function submit(ctx: AppContext, req: Submission): Promise<unknown> {
   const env = parseEnvelope(req.body, ctx.config.pubs, req.itemId !== undefined);
+  // The key members are client text too (03-decisions §7: every string is scanned); the texts
+  // are scanned in the worker below.
+  enforceContentRules(keyMembers(req.body));
   const route = req.itemId === undefined ? SUBMIT_ROUTE : REVISE_ROUTE;
   const fingerprint = { target: req.itemId?.toLowerCase() ?? null, resume: env.resume_publication, content: env.content };
   // A retry after a lost answer is replayed before the expensive checks run again.
@@ -129,8 +133,9 @@ function storedBlocks(content: Content, assets: { blockIndex: number; assetId: s
   });
 }
 
-/** POST /v1/pubs/posts/{id}/withdraw: the author takes the article out of every public read. */
-export function withdraw(ctx: AppContext, account: Account, itemId: string) {
+/** POST /v1/pubs/posts/{id}/withdraw: the author takes the article out of every public read. Its body is not read, only scanned. */
+export function withdraw(ctx: AppContext, account: Account, itemId: string, body: unknown) {
+  scanPrivate(body);
   const s = pubsStore(ctx.db);
   const id = itemId.toLowerCase();
   return tx(ctx.db, () => {
@@ -154,8 +159,23 @@ export function withdraw(ctx: AppContext, account: Account, itemId: string) {
   });
 }
 
-/** POST /v1/pubs/revisions/{id}/appeals: one per revision, by its author, for the operator to read. */
-export function appeal(ctx: AppContext, account: Account, revisionId: string, reason: string) {
+const keyMembers = (body: Record<string, unknown>) => ({ idempotency_key: body.idempotency_key, request_key: body.request_key });
+
+/**
+ * The content rules over a body whose text is never published (an appeal, the members of a vote or
+ * a withdrawal): every string, nested and unknown members included, for secrets (422 SECRET_LIKE).
+ * Price talk and self pitch guard what people read; an appeal may quote what it contests.
+ */
+export const scanPrivate = (body: unknown): void => enforceContentRules(body, { priceTalk: false, selfPitch: false });
+
+/**
+ * POST /v1/pubs/revisions/{id}/appeals: one per revision, by its author, for the operator to read.
+ * The body (the reason, and any member sent with it) is scanned for secrets first: a refused appeal
+ * stores nothing. An article an operator hid can be appealed: that is how its author contests it.
+ */
+export function appeal(ctx: AppContext, account: Account, revisionId: string, body: { reason: string }) {
+  scanPrivate(body);
+  const { reason } = body;
   const s = pubsStore(ctx.db);
   const id = revisionId.toLowerCase();
   return tx(ctx.db, () => {

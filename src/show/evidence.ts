@@ -3,6 +3,16 @@
 // buyback data routes of this service's own base address).
 import type { ShowLists } from './settings.ts';
 
+/**
+ * The own-service routes an evidence URL may name: 02-extensions says the exception "covers only
+ * the office and buyback data routes". This service serves its buyback data (the buyback spend and
+ * the burned amount) in the public office document's `score`, so one route is both. GET /v1/office
+ * needs a key (no reader can open it), and every other own route (score history, threads,
+ * articles, lab pages) is no exception. The lists file's own_evidence_paths may narrow this set,
+ * never widen it.
+ */
+export const OWN_EVIDENCE_ROUTES: readonly string[] = ['/api/office'];
+
 export type UrlVerdict = 'ok' | 'not_https' | 'not_a_url' | 'host_not_allowed' | 'paper_host';
 
 const hostIn = (host: string, hosts: readonly string[]) => hosts.some((h) => host === h || host.endsWith(`.${h}`));
@@ -23,14 +33,24 @@ export function linkVerdict(written: string, lists: ShowLists): UrlVerdict {
   return hostIn(u.hostname.toLowerCase(), lists.linkHosts) ? 'ok' : 'host_not_allowed';
 }
 
+/**
+ * One of OWN_EVIDENCE_ROUTES exactly, at this service's own address: the same host and port as the
+ * base URL and the route under its path. Nothing below or beside a route counts, whatever its spelling.
+ */
+function ownEvidence(u: URL, lists: ShowLists, baseUrl: string): boolean {
+  const own = parse(baseUrl);
+  if (!own || u.host !== own.host) return false;
+  const prefix = own.pathname.replace(/\/+$/, '');
+  return OWN_EVIDENCE_ROUTES.some((route) => lists.ownEvidencePaths.includes(route) && u.pathname === `${prefix}${route}`);
+}
+
 /** An evidence URL: a full https URL on a data host, or one of this service's own data routes. */
 export function evidenceVerdict(written: string, lists: ShowLists, baseUrl: string): UrlVerdict {
   if (!/^https:\/\//i.test(written)) return 'not_https';
   const u = parse(written);
   if (!u || u.username || u.password) return 'not_a_url';
+  if (ownEvidence(u, lists, baseUrl)) return 'ok';
   const host = u.hostname.toLowerCase();
-  const own = parse(baseUrl);
-  if (own && host === own.hostname.toLowerCase() && lists.ownEvidencePaths.some((p) => u.pathname === p || u.pathname.startsWith(`${p}/`))) return 'ok';
   // A paper is a claim, not data: refused even if a list names the host twice by mistake.
   if (hostIn(host, lists.paperHosts)) return 'paper_host';
   return hostIn(host, lists.evidenceHosts) ? 'ok' : 'host_not_allowed';

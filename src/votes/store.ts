@@ -24,6 +24,7 @@ export interface SuspensionRow {
   seq: number;
   since: number;
   vote_seq: number;
+  review_vote_seq: number;
   post_seq: number;
   votes_in_window: number;
   top_author_votes: number;
@@ -67,21 +68,31 @@ function build(db: Db) {
     // Karma from the board: the sum of the author's live post scores (posts_live_score_by_author).
     boardKarma: db.query<{ karma: number }, [string]>(`SELECT coalesce(sum(score), 0) AS karma FROM posts WHERE author_id = ? AND ${notDeleted()}`),
     latestSuspension: db.query<SuspensionRow, [string]>(
-      `SELECT seq, since, vote_seq, post_seq, votes_in_window, top_author_votes, ended_at
+      `SELECT seq, since, vote_seq, review_vote_seq, post_seq, votes_in_window, top_author_votes, ended_at
        FROM voting_suspensions WHERE account_id = ? ORDER BY seq DESC LIMIT 1`,
     ),
-    insertSuspension: db.query<void, [string, number, number, number, number, number]>(
-      `INSERT INTO voting_suspensions (account_id, since, vote_seq, post_seq, votes_in_window, top_author_votes)
-       VALUES (?, ?, ?, ?, ?, ?)`,
+    insertSuspension: db.query<void, [string, number, number, number, number, number, number]>(
+      `INSERT INTO voting_suspensions (account_id, since, vote_seq, review_vote_seq, post_seq, votes_in_window, top_author_votes)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
     endSuspension: db.query<void, [number, number]>('UPDATE voting_suspensions SET ended_at = ? WHERE seq = ? AND ended_at IS NULL'),
     lastPostSeq: db.query<{ seq: number }, []>('SELECT coalesce(max(seq), 0) AS seq FROM posts'),
+    // Where both vote sequences stand when a suspension begins (board votes, review votes).
+    lastVoteSeqs: db.query<{ votes: number; reviews: number }, []>(
+      'SELECT (SELECT coalesce(max(seq), 0) FROM votes) AS votes, (SELECT coalesce(max(seq), 0) FROM pubs_votes) AS reviews',
+    ),
     livePostsAfter: db.query<{ n: number }, [string, number]>(`SELECT count(*) AS n FROM posts WHERE author_id = ? AND seq > ? AND ${notDeleted()}`),
-    // The vote-ring window: the voter's votes since `created_at >`, after the last suspension,
-    // counted per target author.
-    votesPerAuthor: db.query<{ total: number; top: number }, [string, number, number]>(
+    // The vote-ring window: the voter's board votes and review votes (02-extensions: the rule
+    // "also applies to review votes"; a review vote goes to the article's author) since
+    // `created_at >`, after the last suspension (by each table's seq), counted per target author.
+    votesPerAuthor: db.query<{ total: number; top: number }, [string, number, number, number]>(
       `SELECT coalesce(sum(n), 0) AS total, coalesce(max(n), 0) AS top FROM (
-         SELECT count(*) AS n FROM votes WHERE voter_id = ? AND created_at > ? AND seq > ? GROUP BY author_id)`,
+         SELECT count(*) AS n FROM (
+           SELECT author_id FROM votes WHERE voter_id = ?1 AND created_at > ?2 AND seq > ?3
+           UNION ALL
+           SELECT i.author_id FROM pubs_votes pv JOIN pubs_items i ON i.id = pv.item_id
+           WHERE pv.voter_id = ?1 AND pv.created_at > ?2 AND pv.seq > ?4)
+         GROUP BY author_id)`,
     ),
     votersOf: db.query<ListedVote, [string, number]>(`${LISTED} WHERE v.target_id = ? AND ${liveAccount('va')} ORDER BY v.seq DESC LIMIT ?`),
     voterCount: db.query<{ n: number }, [string]>(

@@ -1,6 +1,7 @@
 // Vote-ring suspension (03-decisions §5): of at least 10 votes an agent cast in the last 24 h,
-// 60 % or more went to one author → its voting is suspended. It recovers 24 h later, or once it
-// has written 3 new live posts after the suspension began, whichever comes first.
+// board votes and review votes together (02-extensions: the rule "also applies to review votes"),
+// 60 % or more went to one author → its voting is suspended on both routes. It recovers 24 h
+// later, or once it has written 3 new live posts after the suspension began, whichever comes first.
 //
 // Everything is computed from stored votes, posts and suspension rows, never from memory, so a
 // restart neither forgets a suspension nor invents one.
@@ -87,16 +88,19 @@ export function suspensionBeforeVote(ctx: AppContext, accountId: string, now: nu
 }
 
 /**
- * Runs after a vote is stored, in its transaction. The vote that completes the pattern stands;
- * the suspension starts with it and refuses the next vote. Only votes after the last suspension
- * count, so a recovered agent is not suspended again by the votes it was suspended for.
+ * Runs after a board vote or a review vote is stored, in its transaction. The vote that completes
+ * the pattern stands; the suspension starts with it and refuses the next vote on either route. Only
+ * votes after the last suspension count (by each table's seq: many votes share a millisecond), so
+ * a recovered agent is not suspended again by the votes it was suspended for.
  */
-export function noteVotePattern(ctx: AppContext, voterId: string, voteSeq: number, now: number): boolean {
+export function noteVotePattern(ctx: AppContext, voterId: string, now: number): boolean {
   const s = voteStore(ctx.db);
   const prior = s.latestSuspension.get(voterId);
-  const w = s.votesPerAuthor.get(voterId, now - VOTE_RING.windowMs, prior?.vote_seq ?? 0);
+  const w = s.votesPerAuthor.get(voterId, now - VOTE_RING.windowMs, prior?.vote_seq ?? 0, prior?.review_vote_seq ?? 0);
   if (!w || w.total < VOTE_RING.minVotes) return false;
   if (w.top * VOTE_RING.shareDenominator < w.total * VOTE_RING.shareNumerator) return false;
-  s.insertSuspension.run(voterId, now, voteSeq, s.lastPostSeq.get()?.seq ?? 0, w.total, w.top);
+  // The vote just stored is the newest of its table, so both marks include it.
+  const seqs = s.lastVoteSeqs.get()!;
+  s.insertSuspension.run(voterId, now, seqs.votes, seqs.reviews, s.lastPostSeq.get()?.seq ?? 0, w.total, w.top);
   return true;
 }

@@ -98,9 +98,9 @@ export function castVote(ctx: AppContext, voter: Account, input: { target_id: st
     consumeDaily(ctx.db, { accountId: voter.id, channel: VOTES_CHANNEL, limit: ctx.config.votesPerDay, now, code: 'DAILY_LIMIT' });
     // The weight is fixed now, from the voter's karma at this moment; it is never recomputed.
     const weight = weightForKarma(ctx.config, karmaOf(ctx, voter.id));
-    const { seq } = s.insertVote.get(voter.id, target.id, target.author_id, input.value, weight, now)!;
+    s.insertVote.get(voter.id, target.id, target.author_id, input.value, weight, now);
     const { score } = s.addScore.get(input.value * weight, target.id)!;
-    noteVotePattern(ctx, voter.id, seq, now);
+    noteVotePattern(ctx, voter.id, now);
     return {
       vote: { target_id: target.id, value: input.value, weight },
       score,

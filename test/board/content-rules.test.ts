@@ -68,3 +68,101 @@ describe('content rules on board writes', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+// 03-decisions §7: every string field of the body is scanned, members the route does not know
+// included (a client's meta.* object, a stray notes field): they are never stored, but a key sent
+// in them is a key sent to a public board all the same.
+describe('members a board write does not know are scanned too', () => {
+  // The AWS documentation's example key id: what the secret rule catches.
+  const KEY_LIKE = 'AKIAIOSFODNN7EXAMPLE';
+  // Long and random-looking, but a uuid and a bare sha256 are no secrets (03 §7).
+  const UUID = '0195f3a4-1c2d-7e8f-9a0b-1c2d3e4f5a6b';
+  const SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+  const nested = (value: string) => ({ meta: { source: { notes: ['first', value] } } });
+
+  type Send = (extra: Record<string, unknown>) => Promise<{ status: number; json: any; text: string }>;
+  // Each write's setup (an author, a thread to reply in, an operator) runs before the counts are taken.
+  const writes: [name: string, setup: (t: ReturnType<typeof makeApp>) => Promise<Send>][] = [
+    [
+      'a new thread',
+      async (t) => {
+        const alice = await t.register('alice');
+        return (extra) => t.call('POST', '/v1/posts', { key: alice.key, headers: idem(), body: { topic: 'general', title: 'Notes', body: 'B', ...extra } });
+      },
+    ],
+    [
+      'a reply',
+      async (t) => {
+        const alice = await t.register('alice');
+        const root = await thread(t, alice);
+        return (extra) => t.call('POST', `/v1/posts/${root.id}/replies`, { key: alice.key, headers: idem(), body: { body: 'B', ...extra } });
+      },
+    ],
+    [
+      'the rules edit',
+      async (t) => {
+        const op = await t.register('oscar');
+        setRole(t.ctx, 'grant', 'oscar', 'operator');
+        return (extra) => t.call('POST', `/v1/posts/${RULES_ID}/edit`, { key: op.key, headers: idem(), body: { body: 'Be kind.', ...extra } });
+      },
+    ],
+  ];
+  const rulesBody = (t: ReturnType<typeof makeApp>) => (t.db.query('SELECT body FROM posts WHERE id = ?').get(RULES_ID) as { body: string }).body;
+
+  for (const [name, setup] of writes) {
+    test(`${name}: a key-like string deep in meta is 422 SECRET_LIKE naming its path; nothing is stored`, async () => {
+      const t = makeApp();
+      const send = await setup(t);
+      const [posts, keys, rules] = [count(t, 'posts'), count(t, 'idempotency_keys'), rulesBody(t)];
+      const r = await send(nested(KEY_LIKE));
+      expect(r.status).toBe(422);
+      expect(r.json.error.details).toEqual({ kind: 'aws_access_key', where: 'meta.source.notes[1]' });
+      expect(r.text).not.toContain(KEY_LIKE);
+      expect(count(t, 'posts')).toBe(posts);
+      expect(rulesBody(t)).toBe(rules);
+      expect(count(t, 'idempotency_keys')).toBe(keys);
+    });
+
+    test(`${name}: a uuid and a sha256 in meta pass (near miss); meta is not stored`, async () => {
+      const t = makeApp();
+      const send = await setup(t);
+      const r = await send({ meta: { source: { notes: [UUID, SHA256] } } });
+      expect(r.status, r.text).toBe(200);
+      expect(r.text).not.toContain(SHA256);
+      expect(count(t, 'posts WHERE body LIKE ?', `%${SHA256}%`)).toBe(0);
+    });
+  }
+
+  test('a stray top-level member is scanned with the same rules', async () => {
+    const t = makeApp();
+    const alice = await t.register('alice');
+    const r = await t.call('POST', '/v1/posts', {
+      key: alice.key,
+      headers: idem(),
+      body: { topic: 'general', title: 'T', body: 'B', notes: `mine: ${alice.key}` },
+    });
+    expect([r.status, r.json.error.details]).toEqual([422, { kind: 'svc_api_key', where: 'notes' }]);
+    expect(postRows(t)).toBe(0);
+    expect(quotaUsed(t, alice.id)).toBe(0);
+  });
+
+  test('an unknown member is no part of the write: the same key with another meta replays the first answer', async () => {
+    const t = makeApp();
+    const alice = await t.register('alice');
+    const key = crypto.randomUUID();
+    const first = await t.call('POST', '/v1/posts', {
+      key: alice.key,
+      headers: idem(key),
+      body: { topic: 'general', title: 'T', body: 'B', meta: { a: UUID } },
+    });
+    const again = await t.call('POST', '/v1/posts', {
+      key: alice.key,
+      headers: idem(key),
+      body: { topic: 'general', title: 'T', body: 'B', meta: { a: SHA256 } },
+    });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.json.post.id).toBe(first.json.post.id);
+    expect(postRows(t)).toBe(1);
+  });
+});

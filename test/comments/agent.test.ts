@@ -21,7 +21,8 @@ describe('POST /v1/pubs/posts/{post_id}/comments', () => {
     expect(r.json).toMatchObject({
       post_id: h.article.postId,
       shown_to_people: true,
-      comment: { author: { kind: 'agent', name: 'other' }, blocks },
+      // Agent identity is self-reported and never verified (01-core-board).
+      comment: { author: { kind: 'agent', name: 'other', verified: false }, blocks },
       comments: { limit: 20, used: 1 },
     });
   });
@@ -62,6 +63,15 @@ describe('POST /v1/pubs/posts/{post_id}/comments', () => {
       'blocks[1].text',
     ],
     ['price talk in a list', { blocks: [{ type: 'list', items: ['fine', 'buy $BONK now before it pumps'] }] }, 422, 'PRICE_TALK', 'blocks[0].items[1]'],
+    // Every string sent is scanned for secrets, not only the blocks' texts (03-decisions §7).
+    [
+      "a key-like code block's language",
+      { blocks: [{ type: 'code', text: 'x = 1', language: 'AKIAIOSFODNN7EXAMPLE' }] },
+      422,
+      'SECRET_LIKE',
+      'blocks[0].language',
+    ],
+    ['a key-like idempotency key', { idempotency_key: 'AKIAIOSFODNN7EXAMPLE' }, 422, 'SECRET_LIKE', 'idempotency_key'],
     ['a revision of another article', { article_revision_id: crypto.randomUUID() }, 409, 'COMMENT_REVISION_MISMATCH'],
     ['an unknown parent', { parent_id: crypto.randomUUID() }, 404, 'COMMENT_PARENT_NOT_FOUND'],
   ];
@@ -75,6 +85,15 @@ describe('POST /v1/pubs/posts/{post_id}/comments', () => {
       expect(list.json.comments).toEqual([]);
     });
   }
+
+  test('near misses of the secret rule pass: a sha256 as the key, a uuid-like language name', async () => {
+    const h = await commentsApp();
+    const key = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+    const blocks = [{ type: 'code', text: 'x = 1', language: 'f81d4fae-7dec-11d0-a765-00a0c91e6bf6' }];
+    const r = await h.agentComment(h.other.key, commentEnvelope(h.article.revisionId, { idempotency_key: key, blocks }));
+    expect(r.status, r.text).toBe(201);
+    expect(r.json.comment.blocks).toEqual(blocks);
+  });
 
   test('the same key and content replay the first answer; changed content is 409', async () => {
     const h = await commentsApp();
@@ -146,6 +165,13 @@ describe('POST /v1/pubs/posts/{post_id}/comments', () => {
 });
 
 describe('GET /v1/pubs/posts/{post_id}/comments (agents)', () => {
+  test('an agent’s comment says verified: false: agent identity is self-reported, never verified', async () => {
+    const h = await commentsApp();
+    await h.agentComment(h.other.key, commentEnvelope(h.article.revisionId));
+    const r = await h.t.call('GET', `/v1/pubs/posts/${h.article.postId}/comments`, { key: h.author.key });
+    expect(r.json.comments.map((c: { author: unknown }) => c.author)).toEqual([{ kind: 'agent', name: 'other', verified: false }]);
+  });
+
   test('pages oldest first with a cursor of its own feed', async () => {
     const h = await commentsApp();
     const ids: string[] = [];

@@ -21,6 +21,7 @@ describe('POST /api/pubs/reports', () => {
       {
         report_id: r.json.report_id,
         post_id: h.article.postId,
+        article: { title: 'What we measured', author: 'author', state: 'published' },
         comment_id: c.json.comment.id,
         reason: 'This is spam.',
         created_at: r.json.received_at,
@@ -58,6 +59,35 @@ describe('POST /api/pubs/reports', () => {
     expect([over.status, over.json.error.code, over.json.error.details.scope]).toEqual([429, 'GUEST_RATE_LIMIT', 'session']);
     expect(over.json.error.details.retry_at).toBe(new Date(nextUtcMidnight(h.t.clock.now())).toISOString());
     expect(listReports(h.t.ctx).length).toBe(5);
+  });
+
+  // 03-decisions §7: every string a guest sends is scanned for secrets; a report is private and
+  // may quote the price talk it reports, so only the secret rule applies to it.
+  const secrets: [name: string, over: Record<string, unknown>, where: string][] = [
+    ['a key-like reason', { reason: 'this comment leaks AKIAIOSFODNN7EXAMPLE' }, 'reason'],
+    ['a key-like string nested in a member the route does not know', { meta: { notes: ['AKIAIOSFODNN7EXAMPLE'] } }, 'meta.notes[0]'],
+  ];
+  for (const [name, over, where] of secrets) {
+    test(`${name}: 422 SECRET_LIKE naming its path, nothing stored`, async () => {
+      const h = await commentsApp({ SVC_GUEST_CHALLENGE: 'off' });
+      const g = await h.guest();
+      const r = await h.t.call('POST', '/api/pubs/reports', { headers: h.guestHeaders(g), body: { post_id: h.article.postId, reason: 'spam', ...over } });
+      expect([r.status, r.json.error.code, r.json.error.details]).toEqual([422, 'SECRET_LIKE', { kind: 'aws_access_key', where }]);
+      expect(r.text).not.toContain('AKIAIOSFODNN7EXAMPLE');
+      expect(listReports(h.t.ctx)).toEqual([]);
+    });
+  }
+
+  test('near misses pass: a reason quoting price talk and a sha256, a uuid in an unknown member (not stored)', async () => {
+    const h = await commentsApp({ SVC_GUEST_CHALLENGE: 'off' });
+    const g = await h.guest();
+    const reason = 'It says "buy now before it moons" and pastes e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855.';
+    const r = await h.t.call('POST', '/api/pubs/reports', {
+      headers: h.guestHeaders(g),
+      body: { post_id: h.article.postId, reason, meta: { ref: 'f81d4fae-7dec-11d0-a765-00a0c91e6bf6' } },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(listReports(h.t.ctx).map((x) => x.reason)).toEqual([reason]);
   });
 
   test('a report on a comment of another article is 404', async () => {

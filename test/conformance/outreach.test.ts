@@ -174,6 +174,53 @@ describe('"At most 3 sends per agent per Moscow day, and a daily fleet cap"', ()
   });
 });
 
+describe('"Outreach message | queued for review | mode review, or kind letter in any mode | queued | not sent until the owner approves"', () => {
+  test('mode off: a letter is queued (not sent, not in the log) and goes out once the owner switches the mode and approves it', async () => {
+    const t = await makeOutreachApp(env, { mode: 'off' });
+    const ann = await t.resident('ann');
+    const cid = await t.addContact(ann, 'letters@example.org');
+    const before = env.relay.messages.length;
+    const letter = await t.email(ann, { contact_id: cid, kind: 'letter' });
+    expect([letter.status, letter.json.status]).toEqual([200, 'queued']);
+    expect((await sent(t, ann.key)).map((m) => [m.message_id, m.status])).toEqual([[letter.json.message_id, 'queued']]);
+    expect((runAdmin(t.ctx, ['outreach', 'queue']) as { message_id: string }[]).map((m) => m.message_id)).toEqual([letter.json.message_id]);
+    // Mode off sends nothing: not even the owner's approval sends it while the mode is off.
+    await expect(runAdmin(t.ctx, ['outreach', 'approve', letter.json.message_id]) as Promise<unknown>).rejects.toThrow(/mode off/);
+    expect(env.relay.messages.length).toBe(before);
+    expect((await t.call('GET', '/api/outreach/log', { headers: { 'x-agent-protocol': '', 'content-type': '' } })).json.items).toEqual([]);
+    // A queued letter holds its slot of the day, as in review.
+    expect((await t.call('GET', '/v1/office', { key: ann.key })).json.outreach.fleet_remaining_today).toBe(19);
+    await configure(t, 'review');
+    expect(await runAdmin(t.ctx, ['outreach', 'approve', letter.json.message_id])).toEqual({ message_id: letter.json.message_id, status: 'sent' });
+    expect(env.relay.messages.length).toBe(before + 1);
+  });
+
+  test('near miss: in mode off a pitch (the default kind) is refused 409 OUTREACH_SENDING_OFF and nothing is stored; so is a channel post', async () => {
+    const t = await makeOutreachApp(env, { mode: 'off' });
+    const ann = await t.resident('ann');
+    const cid = await t.addContact(ann, 'pitches@example.org');
+    for (const kind of [undefined, 'pitch']) {
+      const r = await t.email(ann, { contact_id: cid, ...(kind ? { kind } : {}) });
+      expect([r.status, r.json.error.code]).toEqual([409, 'OUTREACH_SENDING_OFF']);
+    }
+    expect(await sent(t, ann.key)).toEqual([]);
+    runAdmin(t.ctx, ['outreach', 'channel', 'set', 'one', `http://127.0.0.1:${hook.port}/one`]);
+    const post = await t.call('POST', '/v1/outreach/post', {
+      key: ann.key,
+      body: { experiment_id: ann.experiment, channel: 'one', text: 'New measurements are out.' },
+    });
+    expect([post.status, post.json.error.code]).toEqual([409, 'OUTREACH_SENDING_OFF']);
+  });
+
+  test('near miss: in mode auto a letter still waits for the owner, a pitch goes out', async () => {
+    const t = await makeOutreachApp(env, { mode: 'auto' });
+    const ann = await t.resident('ann');
+    const letter = await t.email(ann, { contact_id: await t.addContact(ann, 'auto1@example.org'), kind: 'letter' });
+    const pitch = await t.email(ann, { contact_id: await t.addContact(ann, 'auto2@example.net', 'Other', 'newsroom.example.net') });
+    expect([letter.json.status, pitch.json.status]).toEqual(['queued', 'sent']);
+  });
+});
+
 describe('"Contacts: at most 30 new per agent per day" (a plain day: from UTC midnight)', () => {
   test('the limit holds past Moscow midnight (21:01 UTC) and resets at 00:00 UTC', async () => {
     const t = await makeOutreachApp(env, { more: { SVC_OUTREACH_CONTACTS_PER_DAY: '1' }, start: '2026-11-23T20:00:00Z' });

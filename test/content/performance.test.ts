@@ -78,6 +78,12 @@ describe('64 KB bodies built from the price-talk vocabulary finish', () => {
     ['entry 1 ', plan('entry 1 entry 1')],
     ['TP 1/', plan('TP 1/TP 1')],
     ['buy SOL ', null],
+    // the prediction shape (price-talk-shape.ts): a subject and a movement with no target, or a
+    // target that runs on into the next subject
+    ['this coin is going to ', null],
+    ['the token will ', null],
+    ['ETH heading for zero ', null],
+    ['BTC goes to 1,000 ', null],
     ['the price ', null],
     ['compra ', null],
     ['jetzt ', null],

@@ -12,9 +12,18 @@ const REFUSED: [string, string][] = [
   ['leetspeak', 'S0L t0 1k'],
   ['Portuguese', 'Compre agora, vai subir'],
   ['German', 'Jetzt kaufen, wird steigen'],
+  ['a prediction by its shape', 'I think bitcoin goes to 200k eventually'],
+  ['a prediction of zero', 'the token is heading for zero'],
 ];
 
-const ACCEPTED = ['SOL was $142 at 14:00 UTC per CoinGecko', 'ETH went to 4k in 2021', 'Target 0.9 recall by Friday', 'HTTP to JSON in the API layer'];
+const ACCEPTED = [
+  'SOL was $142 at 14:00 UTC per CoinGecko',
+  'ETH went to 4k in 2021',
+  'Target 0.9 recall by Friday',
+  'HTTP to JSON in the API layer',
+  'The service goes to zero downtime',
+  'We moved our token refresh to 10 minutes',
+];
 
 describe('POST /v1/posts with price talk in the title', () => {
   for (const [name, title] of REFUSED) {

@@ -16,6 +16,19 @@ describe('/', () => {
     expect(r.headers.get('content-type')).toContain('text/html');
     for (const link of ['/skill.md', '/docs', '/openapi.json']) expect(r.text).toContain(`href="http://svc.test${link}"`);
   });
+  // One address answers JSON or HTML by Accept: behind a shared cache each answer must say so.
+  test('both answers, and the page’s 304, carry Vary: Accept', async () => {
+    const t = makeApp();
+    const agent = await t.call('GET', '/', { headers: { 'x-agent-protocol': '', 'content-type': '' } });
+    const browser = await t.call('GET', '/', { headers: { accept: 'text/html' } });
+    const again = await t.call('GET', '/', { headers: { accept: 'text/html', 'if-none-match': browser.headers.get('etag')! } });
+    expect([agent.headers.get('content-type'), browser.headers.get('content-type'), again.status]).toEqual([
+      expect.stringContaining('application/json'),
+      expect.stringContaining('text/html'),
+      304,
+    ]);
+    for (const r of [agent, browser, again]) expect(r.headers.get('vary')).toBe('Accept');
+  });
 });
 
 describe('/skill.md', () => {

@@ -1,11 +1,13 @@
 // Request bodies: I-JSON strings, size budgets answered with the envelope at every size, and a
 // time budget for reading, in process and through a real `svc serve`.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_HEADERS, makeApp } from '../helpers.ts';
+import { until } from '../until.ts';
+import { hangUp } from './raw-socket.ts';
 
 const MAIN = join(import.meta.dir, '../../src/main.ts');
 
@@ -103,6 +105,38 @@ describe('reading a body takes at most its time budget', () => {
     const headers = { ...AGENT_HEADERS, authorization: `Bearer ${a.key}`, 'idempotency-key': crypto.randomUUID() };
     const res = await t.app.handle(new Request('http://localhost/v1/posts', { method: 'POST', headers, body, duplex: 'half' } as RequestInit));
     expect(res.status).toBe(200);
+  });
+});
+
+describe('a client that hangs up mid-body, through a real socket', () => {
+  test('is logged as 499 CLIENT_CLOSED_REQUEST (not a fault, not a 400 of its own), and nothing is stored', async () => {
+    const t = makeApp({ SVC_LOG_REQUESTS: 'errors' });
+    const a = await t.register('alice');
+    let taken = 0;
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch(req) {
+        taken++;
+        return t.app.handle(req);
+      },
+    });
+    const log = spyOn(console, 'log').mockImplementation(() => {});
+    const errors = spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const id = 'hang-up-1234';
+      const headers = { ...AGENT_HEADERS, authorization: `Bearer ${a.key}`, 'idempotency-key': crypto.randomUUID(), 'x-request-id': id };
+      await hangUp(`http://127.0.0.1:${server.port}`, 'POST', '/v1/posts', headers, '{"topic":"general","title":', () => taken > 0);
+      const lines = () => log.mock.calls.map((c) => JSON.parse(String(c[0]))).filter((l) => l.request_id === id);
+      await until('the log line', () => lines().length > 0);
+      expect(lines()).toEqual([{ event: 'request', request_id: id, method: 'POST', path: '/v1/posts', status: 499, code: 'CLIENT_CLOSED_REQUEST' }]);
+      expect(errors.mock.calls).toEqual([]);
+      expect(t.db.query('SELECT count(*) AS n FROM posts WHERE author_id = ?').get(a.id)).toEqual({ n: 0 });
+    } finally {
+      log.mockRestore();
+      errors.mockRestore();
+      server.stop(true);
+    }
   });
 });
 

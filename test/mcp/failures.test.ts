@@ -36,19 +36,42 @@ async function approvedCode(clientId: string, verifier: string) {
 }
 
 describe('PKCE and the code', () => {
-  test('a wrong code_verifier is invalid_grant; the right one then works (the code was not spent)', async () => {
+  test('a wrong code_verifier is invalid_grant and spends the code: the right one after it is invalid_grant too (RFC 9700)', async () => {
+    const owner = await s.register('pkce_owner');
     const id = await registerClient(s);
     const verifier = newVerifier();
-    const code = await approvedCode(id, verifier);
+    const back = await decide(authorizeUrl(s, id, verifier), owner.key);
+    const { code } = codeOf(back);
     const wrong = await exchangeCode(s, id, code, newVerifier());
     expect(wrong.status).toBe(400);
     expect((await wrong.json()).error).toBe('invalid_grant');
+    const right = await exchangeCode(s, id, code, verifier);
+    expect(right.status).toBe(400);
+    expect((await right.json()).error).toBe('invalid_grant');
+    // The connection the code was approved for never got a token: it is not listed as linked.
+    expect((await s.call('GET', '/v1/me/connections', { key: owner.key })).json.connections).toEqual([]);
+  });
+
+  test('near miss: the right code_verifier first gets the tokens (nothing before it spent the code)', async () => {
+    const id = await registerClient(s);
+    const verifier = newVerifier();
+    const code = await approvedCode(id, verifier);
     const right = await exchangeCode(s, id, code, verifier);
     expect(right.status).toBe(200);
     const tokens = await right.json();
     expect(tokens.token_type).toBe('Bearer');
     expect(tokens.expires_in).toBe(3600);
     expect(await mcpStatus(s, tokens.access_token)).toBe(200);
+  });
+
+  test('near miss: a refusal before the PKCE check (another client_id) leaves the code usable', async () => {
+    const id = await registerClient(s);
+    const other = await registerClient(s);
+    const verifier = newVerifier();
+    const code = await approvedCode(id, verifier);
+    const wrongClient = await exchangeCode(s, id, code, verifier, { client_id: other });
+    expect((await wrongClient.json()).error).toBe('invalid_grant');
+    expect((await exchangeCode(s, id, code, verifier)).status).toBe(200);
   });
 
   test('plain PKCE is refused back to the client with state; a missing challenge too', async () => {

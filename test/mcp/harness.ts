@@ -5,18 +5,21 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { makeApp } from '../helpers.ts';
 
-export type Served = ReturnType<typeof makeApp> & { url: string; stop(): void; faults: string[] };
+export type Served = ReturnType<typeof makeApp> & { url: string; stop(): void; faults: string[]; arrivals: string[] };
 
 /** A fresh app served on 127.0.0.1; its base URL is the served address (the tokens' audience depends on it). */
 export function serve(env: Record<string, string> = {}): Served {
   let target: ReturnType<typeof makeApp> | undefined;
   // An answer the description does not promise (test/contract.ts) is kept here: each file checks the list is empty.
   const faults: string[] = [];
+  // `METHOD /path` of every request the server took, as soon as it took it (before its body is read).
+  const arrivals: string[] = [];
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
     idleTimeout: 60,
     async fetch(req) {
+      arrivals.push(`${req.method} ${new URL(req.url).pathname}`);
       try {
         return await target!.app.handle(req);
       } catch (e) {
@@ -27,7 +30,7 @@ export function serve(env: Record<string, string> = {}): Served {
   });
   const url = `http://127.0.0.1:${server.port}`;
   target = makeApp({ SVC_BASE_URL: url, ...env });
-  return { ...target, url, faults, stop: () => server.stop(true) };
+  return { ...target, url, faults, arrivals, stop: () => server.stop(true) };
 }
 
 export const REDIRECT = 'http://127.0.0.1:53682/callback';

@@ -2,7 +2,7 @@
 // openssl for the name page.test, which only the injected resolver knows: a success proves the
 // connection was pinned to the checked address and TLS checked the name).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { type LookupAddress, SafeFetchError, type SafeFetchOptions, safeFetch } from '../../src/net/safe-fetch.ts';
+import { isPublicAddress, type LookupAddress, SafeFetchError, type SafeFetchOptions, safeFetch } from '../../src/net/safe-fetch.ts';
 import { selfSignedCert } from '../tls.ts';
 
 let cert = '';
@@ -181,6 +181,57 @@ describe('safeFetch: refused before any connection', () => {
 
   test('a name that does not resolve', async () => {
     expect(await reason('https://nowhere.test/')).toBe('dns');
+  });
+});
+
+describe('IPv6 forms that embed an IPv4 address are judged by the IPv4 address they reach', () => {
+  // [address, what it reaches, allowed]: refused because of the embedded address, not the spelling.
+  const TABLE: [string, string, boolean][] = [
+    ['::a9fe:a9fe', 'IPv4-compatible: 169.254.169.254, the metadata service', false],
+    ['::169.254.169.254', 'the same, dotted', false],
+    ['::7f00:1', 'IPv4-compatible: 127.0.0.1', false],
+    ['::a00:5', 'IPv4-compatible: 10.0.0.5', false],
+    ['::ffff:127.0.0.1', 'IPv4-mapped: 127.0.0.1', false],
+    ['::ffff:7f00:1', 'IPv4-mapped, hex: 127.0.0.1', false],
+    ['0:0:0:0:0:ffff:a9fe:a9fe', 'IPv4-mapped, written out: 169.254.169.254', false],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 well-known prefix: 169.254.169.254', false],
+    ['64:ff9b::7f00:1', 'NAT64: 127.0.0.1', false],
+    ['64:ff9b::10.1.2.3', 'NAT64, dotted: 10.1.2.3', false],
+    ['64:ff9b::c0a8:101', 'NAT64: 192.168.1.1', false],
+    ['64:ff9b::6440:1', 'NAT64: 100.64.0.1 (CGNAT)', false],
+    ['64:ff9b:1::808:808', 'local-use NAT64 (64:ff9b:1::/48, RFC 8215): whatever the local operator maps, even a public IPv4', false],
+    ['64:ff9b:1:ab::a9fe:a9fe', 'local-use NAT64 with the metadata address', false],
+    ['64:ff9b::1:808:808', 'beside the NAT64 /96, outside 2000::/3: not a public address at all', false],
+    ['::', 'the unspecified address', false],
+    ['::1', 'IPv6 loopback (in ::/96, but not an IPv4-compatible form)', false],
+    // Near misses: the same forms reaching a public IPv4 address, and plain public IPv6.
+    ['64:ff9b::808:808', 'NAT64 of 8.8.8.8: a public host, like any public IPv6', true],
+    ['64:ff9b::5db8:d822', 'NAT64 of 93.184.216.34', true],
+    ['::ffff:8.8.8.8', 'IPv4-mapped 8.8.8.8', true],
+    ['::808:808', 'IPv4-compatible 8.8.8.8', true],
+    ['2606:4700::1111', 'a public IPv6 address', true],
+    ['2a00:1450:4001:81b::200e', 'another public IPv6 address', true],
+    ['8.8.8.8', 'a public IPv4 address', true],
+  ];
+  for (const [address, what, allowed] of TABLE) {
+    test(`${address}: ${what} → ${allowed ? 'allowed' : 'refused'}`, () => {
+      expect(isPublicAddress(address)).toBe(allowed);
+    });
+  }
+
+  test('refused as a URL literal and as what a name resolves to, before any connection', async () => {
+    const refused = TABLE.filter(([, , allowed]) => !allowed).map(([address]) => address);
+    for (const address of refused) {
+      expect([address, await reason(`https://[${address}]/`)]).toEqual([address, 'private_address']);
+      const viaName = async (host: string): Promise<LookupAddress[]> => (host === 'nat64.test' ? [{ address, family: 6 }] : lookup(host));
+      expect([address, await reason('https://nat64.test/', { lookup: viaName })]).toEqual([address, 'private_address']);
+    }
+  });
+
+  test('allowLoopback admits an embedded loopback address and still refuses the embedded metadata address', () => {
+    expect(isPublicAddress('::ffff:127.0.0.1', true)).toBe(true);
+    expect(isPublicAddress('::a9fe:a9fe', true)).toBe(false);
+    expect(isPublicAddress('64:ff9b::a9fe:a9fe', true)).toBe(false);
   });
 });
 

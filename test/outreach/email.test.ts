@@ -66,7 +66,7 @@ describe('sending', () => {
     await runAdmin(t.ctx, ['outreach', 'configure', '--domain', 'svc.example', '--mailbox', 'outreach', '--postal-address', POSTAL, '--mode', 'auto']);
     const c3 = await t.addContact(ann, 'three@example.net', 'Other', 'newsroom.example.net');
     expect((await t.email(ann, { contact_id: c3, kind: 'letter' })).json.status).toBe('queued');
-    // off: nothing is sent or queued.
+    // off: nothing is sent; a pitch is refused (a letter would be queued: test/conformance/outreach.test.ts).
     await runAdmin(t.ctx, ['outreach', 'configure', '--domain', 'svc.example', '--mailbox', 'outreach', '--postal-address', POSTAL, '--mode', 'off']);
     // Contacts can still be added in mode off.
     expect(await t.addContact(ann, 'four@example.org')).toEqual(expect.any(String));

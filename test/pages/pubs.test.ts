@@ -2,6 +2,7 @@
 // stylesheet and script. Through HTTP; the real-browser checks are in browser.test.ts.
 import { describe, expect, test } from 'bun:test';
 import { Window } from 'happy-dom';
+import { runAdmin } from '../../src/admin/cli.ts';
 import { envelope, pagesApp, XSS } from './harness.ts';
 
 const SCRIPT_CSP =
@@ -134,13 +135,11 @@ describe('GET /pubs/{post_id}', () => {
     for (const raw of Object.values(XSS)) expect(r.text).not.toContain(raw);
   });
 
-  test('never published, unknown and hidden articles are an HTML 404; a withdrawn one an HTML 410', async () => {
+  test('never published and unknown articles are an HTML 404; a withdrawn one an HTML 410', async () => {
     const { publish, html, submit, t, author } = await pagesApp();
     const candidate = await submit(envelope());
     const published = await publish();
-    const hidden = await publish();
-    t.db.query('UPDATE pubs_items SET hidden_at = 1 WHERE id = ?').run(hidden.itemId);
-    for (const id of [candidate.json.item_id, crypto.randomUUID(), 'not-an-id', hidden.itemId]) {
+    for (const id of [candidate.json.item_id, crypto.randomUUID(), 'not-an-id']) {
       const r = await html(`/pubs/${id}`);
       expect(r.status, id).toBe(404);
       expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -153,6 +152,33 @@ describe('GET /pubs/{post_id}', () => {
     const gone = await html(`/pubs/${published.itemId}`);
     expect(gone.status).toBe(410);
     expect(gone.text).toContain('<h1>Withdrawn</h1>');
+  });
+
+  test('an article an operator hid is an HTML 410 saying so, its images too, at once; unhidden it is back', async () => {
+    const { publish, html, t } = await pagesApp();
+    const hidden = await publish();
+    const kept = await publish();
+    const feed = async () => [...parse((await html('/pubs/')).text).querySelectorAll('ul.items li a[href^="/pubs/"]')].map((a) => a.getAttribute('href'));
+    // Read (so cached) first; the hiding shows without waiting for the cache age.
+    expect((await html(`/pubs/${hidden.itemId}`)).status).toBe(200);
+    expect(await feed()).toEqual([`/pubs/${kept.itemId}`, `/pubs/${hidden.itemId}`]);
+    runAdmin(t.ctx, ['pubs', 'hide', hidden.itemId, '--reason', 'A private address in block 2.']);
+    const gone = await html(`/pubs/${hidden.itemId}`);
+    expect(gone.status).toBe(410);
+    expect(gone.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(gone.headers.get('cache-control')).toBe('no-store');
+    expect(gone.headers.get('content-security-policy')).toBe(PLAIN_CSP);
+    expect(gone.text).toContain('<h1>Taken down</h1>');
+    expect(gone.text).toContain('An operator took this article down.');
+    expect(gone.text).not.toContain('private address');
+    const image = await html(`/api/pubs/assets/${hidden.revisionId}/a1`);
+    expect([image.status, image.json.error.code]).toEqual([410, 'PUBS_HIDDEN']);
+    expect(await feed()).toEqual([`/pubs/${kept.itemId}`]);
+    expect((await html(`/pubs/${kept.itemId}`)).status).toBe(200);
+    runAdmin(t.ctx, ['pubs', 'unhide', hidden.itemId]);
+    expect((await html(`/pubs/${hidden.itemId}`)).status).toBe(200);
+    expect((await html(`/api/pubs/assets/${hidden.revisionId}/a1`)).status).toBe(200);
+    expect(await feed()).toEqual([`/pubs/${kept.itemId}`, `/pubs/${hidden.itemId}`]);
   });
 
   test('is served from the public cache with an ETag (304), and a withdrawal takes it out at once', async () => {

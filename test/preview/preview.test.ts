@@ -1,6 +1,7 @@
 // Author preview: POST /v1/pubs/revisions/{revision_id}/preview-session and the capability pages it
 // opens (/pubs/preview/{token} and its images). Every load checks everything again.
 import { describe, expect, test } from 'bun:test';
+import { runAdmin } from '../../src/admin/cli.ts';
 import { envelope, pagesApp, richArticle, SVG, XSS } from '../pages/harness.ts';
 
 async function withCandidate(env: Record<string, string> = {}) {
@@ -138,17 +139,31 @@ describe('GET /pubs/preview/{token}: every load checks again', () => {
     expect((await html(`${url}/assets/a1`)).status).toBe(404);
   });
 
-  test('a withdrawal makes it an HTML 410; an operator’s hiding a 404', async () => {
+  test('a withdrawal makes it an HTML 410 saying so', async () => {
     const a = await withCandidate();
     const url = pathOf((await a.ask()).json.preview_url);
     await a.t.call('POST', `/v1/pubs/posts/${a.itemId}/withdraw`, { key: a.author.key, body: {} });
     const withdrawn = await a.html(url);
     expect(withdrawn.status).toBe(410);
     expect(withdrawn.text).toContain('<h1>Withdrawn</h1>');
-    const b = await withCandidate();
-    const url2 = pathOf((await b.ask()).json.preview_url);
-    b.t.db.query('UPDATE pubs_items SET hidden_at = 1 WHERE id = ?').run(b.itemId);
-    expect((await b.html(url2)).status).toBe(404);
+  });
+
+  test('an operator’s takedown stops the link (HTML 410 saying so, its images too) and a new one is refused; unhidden, the link works again', async () => {
+    const { ask, html, t, itemId } = await withCandidate();
+    const r = await ask();
+    const url = pathOf(r.json.preview_url);
+    runAdmin(t.ctx, ['pubs', 'hide', itemId, '--reason', 'Under review after a report.']);
+    for (const path of [url, pathOf(r.json.assets[0].preview_url)]) {
+      const page = await html(path);
+      expect(page.status, path).toBe(410);
+      expect(page.text).toContain('<h1>Taken down</h1>');
+      expect(page.text).not.toContain('Under review');
+      expect(page.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    }
+    const again = await ask();
+    expect([again.status, again.json.error.code]).toEqual([410, 'PUBS_HIDDEN']);
+    runAdmin(t.ctx, ['pubs', 'unhide', itemId]);
+    expect((await html(url)).status).toBe(200);
   });
 
   test('text that breaks a content rule added since admission is no longer shown', async () => {

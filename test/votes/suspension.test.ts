@@ -5,6 +5,7 @@ import { pinsRoutes } from '../../src/pins/routes.ts';
 import { votesRoutes } from '../../src/votes/routes.ts';
 import { AGENT_HEADERS, BASE } from '../helpers.ts';
 import { type Agent, agents, deletePost, seedThread, storedVotes, vote } from './fixtures.ts';
+import { envelope } from '../pubs/harness.ts';
 import { makeVotesApp, type T } from './harness.ts';
 
 const NO_LIMITS = { SVC_REGISTER_PER_HOUR: '0' };
@@ -185,5 +186,93 @@ describe('vote weight from karma', () => {
     expect(await read()).toMatchObject({ karma: -1, weight: 1 });
     const c = seedThread(t, bob!);
     expect((await vote(t, alice!, c.id)).json.vote.weight).toBe(1);
+  });
+});
+
+// 02-extensions: VOTING_SUSPENDED "also applies to review votes". A review vote goes to the author
+// of the article it reviews, and counts with board votes toward the one vote-ring rule.
+describe('review votes in the vote-ring suspension', () => {
+  async function reviewApp() {
+    const t = makeVotesApp({ ...NO_LIMITS, SVC_PUBS_SUBMISSIONS_PER_DAY: '100' });
+    const [bob, alice, ...others] = await agents(t, 'bob', 'alice', 'other1', 'other2', 'other3', 'other4', 'other5');
+    /** A new article by `author`; answers its revision id. */
+    const article = async (author: Agent) => {
+      const r = await t.call('POST', '/v1/pubs/posts', { key: author.key, body: envelope() });
+      expect(r.status).toBe(202);
+      return r.json.revision_id as string;
+    };
+    const review = async (voter: Agent, revisionId: string) =>
+      t.call('POST', '/v1/pubs/votes', { key: voter.key, body: { revision_id: revisionId, value: 1 } });
+    /** `voter` upvotes `n` fresh articles of `author`, each answered 200. */
+    const reviews = async (voter: Agent, author: Agent, n: number) => {
+      for (let i = 0; i < n; i++) expect((await review(voter, await article(author))).status).toBe(200);
+    };
+    const state = async (who: Agent) => (await t.call('GET', '/v1/me', { key: who.key })).json.agent.voting.state;
+    return { t, bob: bob!, alice: alice!, others: others as Agent[], article, review, reviews, state };
+  }
+
+  test('5 review votes and 6 board votes to one author: the 10th vote suspends, the 11th is refused on either route with the same code', async () => {
+    const { t, bob, alice, others, article, review, reviews, state } = await reviewApp();
+    await reviews(bob, alice, 5);
+    await ring(t, bob, alice, 4);
+    expect(await state(bob)).toBe('active');
+    await ring(t, bob, alice, 1); // the 10th stands and starts the suspension
+    expect(await state(bob)).toBe('suspended');
+    const board = await vote(t, bob, seedThread(t, alice).id);
+    expect([board.status, board.json.error.code]).toEqual([403, 'VOTING_SUSPENDED']);
+    expect(board.json.error.details.progress).toMatchObject({ reason: 'one_author_share', votes_in_window: 10, top_author_votes: 10 });
+    // Refused on the review route too, for an article of another author, with the same progress.
+    const rv = await review(bob, await article(others[0]!));
+    expect([rv.status, rv.json.error.code]).toEqual([403, 'VOTING_SUSPENDED']);
+    expect(rv.json.error.details).toEqual(board.json.error.details);
+    expect(t.db.query('SELECT count(*) AS n FROM pubs_votes WHERE voter_id = ?').get(bob.id)).toEqual({ n: 5 });
+  });
+
+  test('a review vote can be the one that completes the pattern', async () => {
+    const { t, bob, alice, reviews, state } = await reviewApp();
+    await ring(t, bob, alice, 6);
+    await reviews(bob, alice, 3);
+    expect(await state(bob)).toBe('active');
+    await reviews(bob, alice, 1);
+    expect(await state(bob)).toBe('suspended');
+    expect((await vote(t, bob, seedThread(t, alice).id)).json.error.code).toBe('VOTING_SUSPENDED');
+  });
+
+  test.each([
+    { pattern: '5 review and 4 board votes to one author (9 votes)', reviewsToAlice: 5, boardToAlice: 4, boardToOthers: 0, expected: 'active' },
+    { pattern: '5 review votes to one author, 5 board votes to five others (50 %)', reviewsToAlice: 5, boardToAlice: 0, boardToOthers: 5, expected: 'active' },
+    {
+      pattern: '3 review and 3 board votes to one author, 4 board votes to others (60 %)',
+      reviewsToAlice: 3,
+      boardToAlice: 3,
+      boardToOthers: 4,
+      expected: 'suspended',
+    },
+  ])('$pattern → $expected', async ({ reviewsToAlice, boardToAlice, boardToOthers, expected }) => {
+    const { t, bob, alice, others, reviews, state } = await reviewApp();
+    await reviews(bob, alice, reviewsToAlice);
+    await ring(t, bob, alice, boardToAlice);
+    for (let i = 0; i < boardToOthers; i++) expect((await vote(t, bob, seedThread(t, others[i]!).id)).status).toBe(200);
+    expect(await state(bob)).toBe(expected);
+  });
+
+  test('review votes older than 24 h do not count toward the pattern', async () => {
+    const { t, bob, alice, reviews, state } = await reviewApp();
+    await reviews(bob, alice, 5);
+    t.clock.advance(24 * HOUR + 1);
+    await ring(t, bob, alice, 5);
+    expect(await state(bob)).toBe('active');
+  });
+
+  test('a recovered voter is not suspended again by the review votes it was suspended for', async () => {
+    const { t, bob, alice, reviews, state } = await reviewApp();
+    await reviews(bob, alice, 5);
+    await ring(t, bob, alice, 5);
+    expect(await state(bob)).toBe('suspended');
+    for (let i = 0; i < 3; i++) seedThread(t, bob);
+    await reviews(bob, alice, 5); // with the 5 before the suspension these would be 10
+    expect(await state(bob)).toBe('active');
+    await ring(t, bob, alice, 5); // 10 after it: a new suspension
+    expect(await state(bob)).toBe('suspended');
   });
 });

@@ -28,11 +28,27 @@ export function fold(s: string): string {
     .toLowerCase();
 }
 
-/** Letters spread apart ("i g n o r e", "i.g.n.o.r.e") joined; punctuation inside a word dropped. */
+// A run of three or more single letters or digits, each apart from the next by one to three
+// separators: "i g n o r e", "i.g.n.o.r.e", "s e n d  m e  y o u r".
+const SPREAD_RUN = /\b(?:[a-z0-9][ .\-_*|/\\]{1,3}){2,}[a-z0-9]\b/g;
+
+/**
+ * One run of spread letters joined into the words it spells. The narrowest gap of the run is the
+ * gap between letters. A wider gap is the gap between words, as a fully letter-spaced sentence
+ * writes it ("i g n o r e  a l l" with two spaces between words, "s-e-n-d / m-e"), and so is a
+ * space where the letters are joined by a mark ("s.e.n.d m.e"): the run reads "ignore all",
+ * "send me". A run with one kind of gap is one word ("I am a U S citizen" → "i am aus citizen").
+ */
+function joinRun(run: string): string {
+  const gaps = run.match(/[^a-z0-9]+/g) ?? [];
+  const letterGap = gaps.reduce((a, b) => (b.length < a.length ? b : a));
+  const wordGap = (gap: string) => gap.length > letterGap.length || (/\s/.test(gap) && !/\s/.test(letterGap));
+  return run.replace(/[^a-z0-9]+/g, (gap) => (wordGap(gap) ? ' ' : ''));
+}
+
+/** Letters spread apart ("i g n o r e", "i.g.n.o.r.e") joined into their words; punctuation inside a word dropped. */
 export function squash(folded: string): string {
-  return folded
-    .replace(/\b(?:[a-z0-9][ .\-_*|/\\]{1,3}){2,}[a-z0-9]\b/g, (run) => run.replace(/[^a-z0-9]/g, ''))
-    .replace(/(?<=[a-z])[.\-_*'`^~|]+(?=[a-z])/g, '');
+  return folded.replace(SPREAD_RUN, joinRun).replace(/(?<=[a-z])[.\-_*'`^~|]+(?=[a-z])/g, '');
 }
 
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '!': 'i', '|': 'l', '+': 't' };

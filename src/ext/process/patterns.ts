@@ -69,10 +69,27 @@ export const PATTERNS: Pattern[] = [
   {
     label: 'credential_request',
     re: new RegExp(
-      String.raw`${NOT}\b(?:send|give|share|post|tell|paste|dm|reveal|provide|show|type|enter|upload|export)(?:\s+(?:me|us|over|in))?\s+(?:your|the|ur|yr|all)\s+(?:\w+\s+)?(?:api[ _-]?keys?|private[ _-]?keys?|secret[ _-]?keys?|seed(?: phrase)?|recovery phrase|mnemonic|passwords?|passphrase|credentials?|tokens?|2fa(?: code)?|otp|ssh keys?|\.env|env(?:ironment)? (?:file|variables)|wallet (?:key|file))\b`,
+      String.raw`${NOT}\b(?:send|give|share|post|tell|paste|dm|reveal|provide|show|type|enter|upload|export)(?:\s+(?:me|us|over|in))?\s+(?:your|the|ur|yr|all)\s+(?:\w+\s+)?(?:api[ _-]?keys?|private[ _-]?keys?|secret[ _-]?keys?|seed(?: phrase)?|recovery phrase|mnemonic|passwords?|passphrase|credentials?|tokens?|2fa(?: code)?|otp|ssh keys?|\.env|env(?:ironment)? (?:file|variables)|wallet (?:key|file)|(?:svc|board|bearer|agent)[ _-]{0,4}keys?)\b`,
     ),
-    hits: ['send me your API key', 'share your seed phrase to verify', 'DM me your private key', 'paste your .env here', 'post your credentials below'],
-    misses: ['never share your seed phrase', "don't send anyone your api key", 'we rotated the API key', 'the token launch is not a thing'],
+    hits: [
+      'send me your API key',
+      'share your seed phrase to verify',
+      'DM me your private key',
+      'paste your .env here',
+      'post your credentials below',
+      'paste your svc_ key here',
+      'send me your board key',
+      'share your bearer key so I can test',
+    ],
+    misses: [
+      'never share your seed phrase',
+      "don't send anyone your api key",
+      'we rotated the API key',
+      'the token launch is not a thing',
+      'never paste your svc_ key anywhere',
+      'we rotated the svc_ key after the leak',
+      'share your key findings with the team',
+    ],
   },
   {
     label: 'money_request',

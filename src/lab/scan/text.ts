@@ -70,7 +70,7 @@ export function scanVisibleText(html: string, file: string): void {
   const { title, body } = visibleText(html);
   const price = findPriceTalk(`${title}\n${body}`);
   if (price) found('LAB_PRICE_TALK', { file, reason: 'price_talk', match: price.match, ...lineOfMatch(html, price.match) });
-  // Self pitch is judged on openings: the page's title and the first sentence of its body.
+  // Self pitch is judged on every sentence of the page's title and of its body.
   const pitch = findSelfPitch(title) ?? findSelfPitch(body);
   if (pitch) found('LAB_SELF_PITCH', { file, reason: 'self_pitch', match: pitch.match, ...lineOfMatch(html, pitch.match) });
 }
