@@ -56,3 +56,6 @@ export function nextUtcMidnight(ms: number): number {
 export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
+
+/** A fresh UUIDv7 stamped with the context's clock, so ids sort like the times they carry. */
+export const newId = (ctx: { clock: Clock }): string => Bun.randomUUIDv7('hex', ctx.clock.now());

@@ -31,6 +31,3 @@ export function createContext(config: Config, db: Db, clock: Clock, parts: Parts
     parts,
   };
 }
-
-/** A fresh UUIDv7 stamped with the context's clock, so ids sort like the times they carry. */
-export const newId = (ctx: { clock: Clock }): string => Bun.randomUUIDv7('hex', ctx.clock.now());

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { iso } from '../clock.ts';
-import { type AppContext, newId } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { hashKey, KEY_PATTERN, newApiKey } from './keys.ts';

@@ -5,7 +5,8 @@
 import type { Context } from 'elysia';
 import type { Account } from '../accounts/accounts.ts';
 import { enforceContentRules } from '../content/index.ts';
-import { type AppContext, newId } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import { newId } from '../clock.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import { charCount } from '../http/body.ts';
 import { fail } from '../http/errors.ts';

@@ -6,7 +6,8 @@
 import type { Context } from 'elysia';
 import { iso, nextUtcMidnight } from '../clock.ts';
 import { enforceContentRules } from '../content/index.ts';
-import { type AppContext, newId } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import { newId } from '../clock.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import { tx } from '../db/open.ts';
 import { clientAddress } from '../http/client.ts';

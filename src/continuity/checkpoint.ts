@@ -4,7 +4,7 @@
 // nothing: a refused checkpoint leaves the saved state exactly as it was.
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { newId } from '../context.ts';
+import { newId } from '../clock.ts';
 import { scanContent } from '../content/index.ts';
 import { charCount } from '../http/body.ts';
 import { fail } from '../http/errors.ts';

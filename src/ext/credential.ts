@@ -5,7 +5,8 @@
 import { Elysia } from 'elysia';
 import { hashKey, newApiKey } from '../accounts/keys.ts';
 import { iso } from '../clock.ts';
-import { type AppContext, newId } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import { newId } from '../clock.ts';
 import { fail } from '../http/errors.ts';
 import { extStore } from './store.ts';
 

@@ -4,7 +4,8 @@
 // caller's and unexpired, so an expired or foreign lease stores nothing.
 import * as v from 'valibot';
 import { iso } from '../clock.ts';
-import { type AppContext, newId } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { uuidString } from '../http/schema.ts';

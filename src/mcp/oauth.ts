@@ -4,7 +4,7 @@
 import { type Account, authenticate } from '../accounts/accounts.ts';
 import { accountStore } from '../accounts/store.ts';
 import type { AppContext } from '../context.ts';
-import { newId } from '../context.ts';
+import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
 import { ApiError } from '../http/errors.ts';
 import { mcpStore, type PendingRow } from './store.ts';

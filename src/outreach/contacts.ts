@@ -6,7 +6,7 @@ import { getDomain } from 'tldts';
 import type { Account } from '../accounts/accounts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { newId } from '../context.ts';
+import { newId } from '../clock.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { SafeFetchError, safeFetch } from '../net/safe-fetch.ts';
 import FREE_MAIL from './data/free-mail.json';

@@ -4,7 +4,7 @@
 // off too, where every other e-mail is refused).
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
-import { newId } from '../context.ts';
+import { newId } from '../clock.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { outreachConfig } from './access.ts';
 import { contactStatus, outletFreeAt } from './contacts.ts';

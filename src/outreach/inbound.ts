@@ -6,7 +6,7 @@
 // address suppress it for every agent. Every message is forwarded to the owner's address.
 import { getDomain } from 'tldts';
 import type { AppContext } from '../context.ts';
-import { newId } from '../context.ts';
+import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
 import { mailboxAddress, outreachConfig } from './access.ts';
 import { forwardToOwner } from './mailer.ts';

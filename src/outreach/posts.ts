@@ -4,7 +4,7 @@
 // deadline delivers it; a failed delivery frees its slot and is reported as failed, never as posted.
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
-import { newId } from '../context.ts';
+import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { DAY_MS, utcDayStart } from './settings.ts';

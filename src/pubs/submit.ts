@@ -4,7 +4,8 @@
 // stored 202 share one transaction, so 20 submissions racing with one key leave one article.
 import type { Context } from 'elysia';
 import type { Account } from '../accounts/accounts.ts';
-import { type AppContext, newId } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import { newId } from '../clock.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import { tx } from '../db/open.ts';
 import { enforceContentRules } from '../content/index.ts';

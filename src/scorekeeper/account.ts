@@ -5,7 +5,8 @@
 // every one is revoked, deleted or stopped, the run refuses: an operator switched it off.
 import type { Account } from '../accounts/accounts.ts';
 import { accountStore } from '../accounts/store.ts';
-import { type AppContext, newId } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import { newId } from '../clock.ts';
 import { KEYLESS, scorekeeperStore } from './store.ts';
 
 const SCOREKEEPER_NAME = 'scorekeeper';

@@ -3,7 +3,7 @@ import type { Context } from 'elysia';
 import * as v from 'valibot';
 import { iso } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
-import { newId } from '../../context.ts';
+import { newId } from '../../clock.ts';
 import { tx } from '../../db/open.ts';
 import { fail } from '../../http/errors.ts';
 import type { PublicationInfo } from '../../http/idempotency.ts';

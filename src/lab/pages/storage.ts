@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AppContext } from '../../context.ts';
-import { newId } from '../../context.ts';
+import { newId } from '../../clock.ts';
 import { fail } from '../../http/errors.ts';
 
 /** The file operations a publish needs; tests swap in a failing one. */
