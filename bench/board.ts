@@ -20,8 +20,8 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerAgent } from '../src/accounts/accounts.ts';
 import { systemClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import { createContext } from '../src/context.ts';
+import { loadConfig } from '../src/compose.ts';
+import { serviceContext } from '../src/compose.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { encodeCursor } from '../src/http/paging.ts';
@@ -123,7 +123,7 @@ function seed(): { keys: string[]; names: string[]; maxSeq: number; seconds: num
   const t0 = performance.now();
   const db = openDatabase(dataDir);
   migrate(db);
-  const ctx = createContext(loadConfig({ ...SERVER_ENV, SVC_DATA_DIR: dataDir }), db, systemClock);
+  const ctx = serviceContext(loadConfig({ ...SERVER_ENV, SVC_DATA_DIR: dataDir }), db, systemClock);
   const agents = Array.from({ length: AGENTS }, (_, i) => registerAgent(ctx, { name: `bench_${TAG}_${i}` }));
   const ids = agents.map((a) => a.agent.id);
   const insert = db.query(

@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import type { Socket } from 'bun';
 import { registerAgent } from '../src/accounts/accounts.ts';
 import { systemClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import { createContext } from '../src/context.ts';
+import { loadConfig } from '../src/compose.ts';
+import { serviceContext } from '../src/compose.ts';
 import { newId } from '../src/clock.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
@@ -43,7 +43,7 @@ function seed(dataDir: string, n: number): Seeded {
   const config = loadConfig({ SVC_DATA_DIR: dataDir });
   const db = openDatabase(config.dataDir);
   migrate(db);
-  const ctx = createContext(config, db, systemClock);
+  const ctx = serviceContext(config, db, systemClock);
   const keys: string[] = [];
   const threads: string[] = [];
   const insert = db.query(

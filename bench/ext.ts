@@ -8,8 +8,7 @@
 //    Bounded: 10,000 posts, no network (app.handle in process), stops after 5 minutes.
 import { createApp } from '../src/app.ts';
 import { ManualClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import { createContext } from '../src/context.ts';
+import { loadConfig, serviceContext } from '../src/compose.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openMemoryDatabase } from '../src/db/open.ts';
 import { createFetcherCredential } from '../src/ext/credential.ts';
@@ -62,7 +61,7 @@ async function main(): Promise<number> {
   );
 
   // 2. Through the app and the worker pool, with /healthz probed meanwhile.
-  const ctx = createContext(
+  const ctx = serviceContext(
     loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_LOG_REQUESTS: 'off', SVC_EXT_ACCOUNT_ID: '1000' }),
     openMemoryDatabase(),
     new ManualClock(Date.parse('2026-11-23T12:00:00Z')),

@@ -7,8 +7,8 @@
 // so the cost the build's bookkeeping adds to a write is shown. Prints PASS/FAIL; exits 0 either
 // way (it is a measuring tool). Env: BENCH_AGENTS, BENCH_POSTS, BENCH_RUNS.
 import { systemClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import { createContext } from '../src/context.ts';
+import { loadConfig } from '../src/compose.ts';
+import { serviceContext } from '../src/compose.ts';
 import { jobsStore, firstSeqAtOrAfter } from '../src/jobs/store.ts';
 import { readLeaderboard } from '../src/leaderboard/leaderboard.ts';
 import { standings, WEEK_MS } from '../src/leaderboard/standings.ts';
@@ -35,7 +35,7 @@ export function time(label: string, fn: () => unknown, runs = RUNS) {
 
 const t0 = performance.now();
 const { db, agents, counts } = seedBoard(AGENTS, POSTS);
-const ctx = createContext(loadConfig({}), db, systemClock);
+const ctx = serviceContext(loadConfig({}), db, systemClock);
 console.log(`leaderboard bench: seeded ${JSON.stringify(counts)} in ${round((performance.now() - t0) / 1000)} s`);
 const doc = readLeaderboard(ctx);
 console.log(

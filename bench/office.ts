@@ -14,8 +14,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import { createContext } from '../src/context.ts';
+import { loadConfig } from '../src/compose.ts';
+import { serviceContext } from '../src/compose.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openMemoryDatabase } from '../src/db/open.ts';
 import { judgeWeek } from '../src/leaderboard/promotion.ts';
@@ -162,7 +162,7 @@ function time(label: string, fn: () => unknown) {
 
 const t0 = performance.now();
 const { db, counts } = seed();
-const ctx = createContext(loadConfig({ SVC_MINT: 'Mint1111', SVC_MARKET_URL: 'http://market.invalid' }), db, systemClock);
+const ctx = serviceContext(loadConfig({ SVC_MINT: 'Mint1111', SVC_MARKET_URL: 'http://market.invalid' }), db, systemClock);
 const monday = Math.floor((Date.now() - Date.parse('2026-01-05T00:00:00Z')) / WEEK_MS) * WEEK_MS + Date.parse('2026-01-05T00:00:00Z');
 const judged = judgeWeek(ctx, monday);
 console.log(

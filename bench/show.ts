@@ -20,8 +20,8 @@ import { accountByName } from '../src/accounts/accounts.ts';
 import { createApp } from '../src/app.ts';
 import { createThread } from '../src/board/posts.ts';
 import type { Clock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import { createContext } from '../src/context.ts';
+import { loadConfig } from '../src/compose.ts';
+import { serviceContext } from '../src/compose.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase, tx } from '../src/db/open.ts';
 import { noveltyStats } from '../src/show/novelty-pool.ts';
@@ -132,7 +132,7 @@ async function main(): Promise<number> {
   });
   const db = openDatabase(dir);
   migrate(db);
-  const ctx = createContext(config, db, clock);
+  const ctx = serviceContext(config, db, clock);
 
   // Seeding agents, then one for the cold submission, then the measured submissions' own agents.
   const agents = Math.ceil(ROOTS / PER_AGENT) + 1 + Math.ceil(MEASURED / PER_AGENT);

@@ -1,35 +1,119 @@
-// The one place the service's parts are listed: the checks that run on board writes, the kinds
-// of publication the lost-write lookup can find, and the scheduled jobs. createContext carries
-// them to the code that uses them (board writes, the lookup, the scheduler, `svc admin run`), so
-// a reader of board/posts.ts finds here exactly which checks run on a reply, and in which order.
-import type { PostCheck } from './board/checks.ts';
-import { postPublication } from './board/posts.ts';
-import { COMMENT_PUBLICATION_KIND, commentPublication } from './comments/agent.ts';
-import type { PublicationResolver } from './http/idempotency.ts';
-import { JOB_ACCEPTANCE_CHECK } from './jobs/check.ts';
-import { LAB_CONVENTIONS_CHECK } from './lab/conventions/check.ts';
-import { labPagePublication } from './lab/pages/pages.ts';
-import { PROMOTION_JOB } from './leaderboard/promotion.ts';
-import { OUTREACH_RETRY_JOB } from './outreach/mailer.ts';
-import { SNAPSHOT_JOB } from './market/snapshot.ts';
-import type { ScheduledJob } from './scheduler/scheduler.ts';
-import { pubsPublication } from './pubs/submit.ts';
-import { SCORECARD_JOB } from './scorekeeper/job.ts';
-import { SHOW_LANE_CHECK } from './show/check.ts';
+// The composition root: the one place the service's domains are listed. Each domain hands over
+// what it plugs in (src/<domain>/domain.ts: routes, error codes, settings section, post checks,
+// publication kinds, jobs); this file gathers them into the Config, the one codes table and the
+// Parts that createContext hands down, and src/app.ts mounts the routes in this order. Adding a
+// domain is its own folder plus one line in DOMAINS.
+import { ACCOUNTS } from './accounts/domain.ts';
+import { BOARD } from './board/domain.ts';
+import type { Clock } from './clock.ts';
+import { COMMENTS } from './comments/domain.ts';
+import { type Config, type DomainSettings, loadCoreConfig, type Source } from './config.ts';
+import { CONTENT_CODES } from './content/codes.ts';
+import { type AppContext, createContext, type Domain, type Parts } from './context.ts';
+import { CONTINUITY } from './continuity/domain.ts';
+import type { Db } from './db/open.ts';
+import { DOCS } from './docs/domain.ts';
+import { EXT } from './ext/domain.ts';
+import { HEALTH } from './health.ts';
+import { HTTP_CODES } from './http/codes.ts';
+import { assembleCodes } from './http/errors.ts';
+import { INBOX } from './inbox/domain.ts';
+import { JOBS } from './jobs/domain.ts';
+import { LAB } from './lab/domain.ts';
+import { LEADERBOARD } from './leaderboard/domain.ts';
+import { MARKET } from './market/domain.ts';
+import { MCP } from './mcp/domain.ts';
+import { ME } from './me/domain.ts';
+import { OFFICE } from './office/domain.ts';
+import { OUTREACH } from './outreach/domain.ts';
+import { PAGES } from './pages/domain.ts';
+import { PINS } from './pins/domain.ts';
+import { PREVIEW } from './preview/domain.ts';
+import { PUBLIC } from './public/domain.ts';
+import { PUBS } from './pubs/domain.ts';
+import { SCOREKEEPER } from './scorekeeper/domain.ts';
+import { SEARCH } from './search/domain.ts';
+import { SHOW } from './show/domain.ts';
+import { UPLOADS } from './uploads/domain.ts';
+import { VOTES } from './votes/domain.ts';
 
-export interface Parts {
-  /** Run in this order inside every board write's transaction. */
-  postChecks: readonly PostCheck[];
-  /** resource kind (as stored with an idempotency key) → how to find that publication while it lives. */
-  publications: Readonly<Record<string, PublicationResolver>>;
-  jobs: readonly ScheduledJob[];
+/**
+ * The service's domains, in the order their routes are mounted, their post checks run (lab, jobs,
+ * show) and their jobs are listed (snapshot, scorecard, promotion, outreach retry).
+ */
+export const DOMAINS: readonly Domain[] = [
+  HEALTH,
+  ACCOUNTS,
+  ME,
+  BOARD,
+  SEARCH,
+  INBOX,
+  VOTES,
+  PINS,
+  CONTINUITY,
+  PUBLIC,
+  LAB,
+  JOBS,
+  MARKET,
+  SCOREKEEPER,
+  LEADERBOARD,
+  OFFICE,
+  PAGES,
+  SHOW,
+  EXT,
+  PUBS,
+  COMMENTS,
+  UPLOADS,
+  PREVIEW,
+  OUTREACH,
+  MCP,
+  DOCS,
+];
+
+/** The one codes table: the shared conventions', the content rules', then each domain's. */
+export function serviceCodes(domains: readonly Domain[] = DOMAINS) {
+  return assembleCodes([HTTP_CODES, CONTENT_CODES, ...domains.flatMap((d) => (d.codes ? [d.codes] : []))]);
+}
+
+type Gathered = Omit<Parts, 'codes'>;
+
+/**
+ * The parts every domain added, merged: lists in domain order, kinds by name, and the one-only
+ * parts (the key resolver, the missing-page page) from exactly one domain. A name given twice, or
+ * a part nobody gives, stops the start.
+ */
+function gatherParts(domains: readonly Domain[]): Gathered {
+  const gathered: Record<string, unknown> = { postChecks: [], jobs: [], publications: {} };
+  for (const d of domains) {
+    for (const [name, part] of Object.entries(d.parts ?? {})) {
+      const have = gathered[name];
+      if (Array.isArray(part)) gathered[name] = [...((have as unknown[]) ?? []), ...part];
+      else if (typeof part === 'function') {
+        if (have !== undefined) throw new Error(`part ${name} is given twice (domain ${d.name})`);
+        gathered[name] = part;
+      } else {
+        const into = (have ?? {}) as Record<string, unknown>;
+        for (const key of Object.keys(part as object)) if (key in into) throw new Error(`part ${name}.${key} is given twice (domain ${d.name})`);
+        gathered[name] = { ...into, ...(part as object) };
+      }
+    }
+  }
+  for (const name of ['authenticate', 'notFoundPage']) if (!gathered[name]) throw new Error(`no domain gives the part ${name}`);
+  return gathered as unknown as Gathered;
 }
 
 /** The service as it ships. A function, not a constant: nothing is built at import time. */
-export function serviceParts(): Parts {
-  return {
-    postChecks: [LAB_CONVENTIONS_CHECK, JOB_ACCEPTANCE_CHECK, SHOW_LANE_CHECK],
-    publications: { post: postPublication, lab_page: labPagePublication, pubs_item: pubsPublication, [COMMENT_PUBLICATION_KIND]: commentPublication },
-    jobs: [SNAPSHOT_JOB, SCORECARD_JOB, PROMOTION_JOB, OUTREACH_RETRY_JOB],
-  };
+export function serviceParts(domains: readonly Domain[] = DOMAINS): Parts {
+  return { ...gatherParts(domains), codes: serviceCodes(domains) };
 }
+
+/** The whole Config: the service-wide settings and each domain's section, frozen. */
+export function loadConfig(env: Source = process.env, flags: Source = {}, domains: readonly Domain[] = DOMAINS): Config {
+  const src: Source = { ...env, ...flags };
+  const sections: Record<string, unknown> = {};
+  for (const d of domains) if (d.settings) sections[d.settings.key] = d.settings.load(src);
+  return Object.freeze({ ...loadCoreConfig(src), ...(sections as unknown as DomainSettings) });
+}
+
+/** A context over the service's parts (tests and benches may give their own). */
+export const serviceContext = (config: Config, db: Db, clock: Clock, parts: Parts = serviceParts()): AppContext => createContext(config, db, clock, parts);

@@ -1,19 +1,20 @@
 // Settings come from the environment and command-line flags (flags win), once, at start.
 // The result is frozen and passed explicitly: no module reads process.env on its own.
+// This file holds the service-wide settings and the helpers every domain's loader uses; each
+// domain's own section (src/<domain>/settings.ts) declares itself into DomainSettings, and the
+// composition root (src/compose.ts loadConfig) reads them all into one Config.
 import { resolve } from 'node:path';
 
-import { loadPubsSettings } from './pubs/settings.ts';
+/**
+ * The domains' sections of the Config, merged from each src/<domain>/settings.ts:
+ * `declare module '../config.ts' { interface DomainSettings { pubs: PubsSettings } }`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from each domain's settings
+export interface DomainSettings {}
 
-import { loadExtSettings } from './ext/settings.ts';
+export interface Config extends CoreConfig, DomainSettings {}
 
-import { loadShowSettings } from './show/settings.ts';
-import { loadCommentsSettings } from './comments/settings.ts';
-import { loadUploadsSettings } from './uploads/settings.ts';
-import { loadPreviewSettings } from './preview/settings.ts';
-import { loadOutreachSettings } from './outreach/settings.ts';
-import { loadMcpSettings } from './mcp/settings.ts';
-
-export interface Config {
+export interface CoreConfig {
   port: number;
   host: string;
   dataDir: string;
@@ -33,14 +34,6 @@ export interface Config {
   maxPostChars: number; // decoded text budget of a post body
   logRequests: 'off' | 'errors' | 'all'; // JSON log lines on stdout, each with its request id
   bodyReadMs: number; // time budget for reading one request body (a trickling client is answered 408)
-  show: ReturnType<typeof loadShowSettings>; // the Show lane's settings (src/show/settings.ts)
-  ext: ReturnType<typeof loadExtSettings>; // the outside mirror's settings (src/ext/settings.ts)
-  pubs: ReturnType<typeof loadPubsSettings>; // the publication layer's policy numbers (src/pubs/settings.ts)
-  comments: ReturnType<typeof loadCommentsSettings>; // comments and guests (src/comments/settings.ts)
-  uploads: ReturnType<typeof loadUploadsSettings>; // upload sessions (src/uploads/settings.ts)
-  preview: ReturnType<typeof loadPreviewSettings>; // author preview (src/preview/settings.ts)
-  outreach: ReturnType<typeof loadOutreachSettings>; // outreach (src/outreach/settings.ts)
-  mcp: ReturnType<typeof loadMcpSettings>; // the MCP connection and OAuth (src/mcp/settings.ts)
   postingPerDay: number;
   votesPerDay: number;
   voteWeightTiers: readonly [number, number, number]; // karma needed for weight 1, 2, 3
@@ -111,8 +104,8 @@ function logMode(raw: string | undefined): 'off' | 'errors' | 'all' {
   throw new ConfigError(`SVC_LOG_REQUESTS must be off, errors or all, got ${JSON.stringify(raw)}`);
 }
 
-export function loadConfig(env: Source = process.env, flags: Source = {}): Config {
-  const src: Source = { ...env, ...flags };
+/** The service-wide settings from `src` (the environment merged with the flags). */
+export function loadCoreConfig(src: Source): CoreConfig {
   const port = int(src, 'SVC_PORT', 8080, 0, 65535);
   const host = src.SVC_HOST || '127.0.0.1';
   const baseUrl = (src.SVC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -122,7 +115,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
   } catch {
     throw new ConfigError(`SVC_BASE_URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
   }
-  return Object.freeze({
+  return {
     port,
     host,
     dataDir: resolve(src.SVC_DATA_DIR || './data'),
@@ -142,18 +135,10 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     maxRequestBytes: 64 * 1024,
     maxPostChars: 20_000,
     logRequests: logMode(src.SVC_LOG_REQUESTS),
-    pubs: loadPubsSettings(src),
-    ext: loadExtSettings(src),
-    show: loadShowSettings(src),
-    comments: loadCommentsSettings(src),
-    uploads: loadUploadsSettings(src),
-    preview: loadPreviewSettings(src),
-    outreach: loadOutreachSettings(src),
-    mcp: loadMcpSettings(src),
     bodyReadMs: int(src, 'SVC_BODY_READ_SECONDS', 30, 1, 3600) * 1000,
     postingPerDay: int(src, 'SVC_POSTING_PER_DAY', 60, 1, 1_000_000),
     votesPerDay: int(src, 'SVC_VOTES_PER_DAY', 30, 1, 1_000_000),
     voteWeightTiers: [0, 50, 500] as const,
     maxOpenCommitments: 7,
-  });
+  };
 }

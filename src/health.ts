@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from './context.ts';
+import type { AppContext, Domain } from './context.ts';
 import { waitingCount } from './continuity/wait.ts';
 import { jsonAnswer } from './http/contract.ts';
 import { PROTOCOL } from './http/families.ts';
@@ -28,3 +28,6 @@ export const healthRoutes = (ctx: AppContext) =>
       answers: { 200: jsonAnswer(HealthAnswer, 'The server is up.') },
     }),
   });
+
+/** /healthz as the composition root (src/compose.ts) takes it. */
+export const HEALTH: Domain = { name: 'health', routes: healthRoutes };

@@ -4,8 +4,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ADMIN_USAGE, adminError, runAdmin } from './admin/cli.ts';
 import { systemClock } from './clock.ts';
-import { ConfigError, loadConfig, takeSettingFlags } from './config.ts';
-import { createContext } from './context.ts';
+import { ConfigError, takeSettingFlags } from './config.ts';
+import { loadConfig } from './compose.ts';
+import { serviceContext } from './compose.ts';
 import { migrate } from './db/migrate.ts';
 import { DB_FILE, openDatabase } from './db/open.ts';
 import { serve } from './server.ts';
@@ -68,7 +69,7 @@ async function main(argv: string[]): Promise<void> {
       if (!flags.SVC_DATA_DIR && !process.env.SVC_DATA_DIR) console.error(JSON.stringify({ event: 'database', path: file, created: !exists }));
       const db = openDatabase(config.dataDir);
       migrate(db);
-      const ctx = createContext(config, db, systemClock);
+      const ctx = serviceContext(config, db, systemClock);
       try {
         out(await runAdmin(ctx, args));
       } catch (err) {

@@ -3,7 +3,7 @@
 import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { type Config, ConfigError } from './config.ts';
-import { createContext } from './context.ts';
+import { serviceContext } from './compose.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import { startOutreachInbound } from './outreach/inbound.ts';
@@ -30,7 +30,7 @@ export async function serve(given: Config): Promise<void> {
   const config = withChosenPort(given);
   const db = openDatabase(config.dataDir);
   migrate(db);
-  const ctx = createContext(config, db, systemClock);
+  const ctx = serviceContext(config, db, systemClock);
   const app = createApp(ctx);
   // reusePort off: a second server on a port already taken fails instead of sharing it (and the data).
   try {

@@ -1,10 +1,9 @@
 // Shared test harness: a fresh database and app per call, a manual clock, and request helpers
 // that send the headers a plain agent client sends.
 import { createApp } from '../src/app.ts';
-import type { Parts } from '../src/compose.ts';
 import { ManualClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import { createContext } from '../src/context.ts';
+import { loadConfig, serviceContext } from '../src/compose.ts';
+import type { Parts } from '../src/context.ts';
 import { openMemoryDatabase } from '../src/db/open.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { checkAnswer, describedRoutes } from './contract.ts';
@@ -45,7 +44,7 @@ export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12
   const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_LOG_REQUESTS: 'off', ...env });
   const db = openMemoryDatabase();
   migrate(db);
-  const ctx = createContext(config, db, clock, parts);
+  const ctx = serviceContext(config, db, clock, parts);
   const app = createApp(ctx);
   // The description depends on the settings and on the parts' declared codes.
   checkAnswersOf(app, JSON.stringify({ config, checks: ctx.parts.postChecks.map((c) => [c.name, c.codes]) }));

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { iso } from '../clock.ts';
+import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
-import { fail } from '../http/errors.ts';
+import { fail, failRetry } from '../http/errors.ts';
 import { hashKey, KEY_PATTERN, newApiKey } from './keys.ts';
 import { type AccountRow, accountStore } from './store.ts';
 
@@ -45,6 +46,18 @@ export const publicAgent = (a: AccountRow): v.InferOutput<typeof PublicAgentSche
   description: a.description,
   created_at: iso(a.created_at),
 });
+
+/**
+ * What a registration must pass before it is written: at most the configured number per client
+ * address per hour, and the description is public text, under the same content rules as every
+ * other write.
+ */
+export function checkRegistration(ctx: AppContext, clientAddress: string, input: { name: string; description?: string | null }): void {
+  const verdict = ctx.limiters.register.hit(clientAddress);
+  if (!verdict.ok)
+    failRetry('RATE_LIMITED', verdict.retryAt, ctx.clock.now(), { channel: 'register', limit: ctx.limiters.register.limit, window_seconds: 3600 });
+  enforceContentRules(input);
+}
 
 /** Creates an account; the key is returned once and only its hash is kept. */
 export function registerAgent(ctx: AppContext, input: { name: string; description?: string | null }): v.InferOutput<typeof RegisteredAnswer> {
@@ -102,4 +115,9 @@ export const hasRole = (ctx: AppContext, accountId: string, role: Role): boolean
 export function crewOf(ctx: AppContext, accountId: string) {
   const c = accountStore(ctx.db).crew.get(accountId);
   return c ? { desk: c.desk, shift: c.shift, shift_next_on_at: c.shift_next_on_at === null ? null : iso(c.shift_next_on_at) } : null;
+}
+
+declare module '../http/auth.ts' {
+  /** A request's account is an account row: routes read all of it. */
+  interface Principal extends AccountRow {}
 }

@@ -2,16 +2,14 @@
 // with other domains' state, lives in src/me.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { clientAddress } from '../http/client.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
-import { failRetry } from '../http/errors.ts';
 import { idempotencyKey, lookupPublication } from '../http/idempotency.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, text } from '../http/schema.ts';
-import { NAME_PATTERN, RegisteredAnswer, RevokedAnswer, registerAgent, revokeKey } from './accounts.ts';
+import { checkRegistration, NAME_PATTERN, RegisteredAnswer, RevokedAnswer, registerAgent, revokeKey } from './accounts.ts';
 
 const nameMsg = coded('INVALID_NAME', { pattern: NAME_PATTERN.source, example: 'lab-agent_7' });
 
@@ -41,11 +39,7 @@ export const accountRoutes = (ctx: AppContext) =>
       '/v1/agents',
       ({ body, request, server, set }) => {
         const ip = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
-        const verdict = ctx.limiters.register.hit(ip);
-        if (!verdict.ok)
-          failRetry('RATE_LIMITED', verdict.retryAt, ctx.clock.now(), { channel: 'register', limit: ctx.limiters.register.limit, window_seconds: 3600 });
-        // The description is public text: the same content rules as every other write.
-        enforceContentRules(body);
+        checkRegistration(ctx, ip, body);
         // The answer carries the key: no cache may keep it.
         set.headers['cache-control'] = 'no-store';
         return registerAgent(ctx, body);

@@ -42,3 +42,10 @@ export type Prepared = ReadonlyMap<string, unknown>;
 
 /** The codes the checks of `ctx` can raise on a root or on a reply, for the routes' descriptions. */
 export const checkCodes = (checks: readonly PostCheck[], on: 'root' | 'reply'): ErrorCode[] => [...new Set(checks.flatMap((c) => c.codes[on]))];
+
+declare module '../context.ts' {
+  interface Parts {
+    /** Run in this order inside every board write's transaction (src/compose.ts lists them). */
+    postChecks: readonly PostCheck[];
+  }
+}

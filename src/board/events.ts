@@ -28,6 +28,13 @@ export function announceWrite(ctx: AppContext, postId: string, what: 'created' |
   if (what === 'created') announceAcceptance(ctx, postId);
 }
 
+/** A new or edited post as the write pipeline takes it: the lookup finds it by the write's key, and waits hear of it once committed. */
+export const publishedPost = <T>(ctx: AppContext, body: T, id: string, what: 'created' | 'edited') => ({
+  body,
+  publication: { kind: 'post', id },
+  announce: () => announceWrite(ctx, id, what),
+});
+
 /**
  * A write can cast a vote too: a job author's Accepted:/Done: reply casts its +1 on the credited
  * delivery (jobs/acceptance.ts, inside the write's transaction). The delivery's author hears of

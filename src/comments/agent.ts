@@ -1,19 +1,20 @@
 // Agent comments: the comment envelope (02-extensions "Article envelope": schema_version,
 // language, idempotency_key in the body or its alias request_key, blocks of the comment kinds,
 // article_revision_id, optional parent_id), the shared content rules, the daily allowance, and
-// the idempotent replay. All checks run before the transaction: a refused comment stores nothing.
+// the write pipeline with the envelope's key (src/http/write.ts). All checks run before the
+// transaction: a refused comment stores nothing.
 import type { Context } from 'elysia';
 import type { Account } from '../accounts/accounts.ts';
 import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { groupCommit } from '../db/group-commit.ts';
 import { charCount } from '../http/body.ts';
 import { fail } from '../http/errors.ts';
-import { fingerprintOf, idempotentWrite, type PublicationInfo, priorAnswer } from '../http/idempotency.ts';
+import type { PublicationInfo } from '../http/idempotency.ts';
 import { encodeCursor } from '../http/paging.ts';
 import { UUID_PATTERN } from '../http/schema.ts';
-import { keyOf, unreadable } from '../pubs/envelope.ts';
+import { type BodyKey, replayOf, runWrite, type WriteRoute } from '../http/write.ts';
+import { ENVELOPE_KEY, envelopeKey, unreadable } from '../pubs/envelope.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
 import { agentArticle, checkRevision, commentCursor } from './article.ts';
 import { commentsStore } from './store.ts';
@@ -39,7 +40,6 @@ type CommentBlock =
   | { type: 'list'; items: string[]; ordered?: boolean };
 
 export interface CommentEnvelope {
-  key: string;
   revisionId: string;
   parentId: string | null;
   blocks: CommentBlock[];
@@ -54,7 +54,6 @@ function nonEmpty(where: string, x: unknown): string {
   return why ? bad(where, why) : x;
 }
 
-/** The key: idempotency_key in the body, or request_key (both sent: they must match); a header does not count. */
 function parseBlock(raw: unknown, i: number): CommentBlock {
   const at = `blocks[${i}]`;
   if (!isObject(raw)) return bad(at, 'must be an object with a type');
@@ -82,7 +81,9 @@ export function parseCommentEnvelope(body: Record<string, unknown>, s: { maxBloc
   // A 413 names the limit broken and gives both budgets (serialized request, decoded text).
   const tooLarge = (d: Record<string, unknown>): never => fail('PUBS_TOO_LARGE', { ...d, max_request_bytes: s.maxRequestBytes, max_text_chars: s.maxChars });
   for (const name of Object.keys(body)) if (!MEMBERS.includes(name)) bad(name, 'not a member of the comment envelope', MEMBERS);
-  const key = keyOf(body);
+  // The key in its place among the members (a refusal names the first broken one); the write
+  // pipeline reads it again through ENVELOPE_KEY.
+  envelopeKey(body);
   if (body.schema_version === undefined) bad('schema_version', 'is required', 1);
   if (body.schema_version !== 1) fail('PUBS_SCHEMA_VERSION', { field: 'schema_version', supported: [1] });
   if (body.language !== 'en') bad('language', 'unsupported language', ['en']);
@@ -98,7 +99,6 @@ export function parseCommentEnvelope(body: Record<string, unknown>, s: { maxBloc
   const chars = blocks.reduce((n, b) => n + (b.type === 'list' ? b.items.reduce((m, t) => m + charCount(t), 0) : charCount(b.text)), 0);
   if (chars > s.maxChars) tooLarge({ limit: 'characters', max: s.maxChars, received: chars, where: 'blocks' });
   return {
-    key,
     revisionId: (body.article_revision_id as string).toLowerCase(),
     parentId: typeof body.parent_id === 'string' ? body.parent_id.toLowerCase() : null,
     blocks,
@@ -115,48 +115,44 @@ export function commentPublication(ctx: AppContext, commentId: string): Publicat
   return row ? { id: row.id, seq: row.seq, thread_id: row.item_id, url: `${ctx.config.baseUrl}/v1/pubs/posts/${row.item_id}/comments` } : null;
 }
 
+// The key is the envelope's; scan: false: the comment's own reading of the content rules runs
+// after the replay check (secrets everywhere, the prose rules over the blocks' texts).
+const COMMENT_WRITE: WriteRoute<BodyKey> = { name: COMMENT_ROUTE, key: ENVELOPE_KEY, scan: false };
+
 /** POST /v1/pubs/posts/{post_id}/comments (and an upload's commit of kind comment). */
 export async function submitComment(ctx: AppContext, req: { account: Account; body: Record<string, unknown>; set: Context['set']; postId: string }) {
   const env = parseCommentEnvelope(req.body, { ...ctx.config.comments, maxRequestBytes: ctx.config.maxRequestBytes });
   const postId = req.postId.toLowerCase();
   const fingerprint = { post: postId, revision: env.revisionId, parent: env.parentId, blocks: env.blocks };
-  const prior = priorAnswer(ctx, {
-    accountId: req.account.id,
-    key: env.key,
-    route: COMMENT_ROUTE,
-    hash: fingerprintOf(COMMENT_ROUTE, fingerprint),
-    set: req.set,
-  });
+  const write = { account: req.account, set: req.set, body: req.body, fingerprint };
+  const prior = replayOf(ctx, COMMENT_WRITE, write);
   if (prior !== undefined) return prior;
   // Every string sent is scanned for secrets (03-decisions §7), a code block's language and the
   // key included; the prose rules read what people read, the blocks' texts.
   enforceContentRules(req.body, SECRETS_ONLY);
   enforceContentRules({ blocks: env.blocks.map((b) => (b.type === 'list' ? { items: b.items } : { text: b.text })) });
-  return groupCommit(ctx.db, () =>
-    idempotentWrite(ctx, { accountId: req.account.id, key: env.key, route: COMMENT_ROUTE, body: fingerprint, set: req.set }, () => {
-      const s = commentsStore(ctx.db);
-      const item = agentArticle(ctx, postId);
-      const revisionId = checkRevision(ctx, item, env.revisionId);
-      if (env.parentId !== null && !s.listedInItem.get(env.parentId, item.id))
-        fail('COMMENT_PARENT_NOT_FOUND', { field: 'parent_id', parent_id: env.parentId });
-      const now = ctx.clock.now();
-      consumeDaily(ctx.db, { accountId: req.account.id, channel: COMMENTS_CHANNEL, limit: ctx.config.pubs.commentsPerDay, now, code: 'COMMENT_QUOTA' });
-      const id = newId(ctx);
-      s.insertAgent.run(id, s.nextSeq.get()!.seq, item.id, revisionId, env.parentId, req.account.id, JSON.stringify(env.blocks), now);
-      const row = s.byId.get(id)!;
-      return {
-        status: 201,
-        publication: { kind: COMMENT_PUBLICATION_KIND, id },
-        body: {
-          post_id: item.id,
-          comment: agentComment(row),
-          shown_to_people: item.published_revision_id !== null && (env.parentId === null || s.shownInItem.get(item.id, env.parentId) !== null),
-          comments: quotaView(ctx.db, req.account.id, COMMENTS_CHANNEL, ctx.config.pubs.commentsPerDay, now),
-          content_is_untrusted: true as const,
-        },
-      };
-    }),
-  );
+  return runWrite(ctx, COMMENT_WRITE, write, () => {
+    const s = commentsStore(ctx.db);
+    const item = agentArticle(ctx, postId);
+    const revisionId = checkRevision(ctx, item, env.revisionId);
+    if (env.parentId !== null && !s.listedInItem.get(env.parentId, item.id)) fail('COMMENT_PARENT_NOT_FOUND', { field: 'parent_id', parent_id: env.parentId });
+    const now = ctx.clock.now();
+    consumeDaily(ctx.db, { accountId: req.account.id, channel: COMMENTS_CHANNEL, limit: ctx.config.pubs.commentsPerDay, now, code: 'COMMENT_QUOTA' });
+    const id = newId(ctx);
+    s.insertAgent.run(id, s.nextSeq.get()!.seq, item.id, revisionId, env.parentId, req.account.id, JSON.stringify(env.blocks), now);
+    const row = s.byId.get(id)!;
+    return {
+      status: 201,
+      publication: { kind: COMMENT_PUBLICATION_KIND, id },
+      body: {
+        post_id: item.id,
+        comment: agentComment(row),
+        shown_to_people: item.published_revision_id !== null && (env.parentId === null || s.shownInItem.get(item.id, env.parentId) !== null),
+        comments: quotaView(ctx.db, req.account.id, COMMENTS_CHANNEL, ctx.config.pubs.commentsPerDay, now),
+        content_is_untrusted: true as const,
+      },
+    };
+  });
 }
 
 /** GET /v1/pubs/posts/{post_id}/comments: every listed comment, oldest first, guests' words marked. */

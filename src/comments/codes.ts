@@ -1,5 +1,5 @@
-// Comments on articles: agent comments, guest comments, reports. Error codes, part of the one codes table (src/http/errors.ts spreads them in).
-import type { CodeInfo } from '../http/errors.ts';
+// Comments on articles: agent comments, guest comments, reports. Error codes, part of the one codes table (src/compose.ts gathers it).
+import type { CodeInfo, CodesOf } from '../http/errors.ts';
 
 export const COMMENTS_CODES = {
   COMMENT_QUOTA: {
@@ -68,3 +68,7 @@ export const COMMENTS_CODES = {
     fix: 'Send the request_id of a comment made in this same session.',
   },
 } as const satisfies Record<string, CodeInfo>;
+
+declare module '../http/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof COMMENTS_CODES> {}
+}

@@ -8,11 +8,11 @@ import { iso, nextUtcMidnight } from '../clock.ts';
 import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { groupCommit } from '../db/group-commit.ts';
 import { tx } from '../db/open.ts';
 import { clientAddress } from '../http/client.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { canonicalJson } from '../http/idempotency.ts';
+import { commitWrite } from '../http/write.ts';
 import { documentMembers } from '../public/envelope.ts';
 import { checkRevision, publishedArticle } from './article.ts';
 import { challengeFor, checkChallenge, serviceSecret, spendChallenge } from './challenge.ts';
@@ -164,7 +164,12 @@ const fingerprintOf = (postId: string, b: GuestCommentBody) =>
     }),
   );
 
-/** The comment already made under this request_id in this session: replayed, or 409 if the payload differs. */
+/**
+ * The comment already made under this request_id in this session: replayed, or 409 if the payload
+ * differs. A guest's dedupe is no idempotency key of the write pipeline: its owner is the session,
+ * not an account; the comment row itself holds the request_id and the payload's fingerprint; and a
+ * replay answers 200 with the comment as it is now (replayed: true), not a stored first answer.
+ */
 function replay(ctx: AppContext, session: GuestSession, postId: string, body: GuestCommentBody, set: Context['set']) {
   const prior = commentsStore(ctx.db).guestByRequest.get(session.id, body.request_id);
   if (!prior) return undefined;
@@ -205,10 +210,12 @@ export async function postGuestComment(ctx: AppContext, http: Pick<Context, 'req
   enforceContentRules({ nickname, comment: text });
   const address = addressHash(ctx, http.request, http.server);
   const settings = ctx.config.comments;
-  return groupCommit(ctx.db, () =>
+  // The write pipeline's last stages (group commit, one transaction): the replay is checked again
+  // inside it, for a twin request that committed meanwhile.
+  return commitWrite(ctx, () =>
     tx(ctx.db, () => {
       const again = replay(ctx, session, postId, body, http.set);
-      if (again) return again;
+      if (again) return { answer: again };
       const s = commentsStore(ctx.db);
       const item = publishedArticle(ctx, postId);
       const revisionId = checkRevision(ctx, item, body.article_revision_id);
@@ -235,7 +242,7 @@ export async function postGuestComment(ctx: AppContext, http: Pick<Context, 'req
         now,
       );
       http.set.status = 201;
-      return { ...documentMembers(ctx.clock.now()), request_id: body.request_id, replayed: false, comment: guestComment(s.byId.get(id)!) };
+      return { answer: { ...documentMembers(ctx.clock.now()), request_id: body.request_id, replayed: false, comment: guestComment(s.byId.get(id)!) } };
     }),
   );
 }
@@ -266,7 +273,7 @@ export async function fileReport(ctx: AppContext, http: Pick<Context, 'request' 
   // Secrets only: a report is private, and quoting the price talk it reports is its purpose.
   enforceContentRules(body, SECRETS_ONLY);
   const address = addressHash(ctx, http.request, http.server);
-  return groupCommit(ctx.db, () =>
+  return commitWrite(ctx, () =>
     tx(ctx.db, () => {
       const s = commentsStore(ctx.db);
       const item = publishedArticle(ctx, body.post_id);
@@ -279,7 +286,7 @@ export async function fileReport(ctx: AppContext, http: Pick<Context, 'request' 
       const id = newId(ctx);
       s.insertReport.run(id, s.nextReportSeq.get()!.seq, session.id, item.id, commentId, body.reason.trim(), address, now);
       http.set.status = 201;
-      return { ...documentMembers(ctx.clock.now()), report_id: id, received_at: iso(now) };
+      return { answer: { ...documentMembers(ctx.clock.now()), report_id: id, received_at: iso(now) } };
     }),
   );
 }

@@ -24,3 +24,9 @@ export function loadCommentsSettings(src: Source) {
 }
 
 export type CommentsSettings = ReturnType<typeof loadCommentsSettings>;
+
+declare module '../config.ts' {
+  interface DomainSettings {
+    comments: CommentsSettings;
+  }
+}

@@ -2,8 +2,11 @@
 // shows, as valibot schemas: the builders return their inferred types and the routes declare them,
 // so the code, the description and the suite's contract check read the same shapes.
 import * as v from 'valibot';
-import { RECENT_DECISIONS } from './checkpoint.ts';
-import { CHANGES_MAX } from './resume.ts';
+
+/** At most this many items per list of changes; `count` tells the full number. */
+export const CHANGES_MAX = 50;
+/** How many of an agent's decisions a checkpoint and a resume give back. */
+export const RECENT_DECISIONS = 10;
 
 const uuid = (description: string) => v.pipe(v.string(), v.uuid(), v.description(description));
 const time = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));

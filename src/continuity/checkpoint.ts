@@ -15,7 +15,6 @@ import { UUID_PATTERN } from '../http/schema.ts';
 
 export const MOTIVE_MIN_CHARS = 24;
 export const WORKING_NOTE_MAX_CHARS = 8000;
-export const RECENT_DECISIONS = 10;
 const EVIDENCE = new RegExp(`^post:(${UUID_PATTERN.source.slice(1, -1)})$`, 'i');
 
 interface PublicStatus {

@@ -11,12 +11,10 @@ import { tx } from '../db/open.ts';
 import { extWantedSince } from '../ext/actions.ts';
 import { readJobs } from '../jobs/jobs.ts';
 import { oneLine } from '../search/excerpt.ts';
-import type { ChangeView, Changes, Direction, PublicStatusView, ResumeAnswer } from './answers.ts';
-import { commitmentView, RECENT_DECISIONS } from './checkpoint.ts';
+import { CHANGES_MAX, type ChangeView, type Changes, type Direction, type PublicStatusView, RECENT_DECISIONS, type ResumeAnswer } from './answers.ts';
+import { commitmentView } from './checkpoint.ts';
 import { type ChangeRow, continuityStore, type Since } from './store.ts';
 
-/** At most this many items per list of changes; `count` tells the full number. */
-export const CHANGES_MAX = 50;
 /** Mentions older than this are not offered as directions any more. */
 export const UNANSWERED_MENTION_DAYS = 14;
 

@@ -10,7 +10,8 @@ import { doc } from '../http/openapi-detail.ts';
 import { coded, dateTimeString, integerQuery, text, uuidString } from '../http/schema.ts';
 import { CheckpointAnswerSchema, ResumeAnswerSchema, WaitAnswerSchema } from './answers.ts';
 import { MOTIVE_MIN_CHARS, saveCheckpoint, WORKING_NOTE_MAX_CHARS } from './checkpoint.ts';
-import { CHANGES_MAX, resume, UNANSWERED_MENTION_DAYS } from './resume.ts';
+import { CHANGES_MAX } from './answers.ts';
+import { resume, UNANSWERED_MENTION_DAYS } from './resume.ts';
 import { WAIT_TIMEOUT, waitForBoard } from './wait.ts';
 
 const nullableText = (max: number, what: string) =>

@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { Answers } from '../http/contract.ts';
 import type { ExtraParameter, KeyHeaderDoc } from '../http/openapi-detail.ts';
 import { exampleOf } from './example.ts';
-import { CODES, type ErrorCode } from '../http/errors.ts';
+import type { CodeTable, ErrorCode } from '../http/errors.ts';
 import { PROTOCOL, routeFamily } from '../http/families.ts';
 
 const AGENT_CODES: ErrorCode[] = ['BROWSER_REQUEST', 'PROTOCOL_REQUIRED', 'JSON_REQUIRED', 'INVALID_REQUEST', 'INTERNAL'];
@@ -41,7 +41,7 @@ type Operation = {
   [k: string]: unknown;
 };
 
-function errorResponses(codes: ErrorCode[]) {
+function errorResponses(codes: ErrorCode[], CODES: CodeTable) {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of new Set(codes)) {
     const s = CODES[c].status;
@@ -122,7 +122,7 @@ const WILDCARD_PARAMETER = {
   schema: { type: 'string' },
 };
 
-export function buildOpenApi(app: AnyElysia, config: Config) {
+export function buildOpenApi(app: AnyElysia, config: Config, codeTable: CodeTable) {
   const generated = toOpenAPISchema(app, { staticFile: false }, undefined, { valibot: jsonSchema }, '3.1.0');
   const paths = generated.paths as Record<string, Record<string, Operation>>;
   // Agent bodies go through the service's own JSON parser, which hides their media type from
@@ -178,7 +178,7 @@ export function buildOpenApi(app: AnyElysia, config: Config) {
         ...(answers
           ? successResponses(answers)
           : (op.responses ?? { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } })),
-        ...errorResponses(codes),
+        ...errorResponses(codes, codeTable),
       };
       op['x-svc-errors'] = [...new Set(codes)];
     }

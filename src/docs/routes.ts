@@ -4,7 +4,7 @@
 import { type AnyElysia, Elysia } from 'elysia';
 import { Marked } from 'marked';
 import type { AppContext } from '../context.ts';
-import { CODES, type ErrorCode } from '../http/errors.ts';
+import type { CodeTable, ErrorCode } from '../http/errors.ts';
 import { mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { HOME_ACTIVITY, HOME_ARTICLES, HOME_MAX_AGE_SECONDS, homePage } from '../pages/home.ts';
@@ -75,8 +75,8 @@ function renderReference(doc: Doc): string {
 <p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${esc(doc.openapi)}, version ${esc(doc.info.version)}). Agent guide: <a href="/skill.md">/skill.md</a>. Error codes: <a href="/docs/errors">/docs/errors</a>.</p>${rows.join('\n')}`;
 }
 
-function renderErrors(): string {
-  const rows = (Object.entries(CODES) as [ErrorCode, (typeof CODES)[ErrorCode]][])
+function renderErrors(codes: CodeTable): string {
+  const rows = (Object.entries(codes) as [ErrorCode, CodeTable[ErrorCode]][])
     .sort((a, b) => a[1].status - b[1].status || a[0].localeCompare(b[0]))
     .map(
       ([code, c]) => `<tr id="${esc(code)}"><td><code>${esc(code)}</code></td><td>${c.status}</td><td>${esc(c.message)}</td><td>${mdInline(c.fix)}</td></tr>`,
@@ -108,15 +108,15 @@ function landing(doc: Doc, baseUrl: string) {
 export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
   let cached: Doc | null = null;
   // Built on first request, when every plugin has mounted its routes.
-  const openapi = () => (cached ??= buildOpenApi(app(), ctx.config));
+  const openapi = () => (cached ??= buildOpenApi(app(), ctx.config, ctx.parts.codes));
   return new Elysia({ name: 'docs' })
     .get('/openapi.json', () => openapi(), { detail: { hide: true } })
     .get('/docs', () => page('svc API reference', renderReference(openapi())), { detail: { hide: true } })
-    .get('/docs/errors', () => page('svc error codes', renderErrors()), { detail: { hide: true } })
+    .get('/docs/errors', () => page('svc error codes', renderErrors(ctx.parts.codes)), { detail: { hide: true } })
     .get(
       '/skill.md',
       () =>
-        new Response(renderSkill(openapi(), ctx.config), {
+        new Response(renderSkill(openapi(), ctx.config, ctx.parts.codes), {
           headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
         }),
       { detail: { hide: true } },

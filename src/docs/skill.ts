@@ -3,7 +3,7 @@
 // the guide cannot say something the description does not.
 import type { Config } from '../config.ts';
 import { COMMENT_BLOCK_TYPES } from '../comments/agent.ts';
-import { CODES, type ErrorCode } from '../http/errors.ts';
+import type { CodeTable, ErrorCode } from '../http/errors.ts';
 import { PROTOCOL } from '../http/families.ts';
 import { LAB_PUBLISH_BYTES, pubsSubmitBytes, uploadPartRequestBytes } from '../http/plugin.ts';
 import { exampleOf } from './example.ts';
@@ -44,7 +44,7 @@ function bodyExample(op: Op): string | null {
   return schema ? JSON.stringify(exampleOf(schema as never, '', 0, true)) : null;
 }
 
-export function renderSkill(doc: Doc, config: Config): string {
+export function renderSkill(doc: Doc, config: Config, CODES: CodeTable): string {
   const base = config.baseUrl;
   const ops = operations(doc);
   const agentOps = ops.filter((o) => isAgent(o.op));
@@ -52,7 +52,7 @@ export function renderSkill(doc: Doc, config: Config): string {
   const optional = agentOps.filter((o) => keyRule(o.op) === 'optional');
   const post = ops.find((o) => o.method === 'POST' && o.path === '/v1/posts');
   const postBody = post ? bodyExample(post.op) : '{"topic":"general","title":"…","body":"…"}';
-  const codes = (Object.entries(CODES) as [ErrorCode, (typeof CODES)[ErrorCode]][]).sort((a, b) => a[1].status - b[1].status || a[0].localeCompare(b[0]));
+  const codes = (Object.entries(CODES) as [ErrorCode, CodeTable[ErrorCode]][]).sort((a, b) => a[1].status - b[1].status || a[0].localeCompare(b[0]));
   const line = (o: { method: string; path: string; op: Op }) => {
     const key = keyRule(o.op);
     const notes = [needsKey(o.op) ? 'bearer' : isAgent(o.op) ? 'no key' : 'public', key && o.method !== 'GET' ? `Idempotency-Key ${key}` : ''].filter(Boolean);

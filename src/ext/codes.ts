@@ -1,5 +1,5 @@
-// The outside mirror's error codes, part of the one codes table (src/http/errors.ts spreads them in).
-import type { CodeInfo } from '../http/errors.ts';
+// The outside mirror's error codes, part of the one codes table (src/compose.ts gathers it).
+import type { CodeInfo, CodesOf } from '../http/errors.ts';
 
 export const EXT_CODES = {
   EXT_LEASE_HELD: {
@@ -13,3 +13,7 @@ export const EXT_CODES = {
     fix: 'Take a fresh lease with POST /v1/ext/ingest/lease and resend the whole batch with it.',
   },
 } as const satisfies Record<string, CodeInfo>;
+
+declare module '../http/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof EXT_CODES> {}
+}

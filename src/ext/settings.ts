@@ -19,3 +19,9 @@ export function loadExtSettings(src: Source) {
 }
 
 export type ExtSettings = ReturnType<typeof loadExtSettings>;
+
+declare module '../config.ts' {
+  interface DomainSettings {
+    ext: ExtSettings;
+  }
+}

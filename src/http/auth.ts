@@ -1,7 +1,22 @@
 import { Elysia } from 'elysia';
-import { type Account, authenticate } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from './errors.ts';
+
+/**
+ * The account a request acts as. This floor needs only its residency; the accounts domain declares
+ * the rest (`interface Principal extends Account {}`), so routes get the whole account.
+ */
+export interface Principal {
+  residency_stopped_at: number | null;
+}
+type Account = Principal;
+
+declare module '../context.ts' {
+  interface Parts {
+    /** The bearer key's account (401 UNAUTHORIZED when missing, malformed, unknown or revoked). */
+    authenticate(ctx: AppContext, authorization: string | null): Principal;
+  }
+}
 
 // The key is checked in `transform`, before the body and query are validated, so that a caller
 // without a valid key learns "401: reload the key" first rather than fixing a body it cannot send.
@@ -18,7 +33,7 @@ const delegated = new WeakMap<Request, Account>();
 export function accountOf(ctx: AppContext, request: Request): Account {
   let account = resolved.get(request);
   if (!account) {
-    account = delegated.get(request) ?? authenticate(ctx, request.headers.get('authorization'));
+    account = delegated.get(request) ?? ctx.parts.authenticate(ctx, request.headers.get('authorization'));
     resolved.set(request, account);
   }
   return account;

@@ -128,3 +128,10 @@ export function lookupPublication(ctx: AppContext, accountId: string, key: strin
   const info = ctx.parts.publications[row.resource_kind]?.(ctx, row.resource_id);
   return info ? { found: true, ...info } : { found: false };
 }
+
+declare module '../context.ts' {
+  interface Parts {
+    /** resource kind (as stored with an idempotency key) → how to find that publication while it lives. */
+    publications: Readonly<Record<string, PublicationResolver>>;
+  }
+}

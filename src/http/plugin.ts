@@ -9,7 +9,6 @@ import { CORS_HEADERS, preflight } from './cors.ts';
 import { ApiError, envelope, fail, failRetry } from './errors.ts';
 import { pathOf, routeFamily } from './families.ts';
 import { guardAgentRequest } from './guard.ts';
-import { errorPage } from '../pages/html.ts';
 import { MethodIndex } from './methods.ts';
 import { issuesToError } from './schema.ts';
 
@@ -234,7 +233,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
           } else if (wantsPage(request, family)) {
             // A person's browser on an address with no page gets a page saying so, not JSON.
             if (ctx.config.logRequests !== 'off') logRequest(request, 404, 'NOT_FOUND');
-            const page = errorPage(404, 'Not found', 'No page has this address.');
+            const page = ctx.parts.notFoundPage();
             page.headers.set('x-request-id', requestIdOf(request));
             return page;
           } else err = new ApiError('NOT_FOUND', { path });
@@ -257,3 +256,10 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
       })
   );
 };
+
+declare module '../context.ts' {
+  interface Parts {
+    /** The HTML page a browser gets for an address with no page (the pages domain draws it). */
+    notFoundPage(): Response;
+  }
+}

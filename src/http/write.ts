@@ -1,6 +1,7 @@
 // The one path every agent write takes:
 //
-//   key (required or optional, as the spec says for the route)
+//   key (from where the route's contract puts it: the Idempotency-Key header, required or optional
+//     as the spec says for the route, or a member of the body)
 //   → content rules over every string of the body (before any transaction: a refused write
 //     never touches the database)
 //   → group commit (writes that arrive together share one durable commit, each in a savepoint)
@@ -8,7 +9,9 @@
 //   → announce after commit (events and waits hear only what is durable, and never a replay).
 //
 // `replayOf` is the cheap first half for routes that must not spend expensive work (a lab site
-// scan) on a retry: it answers a replay or a conflict, or says the key is new.
+// scan, an article's svg check) on a retry: it answers a replay or a conflict, or says the key is new.
+// `commitWrite` is the last two stages alone, for a write whose dedupe is not an account's key
+// (a guest comment's request_id lives in its own row: see src/comments/guest.ts).
 import type { Context } from 'elysia';
 import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
@@ -16,31 +19,47 @@ import { groupCommit } from '../db/group-commit.ts';
 import type { ErrorCode } from './errors.ts';
 import { fingerprintOf, idempotencyKey, idempotentWrite, optionalIdempotencyKey, priorAnswer, type WriteResult } from './idempotency.ts';
 
-export interface WriteRoute {
+/** The Idempotency-Key header: 'required' only where the spec asks for it (posts, replies, rules edits, lab publishes). */
+export type HeaderKey = 'required' | 'optional';
+
+/**
+ * A key the contract puts in the body (the article and comment envelopes' idempotency_key).
+ * `read` takes it from the validated body and refuses a missing or malformed one with the route's
+ * own codes. The body's schema documents it and the route lists those codes: doc()'s `write`
+ * (an Idempotency-Key header and its codes) is for header-keyed routes only.
+ */
+export interface BodyKey {
+  read: (body: Record<string, unknown>) => string;
+}
+
+export type KeySource = HeaderKey | BodyKey;
+
+export interface WriteRoute<K extends KeySource = HeaderKey> {
   /** 'POST /v1/posts': the scope of a key's fingerprint and its stored row. */
   name: string;
-  /** 'required' only where the spec asks for the header (posts, replies, rules edits, lab publishes). */
-  key: 'required' | 'optional';
+  /** Where the key travels, and whether it must. */
+  key: K;
   /** Run the shared content rules (secrets, price talk, self pitch) over the body. */
   scan: boolean;
 }
 
-export interface WriteRequest {
+export type WriteRequest<K extends KeySource = HeaderKey> = {
   account: { id: string };
-  headers: Headers;
   set: Context['set'];
-  /** The body as validated: what the content rules scan. */
+  /** The body as validated: what the content rules scan (and where a body key is read). */
   body: object;
   /** What makes two requests "the same write" (defaults to the body; add path ids). */
   fingerprint?: unknown;
-}
+  // A header key is read from the request's headers; a body-keyed write needs none (an upload's
+  // commit runs a submission whose body came in parts, without that submission's request).
+} & (K extends BodyKey ? { headers?: Headers } : { headers: Headers });
 
 export interface Written<T> extends WriteResult<T> {
   /** Runs once the write is committed; never on a replay or a refusal. */
   announce?: () => void;
 }
 
-/** The codes the pipeline itself can answer on a route: its key's, its content rules', a stopped residency. */
+/** The codes the pipeline itself can answer on a header-keyed route: its key's, its content rules', a stopped residency. */
 export function writeErrors(route: WriteRoute): ErrorCode[] {
   return [
     ...(route.key === 'required' ? (['IDEMPOTENCY_KEY_REQUIRED'] as const) : []),
@@ -51,22 +70,49 @@ export function writeErrors(route: WriteRoute): ErrorCode[] {
   ];
 }
 
-const keyOf = (route: WriteRoute, headers: Headers): string | null => (route.key === 'required' ? idempotencyKey(headers) : optionalIdempotencyKey(headers));
+function keyOf<K extends KeySource>(route: WriteRoute<K>, req: WriteRequest<K>): string | null {
+  const key: KeySource = route.key;
+  // A body key's reader takes the validated JSON object the route was given.
+  if (typeof key === 'object') return key.read(req.body as Record<string, unknown>);
+  // WriteRequest requires the headers whenever the key is a header's.
+  const headers = req.headers as Headers;
+  return key === 'required' ? idempotencyKey(headers) : optionalIdempotencyKey(headers);
+}
+
+/** The write's answer and what it announces once committed. */
+export interface Committed<T> {
+  answer: T;
+  announce?: (() => void) | undefined;
+}
+
+/**
+ * The last stages of every write, keyed or not: the write runs in a savepoint of the next group
+ * commit, and its announcement is made once that commit is durable (never for a refusal).
+ */
+export async function commitWrite<T>(ctx: AppContext, write: () => Committed<T>): Promise<T> {
+  const done = await groupCommit(ctx.db, write);
+  done.announce?.();
+  return done.answer;
+}
 
 /** Runs one agent write through the pipeline and answers its body (or the replayed one). */
-export async function runWrite<T>(ctx: AppContext, route: WriteRoute, req: WriteRequest, write: () => Written<T>): Promise<T | unknown> {
-  const key = keyOf(route, req.headers);
+export async function runWrite<T, K extends KeySource>(
+  ctx: AppContext,
+  route: WriteRoute<K>,
+  req: WriteRequest<K>,
+  write: () => Written<T>,
+): Promise<T | unknown> {
+  const key = keyOf(route, req);
   if (route.scan) enforceContentRules(req.body);
-  let announce: (() => void) | undefined;
-  const answer = await groupCommit(ctx.db, () =>
-    idempotentWrite(ctx, { accountId: req.account.id, key, route: route.name, body: req.fingerprint ?? req.body, set: req.set }, () => {
+  return commitWrite(ctx, () => {
+    let announce: (() => void) | undefined;
+    const answer = idempotentWrite(ctx, { accountId: req.account.id, key, route: route.name, body: req.fingerprint ?? req.body, set: req.set }, () => {
       const done = write();
       announce = done.announce;
       return done;
-    }),
-  );
-  announce?.();
-  return answer;
+    });
+    return { answer, announce };
+  });
 }
 
 /**
@@ -74,8 +120,8 @@ export async function runWrite<T>(ctx: AppContext, route: WriteRoute, req: Write
  * replay header set, or 409 IDEMPOTENCY_CONFLICT for another body), else undefined. Checks the
  * key first, as runWrite would.
  */
-export function replayOf(ctx: AppContext, route: WriteRoute, req: WriteRequest): unknown {
-  const key = keyOf(route, req.headers);
+export function replayOf<K extends KeySource>(ctx: AppContext, route: WriteRoute<K>, req: WriteRequest<K>): unknown {
+  const key = keyOf(route, req);
   if (key === null) return undefined;
   return priorAnswer(ctx, { accountId: req.account.id, key, route: route.name, hash: fingerprintOf(route.name, req.fingerprint ?? req.body), set: req.set });
 }

@@ -1,8 +1,18 @@
 // The 200 answer of GET /api/score/history as a valibot schema: history.ts builds documents of
 // exactly this type and the route declares it.
 import * as v from 'valibot';
-import { WINDOW_NAMES } from './history.ts';
 import { SNAPSHOT_EVERY_SECONDS } from './snapshot.ts';
+
+/** The windows of the score history: how many points, how far apart. */
+export const WINDOWS = {
+  '1h': { points: 12, stepSeconds: 300 },
+  '6h': { points: 72, stepSeconds: 300 },
+  '24h': { points: 288, stepSeconds: 300 },
+  '7d': { points: 288, stepSeconds: 2100 },
+} as const;
+
+export type HistoryWindow = keyof typeof WINDOWS;
+export const WINDOW_NAMES = Object.keys(WINDOWS) as HistoryWindow[];
 
 const time = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
 const usd = (description: string) => v.pipe(v.nullable(v.number()), v.description(`${description}, in US dollars; null when not measured.`));

@@ -5,22 +5,13 @@
 // as a gap, never as zeros or as a copy of a neighbour.
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import type { HistoryPoint, ScoreHistory } from './document.ts';
+import { type HistoryPoint, type HistoryWindow, type ScoreHistory, WINDOW_NAMES, WINDOWS } from './document.ts';
 import { SNAPSHOT_EVERY_SECONDS } from './snapshot.ts';
 import { marketStore, type SnapshotRow } from './store.ts';
 
 export const HISTORY_MAX_AGE_SECONDS = 60;
 
 // 7d keeps the point count of 24h: 288 steps of 2100 s (35 min) are exactly 7 days.
-export const WINDOWS = {
-  '1h': { points: 12, stepSeconds: 300 },
-  '6h': { points: 72, stepSeconds: 300 },
-  '24h': { points: 288, stepSeconds: 300 },
-  '7d': { points: 288, stepSeconds: 2100 },
-} as const;
-
-export type HistoryWindow = keyof typeof WINDOWS;
-export const WINDOW_NAMES = Object.keys(WINDOWS) as HistoryWindow[];
 export const DEFAULT_WINDOW: HistoryWindow = '24h';
 export const WINDOW_HELP = { allowed: WINDOW_NAMES, default: DEFAULT_WINDOW, example: '/api/score/history?window=24h' };
 

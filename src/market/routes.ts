@@ -9,7 +9,8 @@ import { coded } from '../http/schema.ts';
 import { guardedJson, type Http } from '../http/public-cache.ts';
 import { cacheHeaders, type HeaderDoc, jsonAnswer } from '../http/contract.ts';
 import { scoreHistoryDocumentSchema } from './document.ts';
-import { DEFAULT_WINDOW, HISTORY_MAX_AGE_SECONDS, type HistoryWindow, readScoreHistory, WINDOW_HELP, WINDOW_NAMES, WINDOWS } from './history.ts';
+import { type HistoryWindow, WINDOW_NAMES, WINDOWS } from './document.ts';
+import { DEFAULT_WINDOW, HISTORY_MAX_AGE_SECONDS, readScoreHistory, WINDOW_HELP } from './history.ts';
 import { SNAPSHOT_EVERY_SECONDS } from './snapshot.ts';
 
 // The public document cache sends Age with Cache-Control and the ETag (src/http/public-cache.ts).

@@ -1,13 +1,14 @@
 // The OAuth 2.1 authorization server's rules: authorization codes with PKCE (S256 only), tokens
 // audience-bound to this /mcp (RFC 8707), refresh rotation with reuse detection, revocation
-// (RFC 7009) and the bearer check of /mcp. Secrets are random and stored as their sha256 only.
-import { type Account, authenticate } from '../accounts/accounts.ts';
+// (RFC 7009), the bearer check of /mcp and the agent's own view of its connections. Secrets are
+// random and stored as their sha256 only. The authorization request, up to the code, is consent.ts.
+import type { Account } from '../accounts/accounts.ts';
 import { accountStore } from '../accounts/store.ts';
+import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
-import { ApiError } from '../http/errors.ts';
-import { mcpStore, type PendingRow } from './store.ts';
+import { fail } from '../http/errors.ts';
+import { mcpStore } from './store.ts';
 
 /** An OAuth error answer (RFC 6749 §5.2): `{error, error_description}`, never the board's envelope. */
 export class OAuthFailure extends Error {
@@ -31,6 +32,8 @@ export function secret(prefix: string, bytes = 32): string {
 /** The one audience of every token: this service's /mcp. */
 export const resourceOf = (ctx: AppContext): string => `${ctx.config.baseUrl}/mcp`;
 export const issuerOf = (ctx: AppContext): string => ctx.config.baseUrl;
+/** Where the protected-resource metadata of /mcp is (RFC 9728): the 401 of /mcp points there. */
+export const resourceMetadataOf = (ctx: AppContext): string => `${ctx.config.baseUrl}/.well-known/oauth-protected-resource/mcp`;
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -72,43 +75,11 @@ function issue(ctx: AppContext, connectionId: string, scope: string | null): Iss
   return { access_token: access, token_type: 'Bearer', expires_in: accessSeconds, refresh_token: refresh, ...(scope ? { scope } : {}) };
 }
 
-/**
- * The human approved with a board key: the key is checked (never stored), a connection is linked
- * to the account and that key, and a single-use code is issued. Answers the code, or the reason
- * the key was refused.
- */
-export function approve(ctx: AppContext, pending: PendingRow, boardKey: string): { code: string } | { refused: string } {
-  let account: Account;
-  try {
-    account = authenticate(ctx, `Bearer ${boardKey.trim()}`);
-  } catch (e) {
-    if (e instanceof ApiError) return { refused: String(e.details?.reason ?? 'unknown_key') };
-    throw e;
-  }
-  const s = mcpStore(ctx.db);
-  const now = ctx.clock.now();
-  const code = secret('mcpc_');
-  const done = tx(ctx.db, () => {
-    // Checked again inside the transaction: the form can be sent once.
-    if (!s.pendingById.get(pending.id)) return false;
-    const key = s.liveKeyHash.get(account.id);
-    if (!key) return false;
-    s.deletePending.run(pending.id);
-    const connectionId = newId(ctx);
-    s.insertConnection.run(connectionId, pending.client_id, account.id, key.key_hash, pending.resource, pending.scope, now);
-    s.insertCode.run(
-      sha256(code),
-      connectionId,
-      pending.client_id,
-      pending.redirect_uri,
-      pending.code_challenge,
-      pending.resource,
-      now,
-      now + ctx.config.mcp.codeSeconds * 1000,
-    );
-    return true;
-  });
-  return done ? { code } : { refused: 'expired_request' };
+/** The token endpoint: grant_type=authorization_code or refresh_token. */
+export function grantTokens(ctx: AppContext, p: Record<string, string>): Issued {
+  if (p.grant_type === 'authorization_code') return exchangeCode(ctx, p);
+  if (p.grant_type === 'refresh_token') return refresh(ctx, p);
+  throw new OAuthFailure(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
 }
 
 /** grant_type=authorization_code. */
@@ -250,42 +221,26 @@ export function checkBearer(ctx: AppContext, authorization: string | null): Bear
   return { account, connectionId: t.connection_id, clientId: t.client_id, token, expiresAt: t.expires_at };
 }
 
-/** An authorization request the page can still show: the form is bound to it. */
-export function createPending(
-  ctx: AppContext,
-  req: { client_id: string; redirect_uri: string; state: string | null; code_challenge: string; resource: string; scope: string | null },
-): { id: string; csrf: string } {
+/** The agent's live connections (one per approval), newest first. */
+export function connectionsOf(ctx: AppContext, accountId: string) {
+  return mcpStore(ctx.db)
+    .connectionsOf.all(accountId)
+    .map((c) => ({
+      id: c.id,
+      client_id: c.client_id,
+      client_name: c.client_name,
+      client_uri: c.client_uri,
+      created_at: iso(c.created_at),
+      last_used_at: c.last_used_at === null ? null : iso(c.last_used_at),
+    }));
+}
+
+/** The agent revokes one of its connections: every token of it stops working at once. */
+export function revokeConnectionOf(ctx: AppContext, accountId: string, id: string) {
   const s = mcpStore(ctx.db);
+  const conn = s.connectionOf.get(id.toLowerCase(), accountId);
+  if (!conn || conn.revoked_at !== null) fail('NOT_FOUND', { connection_id: id }, 'No live connection with that id is yours.');
   const now = ctx.clock.now();
-  const id = secret('req_', 18);
-  const csrf = secret('', 24);
-  tx(ctx.db, () => {
-    s.prunePending.run(now);
-    s.pruneCodes.run(now - 86_400_000);
-    s.insertPending.run(
-      id,
-      sha256(csrf),
-      req.client_id,
-      req.redirect_uri,
-      req.state,
-      req.code_challenge,
-      req.resource,
-      req.scope,
-      now,
-      now + ctx.config.mcp.consentMinutes * 60_000,
-    );
-  });
-  return { id, csrf };
-}
-
-/** The pending request named by the form, when it is still valid and the CSRF token matches it. */
-export function pendingFor(ctx: AppContext, id: string, csrf: string, cookie: string | null): PendingRow | 'expired' | 'csrf' {
-  const row = id ? mcpStore(ctx.db).pendingById.get(id) : null;
-  if (!row || row.expires_at <= ctx.clock.now()) return 'expired';
-  if (!csrf || cookie !== csrf || sha256(csrf) !== row.csrf_hash) return 'csrf';
-  return row;
-}
-
-export function denyPending(ctx: AppContext, id: string): void {
-  mcpStore(ctx.db).deletePending.run(id);
+  s.revokeConnection.run(now, 'revoked_by_agent', conn.id);
+  return { connection_id: conn.id, revoked: true as const, revoked_at: iso(now) };
 }

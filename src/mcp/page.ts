@@ -36,6 +36,9 @@ export function csrfCookie(token: string, secure: boolean, maxAgeSeconds: number
   return `${CSRF_COOKIE}=${token}; Path=/authorize; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
+/** The Set-Cookie that clears the CSRF token once the form was used. */
+export const clearCsrfCookie = (secure: boolean) => `${CSRF_COOKIE}=; Path=/authorize; Max-Age=0; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+
 export function cookieValue(header: string | null, name: string): string | null {
   for (const part of (header ?? '').split(';')) {
     const at = part.indexOf('=');

@@ -1,9 +1,11 @@
-// /mcp: MCP over streamable HTTP with the SDK's web-standard transport, stateless (a server and a
-// transport per request, JSON answers), so it runs inside Elysia and the compiled binary and needs
-// no session state across requests or restarts. The SDK is loaded on first use (start-up cost).
+// The MCP server behind /mcp (its route: transport.ts): MCP over streamable HTTP with the SDK's
+// web-standard transport, stateless (a server and a transport per request, JSON answers), so it
+// runs inside Elysia and the compiled binary and needs no session state across requests or
+// restarts. The SDK is loaded on first use (start-up cost).
 import type { AppContext } from '../context.ts';
 import type { Bearer } from './oauth.ts';
-import { buildTools, ToolArgumentError, type Toolset, toolRequest, toolResult } from './tools.ts';
+import { ToolArgumentError, toolRequest, toolResult } from './tool-calls.ts';
+import { buildTools, type Toolset } from './tools.ts';
 
 type Handle = (request: Request) => Promise<Response>;
 

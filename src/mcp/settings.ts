@@ -24,3 +24,9 @@ export function loadMcpSettings(src: Source) {
 }
 
 export type McpSettings = ReturnType<typeof loadMcpSettings>;
+
+declare module '../config.ts' {
+  interface DomainSettings {
+    mcp: McpSettings;
+  }
+}

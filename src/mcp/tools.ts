@@ -1,11 +1,7 @@
 // The MCP tools: one per agent operation of the service's own description (/openapi.json), so the
-// input schemas are the routes' valibot schemas (never written twice), and a call is dispatched to
-// the route itself in-process, as the linked agent (src/http/auth.ts delegate): same rules, same
-// quotas, same error codes, same untrusted-text markers.
-import { canonicalJson } from '../http/idempotency.ts';
-import type { Account } from '../accounts/accounts.ts';
-import { delegate } from '../http/auth.ts';
-import { PROTOCOL } from '../http/families.ts';
+// input schemas are the routes' valibot schemas (never written twice). A call is dispatched to the
+// route itself in-process, as the linked agent (tool-calls.ts): same rules, same quotas, same error
+// codes, same untrusted-text markers.
 
 type Json = Record<string, unknown>;
 
@@ -35,7 +31,8 @@ export interface Tool {
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
-interface Route {
+/** How a tool call becomes its route's request (tool-calls.ts). */
+export interface ToolRoute {
   method: string;
   path: string;
   pathParams: string[];
@@ -93,7 +90,8 @@ const NAMES: Record<string, string> = {
   'GET /v1/office': 'read_office',
 };
 
-const KEY_MEMBER = 'idempotency_key';
+/** The input member that carries the Idempotency-Key. */
+export const KEY_MEMBER = 'idempotency_key';
 const NESTED_BODY = 'json_body';
 
 const derivedName = (method: string, path: string): string =>
@@ -124,14 +122,14 @@ function isAgentPath(path: string): boolean {
 
 export interface Toolset {
   tools: Tool[];
-  routes: Map<string, Route>;
+  routes: Map<string, ToolRoute>;
 }
 
 /** The tool list built from the service's description. */
 export function buildTools(spec: { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Json } }): Toolset {
   const components = spec.components?.schemas ?? {};
   const tools: Tool[] = [];
-  const routes = new Map<string, Route>();
+  const routes = new Map<string, ToolRoute>();
   for (const [path, item] of Object.entries(spec.paths)) {
     if (!isAgentPath(path)) continue;
     for (const [lower, op] of Object.entries(item)) {
@@ -147,7 +145,7 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
       const required: string[] = [];
       const pathParams: string[] = [];
       const queryParams: string[] = [];
-      let headerKey: Route['headerKey'] = null;
+      let headerKey: ToolRoute['headerKey'] = null;
       for (const p of params) {
         if (p.in === 'path' || p.in === 'query') {
           properties[p.name] = {
@@ -209,135 +207,4 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
   }
   tools.sort((a, b) => a.name.localeCompare(b.name));
   return { tools, routes };
-}
-
-export interface ToolResult {
-  [k: string]: unknown;
-  content: { type: 'text'; text: string }[];
-  structuredContent?: Json;
-  isError?: boolean;
-  _meta?: Json;
-}
-
-const scalar = (v: unknown): string => (Array.isArray(v) ? v.map(String).join(',') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
-
-/** A uuid-shaped key from sha256(seed, operation, canonical arguments). */
-function derivedKey(seed: string, route: Route, args: Json): string {
-  const h = new Bun.CryptoHasher('sha256').update(`${seed}\n${route.method} ${route.path}\n${canonicalJson(args)}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-/** A tool call whose arguments cannot make the route's request: answered as a tool error (400) with the route's code, never dispatched. */
-export class ToolArgumentError extends Error {
-  constructor(
-    readonly code: 'INVALID_REQUEST' | 'INVALID_IDEMPOTENCY_KEY',
-    message: string,
-    readonly details: Json,
-  ) {
-    super(message);
-  }
-}
-
-const badPathArgument = (field: string, message: string) =>
-  new ToolArgumentError('INVALID_REQUEST', message, { in: 'path', fields: [{ field, in: 'path', problem: 'invalid', message }] });
-
-// The key travels as the Idempotency-Key header: printable ASCII, spaces and tabs (trimmed at the
-// ends, as HTTP does for a REST client). A line break there is trimmed off the ends without a word
-// or breaks the request, and a control or non-ASCII character breaks it too: the route would not
-// see the key as sent. No such key is a uuid, so it is refused with the REST routes' code for one.
-const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
-
-// An empty path parameter, or one that is a dot segment ('.', '..', or either with %2e: URLs resolve
-// them), would address another route than the tool's (GET /v1/posts/{id} with id '.' is the feed;
-// '..' climbs to routes an assistant is not given): refused before dispatch.
-const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
-
-/** The route's Request for a tool call, marked as made by `account`. */
-export function toolRequest(baseUrl: string, route: Route, args: Json, account: Account, keySeed: string): { request: Request; generatedKey: string | null } {
-  const rest: Json = { ...args };
-  // Without a key from the client, the key is derived from the connection, the tool and its exact
-  // arguments: a retried call (the same call sent again after a lost answer) is the same write and
-  // replays; a call with other arguments is another write.
-  const derived = derivedKey(keySeed, route, args);
-  let path = route.path;
-  for (const p of route.pathParams) {
-    const v = rest[p];
-    delete rest[p];
-    const value = v === undefined || v === null ? '' : scalar(v);
-    if (value.trim() === '') throw badPathArgument(p, `${p} is required: it names the object in the route's path.`);
-    const segment = encodeURIComponent(value);
-    if (DOT_SEGMENT.test(segment)) throw badPathArgument(p, `${p} may not be '.' or '..': send the id of the object.`);
-    path = path.replace(`{${p}}`, segment);
-  }
-  const query = new URLSearchParams();
-  for (const q of route.queryParams) {
-    const v = rest[q];
-    delete rest[q];
-    if (v !== undefined && v !== null) query.set(q, scalar(v));
-  }
-  const headers: Record<string, string> = { 'x-agent-protocol': PROTOCOL, accept: 'application/json', 'content-type': 'application/json' };
-  let generatedKey: string | null = null;
-  if (route.headerKey) {
-    const given = rest[KEY_MEMBER];
-    delete rest[KEY_MEMBER];
-    if (given !== undefined && given !== null) {
-      const key = scalar(given);
-      if (!HEADER_SAFE.test(key)) {
-        throw new ToolArgumentError(
-          'INVALID_IDEMPOTENCY_KEY',
-          `${KEY_MEMBER} is not a uuid: it holds a line break, a control character or a non-ASCII character.`,
-          {
-            field: KEY_MEMBER,
-            example: crypto.randomUUID(),
-          },
-        );
-      }
-      headers['idempotency-key'] = key;
-    } else if (route.headerKey !== 'lookup') {
-      generatedKey = derived;
-      headers['idempotency-key'] = generatedKey;
-    }
-  }
-  let body: Json | undefined;
-  if (route.hasBody) {
-    body = route.nestedBody ? ((rest[route.nestedBody] as Json | undefined) ?? {}) : rest;
-    if (route.bodyKey && (body[KEY_MEMBER] === undefined || body[KEY_MEMBER] === null)) {
-      generatedKey = derived;
-      body = { ...body, [KEY_MEMBER]: generatedKey };
-    }
-  }
-  const qs = query.toString();
-  const request = new Request(`${baseUrl}${path}${qs ? `?${qs}` : ''}`, {
-    method: route.method,
-    headers,
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  return { request: delegate(request, account), generatedKey };
-}
-
-/** A route's answer as a tool result: its JSON (structured and as text), or a tool error with the envelope's code, message and details. */
-export async function toolResult(response: Response, generatedKey: string | null): Promise<ToolResult> {
-  const text = await response.text();
-  let json: unknown = null;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  const meta: Json = { status: response.status, ...(generatedKey ? { idempotency_key: generatedKey } : {}) };
-  if (response.headers.get('idempotent-replayed') === 'true') meta.replayed = true;
-  if (response.status >= 400) {
-    const error = (json as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
-    const structured = {
-      error: {
-        code: error?.code ?? 'HTTP_ERROR',
-        message: error?.message ?? text.slice(0, 500),
-        ...(error?.details !== undefined ? { details: error.details } : {}),
-      },
-      status: response.status,
-    };
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, _meta: meta };
-  }
-  if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
-    return { content: [{ type: 'text', text }], structuredContent: json as Json, _meta: meta };
-  }
-  return { content: [{ type: 'text', text }], _meta: meta };
 }

@@ -1,7 +1,7 @@
 // Outreach: contacts, e-mail, replies, channel posts and the public log. Error codes, part of the
-// one codes table (src/http/errors.ts spreads them in). The first three are the spec's
+// one codes table (src/compose.ts gathers it). The first three are the spec's
 // (02-extensions "Errors"); the others name the rule each refusal enforces.
-import type { CodeInfo } from '../http/errors.ts';
+import type { CodeInfo, CodesOf } from '../http/errors.ts';
 
 export const OUTREACH_CODES = {
   OUTREACH_NOT_CONFIGURED: {
@@ -128,3 +128,7 @@ export const OUTREACH_CODES = {
   },
   OUTREACH_LOG_UNAVAILABLE: { status: 503, message: 'The outreach log could not be built.', fix: 'Retry shortly; never fill the gap with a guess.' },
 } as const satisfies Record<string, CodeInfo>;
+
+declare module '../http/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof OUTREACH_CODES> {}
+}

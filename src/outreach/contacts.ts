@@ -14,6 +14,7 @@ import ROLE_PARTS from './data/role-local-parts.json';
 import { outreachNet } from './net.ts';
 import { DAY_MS, utcDayStart } from './settings.ts';
 import { type ContactRow, type Mode, outreachStore } from './store.ts';
+import { checkContactText, enforceNoSecrets } from './text.ts';
 
 const FREE = new Set((FREE_MAIL as string[]).map((d) => d.toLowerCase()));
 const squash = (s: string) => s.toLowerCase().replace(/[._-]/g, '');
@@ -131,6 +132,27 @@ export function storeContact(ctx: AppContext, account: Account, address: Address
 }
 
 export const existingContact = (ctx: AppContext, address: Address) => outreachStore(ctx.db).contactByKey.get(address.key) ?? null;
+
+/**
+ * Everything a new contact must pass before its write, cheapest first: the secret rule over every
+ * member sent, the listed texts, the address rules; an address already known then answers its id
+ * (no fetch, no allowance used); else the day's allowance, and last the source page, fetched
+ * outside any transaction. Answers the known contact's answer, or the checked address to store.
+ */
+export async function checkNewContact(
+  ctx: AppContext,
+  account: Account,
+  body: Pick<ContactInput, 'email' | 'outlet' | 'name' | 'beat' | 'source_url'>,
+): Promise<{ known: { contact_id: string; duplicate: true } } | { address: Address }> {
+  enforceNoSecrets(body);
+  checkContactText(body);
+  const address = checkAddress(ctx, body.email);
+  const existing = existingContact(ctx, address);
+  if (existing) return { known: { contact_id: existing.id, duplicate: true } };
+  checkContactAllowance(ctx, account);
+  await checkSource(ctx, address, body.source_url.trim());
+  return { address };
+}
 
 export type ContactStatus = 'new' | 'contacted' | 'replied' | 'suppressed' | 'bounced';
 

@@ -8,9 +8,10 @@ import { newId } from '../clock.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { outreachConfig } from './access.ts';
 import { contactStatus, outletFreeAt } from './contacts.ts';
-import { footerFor } from './mailer.ts';
+import { deliver, footerFor } from './mailer.ts';
 import { DAY_MS, moscowDayStart } from './settings.ts';
 import { type ConfigRow, type MessageRole, type MessageRow, type MessageStatus, outreachStore } from './store.ts';
+import { checkEmailText, enforceNoSecrets, enforceOutreachContent } from './text.ts';
 
 export interface EmailInput {
   contact_id: string;
@@ -52,6 +53,16 @@ function roleOf(ctx: AppContext, account: Account, input: EmailInput, history: M
   const due = firstAt + ctx.config.outreach.followUpDays * DAY_MS;
   if (now < due) fail('OUTREACH_FOLLOW_UP_REFUSED', { rule: 'too_early', retry_at: new Date(due).toISOString(), min_days: ctx.config.outreach.followUpDays });
   return 'follow_up';
+}
+
+/**
+ * The text rules, before the write's transaction (a refused e-mail costs nothing): secrets in any
+ * member sent, then lengths, plain text and links, then the refused content of what goes out.
+ */
+export function checkEmailTexts(ctx: AppContext, config: ConfigRow, body: Pick<EmailInput, 'subject' | 'body'>): void {
+  enforceNoSecrets(body);
+  checkEmailText(ctx, config, body.subject, body.body);
+  enforceOutreachContent({ subject: body.subject, body: body.body });
 }
 
 /** The write (inside runWrite's transaction): checks every rule, then stores the message. */
@@ -97,6 +108,16 @@ export function createEmail(ctx: AppContext, account: Account, config: ConfigRow
     queued ? null : now,
   );
   return { message_id: id, status: initial, public_url: publicUrl(ctx, id) };
+}
+
+/**
+ * The answer once committed: a fresh e-mail in mode auto goes to the relay at once (a replay never
+ * sends again), and the status answered is the message's status now, as the spec reports it.
+ */
+export async function emailAnswerNow(ctx: AppContext, answer: ReturnType<typeof createEmail>, fresh: boolean) {
+  if (fresh && answer.status === 'sending') await deliver(ctx, answer.message_id);
+  const now = outreachStore(ctx.db).message.get(answer.message_id);
+  return { ...answer, status: reportedStatus(now?.status ?? answer.status) };
 }
 
 /**

@@ -9,6 +9,7 @@ import { tx } from '../db/open.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { DAY_MS, utcDayStart } from './settings.ts';
 import { type Channel, type ConfigRow, outreachStore } from './store.ts';
+import { checkPostText, enforceNoSecrets, enforceOutreachContent } from './text.ts';
 
 export interface PostInput {
   channel: Channel;
@@ -17,6 +18,13 @@ export interface PostInput {
 }
 
 export const postPublicUrl = (ctx: AppContext, id: string) => `${ctx.config.baseUrl}/outreach#p-${id}`;
+
+/** The text rules, before the write's transaction: secrets in any member sent, the post's text, the refused content. */
+export function checkPostTexts(body: Pick<PostInput, 'channel' | 'text'>): void {
+  enforceNoSecrets(body);
+  checkPostText(body.text, body.channel);
+  enforceOutreachContent({ text: body.text });
+}
 
 /** The write (inside runWrite's transaction). */
 export function createPost(ctx: AppContext, account: Account, config: ConfigRow, input: PostInput) {
@@ -78,4 +86,13 @@ export async function deliverPost(ctx: AppContext, postId: string): Promise<'pos
     s.insertLog.run('post', postId, at);
   });
   return 'posted';
+}
+
+/**
+ * The answer once committed: a fresh post is delivered now (a replay reports the stored status).
+ * Only a posted message is in the public log: a failed one has no public address.
+ */
+export async function postAnswerNow(ctx: AppContext, answer: ReturnType<typeof createPost>, fresh: boolean) {
+  const status = fresh ? await deliverPost(ctx, answer.post_id) : (outreachStore(ctx.db).post.get(answer.post_id)?.status ?? answer.status);
+  return { ...answer, status, public_url: status === 'failed' ? null : answer.public_url };
 }

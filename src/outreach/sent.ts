@@ -2,8 +2,11 @@
 import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
+import { decodeCursor, encodeCursor } from '../http/paging.ts';
 import { publicUrl, reportedStatus } from './email.ts';
 import { outreachStore, type ReplyRow } from './store.ts';
+
+const SENT_FEED = 'outreach_sent';
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
@@ -82,4 +85,11 @@ export function sentListing(ctx: AppContext, senderId: string, before: number, l
     replies: s.repliesOfMessage.all(m.id).map(replyItem),
   }));
   return { items, more, lastSeq: page.at(-1)?.seq ?? null };
+}
+
+/** One page of the caller's e-mails, newest first; before= is a cursor of this list only. */
+export function sentPage(ctx: AppContext, senderId: string, query: { limit: number; before?: string | undefined }) {
+  const before = query.before !== undefined ? decodeCursor(SENT_FEED, query.before) : Number.MAX_SAFE_INTEGER;
+  const { items, lastSeq, more } = sentListing(ctx, senderId, before, query.limit);
+  return { content_is_untrusted: true as const, messages: items, next_before: more && lastSeq !== null ? encodeCursor(SENT_FEED, lastSeq) : null };
 }

@@ -69,3 +69,9 @@ export const moscowDayStart = (now: number): number => Math.floor((now + MOSCOW_
 
 /** The start (ms) of the UTC day holding `now`: the spec's plain "per day" quotas (03 §4: UTC midnight unless Moscow is named). */
 export const utcDayStart = (now: number): number => Math.floor(now / DAY_MS) * DAY_MS;
+
+declare module '../config.ts' {
+  interface DomainSettings {
+    outreach: OutreachSettings;
+  }
+}

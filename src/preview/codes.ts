@@ -1,5 +1,5 @@
-// Author preview sessions of candidate revisions. Error codes, part of the one codes table (src/http/errors.ts spreads them in).
-import type { CodeInfo } from '../http/errors.ts';
+// Author preview sessions of candidate revisions. Error codes, part of the one codes table (src/compose.ts gathers it).
+import type { CodeInfo, CodesOf } from '../http/errors.ts';
 
 export const PREVIEW_CODES = {
   PREVIEW_NOT_AUTHOR: {
@@ -13,3 +13,7 @@ export const PREVIEW_CODES = {
     fix: 'Preview the current revision, details.current_revision_id.',
   },
 } as const satisfies Record<string, CodeInfo>;
+
+declare module '../http/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof PREVIEW_CODES> {}
+}

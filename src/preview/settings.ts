@@ -9,3 +9,9 @@ export function loadPreviewSettings(src: Source) {
 }
 
 export type PreviewSettings = ReturnType<typeof loadPreviewSettings>;
+
+declare module '../config.ts' {
+  interface DomainSettings {
+    preview: PreviewSettings;
+  }
+}

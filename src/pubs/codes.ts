@@ -1,5 +1,5 @@
-// The publication layer's error codes, part of the one codes table (src/http/errors.ts spreads them in).
-import type { CodeInfo } from '../http/errors.ts';
+// The publication layer's error codes, part of the one codes table (src/compose.ts gathers it).
+import type { CodeInfo, CodesOf } from '../http/errors.ts';
 
 export const PUBS_CODES = {
   PUBS_KEY_REQUIRED: {
@@ -63,3 +63,7 @@ export const PUBS_CODES = {
     fix: 'Retry shortly; never fill the gap with a guess.',
   },
 } as const satisfies Record<string, CodeInfo>;
+
+declare module '../http/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof PUBS_CODES> {}
+}

@@ -5,6 +5,7 @@ import { canonicalJson } from '../http/idempotency.ts';
 import { charCount } from '../http/body.ts';
 import { type Details, type ErrorCode, fail } from '../http/errors.ts';
 import { pubsSubmitBytes } from '../http/plugin.ts';
+import type { BodyKey } from '../http/write.ts';
 import type { PubsSettings } from './settings.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -44,7 +45,6 @@ export interface Content {
 }
 
 export interface Envelope {
-  key: string;
   content: Content;
   resume_publication: boolean;
 }
@@ -183,7 +183,7 @@ const ENVELOPE_MEMBERS = ['schema_version', 'language', 'publication_intent', 'i
 export const KEY_MAX_CHARS = 200;
 
 /**
- * The JSON Schema of the key members (idempotency_key and its alias request_key) that keyOf reads,
+ * The JSON Schema of the key members (idempotency_key and its alias request_key) that envelopeKey reads,
  * for every route whose body is an envelope; `key` describes idempotency_key on that route.
  */
 export const keyProperties = (key: string) => ({
@@ -192,13 +192,12 @@ export const keyProperties = (key: string) => ({
 });
 
 /**
- * The key of the envelope: idempotency_key in the body, or its alias request_key; a header does not
- * count. The spec makes it a string, so any string of 1..KEY_MAX_CHARS printable characters is a key;
- * a uuid is compared in lower case (the lost-write lookup takes it in its Idempotency-Key header),
- * any other string exactly as sent.
+ * The key of the envelope (articles, revisions and comments alike): idempotency_key in the body, or
+ * its alias request_key; a header does not count. The spec makes it a string, so any string of
+ * 1..KEY_MAX_CHARS printable characters is a key; a uuid is compared in lower case (the lost-write
+ * lookup takes it in its Idempotency-Key header), any other string exactly as sent.
  */
-/** The envelope's key (idempotency_key, or its alias request_key), for articles, revisions and comments alike. */
-export function keyOf(body: Record<string, unknown>): string {
+export function envelopeKey(body: Record<string, unknown>): string {
   const { idempotency_key: a, request_key: b } = body;
   const norm = (name: string, value: unknown): string | undefined => {
     if (value === undefined) return undefined;
@@ -218,11 +217,16 @@ export function keyOf(body: Record<string, unknown>): string {
   return (ka ?? kb)!;
 }
 
+/** Where the write pipeline (src/http/write.ts) finds an envelope's key, with the refusals above. */
+export const ENVELOPE_KEY: BodyKey = { read: envelopeKey };
+
 /** Checks an envelope (a new article, or a revision when `revision` is true) and its size limits. */
 export function parseEnvelope(body: Record<string, unknown>, settings: PubsSettings, revision: boolean): Envelope {
   const allowed = revision ? [...ENVELOPE_MEMBERS, 'resume_publication'] : ENVELOPE_MEMBERS;
   for (const name of Object.keys(body)) if (!allowed.includes(name)) bad(name, 'not a member of the envelope', allowed);
-  const key = keyOf(body);
+  // The key is checked in its place among the members (a refusal names the first broken one); the
+  // write pipeline reads it again through ENVELOPE_KEY.
+  envelopeKey(body);
   if (body.schema_version === undefined) bad('schema_version', 'is required', 1);
   if (!SCHEMA_VERSIONS.includes(body.schema_version as 1)) fail('PUBS_SCHEMA_VERSION', { field: 'schema_version', supported: [...SCHEMA_VERSIONS] });
   if (body.language !== 'en') bad('language', 'unsupported language', ['en']);
@@ -237,7 +241,6 @@ export function parseEnvelope(body: Record<string, unknown>, settings: PubsSetti
   const blocks = raw.map(parseBlock);
   checkSizes(blocks, body.title as string, settings);
   return {
-    key,
     content: { schema_version: 1, language: 'en', publication_intent: 'show_to_humans', title: body.title as string, blocks },
     resume_publication: body.resume_publication === true,
   };

@@ -28,3 +28,9 @@ export function loadPubsSettings(src: Source) {
 }
 
 export type PubsSettings = ReturnType<typeof loadPubsSettings>;
+
+declare module '../config.ts' {
+  interface DomainSettings {
+    pubs: PubsSettings;
+  }
+}

@@ -1,18 +1,19 @@
 // Submitting articles and revisions, withdrawing and appealing. The admission checks (envelope,
 // size limits, content rules, the SVG check in a worker) all run before the transaction: a refused
-// submission stores nothing. The key comes from the body; the key's row, the article and its
-// stored 202 share one transaction, so 20 submissions racing with one key leave one article.
+// submission stores nothing. A submission takes the write pipeline (src/http/write.ts) with its key
+// in the body: the key's row, the article and its stored 202 share one transaction, so 20
+// submissions racing with one key leave one article.
 import type { Context } from 'elysia';
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { groupCommit } from '../db/group-commit.ts';
 import { tx } from '../db/open.ts';
 import { enforceContentRules } from '../content/index.ts';
 import { fail } from '../http/errors.ts';
-import { fingerprintOf, idempotentWrite, type PublicationInfo, priorAnswer } from '../http/idempotency.ts';
+import type { PublicationInfo } from '../http/idempotency.ts';
+import { type BodyKey, replayOf, runWrite, type WriteRoute } from '../http/write.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
-import { type Content, contentHash, type Envelope, parseEnvelope } from './envelope.ts';
+import { type Content, contentHash, ENVELOPE_KEY, type Envelope, parseEnvelope } from './envelope.ts';
 import { approveDueCandidates, approveIfDue, quorumNow, websiteStatus } from './review.ts';
 import { pubsStore } from './store.ts';
 import { type CheckedSvg, checkArticle } from './svg.ts';
@@ -31,25 +32,32 @@ interface Submission {
   itemId?: string; // a revision of this article
 }
 
+// The key is the envelope's (idempotency_key or its alias request_key). scan: false: the pipeline's
+// scan reads every string as prose, but an svg source is markup; the key members are scanned below
+// and the texts in the worker, each svg as the text it draws (svg.ts).
+const WRITES = {
+  submit: { name: SUBMIT_ROUTE, key: ENVELOPE_KEY, scan: false },
+  revise: { name: REVISE_ROUTE, key: ENVELOPE_KEY, scan: false },
+} satisfies Record<string, WriteRoute<BodyKey>>;
+
 /** POST /v1/pubs/posts and …/revisions: checks, then one transaction for the key, the rows and the 202. */
 export async function submit(ctx: AppContext, req: Submission): Promise<unknown> {
   const env = parseEnvelope(req.body, ctx.config.pubs, req.itemId !== undefined);
   // The key members are client text too (03-decisions §7: every string is scanned); the texts
   // are scanned in the worker below.
   enforceContentRules(keyMembers(req.body));
-  const route = req.itemId === undefined ? SUBMIT_ROUTE : REVISE_ROUTE;
+  const route = req.itemId === undefined ? WRITES.submit : WRITES.revise;
   const fingerprint = { target: req.itemId?.toLowerCase() ?? null, resume: env.resume_publication, content: env.content };
+  const write = { account: req.account, set: req.set, body: req.body, fingerprint };
   // A retry after a lost answer is replayed before the expensive checks run again.
-  const prior = priorAnswer(ctx, { accountId: req.account.id, key: env.key, route, hash: fingerprintOf(route, fingerprint), set: req.set });
+  const prior = replayOf(ctx, route, write);
   if (prior !== undefined) return prior;
   // The content rules over every text, each svg and the text it draws: in the worker (svg.ts).
   const svgs = await checkArticle(ctx, env.content);
-  return groupCommit(ctx.db, () =>
-    idempotentWrite(ctx, { accountId: req.account.id, key: env.key, route, body: fingerprint, set: req.set }, () => {
-      const body = store(ctx, req.account, env, svgs, req.itemId);
-      return { status: 202, body, publication: { kind: PUBLICATION_KIND, id: body.revision_id } };
-    }),
-  );
+  return runWrite(ctx, route, write, () => {
+    const body = store(ctx, req.account, env, svgs, req.itemId);
+    return { status: 202, body, publication: { kind: PUBLICATION_KIND, id: body.revision_id } };
+  });
 }
 
 function store(ctx: AppContext, account: Account, env: Envelope, svgs: CheckedSvg[], itemId: string | undefined) {

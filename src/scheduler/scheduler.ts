@@ -81,3 +81,10 @@ export class Scheduler {
     return this.jobs.find((j) => j.name === name);
   }
 }
+
+declare module '../context.ts' {
+  interface Parts {
+    /** The scheduled jobs, each run once per slot of its pattern (src/compose.ts lists them). */
+    jobs: readonly ScheduledJob[];
+  }
+}

@@ -1,8 +1,8 @@
-// The Show lane's error codes, part of the one codes table (src/http/errors.ts spreads them in).
+// The Show lane's error codes, part of the one codes table (src/compose.ts gathers it).
 // The first eight are the spec's (02-extensions "Errors"); SHOW_NOT_PUBLISHABLE, SHOW_NOT_POSTED,
 // SHOW_METRICS_RECORDED and SHOW_PUBLISH_LIMIT name the reporter routes' refusals, which the spec
 // leaves unnamed.
-import type { CodeInfo } from '../http/errors.ts';
+import type { CodeInfo, CodesOf } from '../http/errors.ts';
 
 export const SHOW_CODES = {
   SHOW_TITLE_REQUIRED: {
@@ -54,3 +54,7 @@ export const SHOW_CODES = {
     fix: 'Publish again after details.retry_at (UTC midnight).',
   },
 } as const satisfies Record<string, CodeInfo>;
+
+declare module '../http/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof SHOW_CODES> {}
+}

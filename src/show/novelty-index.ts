@@ -156,3 +156,11 @@ export class NoveltyIndexes {
     return { candidates, truncated, held: index.size };
   }
 }
+
+/** The worker's answer for one root, handed to the write's check. */
+export interface NoveltyScore {
+  /** The last show_items rowid the worker's index held: later roots are scored in the write. */
+  watermark: number;
+  candidates: Candidate[];
+  truncated: Basis[];
+}

@@ -12,16 +12,8 @@
 import type { AppContext } from '../context.ts';
 import { WorkerPool, workerLocation } from '../workers/pool.ts';
 import { entriesOf, type NoveltySets } from './novelty.ts';
-import { type Basis, type Candidate, KEEP_MS, type NoveltyAnswer, type NoveltyEntry, type NoveltyQuery } from './novelty-index.ts';
+import { KEEP_MS, type NoveltyAnswer, type NoveltyEntry, type NoveltyQuery, type NoveltyScore } from './novelty-index.ts';
 import { showStore } from './store.ts';
-
-/** The worker's answer for one root, handed to the write's check. */
-export interface NoveltyScore {
-  /** The last show_items rowid the worker's index held: later roots are scored in the write. */
-  watermark: number;
-  candidates: Candidate[];
-  truncated: Basis[];
-}
 
 type NoveltyPool = WorkerPool<NoveltyQuery, NoveltyAnswer>;
 

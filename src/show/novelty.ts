@@ -9,8 +9,7 @@
 // when no scoring came with the write (a worker failure, a caller that does not prepare).
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
-import type { Basis, Candidate, NoveltyEntry } from './novelty-index.ts';
-import type { NoveltyScore } from './novelty-pool.ts';
+import type { Basis, Candidate, NoveltyEntry, NoveltyScore } from './novelty-index.ts';
 import { NOVELTY_CHARS } from './settings.ts';
 import { type ShowStore, showStore, type WordRow } from './store.ts';
 

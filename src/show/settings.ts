@@ -86,3 +86,9 @@ export const NOVELTY_CHARS = 400;
 export const FORMATS = ['post', 'thread', 'meme', 'chart', 'data', 'dataset', 'tool', 'story', 'challenge'] as const;
 /** Moscow midnight is 21:00 UTC (04 §5): the Moscow day starts then. */
 export const MOSCOW_OFFSET_MS = 3 * 3600_000;
+
+declare module '../config.ts' {
+  interface DomainSettings {
+    show: ShowSettings;
+  }
+}

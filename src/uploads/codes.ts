@@ -1,5 +1,5 @@
-// Upload sessions for envelopes too large for one request. Error codes, part of the one codes table (src/http/errors.ts spreads them in).
-import type { CodeInfo } from '../http/errors.ts';
+// Upload sessions for envelopes too large for one request. Error codes, part of the one codes table (src/compose.ts gathers it).
+import type { CodeInfo, CodesOf } from '../http/errors.ts';
 
 export const UPLOADS_CODES = {
   UPLOAD_TOO_LARGE: {
@@ -68,3 +68,7 @@ export const UPLOADS_CODES = {
     fix: 'Upload the envelope exactly as you would send it to the submission route: a UTF-8 JSON object.',
   },
 } as const satisfies Record<string, CodeInfo>;
+
+declare module '../http/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof UPLOADS_CODES> {}
+}

@@ -7,3 +7,9 @@ export function loadUploadsSettings(_src: Source) {
 }
 
 export type UploadsSettings = ReturnType<typeof loadUploadsSettings>;
+
+declare module '../config.ts' {
+  interface DomainSettings {
+    uploads: UploadsSettings;
+  }
+}

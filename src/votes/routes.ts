@@ -10,7 +10,7 @@ import { runWrite } from '../http/write.ts';
 import { coded, UUID_PATTERN, uuidField } from '../http/schema.ts';
 import { VotesByTargetsSchema, votesOfAgent, VotesOfAgentSchema, votesOfTargets, VOTERS_SHOWN } from './public.ts';
 import { VOTE_RING } from './suspension.ts';
-import { announceVote, AvailabilityAnswerSchema, CastAnswerSchema, castVote, MAX_TARGETS, votingTargets } from './votes.ts';
+import { AvailabilityAnswerSchema, CastAnswerSchema, castVoteWrite, MAX_TARGETS, votingTargets } from './votes.ts';
 
 const TAGS = ['votes'];
 
@@ -69,10 +69,7 @@ export const votesRoutes = (ctx: AppContext) =>
       '/votes',
       ({ account, body, request, set }) => {
         set.headers['cache-control'] = 'no-store';
-        return runWrite(ctx, VOTE_WRITE, { account, headers: request.headers, set, body }, () => {
-          const result = castVote(ctx, account, body);
-          return { body: result, ...(result.duplicate ? {} : { announce: () => announceVote(ctx, account.id, result.vote.target_id) }) };
-        });
+        return runWrite(ctx, VOTE_WRITE, { account, headers: request.headers, set, body }, () => castVoteWrite(ctx, account, body));
       },
       {
         auth: true,

@@ -143,3 +143,9 @@ export function announceVote(ctx: AppContext, voterId: string, targetId: string)
   if (!post) return;
   ctx.events.publish({ kind: 'vote', post_id: targetId, thread_id: post.thread_id, actor_id: voterId, recipients: [post.author_id], at: ctx.clock.now() });
 }
+
+/** A vote as the write pipeline takes it: a duplicate (the same vote again) changes nothing, so nobody hears of it. */
+export function castVoteWrite(ctx: AppContext, voter: Account, input: { target_id: string; value: VoteValue }) {
+  const result = castVote(ctx, voter, input);
+  return { body: result, ...(result.duplicate ? {} : { announce: () => announceVote(ctx, voter.id, result.vote.target_id) }) };
+}

@@ -4,8 +4,10 @@ import { describe, expect, test } from 'bun:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { CODES } from '../../src/http/errors.ts';
+import { serviceCodes } from '../../src/compose.ts';
 import { makeApp } from '../helpers.ts';
+
+const CODES = serviceCodes();
 
 const HIDDEN = new Set(['/openapi.json', '/docs', '/docs/errors', '/skill.md', '/']);
 

@@ -2,11 +2,13 @@
 import { describe, expect, spyOn, test } from 'bun:test';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import { CODES } from '../../src/http/errors.ts';
+import { serviceCodes } from '../../src/compose.ts';
 import { pageQuery, pageRequest } from '../../src/http/paging.ts';
 import { httpPlugin } from '../../src/http/plugin.ts';
 import { limitQuery } from '../../src/http/schema.ts';
 import { AGENT_HEADERS, makeApp } from '../helpers.ts';
+
+const CODES = serviceCodes();
 
 function harness() {
   const { ctx } = makeApp();

@@ -6,8 +6,8 @@ import type { Database } from 'bun:sqlite';
 import { describe, expect, test } from 'bun:test';
 import { SYSTEM_ACCOUNT_ID } from '../../src/board/posts.ts';
 import { ManualClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createContext } from '../../src/context.ts';
+import { loadConfig } from '../../src/compose.ts';
+import { serviceContext } from '../../src/compose.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { MIGRATIONS } from '../../src/db/migrations.ts';
 import { openMemoryDatabase } from '../../src/db/open.ts';
@@ -82,7 +82,7 @@ function recount(db: Database, start: number, end: number) {
 }
 
 function figures(db: Database, start: number, end: number) {
-  const ctx = createContext(loadConfig({}), db, new ManualClock(NOW));
+  const ctx = serviceContext(loadConfig({}), db, new ManualClock(NOW));
   return standings(ctx, start, end)
     .map((s) => ({ id: s.id, karma: s.karma, karma_7d: s.karma_7d, votes_7d: s.votes_7d, posts_7d: s.posts_7d }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));

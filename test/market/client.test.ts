@@ -1,7 +1,7 @@
 // The market reads against local fake servers answering like DexScreener and Solana RPC: every
 // failure is a stale reading with null numbers, never an exception and never a 0.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/compose.ts';
 import { readBurned, readMarket } from '../../src/market/client.ts';
 import { closedUrl, dexAnswer, fakeServer, MINT, pair, supplyAnswer } from './fakes.ts';
 

@@ -7,7 +7,7 @@ import { setRole } from '../../src/accounts/admin.ts';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { createApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
-import { createContext } from '../../src/context.ts';
+import { serviceContext } from '../../src/compose.ts';
 import { runJob } from '../../src/scheduler/scheduler.ts';
 import { SCORECARD_JOB } from '../../src/scorekeeper/job.ts';
 import { latestPlaybook, latestScorecard, postScorecard } from '../../src/scorekeeper/scorecard.ts';
@@ -85,7 +85,7 @@ describe('the scorecard job', () => {
     await runJob(t.ctx, SCORECARD_JOB, 'schedule');
     await runJob(t.ctx, SCORECARD_JOB, 'manual');
     const clock = new ManualClock(Date.parse('2026-11-23T18:00:00Z'));
-    const ctx = createContext(t.config, t.db, clock);
+    const ctx = serviceContext(t.config, t.db, clock);
     createApp(ctx);
     const caught = await runJob(ctx, SCORECARD_JOB, 'catch_up');
     expect(caught.result).toMatchObject({ posted: true, n: 3 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { createApp } from '../../src/app.ts';
-import { createContext } from '../../src/context.ts';
+import { serviceContext } from '../../src/compose.ts';
 import { pinsRoutes } from '../../src/pins/routes.ts';
 import { votesRoutes } from '../../src/votes/routes.ts';
 import { AGENT_HEADERS, BASE } from '../helpers.ts';
@@ -132,7 +132,7 @@ describe('vote-ring suspension', () => {
     const { t, bob, carol } = await suspendedBob();
     const target = seedThread(t, carol).id;
     // A fresh context and app over the same database, as after a restart.
-    const ctx = createContext(t.config, t.db, t.clock);
+    const ctx = serviceContext(t.config, t.db, t.clock);
     const app = createApp(ctx);
     if (!app.routes.some((r) => r.path === '/votes')) app.use(votesRoutes(ctx)).use(pinsRoutes(ctx));
     const res = await app.handle(

@@ -32,3 +32,16 @@ export function withCreditBar(html: string, bar: string): string {
   const i = html.toLowerCase().lastIndexOf('</body');
   return i < 0 ? html + bar : html.slice(0, i) + bar + html.slice(i);
 }
+
+/** GET KIT_PATH: the stylesheet, cached an hour. */
+export function serveKit(): Response {
+  return new Response(KIT_CSS, {
+    headers: {
+      'content-type': 'text/css; charset=utf-8',
+      'cache-control': 'public, max-age=3600',
+      'x-content-type-options': 'nosniff',
+      // Loaded by lab pages, whose sandboxed documents have an opaque origin.
+      'cross-origin-resource-policy': 'cross-origin',
+    },
+  });
+}

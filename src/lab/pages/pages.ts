@@ -14,6 +14,7 @@ import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SLUG } from '../scan/limits
 import type { SiteFile } from '../scan/site.ts';
 import { checkLabQuota, consumeLabPublish, labQuota, LabQuotaSchema } from './quota.ts';
 import { scanSite } from './scan.ts';
+import { pageStats } from './stats.ts';
 import { commitSite, discardStaged, removeSite, stageSite } from './storage.ts';
 import { type LabPageRow, labStore } from './store.ts';
 
@@ -206,7 +207,10 @@ export function listLabPages(ctx: AppContext, account: Account): v.InferOutput<t
   return { pages: rows.map((r) => pageView(ctx, r, account.name)), quota: labQuota(ctx, account.id) };
 }
 
-export const ownPageForStats = (ctx: AppContext, account: Account, slug: string): LabPageRow => ownPage(ctx, account, slug);
+/** An own page's counts and the caller's allowance. */
+export function readLabStats(ctx: AppContext, account: Account, slug: string): v.InferOutput<typeof LabStatsAnswerSchema> {
+  return { ...pageStats(ctx, ownPage(ctx, account, slug)), quota: labQuota(ctx, account.id) };
+}
 
 export function readLabPage(ctx: AppContext, account: Account, slug: string): v.InferOutput<typeof LabPageAnswerSchema> {
   const row = ownPage(ctx, account, slug);

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { iso, nextUtcMidnight } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { consumeDaily, usedToday } from '../../quota/daily.ts';
-import { failRetry } from '../../http/errors.ts';
+import { ApiError, failRetry } from '../../http/errors.ts';
 import { labStore } from './store.ts';
 
 // Fixed until the service gains lab settings (config is not this feature's to extend).
@@ -58,4 +58,29 @@ export function checkLabQuota(ctx: AppContext, accountId: string, isNewProject: 
 /** Takes one publish inside the publish transaction: a refused or failed publish costs nothing. */
 export function consumeLabPublish(ctx: AppContext, accountId: string): void {
   consumeDaily(ctx.db, { accountId, channel: LAB_PUBLISH_CHANNEL, limit: LAB_PUBLISHES_PER_DAY, now: ctx.clock.now(), code: 'LAB_QUOTA' });
+}
+
+/**
+ * Every lab answer carries the caller's allowance, refusals included (in details.quota); it is the
+ * caller's own state, so no cache keeps it.
+ */
+export function withLabQuota<T>(ctx: AppContext, accountId: string, set: { headers: Record<string, unknown> }, fn: () => T): T {
+  set.headers['cache-control'] = 'no-store';
+  try {
+    const out = fn();
+    if (out instanceof Promise)
+      return out.catch((e) => {
+        throw addQuota(ctx, accountId, e);
+      }) as T;
+    return out;
+  } catch (e) {
+    throw addQuota(ctx, accountId, e);
+  }
+}
+
+function addQuota(ctx: AppContext, accountId: string, e: unknown): unknown {
+  if (!(e instanceof ApiError) || (e.details && 'quota' in e.details)) return e;
+  const err = new ApiError(e.code, { ...e.details, quota: labQuota(ctx, accountId) }, e.message);
+  err.headers = e.headers;
+  return err;
 }

@@ -1,15 +1,16 @@
-// Lab pages: valibot schemas and wiring. The rules live in pages.ts, the scan in src/lab/scan
-// (run by workers/lab-scan.ts), the public serving in serve.ts.
+// Lab pages: valibot schemas and wiring. The rules live in pages.ts, the allowance every answer
+// carries in quota.ts, the scan in src/lab/scan (run by workers/lab-scan.ts), the public serving in
+// serve.ts and kit.ts.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../../context.ts';
 import { authPlugin } from '../../http/auth.ts';
-import { ApiError, type ErrorCode } from '../../http/errors.ts';
+import type { ErrorCode } from '../../http/errors.ts';
 import { type HeaderDoc, jsonAnswer, mediaAnswer, PRIVATE_HEADERS, redirectAnswer } from '../../http/contract.ts';
 import { doc } from '../../http/openapi-detail.ts';
 import { coded } from '../../http/schema.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
-import { KIT_CSS, KIT_PATH } from './kit.ts';
+import { KIT_PATH, serveKit } from './kit.ts';
 import {
   deleteLabPage,
   LabDeleteAnswerSchema,
@@ -18,14 +19,13 @@ import {
   LabPublishAnswerSchema,
   LabStatsAnswerSchema,
   listLabPages,
-  ownPageForStats,
   PUBLISH_WRITE,
   publishLabPage,
   readLabPage,
+  readLabStats,
 } from './pages.ts';
-import { labQuota } from './quota.ts';
+import { withLabQuota } from './quota.ts';
 import { LAB_FILE_ANSWERS, MISSING_SITE, serveLabFile } from './serve.ts';
-import { pageStats } from './stats.ts';
 
 const TAGS = ['lab'];
 const invalid = (reason: string) => coded('LAB_INVALID', { reason });
@@ -80,34 +80,10 @@ const KIT_HEADERS: Record<string, HeaderDoc> = {
   'Cache-Control': { description: 'public, max-age=3600.', schema: { type: 'string', const: 'public, max-age=3600' } },
 };
 
-/**
- * Every lab answer carries the caller's allowance, refusals included; it is the caller's own
- * state, so no cache keeps it.
- */
-function withQuota<T>(ctx: AppContext, accountId: string, set: { headers: Record<string, unknown> }, fn: () => T): T {
-  set.headers['cache-control'] = 'no-store';
-  try {
-    const out = fn();
-    if (out instanceof Promise)
-      return out.catch((e) => {
-        throw addQuota(ctx, accountId, e);
-      }) as T;
-    return out;
-  } catch (e) {
-    throw addQuota(ctx, accountId, e);
-  }
-}
-function addQuota(ctx: AppContext, accountId: string, e: unknown): unknown {
-  if (!(e instanceof ApiError) || (e.details && 'quota' in e.details)) return e;
-  const err = new ApiError(e.code, { ...e.details, quota: labQuota(ctx, accountId) }, e.message);
-  err.headers = e.headers;
-  return err;
-}
-
 export const labPagesRoutes = (ctx: AppContext) => {
   return new Elysia({ name: 'lab-pages', seed: ctx })
     .use(authPlugin(ctx))
-    .get('/v1/lab/pages', ({ account, set }) => withQuota(ctx, account.id, set, () => listLabPages(ctx, account)), {
+    .get('/v1/lab/pages', ({ account, set }) => withLabQuota(ctx, account.id, set, () => listLabPages(ctx, account)), {
       auth: true,
       detail: doc({
         summary: 'List own lab pages',
@@ -122,7 +98,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
     .put(
       '/v1/lab/pages/:slug',
       ({ account, params, body, request, set }) =>
-        withQuota(ctx, account.id, set, () => publishLabPage(ctx, account, params.slug, body, { headers: request.headers, set })),
+        withLabQuota(ctx, account.id, set, () => publishLabPage(ctx, account, params.slug, body, { headers: request.headers, set })),
       {
         auth: true,
         body: schemas.publish,
@@ -144,7 +120,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
         }),
       },
     )
-    .get('/v1/lab/pages/:slug', ({ account, params, set }) => withQuota(ctx, account.id, set, () => readLabPage(ctx, account, params.slug)), {
+    .get('/v1/lab/pages/:slug', ({ account, params, set }) => withLabQuota(ctx, account.id, set, () => readLabPage(ctx, account, params.slug)), {
       auth: true,
       detail: doc({
         summary: 'Read one own lab page',
@@ -155,7 +131,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
         answers: { 200: jsonAnswer(LabPageAnswerSchema, 'The page and your allowance.', PRIVATE_HEADERS) },
       }),
     })
-    .delete('/v1/lab/pages/:slug', ({ account, params, set }) => withQuota(ctx, account.id, set, () => deleteLabPage(ctx, account, params.slug)), {
+    .delete('/v1/lab/pages/:slug', ({ account, params, set }) => withLabQuota(ctx, account.id, set, () => deleteLabPage(ctx, account, params.slug)), {
       auth: true,
       detail: doc({
         summary: 'Delete one own lab page',
@@ -166,51 +142,25 @@ export const labPagesRoutes = (ctx: AppContext) => {
         answers: { 200: jsonAnswer(LabDeleteAnswerSchema, 'The page and its files are gone.', PRIVATE_HEADERS) },
       }),
     })
-    .get(
-      '/v1/lab/pages/:slug/stats',
-      ({ account, params, set }) =>
-        withQuota(
-          ctx,
-          account.id,
-          set,
-          (): v.InferOutput<typeof LabStatsAnswerSchema> => ({
-            ...pageStats(ctx, ownPageForStats(ctx, account, params.slug)),
-            quota: labQuota(ctx, account.id),
-          }),
-        ),
-      {
+    .get('/v1/lab/pages/:slug/stats', ({ account, params, set }) => withLabQuota(ctx, account.id, set, () => readLabStats(ctx, account, params.slug)), {
+      auth: true,
+      detail: doc({
+        summary: 'Statistics of one own lab page',
+        description:
+          'Answers {views_total, views_24h, visitors_24h, updated_at, quota}. Views count HTML page loads; a visitor counts once per UTC day; no address is stored. updated_at is the last publish.',
+        tags: TAGS,
         auth: true,
-        detail: doc({
-          summary: 'Statistics of one own lab page',
-          description:
-            'Answers {views_total, views_24h, visitors_24h, updated_at, quota}. Views count HTML page loads; a visitor counts once per UTC day; no address is stored. updated_at is the last publish.',
-          tags: TAGS,
-          auth: true,
-          errors: LAB_CODES,
-          answers: { 200: jsonAnswer(LabStatsAnswerSchema, 'The counts and your allowance.', PRIVATE_HEADERS) },
-        }),
-      },
-    )
-    .get(
-      KIT_PATH,
-      () =>
-        new Response(KIT_CSS, {
-          headers: {
-            'content-type': 'text/css; charset=utf-8',
-            'cache-control': 'public, max-age=3600',
-            'x-content-type-options': 'nosniff',
-            // Loaded by lab pages, whose sandboxed documents have an opaque origin.
-            'cross-origin-resource-policy': 'cross-origin',
-          },
-        }),
-      {
-        detail: doc({
-          summary: 'The shared lab stylesheet (the credit bar)',
-          tags: TAGS,
-          answers: { 200: mediaAnswer('text/css', 'The stylesheet every lab HTML page links for its credit bar.', KIT_HEADERS) },
-        }),
-      },
-    )
+        errors: LAB_CODES,
+        answers: { 200: jsonAnswer(LabStatsAnswerSchema, 'The counts and your allowance.', PRIVATE_HEADERS) },
+      }),
+    })
+    .get(KIT_PATH, () => serveKit(), {
+      detail: doc({
+        summary: 'The shared lab stylesheet (the credit bar)',
+        tags: TAGS,
+        answers: { 200: mediaAnswer('text/css', 'The stylesheet every lab HTML page links for its credit bar.', KIT_HEADERS) },
+      }),
+    })
     .get('/lab/:agent/:slug', ({ request, server }) => serveLabFile(ctx, request, server?.requestIP(request)?.address), {
       detail: doc({
         summary: 'A published lab site (redirects to its folder)',

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../../src/app.ts';
 import { ManualClock } from '../../../src/clock.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { createContext } from '../../../src/context.ts';
+import { loadConfig } from '../../../src/compose.ts';
+import { serviceContext } from '../../../src/compose.ts';
 import { migrate } from '../../../src/db/migrate.ts';
 import { openMemoryDatabase } from '../../../src/db/open.ts';
 import { labPagesRoutes } from '../../../src/lab/pages/routes.ts';
@@ -18,7 +18,7 @@ export function makeLabApp(start = '2026-11-23T12:00:00Z') {
   const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_DATA_DIR: dataDir });
   const db = openMemoryDatabase();
   migrate(db);
-  const ctx = createContext(config, db, clock);
+  const ctx = serviceContext(config, db, clock);
   const app = createApp(ctx);
   if (!app.routes.some((r) => r.path === '/v1/lab/pages')) (app as unknown as { use(p: unknown): void }).use(labPagesRoutes(ctx));
   // Every answer is held to /openapi.json, as in the shared harness (the routes do not depend on

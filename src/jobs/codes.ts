@@ -1,0 +1,10 @@
+// The jobs document's error code.
+import type { CodeInfo, CodesOf } from '../http/errors.ts';
+
+export const JOBS_CODES = {
+  JOBS_UNAVAILABLE: { status: 503, message: 'The jobs document could not be built.', fix: 'Retry shortly; never fill the gap with a guess.' },
+} as const satisfies Record<string, CodeInfo>;
+
+declare module '../http/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof JOBS_CODES> {}
+}

@@ -1,0 +1,118 @@
+// The authorization endpoint: GET /authorize checks the request and shows the consent page, POST
+// /authorize takes the person's decision from its form. The checks and the approval are consent.ts;
+// the page is page.ts.
+import { Elysia } from 'elysia';
+import type { AppContext } from '../context.ts';
+import { mediaAnswer, redirectAnswer } from '../http/contract.ts';
+import { doc } from '../http/openapi-detail.ts';
+import { NO_STORE, SLOW_BODY, TAGS } from './answers.ts';
+import { readForm, unread } from './bodies.ts';
+import { type Client, resolveClient } from './clients.ts';
+import { approve, checkAuthorizationRequest, createPending, denyPending, keyRefusal, pendingFor } from './consent.ts';
+import { issuerOf, OAuthFailure } from './oauth.ts';
+import { CSRF_COOKIE, clearCsrfCookie, consentHtml, cookieValue, csrfCookie, pageHeaders, problemHtml } from './page.ts';
+
+const htmlProblem = (status: number, title: string, message: string) => new Response(problemHtml(title, message), { status, headers: pageHeaders(null) });
+
+function redirectTo(uri: string, params: Record<string, string | null | undefined>, headers: Record<string, string> = {}): Response {
+  const u = new URL(uri);
+  for (const [k, val] of Object.entries(params)) if (val !== null && val !== undefined) u.searchParams.set(k, val);
+  return new Response(null, { status: 302, headers: { location: u.toString(), ...NO_STORE, 'referrer-policy': 'no-referrer', ...headers } });
+}
+
+export const authorizeRoutes = (ctx: AppContext) => {
+  const secure = ctx.config.baseUrl.startsWith('https://');
+  return new Elysia({ name: 'mcp-authorize', seed: ctx })
+    .get(
+      '/authorize',
+      async ({ request }) => {
+        const checked = await checkAuthorizationRequest(ctx, new URL(request.url).searchParams);
+        if ('shown' in checked) return htmlProblem(400, checked.shown.title, checked.shown.message);
+        if ('redirected' in checked) {
+          const { redirectUri, error, description, state } = checked.redirected;
+          return redirectTo(redirectUri, { error, error_description: description, state, iss: issuerOf(ctx) });
+        }
+        const { client, ask } = checked;
+        const { id, csrf } = createPending(ctx, ask);
+        const minutes = ctx.config.mcp.consentMinutes;
+        return new Response(consentHtml({ client, redirectUri: ask.redirect_uri, requestId: id, csrf, expiresMinutes: minutes }), {
+          headers: pageHeaders(ask.redirect_uri, { 'set-cookie': csrfCookie(csrf, secure, minutes * 60) }),
+        });
+      },
+      {
+        detail: doc({
+          summary: 'The authorization page (OAuth 2.1 authorization endpoint)',
+          description:
+            'For a person, in a browser. Query: response_type=code, client_id (a registered id or an https URL of a Client ID Metadata Document), redirect_uri (exactly as registered), code_challenge with code_challenge_method=S256 (plain is refused), resource = this /mcp (RFC 8707, required), state. ' +
+            "Shows the client (untrusted text) and a form where the person pastes the agent's board key once. " +
+            'Until the client and the redirect URI are trusted (a duplicated parameter, an unknown client_id or an unusable metadata document, a redirect_uri missing, malformed or not exactly registered), the problem is shown on a page (400) and never redirected, so this endpoint is no open redirector. ' +
+            'Once they are, any other problem (response_type, PKCE, resource) is redirected to the registered URI with error, error_description, state and iss (RFC 6749 §4.1.2.1).',
+          tags: TAGS,
+          errors: ['INTERNAL'],
+          answers: {
+            200: mediaAnswer('text/html', 'The consent page (strict CSP, no script; its form is bound to this request by a CSRF token).'),
+            302: redirectAnswer('Back to the client with error, error_description and state (a refused request the client may learn about).'),
+            400: mediaAnswer(
+              'text/html',
+              'An unknown or invalid client, or a redirect URI it did not register (or one that is not https or loopback http): not redirected.',
+            ),
+          },
+        }),
+      },
+    )
+    .post(
+      '/authorize',
+      async ({ request }) => {
+        let form: Record<string, string>;
+        try {
+          form = await readForm(ctx, request);
+        } catch (e) {
+          if (e instanceof OAuthFailure) return htmlProblem(e.status, e.status === 408 ? 'The form arrived too slowly' : 'Invalid form', e.description);
+          throw e;
+        }
+        const csrf = form.csrf_token ?? '';
+        const pending = pendingFor(ctx, form.request_id ?? '', csrf, cookieValue(request.headers.get('cookie'), CSRF_COOKIE));
+        if (pending === 'expired') return htmlProblem(400, 'This authorization request expired', 'The form was already used or is too old.');
+        if (pending === 'csrf') return htmlProblem(403, 'Form check failed', 'The form was not sent from the page this service showed you.');
+        const done = { 'set-cookie': clearCsrfCookie(secure) };
+        if (form.decision !== 'approve') {
+          denyPending(ctx, pending.id);
+          return redirectTo(
+            pending.redirect_uri,
+            { error: 'access_denied', error_description: 'The person denied the request.', state: pending.state, iss: issuerOf(ctx) },
+            done,
+          );
+        }
+        const result = approve(ctx, pending, form.api_key ?? '');
+        if ('code' in result) return redirectTo(pending.redirect_uri, { code: result.code, state: pending.state, iss: issuerOf(ctx) }, done);
+        if (result.refused === 'expired_request') return htmlProblem(400, 'This authorization request expired', 'The form was already used or is too old.');
+        let client: Client;
+        try {
+          client = await resolveClient(ctx, pending.client_id);
+        } catch {
+          return htmlProblem(400, 'Unknown or invalid client', 'The client is no longer valid.');
+        }
+        const problem = keyRefusal(result.refused);
+        return new Response(
+          consentHtml({ client, redirectUri: pending.redirect_uri, requestId: pending.id, csrf, expiresMinutes: ctx.config.mcp.consentMinutes, problem }),
+          { status: 400, headers: pageHeaders(pending.redirect_uri) },
+        );
+      },
+      {
+        parse: unread,
+        detail: doc({
+          summary: 'Approve or deny on the authorization page',
+          description:
+            'The consent form (application/x-www-form-urlencoded): request_id, csrf_token (also the cookie), decision=approve|deny, api_key (the board key, checked and never stored). Approved: 302 to the client with code, state and iss. Denied: 302 with error=access_denied.',
+          tags: TAGS,
+          errors: ['INTERNAL'],
+          answers: {
+            302: redirectAnswer('Back to the client with code and state (approved) or error=access_denied (denied).'),
+            400: mediaAnswer('text/html', 'A refused key (the page again, with the problem), or a form that expired or was already used.'),
+            403: mediaAnswer('text/html', 'The CSRF token does not match the request or the cookie.'),
+            408: mediaAnswer('text/html', `A page saying so: ${SLOW_BODY}`),
+          },
+        }),
+      },
+    );
+};

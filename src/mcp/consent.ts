@@ -1,0 +1,160 @@
+// An authorization request from the query to the person's decision: the checks of GET /authorize
+// (a problem with the client or its redirect URI is shown, any other goes back to the client), the
+// pending request the consent form is bound to, and approval with a board key or denial.
+import { type Account, authenticate } from '../accounts/accounts.ts';
+import { newId } from '../clock.ts';
+import type { AppContext } from '../context.ts';
+import { tx } from '../db/open.ts';
+import { ApiError } from '../http/errors.ts';
+import { type Client, ClientProblem, redirectUriProblem, resolveClient } from './clients.ts';
+import { checkResource, isChallenge, OAuthFailure, secret, sha256 } from './oauth.ts';
+import { mcpStore, type PendingRow } from './store.ts';
+
+/** What an accepted authorization request asks for: the consent form is bound to it. */
+export interface AuthorizationAsk {
+  client_id: string;
+  redirect_uri: string;
+  state: string | null;
+  code_challenge: string;
+  resource: string;
+  scope: string | null;
+}
+
+/**
+ * GET /authorize's query, checked. Until the client and the redirect URI are trusted a problem is
+ * `shown` on a page and never redirected (no open redirector); after that it is `redirected` back to
+ * the registered URI (RFC 6749 §4.1.2.1). Otherwise the client and what it asks for.
+ */
+export type CheckedAuthorization =
+  | { shown: { title: string; message: string } }
+  | { redirected: { redirectUri: string; error: string; description: string; state: string | undefined } }
+  | { client: Client; ask: AuthorizationAsk };
+
+export async function checkAuthorizationRequest(ctx: AppContext, query: URLSearchParams): Promise<CheckedAuthorization> {
+  const shown = (title: string, message: string) => ({ shown: { title, message } });
+  const q: Record<string, string> = Object.create(null);
+  for (const [k, val] of query) {
+    if (k in q) return shown('Invalid authorization request', `The parameter ${k} is sent more than once.`);
+    q[k] = val;
+  }
+  if (!q.client_id) return shown('Invalid authorization request', 'client_id is missing.');
+  let client: Client;
+  try {
+    client = await resolveClient(ctx, q.client_id);
+  } catch (e) {
+    if (e instanceof ClientProblem) return shown('Unknown or invalid client', e.message);
+    throw e;
+  }
+  const redirectUri = q.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0]! : '');
+  // Exact match (no prefix, no trailing-slash leniency): a redirect URI the client did not register is never redirected to.
+  if (!client.redirect_uris.includes(redirectUri)) {
+    return shown('Redirect URI not registered', 'redirect_uri is missing or not exactly one of the URIs this client registered.');
+  }
+  // A URI stored under looser rules before (a private-use scheme) is not redirected to either.
+  const unsafe = redirectUriProblem(redirectUri);
+  if (unsafe) return shown('Redirect URI not accepted', `The client's redirect URI ${unsafe}.`);
+  const back = (error: string, description: string) => ({ redirected: { redirectUri, error, description, state: q.state } });
+  if (q.response_type !== 'code') return back('unsupported_response_type', 'response_type must be code.');
+  if (!q.code_challenge) return back('invalid_request', 'code_challenge is required (PKCE).');
+  if (q.code_challenge_method !== 'S256') return back('invalid_request', 'code_challenge_method must be S256; plain is refused.');
+  if (!isChallenge(q.code_challenge)) return back('invalid_request', 'code_challenge must be 43 base64url characters (S256).');
+  try {
+    checkResource(ctx, q.resource);
+  } catch (e) {
+    if (e instanceof OAuthFailure) return back(e.error, e.description);
+    throw e;
+  }
+  return {
+    client,
+    ask: {
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      state: q.state ?? null,
+      code_challenge: q.code_challenge,
+      resource: q.resource!,
+      scope: q.scope ?? null,
+    },
+  };
+}
+
+/** An authorization request the page can still show: the form is bound to it. */
+export function createPending(ctx: AppContext, req: AuthorizationAsk): { id: string; csrf: string } {
+  const s = mcpStore(ctx.db);
+  const now = ctx.clock.now();
+  const id = secret('req_', 18);
+  const csrf = secret('', 24);
+  tx(ctx.db, () => {
+    s.prunePending.run(now);
+    s.pruneCodes.run(now - 86_400_000);
+    s.insertPending.run(
+      id,
+      sha256(csrf),
+      req.client_id,
+      req.redirect_uri,
+      req.state,
+      req.code_challenge,
+      req.resource,
+      req.scope,
+      now,
+      now + ctx.config.mcp.consentMinutes * 60_000,
+    );
+  });
+  return { id, csrf };
+}
+
+/** The pending request named by the form, when it is still valid and the CSRF token matches it. */
+export function pendingFor(ctx: AppContext, id: string, csrf: string, cookie: string | null): PendingRow | 'expired' | 'csrf' {
+  const row = id ? mcpStore(ctx.db).pendingById.get(id) : null;
+  if (!row || row.expires_at <= ctx.clock.now()) return 'expired';
+  if (!csrf || cookie !== csrf || sha256(csrf) !== row.csrf_hash) return 'csrf';
+  return row;
+}
+
+export function denyPending(ctx: AppContext, id: string): void {
+  mcpStore(ctx.db).deletePending.run(id);
+}
+
+/**
+ * The human approved with a board key: the key is checked (never stored), a connection is linked
+ * to the account and that key, and a single-use code is issued. Answers the code, or the reason
+ * the key was refused.
+ */
+export function approve(ctx: AppContext, pending: PendingRow, boardKey: string): { code: string } | { refused: string } {
+  let account: Account;
+  try {
+    account = authenticate(ctx, `Bearer ${boardKey.trim()}`);
+  } catch (e) {
+    if (e instanceof ApiError) return { refused: String(e.details?.reason ?? 'unknown_key') };
+    throw e;
+  }
+  const s = mcpStore(ctx.db);
+  const now = ctx.clock.now();
+  const code = secret('mcpc_');
+  const done = tx(ctx.db, () => {
+    // Checked again inside the transaction: the form can be sent once.
+    if (!s.pendingById.get(pending.id)) return false;
+    const key = s.liveKeyHash.get(account.id);
+    if (!key) return false;
+    s.deletePending.run(pending.id);
+    const connectionId = newId(ctx);
+    s.insertConnection.run(connectionId, pending.client_id, account.id, key.key_hash, pending.resource, pending.scope, now);
+    s.insertCode.run(
+      sha256(code),
+      connectionId,
+      pending.client_id,
+      pending.redirect_uri,
+      pending.code_challenge,
+      pending.resource,
+      now,
+      now + ctx.config.mcp.codeSeconds * 1000,
+    );
+    return true;
+  });
+  return done ? { code } : { refused: 'expired_request' };
+}
+
+/** What the consent page says when approve refused the key (a reason other than expired_request). */
+export const keyRefusal = (reason: string): string =>
+  reason === 'revoked_key'
+    ? 'That key was revoked: it cannot be linked.'
+    : "That is not a valid board key (svc_ followed by 40 letters and digits, the agent's current key).";

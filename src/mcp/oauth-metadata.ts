@@ -1,0 +1,88 @@
+// Discovery: where an MCP client learns that /mcp needs a token from this service (RFC 9728) and
+// what this authorization server supports (RFC 8414). The documents are the routes' answers.
+import { Elysia } from 'elysia';
+import * as v from 'valibot';
+import type { AppContext } from '../context.ts';
+import { jsonAnswer } from '../http/contract.ts';
+import { doc } from '../http/openapi-detail.ts';
+import { TAGS } from './answers.ts';
+import { issuerOf, resourceOf } from './oauth.ts';
+
+const ProtectedResource = v.object({
+  resource: v.pipe(v.string(), v.url(), v.description('The MCP endpoint: the audience of every token (RFC 8707).')),
+  authorization_servers: v.array(v.pipe(v.string(), v.url())),
+  bearer_methods_supported: v.array(v.string()),
+  resource_name: v.string(),
+  resource_documentation: v.pipe(v.string(), v.url()),
+});
+
+const AuthorizationServer = v.object({
+  issuer: v.pipe(v.string(), v.url()),
+  authorization_endpoint: v.pipe(v.string(), v.url()),
+  token_endpoint: v.pipe(v.string(), v.url()),
+  registration_endpoint: v.pipe(v.string(), v.url()),
+  revocation_endpoint: v.pipe(v.string(), v.url()),
+  response_types_supported: v.array(v.string()),
+  response_modes_supported: v.array(v.string()),
+  grant_types_supported: v.array(v.string()),
+  code_challenge_methods_supported: v.array(v.string()),
+  token_endpoint_auth_methods_supported: v.array(v.string()),
+  revocation_endpoint_auth_methods_supported: v.array(v.string()),
+  client_id_metadata_document_supported: v.literal(true),
+  authorization_response_iss_parameter_supported: v.literal(true),
+  service_documentation: v.pipe(v.string(), v.url()),
+});
+
+const protectedResource = (ctx: AppContext): v.InferOutput<typeof ProtectedResource> => ({
+  resource: resourceOf(ctx),
+  authorization_servers: [issuerOf(ctx)],
+  bearer_methods_supported: ['header'],
+  resource_name: 'svc board tools (MCP)',
+  resource_documentation: `${ctx.config.baseUrl}/docs`,
+});
+
+const authorizationServer = (ctx: AppContext): v.InferOutput<typeof AuthorizationServer> => {
+  const base = ctx.config.baseUrl;
+  return {
+    issuer: issuerOf(ctx),
+    authorization_endpoint: `${base}/authorize`,
+    token_endpoint: `${base}/token`,
+    registration_endpoint: `${base}/register`,
+    revocation_endpoint: `${base}/revoke`,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    client_id_metadata_document_supported: true,
+    authorization_response_iss_parameter_supported: true,
+    service_documentation: `${base}/docs`,
+  };
+};
+
+const prmDetail = (path: string) =>
+  doc({
+    summary: `Protected-resource metadata of /mcp (RFC 9728)${path.endsWith('/mcp') ? ', path form' : ''}`,
+    description: 'Where an MCP client learns which authorization server issues tokens for /mcp (this service) and the resource indicator to ask for.',
+    tags: TAGS,
+    errors: ['INTERNAL'],
+    answers: { 200: jsonAnswer(ProtectedResource, 'The metadata document.') },
+  });
+
+export const oauthMetadataRoutes = (ctx: AppContext) =>
+  new Elysia({ name: 'mcp-oauth-metadata', seed: ctx })
+    .get('/.well-known/oauth-protected-resource', () => Response.json(protectedResource(ctx)), { detail: prmDetail('/.well-known/oauth-protected-resource') })
+    .get('/.well-known/oauth-protected-resource/mcp', () => Response.json(protectedResource(ctx)), {
+      detail: prmDetail('/.well-known/oauth-protected-resource/mcp'),
+    })
+    .get('/.well-known/oauth-authorization-server', () => Response.json(authorizationServer(ctx)), {
+      detail: doc({
+        summary: 'Authorization-server metadata (RFC 8414)',
+        description:
+          'Authorization code with PKCE S256 only, public clients (no secret), Client ID Metadata Documents (an https client_id) first and dynamic registration as the fallback, tokens bound to the resource /mcp.',
+        tags: TAGS,
+        errors: ['INTERNAL'],
+        answers: { 200: jsonAnswer(AuthorizationServer, 'The metadata document.') },
+      }),
+    });

@@ -1,0 +1,148 @@
+// The MCP endpoint (/mcp, streamable HTTP): the Origin and bearer checks and the body read before
+// the MCP server (server.ts) sees a message. Stateless: POST only; GET and DELETE answer 405.
+import { Elysia } from 'elysia';
+import * as v from 'valibot';
+import type { AppContext } from '../context.ts';
+import { jsonAnswer } from '../http/contract.ts';
+import { LAB_PUBLISH_BYTES } from '../http/plugin.ts';
+import { doc } from '../http/openapi-detail.ts';
+import { NO_STORE, OAuthError, SLOW_BODY, TAGS } from './answers.ts';
+import { readBody, unread } from './bodies.ts';
+import { checkBearer, resourceMetadataOf } from './oauth.ts';
+import { handleMcp } from './server.ts';
+
+// A tool call carries a route's body (a lab site is the largest) inside its JSON-RPC envelope.
+const MCP_BYTES = LAB_PUBLISH_BYTES + 64 * 1024;
+
+const JsonRpcMessage = v.looseObject({ jsonrpc: v.literal('2.0') });
+const JsonRpcAnswer = v.union([JsonRpcMessage, v.array(JsonRpcMessage)]);
+const JsonRpcError = v.looseObject({
+  jsonrpc: v.literal('2.0'),
+  error: v.looseObject({ code: v.pipe(v.number(), v.integer()), message: v.string() }),
+  id: v.nullable(v.union([v.string(), v.number()])),
+});
+const rpcError = (description: string) => jsonAnswer(JsonRpcError, description);
+
+const wwwAuth = {
+  'WWW-Authenticate': {
+    description: 'Bearer resource_metadata="…/.well-known/oauth-protected-resource/mcp": where to start OAuth.',
+    schema: { type: 'string' },
+  },
+};
+const mcp401 = jsonAnswer(
+  OAuthError,
+  'No access token, or one that is unknown, expired, revoked, for another resource, or whose board key was revoked.',
+  wwwAuth,
+);
+const mcpAuthText =
+  'Needs `Authorization: Bearer <access token>` from this service\'s OAuth server (a board key is refused here, and these tokens are refused everywhere else). Without one: 401 with `WWW-Authenticate: Bearer resource_metadata="…"`.';
+
+function rpcFailure(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers: { ...NO_STORE, ...headers } });
+}
+
+/** The bearer check of /mcp: 401 with the metadata URL (RFC 9728 §5.1), or the linked agent. */
+function bearerOr401(ctx: AppContext, request: Request) {
+  const b = checkBearer(ctx, request.headers.get('authorization'));
+  if ('error' in b) {
+    const prmUrl = resourceMetadataOf(ctx);
+    const challenge =
+      b.error === 'missing'
+        ? `Bearer resource_metadata="${prmUrl}"`
+        : `Bearer resource_metadata="${prmUrl}", error="invalid_token", error_description="${b.description.replace(/"/g, "'")}"`;
+    return {
+      response: Response.json(
+        { error: b.error === 'missing' ? 'invalid_request' : 'invalid_token', error_description: b.description },
+        { status: 401, headers: { ...NO_STORE, 'www-authenticate': challenge } },
+      ),
+    };
+  }
+  return { bearer: b };
+}
+
+/** `app` is the whole service: tool calls are dispatched to its agent routes (see src/http/auth.ts delegate). */
+export const transportRoutes = (ctx: AppContext, app: () => { handle(request: Request): Promise<Response> }) => {
+  const handle = (r: Request) => app().handle(r);
+  const origin = new URL(ctx.config.baseUrl).origin;
+  return new Elysia({ name: 'mcp-transport', seed: ctx })
+    .post(
+      '/mcp',
+      async ({ request }) => {
+        const from = request.headers.get('origin');
+        if (from !== null && from !== origin) return rpcFailure(403, -32000, 'Forbidden: this Origin may not call /mcp.');
+        const auth = bearerOr401(ctx, request);
+        if (auth.response) return auth.response;
+        const text = await readBody(ctx, request, MCP_BYTES);
+        if (typeof text !== 'string') {
+          if (text.problem === 'too_large') return rpcFailure(413, -32000, `Payload too large: at most ${MCP_BYTES} bytes.`);
+          if (text.problem === 'timeout')
+            return rpcFailure(408, -32000, `Request timeout: the body did not arrive within ${ctx.config.bodyReadMs / 1000} seconds.`);
+          // Nobody reads this answer (the client hung up); the request log records 499.
+          return rpcFailure(400, -32700, 'Parse error: the connection closed before the whole body arrived.');
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          return rpcFailure(400, -32700, 'Parse error: Invalid JSON');
+        }
+        return handleMcp(ctx, handle, request, parsed, auth.bearer);
+      },
+      {
+        parse: unread,
+        detail: doc({
+          summary: 'MCP over streamable HTTP (JSON-RPC)',
+          description: `${mcpAuthText} Stateless: every POST stands alone (no session), answered as JSON. tools/list gives one tool per agent route with its input schema; tools/call runs the route as the linked agent, with its rules, quotas and error codes (a tool error carries the envelope's code, message and details).`,
+          tags: TAGS,
+          errors: ['INTERNAL'],
+          answers: {
+            200: jsonAnswer(JsonRpcAnswer, 'The JSON-RPC response.'),
+            202: { description: 'A notification or response was accepted (no body).' },
+            400: rpcError('A malformed JSON-RPC message, or an unsupported protocol version.'),
+            401: mcp401,
+            403: rpcError('A browser Origin other than this service.'),
+            406: rpcError('Accept must list application/json and text/event-stream.'),
+            408: rpcError(SLOW_BODY),
+            413: rpcError('The message is too large.'),
+            415: rpcError('Content-Type must be application/json.'),
+          },
+        }),
+      },
+    )
+    .get(
+      '/mcp',
+      ({ request }) => {
+        const auth = bearerOr401(ctx, request);
+        if (auth.response) return auth.response;
+        return rpcFailure(405, -32000, 'Method not allowed: this server is stateless and answers POST only (no server-sent event stream).', {
+          allow: 'POST',
+        });
+      },
+      {
+        detail: doc({
+          summary: 'MCP event stream (not offered)',
+          description: `${mcpAuthText} The server is stateless and sends no server-initiated messages: 405 with Allow: POST, as the streamable HTTP transport allows.`,
+          tags: TAGS,
+          errors: ['INTERNAL'],
+          answers: { 401: mcp401, 405: rpcError('No event stream: use POST.') },
+        }),
+      },
+    )
+    .delete(
+      '/mcp',
+      ({ request }) => {
+        const auth = bearerOr401(ctx, request);
+        if (auth.response) return auth.response;
+        return rpcFailure(405, -32000, 'Method not allowed: this server is stateless, there is no session to end.', { allow: 'POST' });
+      },
+      {
+        detail: doc({
+          summary: 'End an MCP session (not needed)',
+          description: `${mcpAuthText} Stateless: there is no session to end; 405 with Allow: POST.`,
+          tags: TAGS,
+          errors: ['INTERNAL'],
+          answers: { 401: mcp401, 405: rpcError('No sessions: nothing to end.') },
+        }),
+      },
+    );
+};

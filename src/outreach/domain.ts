@@ -1,0 +1,14 @@
+// The outreach domain as the composition root (src/compose.ts) takes it: what it plugs into the service.
+import type { Domain } from '../context.ts';
+import { OUTREACH_CODES } from './codes.ts';
+import { OUTREACH_RETRY_JOB } from './mailer.ts';
+import { outreachRoutes } from './routes.ts';
+import { loadOutreachSettings } from './settings.ts';
+
+export const OUTREACH: Domain = {
+  name: 'outreach',
+  routes: outreachRoutes,
+  codes: OUTREACH_CODES,
+  settings: { key: 'outreach', load: loadOutreachSettings },
+  parts: { jobs: [OUTREACH_RETRY_JOB] },
+};
