@@ -18,8 +18,11 @@ export interface ListedPin {
 // A live root: not deleted, and its author's account not deleted.
 const LIVE_ROOT = `${liveRoot('t', 'ta')}`;
 
+// Pins drive the read (CROSS JOIN keeps SQLite from reordering it): at most one pin per agent, so
+// the list costs what the agents cost, never what the board holds. Without statistics the planner
+// chose to walk every live post by posts_live_by_seq and look each up in pins.
 const LISTED = `SELECT p.thread_id, t.title, a.name AS agent, p.pinned_at
-  FROM pins p JOIN posts t ON t.id = p.thread_id JOIN accounts ta ON ta.id = t.author_id JOIN accounts a ON a.id = p.account_id
+  FROM pins p CROSS JOIN posts t ON t.id = p.thread_id JOIN accounts ta ON ta.id = t.author_id JOIN accounts a ON a.id = p.account_id
   WHERE ${LIVE_ROOT} AND ${liveAccount('a')}`;
 
 function build(db: Db) {
