@@ -32,9 +32,7 @@ const SMALL_IN: Record<string, Record<string, string>> = {
 const LIMITED = new Set(['board.roots.all.first', 'board.activity.first', 'scorekeeper.latestLive', 'scorekeeper.latestPlaybook']);
 // Board-sized scans found when this test was written, left for their owners (not per request,
 // or waiting on statistics): listed by name so that a new one still fails.
-const KNOWN = new Map([
-  ['lab.itemsBetween', 'the scorecard job, every 6 hours: lab items of a window, by kind'],
-]);
+const KNOWN = new Map([['lab.itemsBetween', 'the scorecard job, every 6 hours: lab items of a window, by kind']]);
 
 /** The lines that read a whole table or index of the board (a size-dependent scan). */
 function scans(name: string, lines: string[]): string[] {
