@@ -23,8 +23,10 @@ import { LAB } from './lab/domain.ts';
 import { LEADERBOARD } from './leaderboard/domain.ts';
 import { MARKET } from './market/domain.ts';
 import { MCP } from './mcp/domain.ts';
+import { METRICS } from './metrics/domain.ts';
 import { ME } from './me/domain.ts';
 import { OFFICE } from './office/domain.ts';
+import { REPLICA } from './ops/replica.ts';
 import { OUTREACH } from './outreach/domain.ts';
 import { PAGES } from './pages/domain.ts';
 import { PINS } from './pins/domain.ts';
@@ -67,7 +69,9 @@ export const DOMAINS: readonly Domain[] = [
   PREVIEW,
   OUTREACH,
   MCP,
+  METRICS,
   DOCS,
+  REPLICA,
 ];
 
 /** The one codes table: the shared conventions', the content rules', then each domain's. */

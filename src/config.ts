@@ -38,6 +38,9 @@ export interface CoreConfig {
   votesPerDay: number;
   voteWeightTiers: readonly [number, number, number]; // karma needed for weight 1, 2, 3
   maxOpenCommitments: number;
+  // SVC_UNSAFE_SYNC_NORMAL=1: SQLite synchronous = NORMAL instead of FULL. Faster commits, but a
+  // power cut or an OS crash may lose the last writes already acknowledged to clients.
+  unsafeSyncNormal: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -104,6 +107,14 @@ function logMode(raw: string | undefined): 'off' | 'errors' | 'all' {
   throw new ConfigError(`SVC_LOG_REQUESTS must be off, errors or all, got ${JSON.stringify(raw)}`);
 }
 
+/** An on/off setting: 1 or true is on; unset, empty, 0 or false is off; anything else stops the start. */
+function flag(src: Source, key: string): boolean {
+  const raw = src[key];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${key} must be 1 or 0, got ${JSON.stringify(raw)}`);
+}
+
 /** The service-wide settings from `src` (the environment merged with the flags). */
 export function loadCoreConfig(src: Source): CoreConfig {
   const port = int(src, 'SVC_PORT', 8080, 0, 65535);
@@ -140,5 +151,6 @@ export function loadCoreConfig(src: Source): CoreConfig {
     votesPerDay: int(src, 'SVC_VOTES_PER_DAY', 30, 1, 1_000_000),
     voteWeightTiers: [0, 50, 500] as const,
     maxOpenCommitments: 7,
+    unsafeSyncNormal: flag(src, 'SVC_UNSAFE_SYNC_NORMAL'),
   };
 }

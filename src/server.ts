@@ -5,7 +5,8 @@ import { systemClock } from './clock.ts';
 import { type Config, ConfigError } from './config.ts';
 import { serviceContext } from './compose.ts';
 import { migrate } from './db/migrate.ts';
-import { openDatabase } from './db/open.ts';
+import { DB_FILE, openDatabase } from './db/open.ts';
+import { type Replication, startReplication } from './ops/replica.ts';
 import { startOutreachInbound } from './outreach/inbound.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
 
@@ -28,8 +29,18 @@ function withChosenPort(config: Config): Config {
 
 export async function serve(given: Config): Promise<void> {
   const config = withChosenPort(given);
-  const db = openDatabase(config.dataDir);
+  const db = openDatabase(config.dataDir, { unsafeSyncNormal: config.unsafeSyncNormal });
   migrate(db);
+  // SVC_REPLICA_URL: Litestream replicates the database from here on and is its only checkpointer
+  // (its guidance: the application's autocheckpoint could race it and cost a new generation).
+  let replication: Replication | null = null;
+  if (config.replica?.url) {
+    const autocheckpoint = (pages: number) => () => db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
+    replication = await startReplication(config.dataDir, DB_FILE, config.replica, { onUp: autocheckpoint(0), onDown: autocheckpoint(1000) }).catch((e) => {
+      db.close();
+      throw e;
+    });
+  }
   const ctx = serviceContext(config, db, systemClock);
   const app = createApp(ctx);
   // reusePort off: a second server on a port already taken fails instead of sharing it (and the data).
@@ -37,6 +48,7 @@ export async function serve(given: Config): Promise<void> {
     app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: MAX_BODY_BYTES, idleTimeout: 120, reusePort: false });
   } catch (e) {
     db.close();
+    await replication?.stop();
     throw new ConfigError(
       `cannot listen on ${config.host}:${config.port} (${String((e as Error)?.message ?? e).split('\n')[0]}): stop the server using it, or pick another port with --port or SVC_PORT`,
     );
@@ -47,15 +59,6 @@ export async function serve(given: Config): Promise<void> {
   void scheduler.start();
   // The outreach reply listener (SVC_SMTP_IN_PORT; nothing when unset).
   const inbound = await startOutreachInbound(ctx);
-  console.log(
-    JSON.stringify({
-      event: 'listening',
-      url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`,
-      base_url: config.baseUrl,
-      data_dir: config.dataDir,
-    }),
-  );
-
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -66,11 +69,24 @@ export async function serve(given: Config): Promise<void> {
     ctx.events.close();
     // stop(false): no new connections; requests already in flight run to their end.
     await server.stop(false);
-    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    // Replicated, the WAL is Litestream's: a TRUNCATE here would wait out busy_timeout on its read
+    // lock, or reset the WAL behind its back. It stops after the close and ships what is left.
+    if (!replication) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     db.close();
+    await replication?.stop();
     console.log(JSON.stringify({ event: 'stopped', signal }));
     process.exit(0);
   };
+  // The handlers are in place before the listening line: a supervisor that stops the server as
+  // soon as it has printed it gets a clean stop, not the default signal action (exit 143).
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  console.log(
+    JSON.stringify({
+      event: 'listening',
+      url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`,
+      base_url: config.baseUrl,
+      data_dir: config.dataDir,
+    }),
+  );
 }

@@ -32,6 +32,69 @@ function svc(args: string[], env: Record<string, string> = {}) {
   };
 }
 
+describe('svc help and svc --version', () => {
+  /** What `git rev-parse HEAD` says in this checkout, or "unknown" where there is none. */
+  const head = () => {
+    try {
+      const git = Bun.spawnSync(['git', 'rev-parse', 'HEAD'], { cwd: import.meta.dir, stdout: 'pipe', stderr: 'ignore' });
+      return git.exitCode === 0 ? git.stdout.toString().trim() : 'unknown';
+    } catch {
+      return 'unknown';
+    }
+  };
+  // Settings that would stop a start, and a data folder that does not exist: neither matters here.
+  const unset = { SVC_PORT: 'eighty' };
+  /** The command's exit code and its output as printed (help is text, not JSON). */
+  const raw = (args: string[], env: Record<string, string> = {}) => {
+    const p = Bun.spawnSync([process.execPath, MAIN, ...args], { env: { ...process.env, ...env } });
+    return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+  };
+
+  test('--version and version print the version and the commit as one JSON line, with no settings and no database', () => {
+    const data = join(tempDir(), 'nowhere');
+    for (const args of [['--version'], ['version'], ['--data', data, 'version']]) {
+      const r = raw(args, unset);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout).toBe(`${JSON.stringify({ version: '1.0.0', commit: head() })}\n`);
+    }
+    expect(existsSync(data)).toBe(false);
+  });
+
+  test('help, --help and -h print readable text and exit 0; svc admin help and svc help admin list the operator commands', () => {
+    const data = join(tempDir(), 'nowhere');
+    for (const args of [['help'], ['--help'], ['-h']]) {
+      const r = raw([...args, '--data', data], unset);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout.startsWith('svc 1.0.0: ')).toBe(true);
+      expect(r.stdout).toContain('\n       svc migrate [--data DIR]\n');
+      expect(r.stdout).toContain('svc admin help');
+      expect(r.stdout).not.toContain('\\n');
+      expect(r.stderr).toBe('');
+    }
+    for (const args of [
+      ['admin', 'help'],
+      ['admin', '--help'],
+      ['help', 'admin'],
+    ]) {
+      const r = raw([...args, '--data', data], unset);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout.startsWith('svc admin: ')).toBe(true);
+      expect(r.stdout).toContain('\nsvc admin agent create NAME');
+      expect(r.stdout).toContain('\nsvc admin outreach queue');
+    }
+    expect(existsSync(data)).toBe(false);
+  });
+
+  test('an unknown command, or more after version or help, exits 2 with a JSON error', () => {
+    for (const args of [['frobnicate'], ['version', 'now'], ['help', 'me']]) {
+      const r = svc(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.json.error.code).toBe('USAGE');
+      expect(r.json.error.usage).toContain('svc migrate');
+    }
+  });
+});
+
 describe('svc admin', () => {
   test('agent create, roles, crew, shift, resident, residency, lab list, buyback and job runs print JSON', () => {
     const data = tempDir();
@@ -127,7 +190,7 @@ describe('svc admin and the database it works on', () => {
 });
 
 describe('svc migrate and backup', () => {
-  test('migrate creates the database; backup writes a consistent copy and refuses to overwrite', () => {
+  test('migrate creates the database; backup writes a consistent copy, refuses to overwrite (EXISTS) and names a missing folder (BACKUP_DIR_MISSING)', () => {
     const data = tempDir();
     const m = svc(['migrate', '--data', data]);
     expect(m.code).toBe(0);
@@ -140,7 +203,11 @@ describe('svc migrate and backup', () => {
     const copy = new (require('bun:sqlite').Database)(file, { readonly: true });
     expect(copy.query("SELECT name FROM accounts WHERE name = 'keeper'").get()).toEqual({ name: 'keeper' });
     copy.close();
-    expect(svc(['backup', file, '--data', data]).code).not.toBe(0);
+    const again = svc(['backup', file, '--data', data]);
+    expect([again.code, again.json.error.code]).toEqual([1, 'EXISTS']);
+    const nowhere = svc(['backup', join(tempDir(), 'missing', 'backup.sqlite'), '--data', data]);
+    expect([nowhere.code, nowhere.json.error.code]).toEqual([1, 'BACKUP_DIR_MISSING']);
+    expect(nowhere.stderr).not.toContain('    at ');
   });
 });
 
@@ -174,7 +241,7 @@ describe('svc serve', () => {
     expect(refused.error.code).toBe('CONFIG');
     expect(refused.error.message).toContain(`:${port}`);
     const health = await fetch(`${url}/healthz`);
-    expect(await health.json()).toEqual({ status: 'ok', service: 'svc', protocol: 'svc/1', waiting: 0 });
+    expect(await health.json()).toEqual({ status: 'ok', service: 'svc', protocol: 'svc/1', waiting: 0, version: '1.0.0', commit: expect.any(String) });
     const headers = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
     const reg = await fetch(`${url}/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'durable' }) });
     expect(reg.status).toBe(200);
@@ -193,6 +260,31 @@ describe('svc serve', () => {
     const db = new (require('bun:sqlite').Database)(join(data, 'svc.sqlite'), { readonly: true });
     expect(db.query("SELECT name FROM accounts WHERE name = 'durable'").get()).toEqual({ name: 'durable' });
     db.close();
+  });
+
+  test('a SIGTERM sent the moment the listening line appears is a clean stop (exit 0), not the default action', async () => {
+    const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--data', tempDir()], { stdout: 'pipe', stderr: 'pipe' });
+    const reader = proc.stdout.getReader();
+    let buffered = '';
+    while (!buffered.includes('"listening"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += new TextDecoder().decode(value);
+    }
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  });
+
+  test('a database written by a newer build stops the start with its own code, not INTERNAL', () => {
+    const data = tempDir();
+    expect(svc(['migrate', '--data', data]).code).toBe(0);
+    const db = new (require('bun:sqlite').Database)(join(data, 'svc.sqlite'));
+    db.query("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (9999, 'from_the_future', 'x', '2026-11-23')").run();
+    db.close();
+    const r = svc(['serve', '--port', '0', '--data', data]);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('MIGRATION_NEWER_DATABASE');
+    expect(r.stderr).not.toContain('    at ');
   });
 
   test('a bad setting exits 2 with a JSON error', () => {

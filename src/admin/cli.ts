@@ -30,6 +30,13 @@ ${GROUPS.map((g) => g.usage)
   .filter(Boolean)
   .join('\n')}`.trimEnd();
 
+/** `svc admin help`: readable text, not JSON; needs no database. */
+export const ADMIN_HELP = `svc admin: operator commands on the server's database, safe while the server runs. Each
+works on the folder named by --data DIR (or SVC_DATA_DIR; default ./data), prints one JSON object,
+and on a mistake prints a JSON error and exits non-zero.
+
+${ADMIN_USAGE}`;
+
 function runScheduled(ctx: AppContext, name: string | undefined, args: string[]) {
   positional(args, 0);
   // The same jobs the server schedules (src/compose.ts).

@@ -5,13 +5,30 @@
 // its own (tx() nests as a savepoint), so a refused write rolls back alone and costs nothing, and
 // no request is answered before the commit that holds its write is durable. Under light load a
 // batch holds one write and this is the plain one-request, one-transaction path.
+import { PROCESS_METRICS } from '../lib/metrics.ts';
 import type { Db } from './open.ts';
 
 interface Pending {
   run: () => unknown;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
+  queuedAt: number; // performance.now() when the write was handed in
 }
+
+// GET /metrics: how many writes share a commit, and how long a write waits for its durable commit.
+const batchSizes = PROCESS_METRICS.histogram(
+  'svc_group_commit_batch_size',
+  'Writes committed together in one group commit.',
+  [],
+  [1, 2, 4, 8, 16, 32, 64, 128, 256],
+);
+const waits = PROCESS_METRICS.histogram(
+  'svc_group_commit_wait_seconds',
+  'Seconds from a write being handed to group commit until its commit is done (queue, the batch and the commit).',
+  [],
+  [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+);
+const failedCommits = PROCESS_METRICS.counter('svc_group_commit_failures_total', 'Group commits whose commit itself failed (every write of the batch failed).');
 
 /** A batch larger than this is split: bounds the time other work waits on one commit. */
 const MAX_BATCH = 256;
@@ -37,10 +54,14 @@ function flush(db: Db): void {
       }).immediate();
     } catch (error) {
       // The commit itself failed: none of the batch is stored, so every request fails.
+      failedCommits.inc();
       for (const p of batch) p.reject(error);
       continue;
     }
+    batchSizes.observe(undefined, batch.length);
+    const done = performance.now();
     batch.forEach((p, i) => {
+      waits.observe(undefined, (done - p.queuedAt) / 1000);
       const o = outcomes[i]!;
       if (o.ok) p.resolve(o.value);
       else p.reject(o.error);
@@ -61,6 +82,6 @@ export function groupCommit<T>(db: Db, write: () => T): Promise<T> {
       queues.set(db, queue);
       setImmediate(() => flush(db));
     }
-    queue.push({ run: write, resolve: resolve as (v: unknown) => void, reject });
+    queue.push({ run: write, resolve: resolve as (v: unknown) => void, reject, queuedAt: performance.now() });
   });
 }

@@ -24,6 +24,7 @@ import m0021 from '../../schema/0021_outreach.sql' with { type: 'text' };
 import m0022 from '../../schema/0022_mcp.sql' with { type: 'text' };
 import m0023 from '../../schema/0023_show_more.sql' with { type: 'text' };
 import m0024 from '../../schema/0024_pubs_takedowns.sql' with { type: 'text' };
+import m0025 from '../../schema/0025_lab_site_files.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -56,4 +57,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 22, name: '0022_mcp.sql', sql: m0022 },
   { version: 23, name: '0023_show_more.sql', sql: m0023 },
   { version: 24, name: '0024_pubs_takedowns.sql', sql: m0024 },
+  { version: 25, name: '0025_lab_site_files.sql', sql: m0025 },
 ];

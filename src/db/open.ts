@@ -6,21 +6,32 @@ export type Db = Database;
 
 export const DB_FILE = 'svc.sqlite';
 
-// WAL lets public reads proceed while a write commits; NORMAL sync is durable across process
-// crashes in WAL mode (only an OS crash can lose the last commits), the usual trade for a board.
-function applyPragmas(db: Database): void {
+/** How the database is opened; the service's settings decide (src/config.ts `unsafeSyncNormal`). */
+export interface OpenOptions {
+  /**
+   * synchronous = NORMAL instead of FULL: faster commits, but a power cut or an OS crash may lose
+   * the last writes that were already acknowledged (a crash of the process alone loses nothing).
+   */
+  unsafeSyncNormal?: boolean;
+}
+
+// WAL lets public reads proceed while a write commits. synchronous = FULL syncs the log at every
+// commit, so a write is on disk before its request is answered: an acknowledged write survives a
+// power cut. (NORMAL, opt-in, syncs only at checkpoints: an OS crash or power cut may lose the last
+// acknowledged commits.) Group commit (group-commit.ts) shares one sync among the writes of a batch.
+function applyPragmas(db: Database, opts: OpenOptions): void {
   db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(`PRAGMA synchronous = ${opts.unsafeSyncNormal ? 'NORMAL' : 'FULL'}`);
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA temp_store = MEMORY');
 }
 
 /** Opens (creating if needed) the service database inside `dataDir`. */
-export function openDatabase(dataDir: string): Database {
+export function openDatabase(dataDir: string, opts: OpenOptions = {}): Database {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, DB_FILE), { create: true, strict: true });
-  applyPragmas(db);
+  applyPragmas(db, opts);
   return db;
 }
 

@@ -26,7 +26,7 @@ export function routeFamily(method: string, path: string): Family {
   // The OAuth server's metadata and endpoints for an MCP client (src/mcp): CORS `*` so that a
   // browser-based client can use them. They carry no cookie; /authorize (the person's page) is not one of them.
   if (OAUTH_PATH.test(path)) return 'oauth';
-  if (path === '/healthz') return 'health';
+  if (path === '/healthz' || path === '/readyz') return 'health';
   return 'other';
 }
 

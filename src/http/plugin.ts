@@ -9,6 +9,7 @@ import { CORS_HEADERS, preflight } from './cors.ts';
 import { ApiError, envelope, fail, failRetry } from './errors.ts';
 import { pathOf, routeFamily } from './families.ts';
 import { guardAgentRequest } from './guard.ts';
+import { requestAnswered, requestArrived } from './metrics.ts';
 import { MethodIndex } from './methods.ts';
 import { issuesToError } from './schema.ts';
 
@@ -134,6 +135,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
   return (
     new Elysia({ name: 'svc-http', seed: ctx })
       .onRequest(({ request, server, set }) => {
+        requestArrived(request);
         const path = pathOf(request.url);
         const family = routeFamily(request.method, path);
         if (family === 'agent') {
@@ -208,6 +210,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         if (answeredByError.has(request)) return;
         // A route's own Response (the OAuth endpoints, /mcp's 401, a page's 400) carries its status.
         const status = responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : 200;
+        requestAnswered(request, status);
         const refused = status >= 400 || request.signal.aborted;
         if (refused ? ctx.config.logRequests !== 'off' : ctx.config.logRequests === 'all') logRequest(request, status);
       })
@@ -233,6 +236,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
           } else if (wantsPage(request, family)) {
             // A person's browser on an address with no page gets a page saying so, not JSON.
             if (ctx.config.logRequests !== 'off') logRequest(request, 404, 'NOT_FOUND');
+            requestAnswered(request, 404);
             const page = ctx.parts.notFoundPage();
             page.headers.set('x-request-id', requestIdOf(request));
             return page;
@@ -252,6 +256,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
           err = new ApiError('INTERNAL');
         }
         if (ctx.config.logRequests !== 'off') logRequest(request, err.status, err.code);
+        requestAnswered(request, err.status);
         return errorResponse(ctx, err, family, request);
       })
   );

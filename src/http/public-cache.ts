@@ -17,7 +17,15 @@ import type { Clock } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorCode, fail } from './errors.ts';
 import { getOrSet } from '../lib/maps.ts';
+import { PROCESS_METRICS } from '../lib/metrics.ts';
 import { publicCacheStore } from './public-cache-store.ts';
+
+// GET /metrics: a read served from memory (a hit, or a share of a build already running) or built.
+const hits = PROCESS_METRICS.counter(
+  'svc_public_cache_hits_total',
+  'Public document reads served from the cache (a fresh copy, or a share of a build in progress).',
+);
+const misses = PROCESS_METRICS.counter('svc_public_cache_misses_total', 'Public document reads that built the document.');
 
 export interface CachedDocument {
   body: string;
@@ -63,7 +71,11 @@ export class DocumentCache {
   get(key: string, maxAgeMs: number, build: () => string): CachedDocument {
     const stamp = this.stamp();
     const hit = this.fresh(key, stamp);
-    if (hit) return hit;
+    if (hit) {
+      hits.inc();
+      return hit;
+    }
+    misses.inc();
     return this.put(key, build(), stamp, maxAgeMs); // a throw (404, 400) stores nothing
   }
 
@@ -75,9 +87,16 @@ export class DocumentCache {
   async getAsync(key: string, maxAgeMs: number, build: () => Promise<string>): Promise<CachedDocument> {
     const stamp = this.stamp();
     const hit = this.fresh(key, stamp);
-    if (hit) return hit;
+    if (hit) {
+      hits.inc();
+      return hit;
+    }
     const running = this.building.get(key);
-    if (running) return this.entries.get(key) ?? running;
+    if (running) {
+      hits.inc();
+      return this.entries.get(key) ?? running;
+    }
+    misses.inc();
     const next = build().then((body) => this.put(key, body, stamp, maxAgeMs));
     this.building.set(key, next);
     try {

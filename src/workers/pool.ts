@@ -5,6 +5,7 @@
 // not the job's time, and has a bound of its own.
 
 import { availableParallelism } from 'node:os';
+import { PROCESS_METRICS } from '../lib/metrics.ts';
 
 export class WorkerTimeout extends Error {}
 export class WorkerCrash extends Error {}
@@ -15,6 +16,8 @@ interface Job {
   timeoutMs: number;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  /** performance.now() when a worker took the job (for its time in GET /metrics). */
+  takenAt?: number;
 }
 
 interface Slot {
@@ -43,18 +46,73 @@ export function backgroundWorkers(cores = availableParallelism()): number {
   return Math.max(1, Math.floor(cores) - 1);
 }
 
+// GET /metrics, by pool (the worker file's name): jobs waiting for a worker, workers busy, each
+// job's time from the moment a worker took it, and how jobs ended.
+type Outcome = 'ok' | 'error' | 'timeout' | 'crash' | 'closed';
+const openPools = new Map<string, Set<WorkerPool<unknown, unknown>>>();
+const sumOver = (read: (p: WorkerPool<unknown, unknown>) => number) => () =>
+  [...openPools].map(([pool, set]): [{ pool: string }, number] => [{ pool }, [...set].reduce((n, p) => n + read(p), 0)]);
+PROCESS_METRICS.gauge(
+  'svc_worker_queue_depth',
+  'Jobs waiting for a free worker, by pool.',
+  ['pool'],
+  sumOver((p) => p.queued),
+);
+PROCESS_METRICS.gauge(
+  'svc_worker_busy',
+  'Workers holding a job, by pool.',
+  ['pool'],
+  sumOver((p) => p.busy),
+);
+const jobSeconds = PROCESS_METRICS.histogram(
+  'svc_worker_job_duration_seconds',
+  'Seconds from a worker taking a job to its answer (or its failure), by pool.',
+  ['pool'],
+  [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+);
+const jobsDone = PROCESS_METRICS.counter('svc_worker_jobs_total', 'Worker jobs ended, by pool and outcome (ok, error, timeout, crash, closed).', [
+  'pool',
+  'outcome',
+]);
+const replacedWorkers = PROCESS_METRICS.counter('svc_worker_replaced_total', 'Workers terminated and replaced after a crash or an overrun budget, by pool.', [
+  'pool',
+]);
+
+/** A pool's name in the metrics: its worker file without the folder and extension. */
+export const poolName = (location: string | URL): string =>
+  String(location)
+    .split(/[/\\]/)
+    .at(-1)!
+    .replace(/\.[cm]?[jt]s$/, '');
+
 export class WorkerPool<I, O> {
   private slots: Slot[] = [];
   private queue: Job[] = [];
   private nextId = 1;
   private closed = false;
   replaced = 0; // workers replaced after a crash or a timeout (for tests and logs)
+  readonly name: string;
 
   constructor(
     private readonly location: string | URL,
     readonly size = backgroundWorkers(),
     readonly defaultTimeoutMs = 5_000,
-  ) {}
+  ) {
+    this.name = poolName(location);
+    const same = openPools.get(this.name) ?? new Set();
+    openPools.set(this.name, same);
+    same.add(this as WorkerPool<unknown, unknown>);
+  }
+
+  /** Jobs waiting for a free worker. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Workers holding a job. */
+  get busy(): number {
+    return this.slots.reduce((n, s) => n + (s.job ? 1 : 0), 0);
+  }
 
   run(input: I, timeoutMs = this.defaultTimeoutMs): Promise<O> {
     if (this.closed) return Promise.reject(new WorkerCrash('worker pool is closed'));
@@ -64,13 +122,26 @@ export class WorkerPool<I, O> {
     });
   }
 
+  /** A job's end, counted once: its time (when a worker had taken it) and its outcome. */
+  private ended(job: Job, outcome: Outcome): void {
+    if (job.takenAt !== undefined) jobSeconds.observe({ pool: this.name }, (performance.now() - job.takenAt) / 1000);
+    jobsDone.inc({ pool: this.name, outcome });
+  }
+
   /** Terminates every worker; queued and running jobs fail. */
   close(): void {
+    if (!this.closed) openPools.get(this.name)?.delete(this as WorkerPool<unknown, unknown>);
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new WorkerCrash('worker pool is closed'));
+    for (const job of this.queue.splice(0)) {
+      this.ended(job, 'closed');
+      job.reject(new WorkerCrash('worker pool is closed'));
+    }
     for (const slot of this.slots) {
       if (slot.timer) clearTimeout(slot.timer);
-      slot.job?.reject(new WorkerCrash('worker pool is closed'));
+      if (slot.job) {
+        this.ended(slot.job, 'closed');
+        slot.job.reject(new WorkerCrash('worker pool is closed'));
+      }
       slot.worker.terminate();
     }
     this.slots = [];
@@ -83,6 +154,7 @@ export class WorkerPool<I, O> {
       if (!slot) return;
       const job = this.queue.shift()!;
       slot.job = job;
+      job.takenAt = performance.now();
       // A message to a worker still starting waits in its port; the budget starts with the worker.
       slot.worker.postMessage({ id: job.id, input: job.input });
       if (slot.started) this.startBudget(slot, job);
@@ -111,6 +183,7 @@ export class WorkerPool<I, O> {
       if (slot.timer) clearTimeout(slot.timer);
       slot.job = null;
       slot.timer = null;
+      this.ended(job, e.data.ok ? 'ok' : 'error');
       if (e.data.ok) job.resolve(e.data.result);
       else job.reject(new WorkerCrash(e.data.error ?? 'worker failed'));
       this.pump();
@@ -126,8 +199,24 @@ export class WorkerPool<I, O> {
     slot.worker.terminate();
     this.slots = this.slots.filter((s) => s !== slot);
     this.replaced++;
+    replacedWorkers.inc({ pool: this.name });
+    if (slot.job) this.ended(slot.job, error instanceof WorkerTimeout ? 'timeout' : 'crash');
     slot.job?.reject(error);
     slot.job = null;
     if (!this.closed) this.pump();
+  }
+}
+
+/**
+ * Readiness (GET /readyz): a worker starts here and answers a job. The probe is workers/ping.ts,
+ * compiled into dist/svc like every other worker, run once through a pool of one that is then closed.
+ */
+export async function workerAnswers(location: string | URL = workerLocation('ping'), timeoutMs = 10_000): Promise<void> {
+  const pool = new WorkerPool<string, string>(location, 1, timeoutMs);
+  try {
+    const answer = await pool.run('ping');
+    if (answer !== 'ping') throw new WorkerCrash(`the probe worker answered ${JSON.stringify(answer)}`);
+  } finally {
+    pool.close();
   }
 }

@@ -8,7 +8,7 @@ import { esc, page } from '../../pages/html.ts';
 import { badPathReason, SERVED_TYPES, typeOf } from '../scan/paths.ts';
 import { creditBar, withCreditBar } from './kit.ts';
 import { recordView } from './stats.ts';
-import { siteDir } from './storage.ts';
+import { readSiteFile } from './storage.ts';
 import { labStore } from './store.ts';
 
 // Scripts and styles of the site only; no network access from scripts, no framing, no forms,
@@ -96,16 +96,11 @@ export async function serveLabFile(ctx: AppContext, request: Request, socketAddr
   if (!paths.has(path)) return paths.has(`${path}/index.html`) ? redirect(`${pathOf(request.url)}/`) : notFound();
   const type = typeOf(path);
   if (!type) return notFound();
-  const file = Bun.file(`${siteDir(ctx, row.id, row.version)}/${path}`);
+  const bytes = readSiteFile(ctx, row.id, row.version, path);
+  if (!bytes) return notFound();
   const headers = { ...LAB_HEADERS, 'content-type': type.contentType };
-  if (type.ext !== 'html') return new Response(file, { headers });
+  if (type.ext !== 'html') return new Response(bytes, { headers });
   recordView(ctx, row.id, clientAddress(request, socketAddress, ctx.config.trustProxy));
-  let text: string;
-  try {
-    text = await file.text();
-  } catch {
-    return notFound(); // replaced or deleted between the lookup and the read
-  }
-  const html = withCreditBar(text, creditBar(ctx.config.baseUrl, row.name, row.slug));
+  const html = withCreditBar(new TextDecoder().decode(bytes), creditBar(ctx.config.baseUrl, row.name, row.slug));
   return new Response(html, { headers });
 }

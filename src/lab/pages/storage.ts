@@ -1,88 +1,72 @@
-// Lab files on disk. A publish writes the whole site into a fresh temporary directory (off the
-// transaction, without blocking other requests) and moves it into place with one rename, as a new
-// version directory, inside the transaction that makes the page row name that version. A failure at any step removes the temporary directory and publishes
-// nothing: visitors keep the previous version, never half a site.
-import * as fs from 'node:fs';
-import { dirname, join } from 'node:path';
+// Lab site files, in the database (schema/0025_lab_site_files.sql), so that svc.sqlite is the whole
+// state of the service and one backup holds every lab page. A publish stages the decoded site in
+// memory (it was checked and scanned already), then writes its rows inside the transaction that
+// makes the page row name the new version, and deletes the previous version's rows in that same
+// transaction. A failure at any step rolls the whole publish back: visitors keep the previous
+// version, never half a site, and nothing is left behind.
 import type { AppContext } from '../../context.ts';
-import { newId } from '../../clock.ts';
 import { fail } from '../../http/errors.ts';
+import { labStore } from './store.ts';
 
-/** The file operations a publish needs; tests swap in a failing one. */
-interface LabDisk {
-  mkdir(path: string): void;
-  writeFile(path: string, bytes: Uint8Array): void;
-  writeFileAsync?(path: string, bytes: Uint8Array): Promise<void>;
-  rename(from: string, to: string): void;
-  remove(path: string): void;
+/** A site decoded and checked, waiting for its publish transaction. */
+export interface StagedSite {
+  files: readonly { path: string; bytes: Uint8Array }[];
 }
 
-export const nodeDisk: LabDisk = {
-  mkdir: (p) => fs.mkdirSync(p, { recursive: true }),
-  writeFile: (p, b) => fs.writeFileSync(p, b, { flag: 'wx' }),
-  writeFileAsync: (p, b) => fs.promises.writeFile(p, b, { flag: 'wx' }),
-  rename: (a, b) => fs.renameSync(a, b),
-  remove: (p) => fs.rmSync(p, { recursive: true, force: true }),
+/** How one file's row is written; tests swap in a failing one. */
+export interface LabFileWriter {
+  insert(ctx: AppContext, pageId: string, version: string, path: string, bytes: Uint8Array): void;
+}
+
+export const dbWriter: LabFileWriter = {
+  insert: (ctx, pageId, version, path, bytes) => labStore(ctx.db).insertFile.run(pageId, version, path, bytes),
 };
 
-const disks = new WeakMap<AppContext, LabDisk>();
-export const setLabDisk = (ctx: AppContext, disk: LabDisk): void => void disks.set(ctx, disk);
-const diskOf = (ctx: AppContext): LabDisk => disks.get(ctx) ?? nodeDisk;
+const writers = new WeakMap<AppContext, LabFileWriter>();
+export const setLabWriter = (ctx: AppContext, writer: LabFileWriter): void => void writers.set(ctx, writer);
+const writerOf = (ctx: AppContext): LabFileWriter => writers.get(ctx) ?? dbWriter;
 
-const labRoot = (ctx: AppContext): string => join(ctx.config.dataDir, 'lab');
-export const siteDir = (ctx: AppContext, pageId: string, version: string): string => join(labRoot(ctx), 'sites', pageId, version);
+/** Holds a site for its publish; nothing is stored until commitSite runs inside the transaction. */
+export async function stageSite(_ctx: AppContext, files: readonly { path: string; bytes: Uint8Array }[]): Promise<StagedSite> {
+  return { files: [...files] };
+}
 
 /**
- * Writes a site into a fresh temporary directory (asynchronously, outside any transaction) and
- * answers its path; LAB_STORAGE_UNAVAILABLE (nothing kept) on failure.
+ * Stores a staged site as `version` of `pageId` and drops every other version of the page: inside
+ * the publish transaction, so both land with the page row or neither does. LAB_STORAGE_UNAVAILABLE
+ * on failure (the caller's transaction rolls back; nothing is kept).
  */
-export async function stageSite(ctx: AppContext, files: readonly { path: string; bytes: Uint8Array }[]): Promise<string> {
-  const disk = diskOf(ctx);
-  const tmp = join(labRoot(ctx), 'tmp', newId(ctx));
+export function commitSite(ctx: AppContext, staged: StagedSite, pageId: string, version: string): void {
+  const writer = writerOf(ctx);
   try {
-    disk.mkdir(tmp);
-    for (const f of files) {
-      const target = join(tmp, f.path);
-      disk.mkdir(dirname(target));
-      if (disk.writeFileAsync) await disk.writeFileAsync(target, f.bytes);
-      else disk.writeFile(target, f.bytes);
-    }
-    return tmp;
+    for (const f of staged.files) writer.insert(ctx, pageId, version, f.path, f.bytes);
+    labStore(ctx.db).removeOtherVersions.run(pageId, version);
   } catch (e) {
-    storageFailed(ctx, tmp, e);
+    console.error(JSON.stringify({ event: 'lab_storage_error', page_id: pageId, error: String((e as Error)?.message ?? e) }));
+    fail('LAB_STORAGE_UNAVAILABLE', { reason: 'write_failed' });
   }
 }
 
-/** Moves a staged site into place as `version` of `pageId`: one rename, inside the publish transaction. */
-export function commitSite(ctx: AppContext, tmp: string, pageId: string, version: string): void {
-  const disk = diskOf(ctx);
-  try {
-    const final = siteDir(ctx, pageId, version);
-    disk.mkdir(dirname(final));
-    disk.rename(tmp, final);
-  } catch (e) {
-    storageFailed(ctx, tmp, e);
-  }
+/** Lets go of a staged site that will not be published (it was never stored). */
+export function discardStaged(_ctx: AppContext, staged: StagedSite): void {
+  staged.files = [];
 }
 
-function storageFailed(ctx: AppContext, tmp: string, e: unknown): never {
-  discardStaged(ctx, tmp);
-  console.error(JSON.stringify({ event: 'lab_storage_error', error: String((e as Error)?.message ?? e) }));
-  fail('LAB_STORAGE_UNAVAILABLE', { reason: 'write_failed' });
-}
-
-/** Removes a staged directory that will not be published. */
-export function discardStaged(ctx: AppContext, tmp: string): void {
-  try {
-    diskOf(ctx).remove(tmp);
-  } catch {}
-}
-
-/** Removes a version (or a whole page when version is omitted); best effort, after commit. */
+/**
+ * Removes a version's files (or a whole page's when version is omitted). A publish and a page's
+ * deletion already drop their files in their own transaction; this is the best-effort sweep after.
+ */
 export function removeSite(ctx: AppContext, pageId: string, version?: string): void {
   try {
-    diskOf(ctx).remove(version ? siteDir(ctx, pageId, version) : join(labRoot(ctx), 'sites', pageId));
+    const store = labStore(ctx.db);
+    if (version) store.removeVersion.run(pageId, version);
+    else store.removeFiles.run(pageId);
   } catch (e) {
     console.error(JSON.stringify({ event: 'lab_storage_cleanup_error', page_id: pageId, error: String((e as Error)?.message ?? e) }));
   }
+}
+
+/** The bytes of one file of a page's version, or null when it has no such file. */
+export function readSiteFile(ctx: AppContext, pageId: string, version: string, path: string): Uint8Array<ArrayBuffer> | null {
+  return labStore(ctx.db).siteFile.get(pageId, version, path)?.bytes ?? null;
 }

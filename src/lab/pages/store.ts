@@ -1,4 +1,4 @@
-// Prepared SQL for lab pages, their takedowns and view counts.
+// Prepared SQL for lab pages, their files, their takedowns and view counts.
 import { type Db, perDatabase } from '../../db/open.ts';
 
 export interface LabPageRow {
@@ -38,6 +38,14 @@ function build(db: Db) {
       'UPDATE lab_pages SET title = ?, version = ?, files = ?, file_count = ?, total_bytes = ?, updated_at = ? WHERE id = ?',
     ),
     remove: db.query<void, [string]>('DELETE FROM lab_pages WHERE id = ?'),
+    // A site's files (schema/0025_lab_site_files.sql): only the live version keeps rows.
+    siteFile: db.query<{ bytes: Uint8Array<ArrayBuffer> }, [string, string, string]>(
+      'SELECT bytes FROM lab_site_files WHERE page_id = ? AND version = ? AND path = ?',
+    ),
+    insertFile: db.query<void, [string, string, string, Uint8Array]>('INSERT INTO lab_site_files (page_id, version, path, bytes) VALUES (?, ?, ?, ?)'),
+    removeOtherVersions: db.query<void, [string, string]>('DELETE FROM lab_site_files WHERE page_id = ? AND version <> ?'),
+    removeVersion: db.query<void, [string, string]>('DELETE FROM lab_site_files WHERE page_id = ? AND version = ?'),
+    removeFiles: db.query<void, [string]>('DELETE FROM lab_site_files WHERE page_id = ?'),
     takedown: db.query<{ taken_down_at: number }, [string, string]>('SELECT taken_down_at FROM lab_takedowns WHERE account_id = ? AND slug = ?'),
     addTakedown: db.query<void, [string, string, number]>('INSERT OR IGNORE INTO lab_takedowns (account_id, slug, taken_down_at) VALUES (?, ?, ?)'),
     takedownByName: db.query<{ taken_down_at: number }, [string, string]>(

@@ -2,7 +2,7 @@
 // failures, takedowns, and the served page with its credit bar and headers.
 import { describe, expect, test } from 'bun:test';
 import { takedownLabPage } from '../../../src/lab/pages/pages.ts';
-import { setLabDisk, nodeDisk } from '../../../src/lab/pages/storage.ts';
+import { dbWriter, setLabWriter } from '../../../src/lab/pages/storage.ts';
 import { cleanSite, html, makeLabApp } from './harness.ts';
 
 const KB = 1024;
@@ -228,12 +228,12 @@ describe('atomic publishing', () => {
     const t = makeLabApp();
     const a = await t.register('alice');
     await t.publish(a.key, 'tides', { files: [{ path: 'index.html', content: html('<p>v1</p>') }] });
+    const before = t.db.query('SELECT path, version FROM lab_site_files ORDER BY path').all();
     let writes = 0;
-    setLabDisk(t.ctx, {
-      ...nodeDisk,
-      writeFileAsync: async (p, b) => {
+    setLabWriter(t.ctx, {
+      insert: (ctx, pageId, version, path, bytes) => {
         if (++writes === 2) throw new Error('disk full');
-        nodeDisk.writeFile(p, b);
+        dbWriter.insert(ctx, pageId, version, path, bytes);
       },
     });
     const r = await t.publish(a.key, 'tides', cleanSite());
@@ -243,29 +243,44 @@ describe('atomic publishing', () => {
     const page = await t.visit('/lab/alice/tides/');
     expect(page.text).toContain('<p>v1</p>');
     expect((await t.visit('/lab/alice/tides/style.css')).status).toBe(404);
-    const { readdirSync } = await import('node:fs');
-    expect(readdirSync(`${t.dataDir}/lab/tmp`)).toEqual([]);
+    // The first file of the failed publish was rolled back with the rest: the old version's rows only.
+    expect(t.db.query('SELECT path, version FROM lab_site_files ORDER BY path').all()).toEqual(before);
     // The same key can be retried once storage is back.
-    setLabDisk(t.ctx, nodeDisk);
+    setLabWriter(t.ctx, dbWriter);
     expect((await t.publish(a.key, 'tides', cleanSite())).status).toBe(200);
   });
 
-  test('an unwritable lab directory publishes nothing', async () => {
+  test('the files live in the database: nothing is written to the data folder, a replaced or deleted site leaves no rows', async () => {
     const t = makeLabApp();
     const a = await t.register('alice');
-    const { mkdirSync, chmodSync } = await import('node:fs');
-    mkdirSync(`${t.dataDir}/lab`, { recursive: true });
-    chmodSync(`${t.dataDir}/lab`, 0o500);
-    try {
-      const r = await t.publish(a.key, 'tides', cleanSite());
-      // Running as root ignores directory modes; the failing-writer test covers that case.
-      if (process.getuid?.() !== 0) {
-        expect(r.json.error.code).toBe('LAB_STORAGE_UNAVAILABLE');
-        expect((await t.call('GET', '/v1/lab/pages', { key: a.key })).json.pages).toEqual([]);
-      }
-    } finally {
-      chmodSync(`${t.dataDir}/lab`, 0o700);
-    }
+    const { readdirSync } = await import('node:fs');
+    const files = () => t.db.query<{ version: string; path: string }, []>('SELECT version, path FROM lab_site_files ORDER BY path').all();
+    const first = await t.publish(a.key, 'tides', cleanSite());
+    expect(first.status).toBe(201);
+    expect(files().map((f) => f.path)).toEqual(first.json.page.files.map((f: { path: string }) => f.path).sort());
+    const v1 = files()[0]!.version;
+    expect((await t.publish(a.key, 'tides', { files: [{ path: 'index.html', content: html('<p>v2</p>') }] })).status).toBe(200);
+    const now = files();
+    expect(now.map((f) => f.path)).toEqual(['index.html']);
+    expect(now[0]!.version).not.toBe(v1);
+    expect((await t.visit('/lab/alice/tides/')).text).toContain('<p>v2</p>');
+    expect(readdirSync(t.dataDir)).toEqual([]);
+    await t.call('DELETE', '/v1/lab/pages/tides', { key: a.key });
+    expect(files()).toEqual([]);
+    expect((await t.visit('/lab/alice/tides/')).status).toBe(404);
+  });
+
+  test('a file is served byte for byte', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const bytes = new Uint8Array(300 * KB);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 251;
+    bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const r = await t.publish(a.key, 'tides', cleanSite([{ path: 'big.png', content: Buffer.from(bytes).toString('base64'), encoding: 'base64' }]));
+    expect(r.status).toBe(201);
+    const res = await t.app.handle(new Request('http://svc.test/lab/alice/tides/big.png'));
+    expect(res.status).toBe(200);
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
   });
 });
 
