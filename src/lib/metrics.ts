@@ -60,65 +60,57 @@ abstract class Metric {
   abstract lines(): string[];
 }
 
-/** A value that only goes up (requests, jobs, failures); or a total read from `collect` when written out. */
-export class Counter extends Metric {
+/** One number per label set, optionally refreshed from `collect` each time the registry is written out. */
+abstract class SingleValued extends Metric {
   private readonly values = new Map<string, { labels: string[]; value: number }>();
 
   constructor(
     name: string,
     help: string,
-    labelNames: readonly string[] = [],
+    labelNames: readonly string[],
+    kind: Kind,
     private readonly collect?: () => Iterable<[Labels, number]>,
   ) {
-    super(name, help, labelNames, 'counter');
+    super(name, help, labelNames, kind);
   }
 
-  inc(labels?: Labels, by = 1): void {
-    if (!(by >= 0)) throw new Error(`${this.name} cannot go down (${by})`);
-    const values = this.valuesOf(labels);
-    const key = values.join('\u0000');
-    const have = this.values.get(key);
-    if (have) have.value += by;
-    else this.values.set(key, { labels: values, value: by });
-  }
-
-  /** The current value of one series (0 before its first increment). */
+  /** The current value of one series (0 before it was first given one). */
   get(labels?: Labels): number {
     return this.values.get(this.valuesOf(labels).join('\u0000'))?.value ?? 0;
   }
 
+  protected put(labels: Labels | undefined, value: (have: number) => number): void {
+    const values = this.valuesOf(labels);
+    const key = values.join('\u0000');
+    this.values.set(key, { labels: values, value: value(this.values.get(key)?.value ?? 0) });
+  }
+
   lines(): string[] {
-    if (this.collect) {
-      for (const [labels, value] of this.collect()) {
-        const values = this.valuesOf(labels);
-        this.values.set(values.join('\u0000'), { labels: values, value });
-      }
-    }
+    if (this.collect) for (const [labels, value] of this.collect()) this.put(labels, () => value);
     return [...this.header(), ...[...this.values.values()].map((s) => `${this.name}${labelText(this.labelNames, s.labels)} ${formatValue(s.value)}`)];
   }
 }
 
-/** A value that goes up and down: set directly, or read from `collect` when the registry is written out. */
-export class Gauge extends Metric {
-  private readonly values = new Map<string, { labels: string[]; value: number }>();
+/** A value that only goes up (requests, jobs, failures); or a total read from `collect` when written out. */
+export class Counter extends SingleValued {
+  constructor(name: string, help: string, labelNames: readonly string[] = [], collect?: () => Iterable<[Labels, number]>) {
+    super(name, help, labelNames, 'counter', collect);
+  }
 
-  constructor(
-    name: string,
-    help: string,
-    labelNames: readonly string[] = [],
-    private readonly collect?: () => Iterable<[Labels, number]>,
-  ) {
-    super(name, help, labelNames, 'gauge');
+  inc(labels?: Labels, by = 1): void {
+    if (!(by >= 0)) throw new Error(`${this.name} cannot go down (${by})`);
+    this.put(labels, (have) => have + by);
+  }
+}
+
+/** A value that goes up and down: set directly, or read from `collect` when the registry is written out. */
+export class Gauge extends SingleValued {
+  constructor(name: string, help: string, labelNames: readonly string[] = [], collect?: () => Iterable<[Labels, number]>) {
+    super(name, help, labelNames, 'gauge', collect);
   }
 
   set(labels: Labels | undefined, value: number): void {
-    const values = this.valuesOf(labels);
-    this.values.set(values.join('\u0000'), { labels: values, value });
-  }
-
-  lines(): string[] {
-    if (this.collect) for (const [labels, value] of this.collect()) this.set(labels, value);
-    return [...this.header(), ...[...this.values.values()].map((s) => `${this.name}${labelText(this.labelNames, s.labels)} ${formatValue(s.value)}`)];
+    this.put(labels, () => value);
   }
 }
 
