@@ -211,7 +211,16 @@ http {
 }
 `,
     );
-    nginx = Bun.spawn([NGINX!, '-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+    // nginx judges freshness by the ages svc sends (relative), never by svc's clock. Under
+    // `faketime` (docs/testing.md) it runs on the machine's real clock: libfaketime's preload leaves
+    // nginx's cache timers never expiring, which is the preload's doing, not a date's.
+    const realClock = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'LD_PRELOAD' && !k.startsWith('FAKETIME')));
+    nginx = Bun.spawn([NGINX!, '-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: realClock,
+    });
     for (let i = 0; ; i++) {
       if (nginx.exitCode !== null) throw new Error(`nginx exited ${nginx.exitCode}: ${await new Response(nginx.stderr).text()}`);
       if (i > 6000) throw new Error('nginx never accepted a connection');
