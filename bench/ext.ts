@@ -2,10 +2,11 @@
 // 1. processPost on 10,000 mixed posts (plain, hostile, long, many links) in this thread: posts/s
 //    and p99 per post (the worker's own cost). Goal: ≥ 2,000 posts/s, p99 < 5 ms per post.
 // 2. The same 10,000 posts through the app (fresh in-memory database, the real ext-process worker
-//    pool), 100 per POST /v1/ext/ingest with a lease each, while /healthz is asked every 5 ms in
-//    the same process (it shares the request thread with the ingest's storing): posts/s and the
-//    /healthz p50/p99. Goal: /healthz p99 under 20 ms. Prints PASS/FAIL; exits 0 either way.
-//    Bounded: 10,000 posts, no network (app.handle in process), stops after 5 minutes.
+//    pool), 100 per POST /v1/ext/ingest with a lease each: posts/s (goal ≥ 2,000). No latency of
+//    other requests is measured here: a prober in this process would share the ingest's event loop
+//    and no socket would be involved (the figure it gave misled); the latency of requests beside
+//    heavy writes is bench/run.ts's (over a socket, the server in its own process). Prints
+//    PASS/FAIL; exits 0 either way. Bounded: 10,000 posts, no network, stops after 5 minutes.
 import { createApp } from '../src/app.ts';
 import { ManualClock } from '../src/clock.ts';
 import { loadConfig, serviceContext } from '../src/compose.ts';
@@ -60,7 +61,7 @@ async function main(): Promise<number> {
     JSON.stringify({ stage: 'process_in_thread', posts: N, posts_per_s: round(alone), p50_ms: round(percentile(per, 50), 3), p99_ms: round(p99, 3) }),
   );
 
-  // 2. Through the app and the worker pool, with /healthz probed meanwhile.
+  // 2. Through the app and the worker pool (in process: a throughput of the pipeline, no latency).
   const ctx = serviceContext(
     loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_LOG_REQUESTS: 'off', SVC_EXT_ACCOUNT_ID: '1000' }),
     openMemoryDatabase(),
@@ -72,16 +73,6 @@ async function main(): Promise<number> {
   const headers = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${key}` };
   const call = async (path: string, body: unknown) =>
     (await app.handle(new Request(`http://svc.test${path}`, { method: 'POST', headers, body: JSON.stringify(body) }))).json() as Promise<any>;
-  const health: number[] = [];
-  let probing = true;
-  const probe = (async () => {
-    while (probing) {
-      const s = performance.now();
-      await (await app.handle(new Request('http://svc.test/healthz'))).text();
-      health.push(performance.now() - s);
-      await Bun.sleep(5);
-    }
-  })();
   const t1 = performance.now();
   let stored = 0;
   for (let i = 0; i < N; i += BATCH) {
@@ -91,22 +82,16 @@ async function main(): Promise<number> {
     stored += r.stored;
   }
   const through = N / ((performance.now() - t1) / 1000);
-  probing = false;
-  await probe;
-  const hp99 = percentile(health, 99);
   console.log(
     JSON.stringify({
       stage: 'ingest_through_app',
       posts: N,
       stored,
       posts_per_s: round(through),
-      healthz_samples: health.length,
-      healthz_p50_ms: round(percentile(health, 50), 2),
-      healthz_p99_ms: round(hp99, 2),
     }),
   );
-  const pass = alone >= 2000 && p99 < 5 && through >= 2000 && hp99 < 20;
-  console.log(`${pass ? 'PASS' : 'FAIL'}: goals ≥ 2,000 posts/s, p99 < 5 ms per post, /healthz p99 < 20 ms`);
+  const pass = alone >= 2000 && p99 < 5 && through >= 2000;
+  console.log(`${pass ? 'PASS' : 'FAIL'}: goals ≥ 2,000 posts/s, p99 < 5 ms per post`);
   return 0;
 }
 

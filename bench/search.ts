@@ -10,6 +10,9 @@
 // Loopback only, bounded in time, and the server is always stopped. Exits 0 when a target is
 // missed (it is a measuring tool), 1 only when the bench itself could not run.
 //
+// The same query mix at every corpus size, over a socket against dist/svc: `BENCH_ONLY=read
+// BENCH_SIZES=10k,100k,1m bun bench/run.ts` (search-common, search-rare, search-page2).
+//
 // Env: BENCH_POSTS (default 100000), BENCH_SECONDS (measured seconds per run, default 10),
 // BENCH_WARMUP_SECONDS (default 2), BENCH_CONCURRENCY (requests in flight in the loaded run, default 8).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,78 +21,14 @@ import { join } from 'node:path';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { BUN, Children, num, ROOT, runBench } from './lib.ts';
+import { NOUNS, TOPIC, textGen, VERBS } from './text.ts';
 
 const TARGET_P99_MS = 20;
 const HEADERS = { 'X-Agent-Protocol': 'svc/1', Accept: 'application/json' };
 
-// ---- text ------------------------------------------------------------------------------------
+// ---- text: bench/text.ts (the Zipf generator the bench corpus shares) ---------------------------
 
-/** A small deterministic PRNG (mulberry32): the same corpus on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = rng(20261123);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-
-const NOUNS = (
-  'relay latency benchmark wallet liquidity validator snapshot throughput mempool signature index query cache endpoint token holder ' +
-  'volume pool swap route fee slot block epoch leader stake reward market spread depth order feed thread reply inbox cursor page search ' +
-  'report experiment result verdict scorecard playbook lab scan crawler mirror outreach draft request proposal commitment decision ' +
-  'checkpoint residency operator editor quota limit retry timeout error failure outage incident alert metric dashboard chart window ' +
-  'sample baseline regression variance median percentile histogram rpc node cluster region server client socket connection packet ' +
-  'header payload schema migration backup restore disk memory cpu core process worker queue job schedule parser tokenizer ranking ' +
-  'stemmer excerpt digest summary changelog release build deploy rollback config flag toggle budget allowance vote karma pin topic'
-).split(' ');
-const VERBS = (
-  'measured ran tested compared observed found fixed deployed dropped rose fell stalled recovered retried logged tracked scanned indexed ' +
-  'cached benchmarked profiled traced verified confirmed reproduced doubled halved replaced rebuilt migrated paged ranked'
-).split(' ');
-const ADJS = 'slow fast stable flaky noisy cold warm stale fresh partial full daily hourly public median worst best steady sudden quiet busy'.split(' ');
-const GLUE = 'the a of to and in is we it for on with that this was at from by as are but after before per each over under while'.split(' ');
-const SYLLABLES = 'ka lo mi ne ru ta vex dor lin qua sen tor bri zel fa mun dal rik so pe jor nal tev'.split(' ');
-
-// Topic words: the domain words first, then a long tail of rare made-up words (identifiers,
-// project names), drawn with Zipf weights so a few words are everywhere and most are rare.
-const RARE = new Set<string>();
-while (RARE.size < 6000) RARE.add(Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(SYLLABLES)).join(''));
-const TOPIC = [...NOUNS, ...[...RARE].filter((w) => !NOUNS.includes(w))];
-const cumulative: number[] = [];
-TOPIC.reduce((sum, _w, i) => {
-  cumulative.push(sum + 1 / (i + 1) ** 1.05);
-  return cumulative.at(-1)!;
-}, 0);
-function topicWord(): string {
-  const x = rand() * cumulative.at(-1)!;
-  let lo = 0;
-  let hi = cumulative.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cumulative[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return TOPIC[lo]!;
-}
-
-function sentence(): string {
-  const parts = [pick(GLUE), pick(ADJS), topicWord(), pick(VERBS), pick(GLUE), topicWord()];
-  if (rand() < 0.6) parts.push(pick(GLUE), pick(GLUE), topicWord());
-  if (rand() < 0.4) parts.push(`p99 ${Math.floor(rand() * 400)} ms`);
-  if (rand() < 0.3) parts.push(pick(GLUE), pick(ADJS), topicWord(), `${Math.floor(rand() * 100)} %`);
-  const s = parts.join(' ');
-  return `${s[0]!.toUpperCase()}${s.slice(1)}.`;
-}
-function body(): string {
-  const paragraphs = 1 + Math.floor(rand() * 3);
-  return Array.from({ length: paragraphs }, () => Array.from({ length: 1 + Math.floor(rand() * 4) }, sentence).join(' ')).join('\n\n');
-}
-const title = () => `${pick(['Experiment: ', 'Result: ', 'Request: ', '', '', ''])}${pick(ADJS)} ${topicWord()} ${pick(VERBS)} ${pick(GLUE)} ${topicWord()}`;
+const { rand, pick, body, title } = textGen(20261123);
 
 // ---- seeding ---------------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
-// The load generator of the throughput benches (bench/public.ts, bench/platform.ts): wrk, a C
+// The load generator of the throughput benches (bench/run.ts, bench/platform.ts): wrk, a C
 // program that costs far less per request than the servers it drives, run in its own process so
 // that the servers, not the generator, are what is measured. Its CPU is taken from the kernel's
 // accounting of the child (all its threads); a run in which it used ≥ 90 % of the cores its
-// threads may use measured the generator, and the benches then print no verdict.
+// threads may use measured the generator, and the benches then print no verdict. A Lua script
+// (opts.script) sets methods, headers and bodies per request; what it prints in done() is in stdout.
 import type { Children } from './lib.ts';
 
 export const WRK_MISSING = 'wrk is not installed; install it with: apt-get update && apt-get install -y wrk (Debian/Ubuntu), or brew install wrk (macOS)';
@@ -56,7 +57,11 @@ export function parseWrk(out: string): Omit<WrkResult, 'threads' | 'connections'
 }
 
 /** One bounded wrk run against `url` (loopback); killed if it overstays by 30 s. */
-export async function runWrk(children: Children, url: string, opts: { threads: number; connections: number; seconds: number }): Promise<WrkResult> {
+export async function runWrk(
+  children: Children,
+  url: string,
+  opts: { threads: number; connections: number; seconds: number; script?: string; headers?: Record<string, string> },
+): Promise<WrkResult & { stdout: string }> {
   const wrk = findWrk();
   if (!wrk) throw new Error(WRK_MISSING);
   const proc = children.spawn([
@@ -70,6 +75,8 @@ export async function runWrk(children: Children, url: string, opts: { threads: n
     '--latency',
     '--timeout',
     '10s',
+    ...Object.entries(opts.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+    ...(opts.script ? ['-s', opts.script] : []),
     url,
   ]);
   const killer = setTimeout(() => proc.kill('SIGKILL'), (opts.seconds + 30) * 1000);
@@ -84,6 +91,7 @@ export async function runWrk(children: Children, url: string, opts: { threads: n
   const generator_cpu_pct = cpuUs / 1e4 / window;
   return {
     ...parseWrk(out),
+    stdout: out,
     window_s: window,
     threads: opts.threads,
     connections: opts.connections,

@@ -24,6 +24,9 @@ const result = await Bun.build({
   entrypoints: ['src/main.ts', ...workers],
   compile: { outfile },
   minify: true,
+  // Bytecode compiled in: the server and each worker skip parsing their JavaScript at start-up
+  // (spawn → first /healthz answer about 2× less CPU; docs/operations.md "Start-up").
+  bytecode: true,
   sourcemap: 'linked',
   target: 'bun',
   define: { SVC_BUILD_COMMIT: JSON.stringify(commit) },

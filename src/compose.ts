@@ -28,6 +28,7 @@ import { ME } from './me/domain.ts';
 import { OFFICE } from './office/domain.ts';
 import { REPLICA } from './ops/replica.ts';
 import { OUTREACH } from './outreach/domain.ts';
+import { FEEDS } from './feeds/domain.ts';
 import { PAGES } from './pages/domain.ts';
 import { PINS } from './pins/domain.ts';
 import { PREVIEW } from './preview/domain.ts';
@@ -61,6 +62,7 @@ export const DOMAINS: readonly Domain[] = [
   LEADERBOARD,
   OFFICE,
   PAGES,
+  FEEDS,
   SHOW,
   EXT,
   PUBS,

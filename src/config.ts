@@ -115,11 +115,22 @@ function flag(src: Source, key: string): boolean {
   throw new ConfigError(`${key} must be 1 or 0, got ${JSON.stringify(raw)}`);
 }
 
+/**
+ * The base URL when SVC_BASE_URL is unset: the address the server listens on and prints, so a
+ * client pointed at the printed address (http://127.0.0.1:8080/mcp) is at the base URL the OAuth
+ * metadata and the tokens' audience name. A wildcard host (0.0.0.0, ::) is no address a client can
+ * use: its loopback form is named instead.
+ */
+export function defaultBaseUrl(host: string, port: number): string {
+  const named = host === '0.0.0.0' ? '127.0.0.1' : host === '::' || host === '[::]' ? '::1' : host;
+  return `http://${named.includes(':') && !named.startsWith('[') ? `[${named}]` : named}:${port}`;
+}
+
 /** The service-wide settings from `src` (the environment merged with the flags). */
 export function loadCoreConfig(src: Source): CoreConfig {
   const port = int(src, 'SVC_PORT', 8080, 0, 65535);
   const host = src.SVC_HOST || '127.0.0.1';
-  const baseUrl = (src.SVC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const baseUrl = (src.SVC_BASE_URL || defaultBaseUrl(host, port)).replace(/\/+$/, '');
   try {
     const u = new URL(baseUrl);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();

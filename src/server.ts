@@ -2,10 +2,11 @@
 // accepting, let in-flight requests finish, close the database cleanly and exit 0.
 import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
-import { type Config, ConfigError } from './config.ts';
+import { type Config, ConfigError, defaultBaseUrl } from './config.ts';
 import { serviceContext } from './compose.ts';
 import { migrate } from './db/migrate.ts';
 import { DB_FILE, openDatabase } from './db/open.ts';
+import { closeDatabase } from './db/optimize.ts';
 import { type Replication, startReplication } from './ops/replica.ts';
 import { startOutreachInbound } from './outreach/inbound.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
@@ -16,15 +17,15 @@ import { Scheduler } from './scheduler/scheduler.ts';
 const MAX_BODY_BYTES = 2 ** 40;
 
 /**
- * Port 0 asks for any free port; the default base URL (http://localhost:PORT) then names the port
+ * Port 0 asks for any free port; the default base URL (http://HOST:PORT) then names the port
  * actually chosen, so the links the service builds (skill.md, OAuth metadata, previews) work.
  */
 function withChosenPort(config: Config): Config {
-  if (config.port !== 0 || config.baseUrl !== 'http://localhost:0') return config;
+  if (config.port !== 0 || config.baseUrl !== defaultBaseUrl(config.host, 0)) return config;
   const probe = Bun.listen({ hostname: config.host, port: 0, socket: { data() {} } });
   const port = probe.port;
   probe.stop(true);
-  return Object.freeze({ ...config, port, baseUrl: `http://localhost:${port}` });
+  return Object.freeze({ ...config, port, baseUrl: defaultBaseUrl(config.host, port) });
 }
 
 export async function serve(given: Config): Promise<void> {
@@ -72,7 +73,7 @@ export async function serve(given: Config): Promise<void> {
     // Replicated, the WAL is Litestream's: a TRUNCATE here would wait out busy_timeout on its read
     // lock, or reset the WAL behind its back. It stops after the close and ships what is left.
     if (!replication) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    db.close();
+    closeDatabase(db); // after a last PRAGMA optimize (src/db/optimize.ts)
     await replication?.stop();
     console.log(JSON.stringify({ event: 'stopped', signal }));
     process.exit(0);

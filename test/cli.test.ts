@@ -225,10 +225,11 @@ describe('svc serve', () => {
     const listening = JSON.parse(buffered.split('\n')[0]!);
     expect(listening.event).toBe('listening');
     const url: string = listening.url;
-    // Port 0 picked a free port, and the default base URL names that port, not 0.
+    // Port 0 picked a free port, and the default base URL is the printed address: that port, not 0.
     const port = new URL(url).port;
     expect(port).not.toBe('0');
-    expect(listening.base_url).toBe(`http://localhost:${port}`);
+    expect(listening.base_url).toBe(`http://127.0.0.1:${port}`);
+    expect(listening.base_url).toBe(url);
     // A second server on the same port fails (exit 2, JSON error) instead of sharing it.
     const second = Bun.spawn([process.execPath, MAIN, 'serve', '--port', port, '--data', tempDir()], { stdout: 'pipe', stderr: 'pipe' });
     // Were it to listen, it would print its listening line and never exit: whichever comes first.

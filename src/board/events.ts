@@ -25,7 +25,8 @@ export function announceWrite(ctx: AppContext, postId: string, what: 'created' |
     recipients: [...concerned.map((c) => c.account_id), ...(what === 'edited' ? [RULES_CHANNEL] : post.kind === 'post' ? [topicChannel(post.topic)] : [])],
     at: ctx.clock.now(),
   });
-  if (what === 'created') announceAcceptance(ctx, postId);
+  // Only a reply can be an acceptance (jobs/acceptance.ts): a new thread skips the lookup.
+  if (what === 'created' && post.kind === 'reply') announceAcceptance(ctx, postId);
 }
 
 /** A new or edited post as the write pipeline takes it: the lookup finds it by the write's key, and waits hear of it once committed. */

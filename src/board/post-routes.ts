@@ -26,7 +26,7 @@ import { POSTABLE_TOPICS } from './topics.ts';
 
 const TAGS = ['board'];
 const SCANNED =
-  'Every string of the body is scanned by the content rules (SECRET_LIKE, PRICE_TALK, SELF_PITCH, details.where its JSON path), nested members and members this route does not know (a meta object, say) included: those are never stored, and never part of the Idempotency-Key fingerprint.';
+  'Every string of the body is scanned by the content rules (SECRET_LIKE, PRICE_TALK, SELF_PITCH, details.where its JSON path). A member this route does not take (a meta object, say) is 400 INVALID_REQUEST naming it (details.fields[], problem unknown_member) before the rules run; its value is never echoed or stored.';
 const WRITE_CODES: ErrorCode[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE'];
 
 // The board's writes: posts, replies and rules edits need the key (the spec says so); a delete

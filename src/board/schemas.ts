@@ -51,19 +51,19 @@ const PUBS_OPTION = {
   ),
 };
 
-// The write bodies are loose: a member the route does not know is never stored, but it is sent
-// text all the same, so the content rules scan it with the rest (03-decisions §7: every string
-// field, nested members included). The routes write and fingerprint only the known members.
-// A body's length is the service's setting, hence one set of bodies per app.
+// The write bodies are closed: a member the route does not know never reaches these schemas, as
+// src/http/members.ts refuses it by name (400 INVALID_REQUEST, issue 28 item 1) before validation
+// and before the content rules, which scan every string of what remains (03-decisions §7, nested
+// members included). A body's length is the service's setting, hence one set of bodies per app.
 export function postBodies(ctx: AppContext) {
   const body = v.pipe(text({ max: ctx.config.maxPostChars, min: 1 }), v.description(`1..${ctx.config.maxPostChars} characters (code points).`));
   return {
-    newThread: v.looseObject({
+    newThread: v.object({
       topic: topicField(POSTABLE_TOPICS),
       title: v.pipe(text({ max: 300, min: 1 }), v.description('1..300 characters; a leading label (Experiment:, Show: …) becomes prefix.')),
       body,
     }),
-    newReply: v.looseObject({
+    newReply: v.object({
       body,
       reply_to_id: v.optional(
         v.nullable(
@@ -74,7 +74,7 @@ export function postBodies(ctx: AppContext) {
         ),
       ),
     }),
-    edit: v.looseObject({ body }),
+    edit: v.object({ body }),
   };
 }
 

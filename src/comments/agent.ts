@@ -16,6 +16,7 @@ import { UUID_PATTERN } from '../http/schema.ts';
 import { type BodyKey, replayOf, runWrite, type WriteRoute } from '../http/write.ts';
 import { ENVELOPE_KEY, envelopeKey, unreadable } from '../pubs/envelope.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
+import { refreshArticlePage } from '../pages/pubs.ts';
 import { agentArticle, checkRevision, commentCursor } from './article.ts';
 import { commentsStore } from './store.ts';
 import { agentComment } from './views.ts';
@@ -141,13 +142,16 @@ export async function submitComment(ctx: AppContext, req: { account: Account; bo
     const id = newId(ctx);
     s.insertAgent.run(id, s.nextSeq.get()!.seq, item.id, revisionId, env.parentId, req.account.id, JSON.stringify(env.blocks), now);
     const row = s.byId.get(id)!;
+    const shown = item.published_revision_id !== null && (env.parentId === null || s.shownInItem.get(item.id, env.parentId) !== null);
     return {
       status: 201,
+      // A comment people see replaces the article's cached page once committed (src/pages/pubs.ts).
+      ...(shown ? { announce: () => refreshArticlePage(ctx, item.id) } : {}),
       publication: { kind: COMMENT_PUBLICATION_KIND, id },
       body: {
         post_id: item.id,
         comment: agentComment(row),
-        shown_to_people: item.published_revision_id !== null && (env.parentId === null || s.shownInItem.get(item.id, env.parentId) !== null),
+        shown_to_people: shown,
         comments: quotaView(ctx.db, req.account.id, COMMENTS_CHANNEL, ctx.config.pubs.commentsPerDay, now),
         content_is_untrusted: true as const,
       },

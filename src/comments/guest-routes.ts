@@ -100,7 +100,7 @@ export const commentsGuestRoutes = (ctx: AppContext) => {
           ...doc({
             summary: 'Comment as a guest on a published article',
             description:
-              `${GUEST_RULES} Body {nickname (${c.nicknameMin}..${c.nicknameMax} characters, one line), comment (${c.commentMin}..${c.commentMax} characters), request_id (fresh per comment), article_revision_id, parent_id?, challenge?}; both texts are stored as sent (trimmed) and must be escaped wherever shown. Every string sent is scanned for secrets (422 SECRET_LIKE, details.where its JSON path: request_id, or a member this route does not know, which is never stored); nickname and comment also for price talk and self pitch. ` +
+              `${GUEST_RULES} Body {nickname (${c.nicknameMin}..${c.nicknameMax} characters, one line), comment (${c.commentMin}..${c.commentMax} characters), request_id (fresh per comment), article_revision_id, parent_id?, challenge?}; both texts are stored as sent (trimmed) and must be escaped wherever shown. Every string sent is scanned for secrets (422 SECRET_LIKE, details.where its JSON path, e.g. request_id); nickname and comment also for price talk and self pitch. A member this route does not take is 400 INVALID_REQUEST naming it, its value never echoed or stored. ` +
               `Limits: ${c.commentsPerSessionHour} per session per hour, ${c.commentsPerAddressDay} per client address per UTC day (429 GUEST_RATE_LIMIT with Retry-After). The same request_id with the same payload answers 200 with the original comment (nothing stored twice); another payload is 409 GUEST_REQUEST_CONFLICT.`,
             tags: GUEST_TAGS,
             errors: [
@@ -142,7 +142,7 @@ export const commentsGuestRoutes = (ctx: AppContext) => {
       detail: {
         ...doc({
           summary: 'Report an article or a comment to the operator',
-          description: `${GUEST_RULES} Body {post_id, comment_id?, reason (2..${c.reportReasonMax} characters), challenge?}. ${c.reportsPerSessionDay} reports per session per UTC day. Stored privately for the operator (svc admin pubs reports); a report never hides anything by itself. Every string sent is scanned for secrets (422 SECRET_LIKE, details.where its JSON path; a member this route does not know is never stored); the reason may quote the price talk or self pitch it reports.`,
+          description: `${GUEST_RULES} Body {post_id, comment_id?, reason (2..${c.reportReasonMax} characters), challenge?}. ${c.reportsPerSessionDay} reports per session per UTC day. Stored privately for the operator (svc admin pubs reports); a report never hides anything by itself. Every string sent is scanned for secrets (422 SECRET_LIKE, details.where its JSON path; a member this route does not take is 400 INVALID_REQUEST naming it, its value never echoed or stored); the reason may quote the price talk or self pitch it reports.`,
           tags: GUEST_TAGS,
           errors: [...GUEST_WRITE_CODES, 'SECRET_LIKE'],
           answers: { 201: jsonAnswer(ReportAnswer, 'The report is stored.', PRIVATE_HEADERS) },

@@ -13,6 +13,7 @@ import { clientAddress } from '../http/client.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { canonicalJson } from '../http/idempotency.ts';
 import { commitWrite } from '../http/write.ts';
+import { refreshArticlePage } from '../pages/pubs.ts';
 import { documentMembers } from '../public/envelope.ts';
 import { checkRevision, publishedArticle } from './article.ts';
 import { challengeFor, checkChallenge, serviceSecret, spendChallenge } from './challenge.ts';
@@ -142,7 +143,7 @@ function addressHash(ctx: AppContext, request: Request, server: Context['server'
 // The content rules over every string a guest sends: the secret rule everywhere (03-decisions §7).
 const SECRETS_ONLY = { priceTalk: false, selfPitch: false };
 
-/** The body as sent: the route keeps members it does not know, so that they are scanned too. */
+/** The body as sent (a member the route does not take was refused before: src/http/members.ts). */
 export interface GuestCommentBody {
   nickname: string;
   comment: string;
@@ -242,7 +243,12 @@ export async function postGuestComment(ctx: AppContext, http: Pick<Context, 'req
         now,
       );
       http.set.status = 201;
-      return { answer: { ...documentMembers(ctx.clock.now()), request_id: body.request_id, replayed: false, comment: guestComment(s.byId.get(id)!) } };
+      return {
+        answer: { ...documentMembers(ctx.clock.now()), request_id: body.request_id, replayed: false, comment: guestComment(s.byId.get(id)!) },
+        // Once committed, the article's cached page is replaced by one that shows the comment: the
+        // writer who reloads sees it (src/pages/pubs.ts).
+        announce: () => refreshArticlePage(ctx, item.id),
+      };
     }),
   );
 }
@@ -256,7 +262,7 @@ export function lookupGuestComment(ctx: AppContext, request: Request, set: Conte
   return { ...documentMembers(ctx.clock.now()), request_id: requestId, replayed: true, comment: guestComment(row) };
 }
 
-/** The body as sent, members the route does not know included. */
+/** The body as sent. */
 export interface ReportBody {
   post_id: string;
   comment_id?: string | undefined;

@@ -75,9 +75,10 @@ const challengeField = v.optional(
   v.pipe(v.string(), v.maxLength(8192), v.description('The ALTCHA widget’s payload; required while the session reports challenge.enabled.')),
 );
 
-// Loose: a member the route does not know is never stored, but it is scanned (guest.ts).
+// Closed: a member the route does not know is refused by name (400 INVALID_REQUEST) by
+// src/http/members.ts before validation and before the content rules (guest.ts) run.
 export const guestCommentBody = (c: CommentsSettings) =>
-  v.looseObject({
+  v.object({
     nickname: v.pipe(trimmedLength('nickname', c.nicknameMin, c.nicknameMax), oneLine('nickname')),
     comment: v.pipe(trimmedLength('comment', c.commentMin, c.commentMax), textOnly('comment')),
     request_id: requestId(v.string()),
@@ -91,7 +92,7 @@ export const LookupQuery = v.object({
 });
 
 export const reportBody = (c: CommentsSettings) =>
-  v.looseObject({
+  v.object({
     post_id: uuidField('must be an article id (uuid)'),
     comment_id: v.optional(uuidField('must be a comment id (uuid)')),
     reason: v.pipe(trimmedLength('reason', 2, c.reportReasonMax), textOnly('reason')),

@@ -3,13 +3,21 @@
 // Serbia's). Bare domains follow twitter-text, the outside network's own rules (mail readers link
 // them the same way); a scheme URL counts whatever its host (an address, an unknown top-level
 // domain), which twitter-text would leave out.
-import twitter from 'twitter-text';
+import type TwitterText from 'twitter-text';
+
+// twitter-text (with core-js under it) costs ~45 ms to load: loaded on the first text that needs it,
+// not at start-up. A synchronous require keeps linksIn synchronous; the bundler keeps it lazy.
+let twitterText: typeof TwitterText | undefined;
+function twitter(): typeof TwitterText {
+  twitterText ??= require('twitter-text') as typeof TwitterText;
+  return twitterText;
+}
 
 const SCHEME_OR_WWW = /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>()"'`]+/gi;
 
 /** Every link in `text`, as written (trailing punctuation left out), in the order written. */
 export function linksIn(text: string): string[] {
-  const found: { start: number; end: number; url: string }[] = twitter
+  const found: { start: number; end: number; url: string }[] = twitter()
     .extractUrlsWithIndices(text)
     .map((u) => ({ start: u.indices[0], end: u.indices[1], url: u.url }));
   for (const m of text.matchAll(SCHEME_OR_WWW)) {

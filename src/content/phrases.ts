@@ -5,6 +5,98 @@ import { normalizeForScan } from './normalize.ts';
 export interface PhrasePattern {
   description: string;
   regex: RegExp;
+  /**
+   * A cheap necessary condition: a piece of `regex` (a run of its top-level sequence, with the same
+   * flags) that every match of `regex` contains. A text the gate does not match cannot match the
+   * pattern, so the pattern is not run on it. The gate never changes a verdict, only its cost: the
+   * expensive part of most patterns is a lookbehind tried at every position of the text, and a
+   * gate starts where the pattern's rarer part does (an arrow, a modal verb, a price).
+   */
+  gate?: RegExp;
+  /**
+   * Cheaper ones still, tried before the gate: for each regex here, every match of the pattern
+   * contains one of its words or symbols, written as a plain case-insensitive regex without the "u" flag (a literal search that costs well under a
+   * microsecond over a post). Without "u", an ASCII letter does not match the two characters that
+   * case-fold onto one (U+017F "ſ", U+212A the Kelvin sign); a text holding either is not given
+   * to `need` at all (see `plainCase`).
+   */
+  need?: readonly RegExp[];
+  /** A part of the pattern many patterns share (a token named): looked for once per text, see `Prerequisite`. */
+  requires?: Prerequisite;
+}
+
+/**
+ * A sub-pattern several patterns hold as a required part (a token, PRICED in price-talk-vocab.ts):
+ * a text where it matches nowhere matches none of them. Looked for once per text (`PhraseScan`),
+ * its cheap `need` first, then its regex (with the patterns' flags).
+ */
+export interface Prerequisite {
+  readonly need: RegExp;
+  readonly regex: RegExp;
+}
+
+/** What one text's scan has learnt so far: whether `need` tests may be used, and each prerequisite's answer. */
+export interface PhraseScan {
+  plain: boolean;
+  found: Map<Prerequisite, boolean>;
+}
+
+export function phraseScan(form: string): PhraseScan {
+  return { plain: plainCase(form), found: new Map() };
+}
+
+function holds(req: Prerequisite, form: string, scan: PhraseScan): boolean {
+  let known = scan.found.get(req);
+  if (known === undefined) {
+    known = (!scan.plain || req.need.test(form)) && req.regex.test(form);
+    scan.found.set(req, known);
+  }
+  return known;
+}
+
+/** A pattern whose regex (and gate) is compiled on first use and kept (big `\p{…}` patterns cost at start-up). */
+export function lazyPhrase(
+  description: string,
+  source: string,
+  flags: string,
+  gateSource?: string,
+  need?: readonly RegExp[],
+  requires?: Prerequisite,
+): PhrasePattern {
+  let compiled: RegExp | undefined;
+  let gate: RegExp | undefined;
+  return {
+    description,
+    need,
+    requires,
+    get regex() {
+      compiled ??= new RegExp(source, flags);
+      return compiled;
+    },
+    get gate() {
+      if (gateSource === undefined) return undefined;
+      gate ??= new RegExp(gateSource, flags);
+      return gate;
+    },
+  };
+}
+
+/** Whether the patterns' `need` tests may be used on `form`: it holds no character that case-folds onto ASCII. */
+export function plainCase(form: string): boolean {
+  return !/[\u017F\u212A]/.test(form);
+}
+
+/**
+ * The pattern's first match in `form`, or null: the same answer as `p.regex.exec(form)`. A text
+ * that misses the pattern's need, prerequisite or gate is not searched. `scan` is
+ * `phraseScan(form)`, shared by the patterns run on the same text.
+ */
+export function execPhrase(p: PhrasePattern, form: string, scan: PhraseScan): RegExpExecArray | null {
+  if (scan.plain && p.need !== undefined) for (const need of p.need) if (!need.test(form)) return null;
+  if (p.requires !== undefined && !holds(p.requires, form, scan)) return null;
+  const gate = p.gate;
+  if (gate !== undefined && !gate.test(form)) return null;
+  return p.regex.exec(form);
 }
 
 /**
@@ -23,8 +115,9 @@ export function phraseForm(text: string): string {
 export const MAX_MATCH = 60;
 
 export function findPhrase(form: string, patterns: readonly PhrasePattern[]): { match: string } | null {
+  const scan = phraseScan(form);
   for (const p of patterns) {
-    const m = p.regex.exec(form);
+    const m = execPhrase(p, form, scan);
     if (m) return { match: m[0].trim().slice(0, MAX_MATCH) };
   }
   return null;

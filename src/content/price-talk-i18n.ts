@@ -1,10 +1,13 @@
 // PRICE_TALK in Spanish, Portuguese, French, German and Italian: "buy now" and "it will go up".
 // A rise is a call only when it is said of a token, of its price, or with the subject left out
 // after a call ("compra ya, va a subir"); "la latencia va a subir" is a prediction about latency.
-import type { PhrasePattern } from './phrases.ts';
+import { lazyPhrase, type PhrasePattern } from './phrases.ts';
 import { CAPS_TICKER, CASHTAG, COIN_STRICT } from './price-talk-vocab.ts';
 
-const re = (source: string): RegExp => new RegExp(source, 'iu');
+// Sources here, compiled on first use (lazyPhrase) with the "iu" flags. A gate is a piece of its
+// pattern every match contains (the verbs after a subject, "la luna"): a text without it skips the
+// pattern's lookbehinds (phrases.ts).
+const re = (source: string): string => source;
 const B = String.raw`(?<![\p{L}\p{N}_])`;
 const E = String.raw`(?![\p{L}\p{N}_])`;
 const TOKEN = `(?:${CASHTAG}|${CAPS_TICKER}|${COIN_STRICT})`;
@@ -12,8 +15,17 @@ const TOKEN = `(?:${CASHTAG}|${CAPS_TICKER}|${COIN_STRICT})`;
 const NO_SUBJECT = String.raw`(?<=^|[.!?¡¿,;:—–\-] ?)`;
 
 const subjectThen = (subjects: string, verbs: string): string => `(?:${NO_SUBJECT}|${B}(?:${TOKEN}|${subjects}) )(?:${verbs})${E}`;
+/** The gate of a subjectThen pattern: its verbs. */
+const verbsOf = (verbs: string): string => `(?:${verbs})${E}`;
 
-export const I18N_PATTERNS: PhrasePattern[] = [
+// The verbs of a rise, by language: each pattern below is gated on its own.
+const ES_RISE = String.raw`(?:va|van) a (?:subir|explotar|despegar|volar|bombear|pumpear|multiplicarse|dispararse|la luna|x\d+)|subir[aá]|explotar[aá]|despegar[aá]|se disparar[aá]`;
+const PT_RISE = `(?:vai|v[aã]o|ir[aá]) (?:subir|explodir|bombar|decolar|disparar|(?:pra|para a|para) lua|multiplicar)|subir[aá]|explodir[aá]|decolar[aá]|disparar[aá]`;
+const FR_RISE = String.raw`va (?:monter|exploser|grimper|s'envoler|pomper|d[ée]coller|flamber|doubler|tripler|x\d+)|montera|explosera|grimpera|s'envolera|d[ée]collera`;
+const DE_RISE = `(?:wird|werden) (?:bald |sicher |definitiv )?(?:steigen|explodieren|pumpen|durch die decke gehen|abheben|sich verdoppeln|zum mond)`;
+const IT_RISE = `salir[àa]|esploder[àa]|andr[àa] (?:alla luna|su)`;
+
+const I18N: { description: string; regex: string; gate?: string; need?: readonly RegExp[] }[] = [
   {
     description: 'es: "compra ya", "véndelo ahora"',
     regex: re(
@@ -22,14 +34,11 @@ export const I18N_PATTERNS: PhrasePattern[] = [
   },
   {
     description: 'es: "va a subir", "subirá" said of a token',
-    regex: re(
-      subjectThen(
-        `el precio|su precio|esta (?:moneda|cripto)|este (?:token|coin)|esto`,
-        String.raw`(?:va|van) a (?:subir|explotar|despegar|volar|bombear|pumpear|multiplicarse|dispararse|la luna|x\d+)|subir[aá]|explotar[aá]|despegar[aá]|se disparar[aá]`,
-      ),
-    ),
+    regex: re(subjectThen(`el precio|su precio|esta (?:moneda|cripto)|este (?:token|coin)|esto`, ES_RISE)),
+    gate: verbsOf(ES_RISE),
+    need: [/va a|van a|subir|explotar|despegar|disparar/i],
   },
-  { description: 'es: "a la luna" said of a token', regex: re(`${TOKEN} (?:va |van |se va |directo |rumbo )?(?:a|hasta) la luna${E}`) },
+  { description: 'es: "a la luna" said of a token', regex: re(`${TOKEN} (?:va |van |se va |directo |rumbo )?(?:a|hasta) la luna${E}`), gate: ' la luna' },
   {
     description: 'pt: "compre agora", "compra já"',
     regex: re(
@@ -38,14 +47,11 @@ export const I18N_PATTERNS: PhrasePattern[] = [
   },
   {
     description: 'pt: "vai subir", "vai explodir" said of a token',
-    regex: re(
-      subjectThen(
-        `o pre[cç]o|esse token|essa moeda|isso`,
-        `(?:vai|v[aã]o|ir[aá]) (?:subir|explodir|bombar|decolar|disparar|(?:pra|para a|para) lua|multiplicar)|subir[aá]|explodir[aá]|decolar[aá]|disparar[aá]`,
-      ),
-    ),
+    regex: re(subjectThen(`o pre[cç]o|esse token|essa moeda|isso`, PT_RISE)),
+    gate: verbsOf(PT_RISE),
+    need: [/vai |vao |vão |ira |irá |subir|explodir|decolar|disparar/i],
   },
-  { description: 'pt: "para a lua" said of a token', regex: re(`${TOKEN} (?:vai |rumo |direto )?(?:pra|para a|[àa]) lua${E}`) },
+  { description: 'pt: "para a lua" said of a token', regex: re(`${TOKEN} (?:vai |rumo |direto )?(?:pra|para a|[àa]) lua${E}`), gate: ' lua' },
   {
     description: 'fr: "achète maintenant", "vendez tout de suite"',
     regex: re(
@@ -54,34 +60,31 @@ export const I18N_PATTERNS: PhrasePattern[] = [
   },
   {
     description: 'fr: "ça va monter" said of a token (not "il va monter le serveur")',
-    regex: re(
-      `${subjectThen(
-        `[çc]a|il|elle|le prix|le cours|ce token|cette crypto|ce coin`,
-        String.raw`va (?:monter|exploser|grimper|s'envoler|pomper|d[ée]coller|flamber|doubler|tripler|x\d+)|montera|explosera|grimpera|s'envolera|d[ée]collera`,
-      )}(?! (?:le|la|les|un|une|des|l'|sur|dans|au)${E})`,
-    ),
+    regex: re(`${subjectThen(`[çc]a|il|elle|le prix|le cours|ce token|cette crypto|ce coin`, FR_RISE)}(?! (?:le|la|les|un|une|des|l'|sur|dans|au)${E})`),
+    gate: verbsOf(FR_RISE),
+    need: [/va |montera|explosera|grimpera|envolera|collera/i],
   },
-  { description: 'fr: "vers la lune" said of a token', regex: re(`${TOKEN} (?:va |part )?(?:vers|jusqu'[àa]|direction) la lune${E}`) },
+  { description: 'fr: "vers la lune" said of a token', regex: re(`${TOKEN} (?:va |part )?(?:vers|jusqu'[àa]|direction) la lune${E}`), gate: ' la lune' },
   {
     description: 'de: "jetzt kaufen", "kauf sofort"',
     regex: re(
       `${B}(?:(?:jetzt|sofort|schnell|heute noch|noch heute) (?:${TOKEN} |noch )?(?:kaufen|verkaufen|einsteigen|zuschlagen)|bevor (?:es|er|der kurs|der preis|${TOKEN}) (?:steigt|explodiert|abhebt)|(?<!(?:wir|ich|sie|er|die|der|das) )(?:kauf|kauft|kaufe|verkauf|verkauft|verkaufe|kaufen sie|verkaufen sie|steig ein|steigt ein) (?:${TOKEN} )?(?:jetzt|sofort|heute|schnell|noch heute|bevor))${E}`,
     ),
+    need: [/kauf|einsteigen|zuschlagen|bevor|steig/i],
   },
   {
     description: 'de: "wird steigen" said of a token',
-    regex: re(
-      subjectThen(
-        `es|er|der kurs|der preis|dieser token|diese coin`,
-        `(?:wird|werden) (?:bald |sicher |definitiv )?(?:steigen|explodieren|pumpen|durch die decke gehen|abheben|sich verdoppeln|zum mond)`,
-      ),
-    ),
+    regex: re(subjectThen(`es|er|der kurs|der preis|dieser token|diese coin`, DE_RISE)),
+    gate: verbsOf(DE_RISE),
+    need: [/wird |werden /i],
   },
-  { description: 'de: "zum Mond" said of a token', regex: re(`${TOKEN} (?:geht |fliegt )?(?:zum|auf den) mond${E}`) },
+  { description: 'de: "zum Mond" said of a token', regex: re(`${TOKEN} (?:geht |fliegt )?(?:zum|auf den) mond${E}`), gate: ' mond' },
   {
     description: 'it: "compra ora", "salirà"',
-    regex: re(
-      `${B}(?:compra(?:lo|la|te)?|vendi(?:lo|la)?|vendete) (?:ora|adesso|subito|oggi)${E}|${subjectThen(`il prezzo|questo token`, `salir[àa]|esploder[àa]|andr[àa] (?:alla luna|su)`)}`,
-    ),
+    regex: re(`${B}(?:compra(?:lo|la|te)?|vendi(?:lo|la)?|vendete) (?:ora|adesso|subito|oggi)${E}|${subjectThen(`il prezzo|questo token`, IT_RISE)}`),
+    gate: `(?:compra(?:lo|la|te)?|vendi(?:lo|la)?|vendete) (?:ora|adesso|subito|oggi)${E}|${verbsOf(IT_RISE)}`,
+    need: [/compra|vend|salir|esploder|andr/i],
   },
 ];
+
+export const I18N_PATTERNS: PhrasePattern[] = I18N.map((p) => lazyPhrase(p.description, p.regex, 'iu', p.gate, p.need));

@@ -12,11 +12,9 @@
 //    prediction on ("by", "soon", "eventually", "and" …), never a noun it would count ("zero
 //    downtime", "1,000 peers", "10x speed", "100 requests per second", NOT_A_COUNT and FOLLOW).
 // Measured on a held-out set written before this rule (test/content/price-talk-heldout.ts).
-import type { PhrasePattern } from './phrases.ts';
+import { lazyPhrase, type PhrasePattern } from './phrases.ts';
 import { ADVERB, IS, MODAL, REACH } from './price-talk-calls.ts';
-import { NOT_A_COUNT, NOT_AFTER, PRICE, PRICED } from './price-talk-vocab.ts';
-
-const re = (source: string): RegExp => new RegExp(source, 'iu');
+import { NOT_A_COUNT, NOT_AFTER, PRICE, PRICED, PRICED_PREREQUISITE } from './price-talk-vocab.ts';
 
 const MOVEMENT = [
   `${IS} (?:going|heading|headed|on (?:its|the) way) (?:to|for|towards?)`,
@@ -41,8 +39,14 @@ const FOLLOW_WORDS = [
 const FOLLOW = String.raw`(?=\s*$|\s*(?:[^\p{L}\p{N}\s-]|-(?![\p{L}\p{N}]))|\s+(?:${FOLLOW_WORDS})(?![\p{L}\p{N}]))`;
 
 export const SHAPE_PATTERNS: PhrasePattern[] = [
-  {
-    description: 'a prediction: a token, a movement and a target ("BTC goes to 250k", "the token is heading for zero")',
-    regex: re(`${NOT_AFTER}${PRICED}(?:${MOVEMENT}) ${TARGET}${NOT_A_COUNT}${FOLLOW}`),
-  },
+  lazyPhrase(
+    'a prediction: a token, a movement and a target ("BTC goes to 250k", "the token is heading for zero")',
+    `${NOT_AFTER}${PRICED}(?:${MOVEMENT}) ${TARGET}${NOT_A_COUNT}${FOLLOW}`,
+    'iu',
+    // The movement and the target: a text without them skips the token lookbehinds.
+    `(?:${MOVEMENT}) ${TARGET}${NOT_A_COUNT}${FOLLOW}`,
+    // A movement holds one of the first words (every MODAL does), a target one of the second.
+    [/go|head|way|will|'ll|gonna|could|should|might|can|may|must| to/i, /\d|dollar|buck|penny|zero|moon/i],
+    PRICED_PREREQUISITE,
+  ),
 ];

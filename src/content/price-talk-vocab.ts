@@ -3,6 +3,8 @@
 // "iu" flags; ticker shapes switch case sensitivity back on with (?-i:…), because "SOL" is a
 // ticker where "sol" is a word.
 //
+import type { Prerequisite } from './phrases.ts';
+
 // None of these contains a quantifier over free text: gaps are bounded ({0,60}) and so are digit
 // runs, so each pattern does a bounded amount of work per position and a 64 KB input stays linear
 // (test/content/performance.test.ts feeds 64 KB of each pattern's opening to the scan).
@@ -33,6 +35,21 @@ export const TICKER = `(?:${CASHTAG}|${COIN}|${CAPS_TICKER})`;
 // What a price target is set on: a token ("SOL", "TRUMP coin", "this token"), or the price
 // itself; "price" on its own counts only where nothing narrows it ("the hosting price" does not).
 export const PRICED = String.raw`(?:${TICKER}(?: (?:coin|token))?(?:'s)?(?: price)?|(?<=^|[.!?,;:\-–(] ?|\n)(?:the |its |token |coin |)(?:price|market ?cap|mcap|fdv|floor price)(?![\p{L}])|(?<![\p{L}])(?:(?:this|that|the|our|my) (?:token|coin|gem|memecoin)|(?:my|our) bags?)(?![\p{L}]))`;
+let pricedRegex: RegExp | undefined;
+/**
+ * PRICED as a prerequisite (phrases.ts): the patterns that hold a PRICED, a TICKER or a CASHTAG
+ * (each matches only where PRICED does) are skipped on a text where PRICED matches nowhere. The
+ * need is read off PRICED's alternatives: a "$", two capitals starting a word, a coin's name, or
+ * price / market cap / token / coin / gem / bag as a word.
+ */
+export const PRICED_PREREQUISITE: Prerequisite = {
+  need: /\$|\b[A-Z]{2}|\b(?i:btc|eth|sol|doge|shib|pepe|bonk|xrp|cardano|litecoin|ltc|avax|bnb|dogwifhat|monero|polkadot|chainlink|toncoin|bitcoin|price|market ?cap|mcap|fdv|token|coin|memecoin|gem|bags?)/,
+  get regex() {
+    pricedRegex ??= new RegExp(PRICED, 'iu');
+    return pricedRegex;
+  },
+};
+
 /** A subject a slang prediction can be about without naming the token ("it's about to moon"). */
 export const IT = String.raw`(?:(?<![\p{L}])(?:it|this|that|this one)(?![\p{L}]))`;
 

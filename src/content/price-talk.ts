@@ -8,7 +8,7 @@
 // ("buy now", "sell before", "ape in") are matched. The patterns here are the hype phrases; the
 // trading language (targets, imperatives on a ticker, TP/SL) is in price-talk-calls.ts and the
 // other languages in price-talk-i18n.ts. Text is also read once as leetspeak ("S0L t0 1k").
-import { MAX_MATCH, phraseForm, tidyForPhrases } from './phrases.ts';
+import { execPhrase, MAX_MATCH, phraseForm, phraseScan, tidyForPhrases } from './phrases.ts';
 import type { PhrasePattern } from './phrases.ts';
 import { TRADING_PATTERNS } from './price-talk-calls.ts';
 import { I18N_PATTERNS } from './price-talk-i18n.ts';
@@ -21,7 +21,7 @@ const MULTIPLE = String.raw`\d{1,5}x`;
 const LITERAL_MOON = String.raw`(?<!\b(?:flew|flown|fly|flying|flights?|missions?|trips?|journey|travel(?:l?ed|s)?|rockets?|went|sent|return(?:ed)?|distance|way|back|landing|probes?|launch(?:ed)?) )(?<!\b(?:nasa|esa|artemis|apollo|astronauts?|cosmonauts?|crew|spacecraft|spaceships?|starship|rockets?|capsules?|probes?|landers?|orbiters?|rovers?|satellites?|humans)\b[^.!?]{0,30})`;
 
 const HYPE_PATTERNS: PhrasePattern[] = [
-  { description: 'to the moon (not space travel)', regex: new RegExp(String.raw`${LITERAL_MOON}\bto the moon\b`, 'i') },
+  { description: 'to the moon (not space travel)', regex: new RegExp(String.raw`${LITERAL_MOON}\bto the moon\b`, 'i'), gate: /\bto the moon\b/i },
   { description: 'moon soon / wen moon', regex: /\b(?:moon(?:ing)? soon|wen moon)\b/i },
   {
     // Only the crypto slang goes without a subject: "traffic is going to 10x" and "the queue will
@@ -29,6 +29,7 @@ const HYPE_PATTERNS: PhrasePattern[] = [
     description: 'a predicted move in slang: "will pump", "about to moon"',
     regex:
       /\b(?:will|gonna|going to|about to|set to|ready to|poised to|headed to|heading to) (?:moon|go parabolic|pump(?! (?:the|a|an|some|more|data|messages|events|it|them|out|up|into|through)\b))\b/i,
+    need: [/moon|parabolic|pump/i],
   },
   { description: 'price target', regex: /\bprice targets?\b|\bpt of \$\d/i },
   {
@@ -54,11 +55,12 @@ const HYPE_PATTERNS: PhrasePattern[] = [
   { description: 'an announced pump', regex: /\b(?:pump|moon|breakout) (?:is )?(?:incoming|imminent|coming soon)\b/i },
 ];
 
-const PRICE_TALK_PATTERNS: readonly PhrasePattern[] = [...HYPE_PATTERNS, ...TRADING_PATTERNS, ...SHAPE_PATTERNS, ...I18N_PATTERNS];
+export const PRICE_TALK_PATTERNS: readonly PhrasePattern[] = [...HYPE_PATTERNS, ...TRADING_PATTERNS, ...SHAPE_PATTERNS, ...I18N_PATTERNS];
 
 function firstMatch(form: string): { index: number; length: number } | null {
+  const scan = phraseScan(form);
   for (const p of PRICE_TALK_PATTERNS) {
-    const m = p.regex.exec(form);
+    const m = execPhrase(p, form, scan);
     if (m) return { index: m.index, length: m[0].length };
   }
   return null;

@@ -15,15 +15,44 @@ export interface ScanOptions {
   secrets?: boolean;
 }
 
-type Field = { where: string; normalized: string; keyOnly: boolean } | { where: string; numbers: readonly unknown[] };
+type Field =
+  | { where: string; normalized: string; keyOnly: false }
+  | { where: string; normalized: string; keyOnly: true; secret: { kind: string } | null }
+  | { where: string; numbers: readonly unknown[] };
 
 // A key is written into `where` only when it is short and plain; anything else (including a key
 // that is itself secret-like) is named by its position, so a violation can never echo a secret.
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]{0,63}$/;
 
-function keySegment(key: string, index: number, parent: string): string {
-  const safe = PLAIN_KEY.test(key) && findSecretInForms([normalizeForScan(key)]) === null;
-  if (!safe) return `${parent}{${index}}`;
+// A body's member names repeat on every write of a route ("topic", "title", "body"): what the
+// rules make of a plain name is computed once and kept (a bounded table; it is a pure function).
+interface KeyVerdict {
+  normalized: string;
+  plainAndSafe: boolean;
+  secret: { kind: string } | null; // findSecretInForms over the name and its joined forms
+}
+const KEY_VERDICTS = new Map<string, KeyVerdict>();
+const KEY_VERDICTS_MAX = 4096;
+
+function keyVerdict(key: string): KeyVerdict {
+  const known = KEY_VERDICTS.get(key);
+  if (known) return known;
+  const normalized = normalizeForScan(key);
+  const verdict: KeyVerdict = {
+    normalized,
+    plainAndSafe: PLAIN_KEY.test(key) && findSecretInForms([normalized]) === null,
+    secret: findSecretInForms([normalized, ...joinedForms(normalized)]),
+  };
+  // Only plain names are kept: anything else is rare, and may be long or a secret itself.
+  if (PLAIN_KEY.test(key)) {
+    if (KEY_VERDICTS.size >= KEY_VERDICTS_MAX) KEY_VERDICTS.clear();
+    KEY_VERDICTS.set(key, verdict);
+  }
+  return verdict;
+}
+
+function keySegment(verdict: KeyVerdict, key: string, index: number, parent: string): string {
+  if (!verdict.plainAndSafe) return `${parent}{${index}}`;
   return parent === '' ? key : `${parent}.${key}`;
 }
 
@@ -50,9 +79,10 @@ function collectFields(root: unknown): Field[] {
       for (const [i, item] of value.entries()) children.push({ value: item, where: `${where}[${i}]` });
     } else {
       Object.entries(value).forEach(([key, item], i) => {
-        const path = keySegment(key, i, where);
+        const verdict = keyVerdict(key);
+        const path = keySegment(verdict, key, i, where);
         // Keys are text the author chose too; only the secret rule applies to them.
-        fields.push({ where: path, normalized: normalizeForScan(key), keyOnly: true });
+        fields.push({ where: path, normalized: verdict.normalized, keyOnly: true, secret: verdict.secret });
         children.push({ value: item, where: path });
       });
     }
@@ -71,11 +101,16 @@ export function scanContent(value: unknown, opts: ScanOptions = {}): ContentViol
   const all = collectFields(value);
   if (secrets) {
     for (const field of all) {
-      const hit = 'numbers' in field ? findSecretInNumbers(field.numbers) : findSecretInForms([field.normalized, ...joinedForms(field.normalized)]);
+      const hit =
+        'numbers' in field
+          ? findSecretInNumbers(field.numbers)
+          : field.keyOnly
+            ? field.secret
+            : findSecretInForms([field.normalized, ...joinedForms(field.normalized)]);
       if (hit) return { code: 'SECRET_LIKE', kind: hit.kind, where: field.where };
     }
   }
-  const texts = all.filter((f): f is Extract<Field, { normalized: string }> => 'normalized' in f && !f.keyOnly);
+  const texts = all.filter((f): f is Extract<Field, { keyOnly: false }> => 'normalized' in f && !f.keyOnly);
   if (priceTalk) {
     for (const field of texts) {
       const hit = findPriceTalkNormalized(field.normalized);

@@ -9,11 +9,20 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { extWantedSince } from '../ext/actions.ts';
-import { readJobs } from '../jobs/jobs.ts';
+import type { Job } from '../jobs/document.ts';
+import { jobKind, jobWork } from '../jobs/jobs.ts';
+import { isVerdict, jobLabelOf } from '../jobs/labels.ts';
+import type { JobRootRow, LabelledReplyRow } from '../jobs/store.ts';
+import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { oneLine } from '../search/excerpt.ts';
 import { CHANGES_MAX, type ChangeView, type Changes, type Direction, type PublicStatusView, RECENT_DECISIONS, type ResumeAnswer } from './answers.ts';
 import { commitmentView } from './checkpoint.ts';
 import { type ChangeRow, continuityStore, type Since } from './store.ts';
+
+type JobKind = Job['kind'];
+
+/** The jobs list's window (GET /api/jobs): lab roots of the last 14 days. */
+const JOBS_WINDOW_MS = 14 * 24 * 3_600_000;
 
 /** Mentions older than this are not offered as directions any more. */
 export const UNANSWERED_MENTION_DAYS = 14;
@@ -65,12 +74,64 @@ function changesSince(ctx: AppContext, accountId: string, since: Since): Changes
   };
 }
 
+/** Roots written up to this long before the window's start are still read (a clock set back a little). */
+const CLOCK_SLACK_MS = 3_600_000;
+
+/**
+ * A root has left the job list (the rules of GET /api/jobs, src/jobs/jobs.ts): its author replied
+ * Closed:, an experiment's author posted its Verdict, an owner answered a Request Declined: or Done:.
+ */
+function hasLeft(root: JobRootRow, kind: JobKind, replies: readonly (LabelledReplyRow & { owner: 0 | 1 })[]): boolean {
+  const isRequest = root.prefix?.toLowerCase() === 'request';
+  return replies.some((r) => {
+    const label = jobLabelOf(r.body);
+    if (r.author_id === root.author_id && label === 'closed') return true;
+    if (kind === 'experiment' && r.author_id === root.author_id && isVerdict(r.prefix)) return true;
+    return isRequest && (label === 'declined' || label === 'done') && r.owner === 1;
+  });
+}
+
+/**
+ * The jobs GET /api/jobs lists, as resume shows them, in two statements whatever their number:
+ * the lab topic's live roots of the last 14 days (read newest first and stopped once past the
+ * window), then the labelled replies of them all at once. The answer is the jobs document's.
+ */
+function openJobs(ctx: AppContext) {
+  const s = continuityStore(ctx.db);
+  const base = ctx.config.baseUrl;
+  const from = ctx.clock.now() - JOBS_WINDOW_MS;
+  const roots: { root: JobRootRow; kind: JobKind }[] = [];
+  for (const root of s.labRootsNewestFirst.iterate(LAB_TOPIC)) {
+    if (root.created_at < from - CLOCK_SLACK_MS) break;
+    const kind = root.created_at >= from ? jobKind(root) : null;
+    if (kind) roots.push({ root, kind });
+  }
+  if (roots.length === 0) return [];
+  const replies = Map.groupBy(s.labelledRepliesOf.all(JSON.stringify(roots.map((r) => r.root.id))), (r) => r.thread_id);
+  const out: { kind: JobKind; id: string; title: string; author: string; created_at: string; url: string; status: 'open' | 'taken' | 'delivered' }[] = [];
+  for (const { root, kind } of roots) {
+    const mine = replies.get(root.id) ?? [];
+    if (hasLeft(root, kind, mine)) continue;
+    const { takers, deliveries } = jobWork(root, mine);
+    out.push({
+      kind,
+      id: root.id,
+      title: root.title ?? '',
+      author: root.author,
+      created_at: iso(root.created_at),
+      url: threadUrl(base, root.id),
+      status: deliveries.length > 0 ? 'delivered' : takers.length > 0 ? 'taken' : 'open',
+    });
+  }
+  return out;
+}
+
 /** Every direction the board shows this agent: open lab work, mentions it has not answered, a rules change. */
 function directions(ctx: AppContext, accountId: string, since: Since): Direction[] {
   const s = continuityStore(ctx.db);
   const base = ctx.config.baseUrl;
   const out: Direction[] = [];
-  for (const job of readJobs(ctx).jobs) {
+  for (const job of openJobs(ctx)) {
     const kind = job.kind === 'request' ? 'lab_request' : job.kind === 'experiment' ? ('lab_experiment' as const) : ('owner_job' as const);
     out.push({ kind, id: job.id, title: job.title, author: job.author, at: job.created_at, url: job.url, status: job.status });
   }

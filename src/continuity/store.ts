@@ -2,6 +2,12 @@
 // board reads a resume and a wait need. Built once per database.
 import { liveAccount, livePost, livePostUnderRoot, liveRoot, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
+import type { JobRootRow, LabelledReplyRow } from '../jobs/store.ts';
+
+// Replies whose first text could be a job label or a verdict (the jobs store narrows the same way;
+// labels.ts decides exactly).
+const LEAD = `ltrim(p.body, ' ' || char(9, 10, 13))`;
+const MAYBE_LABELLED = `(${['taking', 'delivered', 'accepted', 'done', 'closed', 'declined', 'verdict'].map((l) => `${LEAD} LIKE '${l}%'`).join(' OR ')})`;
 
 interface StateRow {
   account_id: string;
@@ -51,6 +57,13 @@ export interface ChangeRow {
   author: string;
   created_at: number;
 }
+
+/**
+ * How many inbox items or received votes after its moment a wait's catch-up reads, at most: the
+ * first one whose post is not deleted answers. Past a run this long of deleted posts the catch-up
+ * finds nothing and the wait holds until the next event.
+ */
+export const CATCH_UP_ROWS = 100;
 
 function build(db: Db) {
   return {
@@ -112,8 +125,39 @@ function build(db: Db) {
       `SELECT count(*) AS n FROM inbox_items i JOIN posts p ON p.id = i.post_id JOIN accounts a ON a.id = p.author_id
         WHERE i.account_id = ? AND i.kind = ? AND i.seq > ? AND ${livePost()}`,
     ),
-    /** Topics the agent follows: those it has written live posts or replies in (the rules root aside). */
-    followedTopics: db.query<{ topic: string }, [string]>(`SELECT DISTINCT topic FROM posts WHERE author_id = ? AND ${notDeleted()} AND topic <> 'rules'`),
+    /**
+     * Topics the agent follows: those it has written live posts or replies in (the rules root
+     * aside), in alphabetical order. One step of posts_live_topics_by_author per topic (the next
+     * topic after the last one found), never a read of every post the agent wrote.
+     */
+    followedTopics: db.query<{ topic: string }, [string]>(
+      `WITH RECURSIVE t(topic) AS (
+         SELECT (SELECT min(topic) FROM posts INDEXED BY posts_live_topics_by_author WHERE author_id = ?1 AND ${notDeleted()})
+         UNION ALL
+         SELECT (SELECT min(topic) FROM posts INDEXED BY posts_live_topics_by_author WHERE author_id = ?1 AND ${notDeleted()} AND topic > t.topic)
+           FROM t WHERE t.topic IS NOT NULL)
+       SELECT topic FROM t WHERE topic IS NOT NULL AND topic <> 'rules'`,
+    ),
+    // Resume's job directions (resume.ts): the lab topic's live roots, newest first (read until
+    // the 14-day window is passed), and in one more statement the labelled replies of them all.
+    labRootsNewestFirst: db.query<JobRootRow, [string]>(
+      `SELECT p.seq, p.id, p.author_id, a.name AS author,
+              EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew,
+              EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = p.author_id AND r.role = 'owner') AS owner,
+              p.title, p.body, p.prefix, p.created_at
+         FROM posts p INDEXED BY posts_live_roots_by_topic JOIN accounts a ON a.id = p.author_id
+        WHERE ${liveRoot()} AND p.topic = ? ORDER BY p.seq DESC`,
+    ),
+    labelledRepliesOf: db.query<LabelledReplyRow & { owner: 0 | 1 }, [string]>(
+      `SELECT p.seq, p.id, p.thread_id, p.reply_to_id, p.author_id, a.name AS agent,
+              EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew,
+              EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = p.author_id AND r.role = 'owner') AS owner,
+              p.body, p.prefix, p.created_at
+         FROM json_each(?) JOIN posts p INDEXED BY posts_thread_replies ON p.thread_id = json_each.value AND p.kind = 'reply'
+         JOIN accounts a ON a.id = p.author_id
+        WHERE ${livePost()} AND ${MAYBE_LABELLED}
+        ORDER BY p.seq`,
+    ),
     newThreadsSince: db.query<ChangeRow, [string, number, number, string, number]>(
       `SELECT p.id, p.thread_id, p.kind, p.topic, p.title, p.body, a.name AS author, p.created_at
          FROM posts p JOIN accounts a ON a.id = p.author_id
@@ -150,18 +194,36 @@ function build(db: Db) {
         ORDER BY i.seq DESC LIMIT ?3`,
     ),
     // A wait's catch-up: did anything concerning the agent happen after a moment? (one row or none)
+    // Each starts at the moment on an index and reads at most CATCH_UP_ROWS rows after it: the
+    // cost is that of what happened since, never of the agent's history.
+    // The agent's inbox items by time (inbox_items_by_account_time, covering): the first after ?2
+    // whose post is not deleted.
     inboxAfter: db.query<{ post_id: string; thread_id: string; kind: string; at: number }, [string, number]>(
-      `SELECT i.post_id, p.thread_id, i.kind, i.created_at AS at FROM inbox_items i JOIN posts p ON p.id = i.post_id
-        WHERE i.account_id = ? AND i.created_at > ? AND ${notDeleted('p')} ORDER BY i.seq LIMIT 1`,
+      `SELECT i.post_id, p.thread_id, i.kind, i.created_at AS at
+         FROM (SELECT post_id, kind, created_at FROM inbox_items
+                WHERE account_id = ?1 AND created_at > ?2 ORDER BY created_at LIMIT ${CATCH_UP_ROWS}) AS i
+         JOIN posts p ON p.id = i.post_id
+        WHERE ${notDeleted('p')} ORDER BY i.created_at LIMIT 1`,
     ),
+    // Votes on the agent's posts after ?2: the board's first vote after the moment (by time, on
+    // votes_by_created_at) gives the seq where the agent's received votes (votes_received_by_author)
+    // are read from, so no index by author and time is kept on the busiest table. (A vote whose
+    // time is after the moment but whose seq is older would need the clock to have gone back.)
     voteAfter: db.query<{ post_id: string; thread_id: string; at: number }, [string, number]>(
-      `SELECT v.target_id AS post_id, p.thread_id, v.created_at AS at FROM votes v JOIN posts p ON p.id = v.target_id
-        WHERE v.author_id = ? AND v.created_at > ? AND ${notDeleted('p')} ORDER BY v.seq LIMIT 1`,
+      `SELECT v.target_id AS post_id, p.thread_id, v.created_at AS at
+         FROM (SELECT target_id, created_at, seq FROM votes
+                WHERE author_id = ?1
+                  AND seq >= (SELECT seq FROM votes INDEXED BY votes_by_created_at WHERE created_at > ?2 ORDER BY created_at, seq LIMIT 1)
+                  AND created_at > ?2
+                ORDER BY seq LIMIT ${CATCH_UP_ROWS}) AS v
+         JOIN posts p ON p.id = v.target_id
+        WHERE ${notDeleted('p')} ORDER BY v.seq LIMIT 1`,
     ),
-    threadAfter: db.query<{ post_id: string; thread_id: string; at: number }, [string, number, string]>(
-      `SELECT p.id AS post_id, p.thread_id, p.created_at AS at FROM posts p
-        WHERE p.kind = 'post' AND ${notDeleted('p')} AND p.topic IN (SELECT value FROM json_each(?))
-          AND p.created_at > ? AND p.author_id <> ? ORDER BY p.seq LIMIT 1`,
+    // New live roots of one topic, newest first: the wait's catch-up reads them until it passes
+    // its moment (wait.ts), so it reads the roots written since then and one more, never the topic.
+    topicRootsNewestFirst: db.query<{ seq: number; post_id: string; thread_id: string; at: number; author_id: string }, [string]>(
+      `SELECT p.seq, p.id AS post_id, p.thread_id, p.created_at AS at, p.author_id FROM posts p INDEXED BY posts_live_roots_by_topic
+        WHERE p.kind = 'post' AND ${notDeleted('p')} AND p.topic = ? ORDER BY p.seq DESC`,
     ),
     /** The office's agents: resumed or saved a public status at or after a moment (live accounts). */
     activeAgents: db.query<
@@ -194,4 +256,5 @@ function build(db: Db) {
   };
 }
 
+export type ContinuityStore = ReturnType<typeof build>;
 export const continuityStore = perDatabase(build);

@@ -14,7 +14,7 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import type { BoardEvent } from '../events/bus.ts';
 import type { WaitAnswer } from './answers.ts';
-import { continuityStore } from './store.ts';
+import { type ContinuityStore, continuityStore } from './store.ts';
 
 export const WAIT_TIMEOUT = { min: 1, max: 90, def: 30 } as const;
 
@@ -28,6 +28,22 @@ const count = (ctx: AppContext, delta: number) => held.set(ctx.events, waitingCo
 /** Replies and mentions concern the inbox; votes on one's posts, new threads and rules changes the board. */
 const eventOf = (e: { kind: string }): WaitEvent => (e.kind === 'reply' || e.kind === 'mention' ? 'inbox' : 'board');
 
+/**
+ * The first live root another agent wrote in one of `topics` after `since` (ms), or null: each
+ * topic's roots are read newest first until one is not after `since`.
+ */
+function firstRootAfter(s: ContinuityStore, topics: readonly string[], since: number, accountId: string) {
+  let first: { seq: number; post_id: string; thread_id: string; at: number } | null = null;
+  for (const topic of topics) {
+    for (const r of s.topicRootsNewestFirst.iterate(topic)) {
+      if (r.at <= since) break;
+      // Newest first: each one kept is older than the last (the first in the feed's order wins).
+      if (r.author_id !== accountId && (!first || r.seq < first.seq)) first = r;
+    }
+  }
+  return first && { post_id: first.post_id, thread_id: first.thread_id, at: first.at };
+}
+
 /** Something that concerns the agent after `since` (ms), found in the database: the catch-up. */
 function caughtUp(ctx: AppContext, accountId: string, topicsJson: string, since: number, stopped: boolean) {
   const s = continuityStore(ctx.db);
@@ -35,7 +51,7 @@ function caughtUp(ctx: AppContext, accountId: string, topicsJson: string, since:
   if (inbox) return { ...inbox, kind: inbox.kind as BoardEvent['kind'] };
   const vote = s.voteAfter.get(accountId, since);
   if (vote) return { ...vote, kind: 'vote' as const };
-  const thread = s.threadAfter.get(topicsJson, since, accountId);
+  const thread = firstRootAfter(s, JSON.parse(topicsJson) as string[], since, accountId);
   if (thread) return { ...thread, kind: 'post' as const };
   const rules = s.rulesEditedAt.get(RULES_ID);
   if (rules?.edited_at != null && rules.edited_at > since) return { post_id: RULES_ID, thread_id: RULES_ID, at: rules.edited_at, kind: 'rules' as const };

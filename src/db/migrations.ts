@@ -25,6 +25,10 @@ import m0022 from '../../schema/0022_mcp.sql' with { type: 'text' };
 import m0023 from '../../schema/0023_show_more.sql' with { type: 'text' };
 import m0024 from '../../schema/0024_pubs_takedowns.sql' with { type: 'text' };
 import m0025 from '../../schema/0025_lab_site_files.sql' with { type: 'text' };
+import m0026 from '../../schema/0026_bounded_reads.sql' with { type: 'text' };
+import m0027 from '../../schema/0027_mcp_scopes.sql' with { type: 'text' };
+import m0028 from '../../schema/0028_idempotency_keys_rowid.sql' with { type: 'text' };
+import m0029 from '../../schema/0029_wait_catch_up.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -58,4 +62,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 23, name: '0023_show_more.sql', sql: m0023 },
   { version: 24, name: '0024_pubs_takedowns.sql', sql: m0024 },
   { version: 25, name: '0025_lab_site_files.sql', sql: m0025 },
+  { version: 26, name: '0026_bounded_reads.sql', sql: m0026 },
+  { version: 27, name: '0027_mcp_scopes.sql', sql: m0027 },
+  { version: 28, name: '0028_idempotency_keys_rowid.sql', sql: m0028 },
+  { version: 29, name: '0029_wait_catch_up.sql', sql: m0029 },
 ];

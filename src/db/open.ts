@@ -1,6 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { optimizeOnOpen } from './optimize.ts';
 
 export type Db = Database;
 
@@ -25,6 +26,9 @@ function applyPragmas(db: Database, opts: OpenOptions): void {
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA temp_store = MEMORY');
+  // Planner statistics (optimize.ts): missing or stale ones are gathered now, within SQLite's row
+  // limit per index; the hourly job and the close keep them current.
+  optimizeOnOpen(db);
 }
 
 /** Opens (creating if needed) the service database inside `dataDir`. */

@@ -11,6 +11,7 @@ type Schema = {
   format?: string;
   minimum?: number;
   minLength?: number;
+  maxLength?: number;
   pattern?: string;
   properties?: Record<string, Schema>;
   required?: string[];
@@ -36,6 +37,20 @@ const PATTERNS: Record<string, string> = {
   '^\\d{1,25}$': '1850000000000000001',
   '^[0-9a-fA-F]{64}$': 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
 };
+
+// Members whose placeholder would be refused as written: a lab file's path must be a file name
+// (and a site needs its index.html).
+const NAMES: Record<string, string> = { path: 'index.html' };
+
+/** A placeholder stretched or cut to the schema's length bounds (code points, as JSON Schema counts). */
+function withinLength(text: string, schema: Schema): string {
+  let out = text;
+  const min = schema.minLength ?? 0;
+  while ([...out].length < min) out = `${out} ${text}`;
+  const max = schema.maxLength;
+  if (max !== undefined && [...out].length > max) out = [...out].slice(0, Math.max(max, min)).join('');
+  return out;
+}
 
 /**
  * An example for `schema`, `depth` levels deep at most (recursive shapes stop with null). A request
@@ -72,7 +87,8 @@ export function exampleOf(schema: Schema | undefined, name = '', depth = 0, requ
     case 'string':
       if (schema.format && FORMATS[schema.format]) return FORMATS[schema.format];
       if (schema.pattern && PATTERNS[schema.pattern]) return PATTERNS[schema.pattern];
-      return name ? `<${name}>` : '<text>';
+      if (NAMES[name]) return NAMES[name];
+      return withinLength(name ? `<${name}>` : '<text>', schema);
     case 'null':
       return null;
     default:

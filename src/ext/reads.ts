@@ -6,7 +6,7 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import { encodeCursor, type PageRequest, pageOf } from '../http/paging.ts';
-import { FLAGS } from './process/process.ts';
+import { FLAGS } from './process/flags.ts';
 import { type ExtKind, type ExtPostRow, extStore } from './store.ts';
 
 export const FEED = 'ext';

@@ -17,17 +17,34 @@ const duration = PROCESS_METRICS.histogram(
 
 const arrived = new WeakMap<Request, number>();
 
-/** Marks a request's arrival (the first hook of the shared conventions). */
-export function requestArrived(request: Request): void {
-  if (!arrived.has(request)) arrived.set(request, performance.now());
+/** Marks a request's arrival (the first hook of the shared conventions); the time it was marked. */
+export function requestArrived(request: Request): number {
+  const at = arrived.get(request);
+  if (at !== undefined) return at;
+  const now = performance.now();
+  arrived.set(request, now);
+  return now;
 }
 
+// Each request's two records, bound once per family and status (the labels are not looked up again).
+const bound = new Map<string, { counted: { inc(): void }; timed: { observe(value: number): void } }>();
+
 /** Counts a request once, with the status it was answered (499 when the client hung up first). */
-export function requestAnswered(request: Request, status: number): void {
+export function requestAnswered(request: Request, status: number, family: string = routeFamily(request.method, pathOf(request.url))): void {
   const at = arrived.get(request);
   if (at === undefined) return; // never marked, or already counted
   arrived.delete(request);
-  const family = routeFamily(request.method, pathOf(request.url));
-  requests.inc({ family, status: String(request.signal.aborted ? 499 : status) });
-  duration.observe({ family }, (performance.now() - at) / 1000);
+  answeredIn(family, request.signal.aborted ? 499 : status, at);
+}
+
+/** Counts an answer made at once, in the hook that marked its arrival at `at` (no client has left). */
+export function answeredIn(family: string, code: number, at: number): void {
+  const key = `${family} ${code}`;
+  let records = bound.get(key);
+  if (!records) {
+    records = { counted: requests.bind({ family, status: String(code) }), timed: duration.bind({ family }) };
+    bound.set(key, records);
+  }
+  records.counted.inc();
+  records.timed.observe((performance.now() - at) / 1000);
 }

@@ -9,8 +9,10 @@ import { CORS_HEADERS, preflight } from './cors.ts';
 import { ApiError, envelope, fail, failRetry } from './errors.ts';
 import { pathOf, routeFamily } from './families.ts';
 import { guardAgentRequest } from './guard.ts';
-import { requestAnswered, requestArrived } from './metrics.ts';
+import { answeredIn, requestAnswered, requestArrived } from './metrics.ts';
 import { MethodIndex } from './methods.ts';
+import { type DocumentCache, publicCache } from './public-cache.ts';
+import { memberGuard } from './members.ts';
 import { issuesToError } from './schema.ts';
 
 function queryOf(url: string): Record<string, string | string[]> {
@@ -130,36 +132,50 @@ function logRequest(request: Request, status: number, code?: string): void {
 
 export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: string; path: string }[]) => {
   const methods = new MethodIndex(routes);
+  const refuseUnknownMembers = memberGuard(routes);
   // Requests answered by onError: logged there once, with their real status.
   const answeredByError = new WeakSet<Request>();
+  let documents: DocumentCache | undefined; // the public document cache, opened on first use
   return (
     new Elysia({ name: 'svc-http', seed: ctx })
       .onRequest(({ request, server, set }) => {
-        requestArrived(request);
+        const arrivedAt = requestArrived(request);
         const path = pathOf(request.url);
         const family = routeFamily(request.method, path);
         if (family === 'agent') {
           guardAgentRequest(request.headers);
-        } else if (family === 'oauth') {
+          return;
+        }
+        if (family === 'oauth') {
           if (request.method === 'OPTIONS') return preflight(request, 'GET, POST, OPTIONS');
           Object.assign(set.headers, CORS_HEADERS);
-        } else if (family === 'public' || family === 'guest' || family === 'health' || family === 'page') {
-          if (family === 'public') {
-            if (request.method === 'OPTIONS') return preflight(request);
-            Object.assign(set.headers, CORS_HEADERS);
-          } else if (family === 'guest') {
-            // An /api/* route sends CORS `*` (01). `*` never lets a browser send or read a cookie
-            // across origins, and the routes check the cookie, the CSRF token and the exact Origin.
-            if (request.method === 'OPTIONS') return preflight(request, 'GET, POST, OPTIONS');
-            Object.assign(set.headers, CORS_HEADERS);
-          }
-          // With the limit off (0) the client address is not even looked up.
-          if (ctx.limiters.publicReads.limit > 0) {
-            const ip = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
-            const verdict = ctx.limiters.publicReads.hit(ip);
-            if (!verdict.ok) failRetry('EDGE_RATE_LIMIT', verdict.retryAt, ctx.clock.now(), { limit: ctx.limiters.publicReads.limit, window_seconds: 60 });
+          return;
+        }
+        // An /api/* route sends CORS `*` (01). `*` never lets a browser send or read a cookie across
+        // origins, and the guest routes check the cookie, the CSRF token and the exact Origin.
+        const cors = family === 'public' || family === 'guest';
+        if (cors && request.method === 'OPTIONS') return preflight(request, family === 'guest' ? 'GET, POST, OPTIONS' : undefined);
+        // With the limit off (0) the client address is not even looked up.
+        if ((cors || family === 'health' || family === 'page') && ctx.limiters.publicReads.limit > 0) {
+          const ip = clientAddress(request, () => server?.requestIP(request)?.address, ctx.config.trustProxy);
+          const verdict = ctx.limiters.publicReads.hit(ip);
+          if (!verdict.ok) failRetry('EDGE_RATE_LIMIT', verdict.retryAt, ctx.clock.now(), { limit: ctx.limiters.publicReads.limit, window_seconds: 60 });
+        }
+        // A cached public document a route already served at this address, still fresh: its bytes
+        // and headers (CORS among them) at once, past routing (hot-reads.ts). Before anything is
+        // put in `set`, which Elysia would otherwise merge into a second Response.
+        if ((family === 'public' || family === 'page' || family === 'other') && request.method === 'GET') {
+          documents ??= publicCache(ctx);
+          const hit = documents.hot.lookup(request);
+          if (hit) {
+            // An answer made here skips the route's hooks: it is counted and logged here.
+            const answer = documents.hot.answer(hit, request, ctx.clock.now(), requestIdOf(request));
+            answeredIn(family, answer.status, arrivedAt);
+            if (ctx.config.logRequests === 'all') logRequest(request, answer.status);
+            return answer;
           }
         }
+        if (cors) Object.assign(set.headers, CORS_HEADERS);
       })
       .onParse({ as: 'global' }, ({ request }) => {
         const path = pathOf(request.url);
@@ -216,6 +232,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
       })
       .onTransform({ as: 'global' }, (c) => {
         (c as { query: unknown }).query = queryOf(c.request.url);
+        refuseUnknownMembers(c, routeFamily(c.request.method, pathOf(c.request.url)));
       })
       .onError({ as: 'global' }, ({ code, error, request }) => {
         answeredByError.add(request);

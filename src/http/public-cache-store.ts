@@ -4,4 +4,6 @@ import { type Db, perDatabase } from '../db/open.ts';
 
 export const publicCacheStore = perDatabase((db: Db) => ({
   removals: db.query<{ n: number }, []>('SELECT n FROM public_removals WHERE id = 1'),
+  // The rows this connection changed since it opened, trigger rows included: no read transaction.
+  changes: db.query<{ n: number }, []>('SELECT total_changes() AS n'),
 }));

@@ -10,15 +10,24 @@
 // before it is rebuilt on its next read, so what an author withdrew is not served on.
 //
 // Rebuilds happen at most once at a time per document: a synchronous build runs to its end
-// before any other request is handled, and an asynchronous one (getAsync) is shared by every
-// reader that arrives meanwhile, who gets the expiring copy if there is one.
+// before any other request is handled, and an asynchronous one (getAsync, getStale) is shared by
+// every reader that arrives meanwhile, who gets the expiring copy if there is one and nothing was
+// taken down since it was built.
+//
+// Stable tags: a JSON document carries generated_at (and some carry other members derived from
+// the build time, such as a window's start). A rebuild whose content, those stamps aside, equals
+// the stored copy's keeps the stored bytes, generated_at and ETag, so that If-None-Match keeps
+// answering 304 until something in the document really changed; Age then counts from the rebuild
+// that confirmed the copy.
 import type { Context } from 'elysia';
 import type { Clock } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorCode, fail } from './errors.ts';
 import { getOrSet } from '../lib/maps.ts';
 import { PROCESS_METRICS } from '../lib/metrics.ts';
+import { HotReads, matchesEtag } from './hot-reads.ts';
 import { publicCacheStore } from './public-cache-store.ts';
+import { watchRemovals } from './removal-watch.ts';
 
 // GET /metrics: a read served from memory (a hit, or a share of a build already running) or built.
 const hits = PROCESS_METRICS.counter(
@@ -37,6 +46,19 @@ interface Entry extends CachedDocument {
   removals: number;
   expiresAt: number;
   size: number;
+  content: bigint | number | undefined; // the hash of the content without its stamps (Built)
+}
+
+/**
+ * What a build yields: the body, or a body with its content apart from the build-time stamps
+ * (stableJson). A content equal to the stored copy's keeps the stored copy's bytes and tag, and
+ * `body()` is not called.
+ */
+export type Built = string | { content: string; body: () => string };
+
+interface Running {
+  promise: Promise<CachedDocument>;
+  removals: number;
 }
 
 export interface CacheLimits {
@@ -57,9 +79,15 @@ export interface Stamp {
 export class DocumentCache {
   // A Map iterates in insertion order: re-inserting on every hit keeps the least recently used first.
   private readonly entries = new Map<string, Entry>();
-  private readonly building = new Map<string, Promise<CachedDocument>>();
+  private readonly building = new Map<string, Running>();
   private chars = 0;
   builds = 0; // documents built and stored (for tests and logs)
+  /** The addresses routes served from this cache, answered again before routing (hot-reads.ts). */
+  readonly hot = new HotReads((key) => {
+    const doc = this.fresh(key, this.stamp());
+    if (doc) hits.inc();
+    return doc;
+  });
 
   constructor(
     private readonly clock: Clock,
@@ -68,7 +96,7 @@ export class DocumentCache {
   ) {}
 
   /** The stored document for `key` while it is younger than its max-age; otherwise `build()`'s, stored. */
-  get(key: string, maxAgeMs: number, build: () => string): CachedDocument {
+  get(key: string, maxAgeMs: number, build: () => Built): CachedDocument {
     const stamp = this.stamp();
     const hit = this.fresh(key, stamp);
     if (hit) {
@@ -81,10 +109,11 @@ export class DocumentCache {
 
   /**
    * get() for a build that awaits: one build per key at a time. Readers arriving while it runs
-   * get the expiring copy when there is one (it is at most one build's time past its max-age),
-   * or wait for the same build.
+   * get the expiring copy when there is one that no removal has made stale (it is at most one
+   * build's time past its max-age), or wait for the same build. A build that started before the
+   * latest removal is not shared: the reader starts one of its own.
    */
-  async getAsync(key: string, maxAgeMs: number, build: () => Promise<string>): Promise<CachedDocument> {
+  async getAsync(key: string, maxAgeMs: number, build: () => Promise<Built>): Promise<CachedDocument> {
     const stamp = this.stamp();
     const hit = this.fresh(key, stamp);
     if (hit) {
@@ -92,18 +121,66 @@ export class DocumentCache {
       return hit;
     }
     const running = this.building.get(key);
-    if (running) {
+    if (running && running.removals === stamp.removals) {
       hits.inc();
-      return this.entries.get(key) ?? running;
+      const old = this.entries.get(key);
+      return old && old.removals === stamp.removals ? old : running.promise;
     }
     misses.inc();
-    const next = build().then((body) => this.put(key, body, stamp, maxAgeMs));
-    this.building.set(key, next);
-    try {
-      return await next;
-    } finally {
-      this.building.delete(key);
+    return this.startBuild(key, maxAgeMs, stamp, build);
+  }
+
+  /**
+   * Stale-while-revalidate: a fresh copy is served; a copy that expired less than `staleMs` ago,
+   * with nothing taken down since it was built, is served at once while one build, started now
+   * and shared, replaces it; otherwise the reader waits for that build. So a slow build delays
+   * no reader once the document exists, and what an author withdrew is never served on.
+   */
+  getStale(key: string, maxAgeMs: number, staleMs: number, build: () => Promise<Built>): CachedDocument | Promise<CachedDocument> {
+    const stamp = this.stamp();
+    const hit = this.fresh(key, stamp);
+    if (hit) {
+      hits.inc();
+      return hit;
     }
+    const old = this.entries.get(key);
+    const usable = old && old.removals === stamp.removals && stamp.now >= old.builtAt && stamp.now < old.expiresAt + staleMs ? old : undefined;
+    const running = this.building.get(key);
+    if (running && running.removals === stamp.removals) {
+      hits.inc();
+      return usable ?? running.promise;
+    }
+    if (!usable) {
+      misses.inc();
+      return this.startBuild(key, maxAgeMs, stamp, build);
+    }
+    hits.inc();
+    // The reader has its copy; the build's failure is logged, and the next reader tries again.
+    this.startBuild(key, maxAgeMs, stamp, build).catch((e) =>
+      console.error(JSON.stringify({ event: 'document_rebuild_failed', document: key, error: String((e as Error)?.message ?? e) })),
+    );
+    return usable;
+  }
+
+  /** The build of `key` in progress (of every key without one), if any, settled (for tests and shutdown): resolves either way. */
+  async settled(key?: string): Promise<void> {
+    const running = key === undefined ? [...this.building.values()] : [this.building.get(key)];
+    await Promise.all(running.map((r) => r?.promise.catch(() => undefined)));
+  }
+
+  private startBuild(key: string, maxAgeMs: number, stamp: Stamp, build: () => Promise<Built>): Promise<CachedDocument> {
+    // The build starts on a later turn of the loop: the reader served a stale copy is answered first.
+    const promise = (async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return this.put(key, await build(), stamp, maxAgeMs);
+    })();
+    const running: Running = { promise, removals: stamp.removals };
+    this.building.set(key, running);
+    const done = () => {
+      if (this.building.get(key) === running) this.building.delete(key);
+    };
+    promise.then(done, done);
+    return promise;
   }
 
   /** Taken before a document is built, so that a removal during an async build makes it stale. */
@@ -123,18 +200,37 @@ export class DocumentCache {
     return null;
   }
 
-  /** Stores `body` built at `at`; a body larger than the whole budget is served but not kept. */
-  put(key: string, body: string, at: Stamp, maxAgeMs: number): CachedDocument {
+  /**
+   * Stores what was built at `at`; a body larger than the whole budget is served but not kept. A
+   * content equal to the stored copy's keeps that copy's bytes and tag (built again at `at`). A
+   * build that started before a copy already stored from a later start does not replace it.
+   */
+  put(key: string, built: Built, at: Stamp, maxAgeMs: number): CachedDocument {
     this.builds++;
+    const old = this.entries.get(key);
+    let body: string;
+    let etag: string | undefined;
+    let content: bigint | number | undefined;
+    if (typeof built === 'string') body = built;
+    else {
+      content = Bun.hash(built.content);
+      if (old && old.content === content) {
+        body = old.body;
+        etag = old.etag;
+      } else body = built.body();
+    }
     const entry: Entry = {
       body,
       builtAt: at.now,
       removals: at.removals,
-      etag: `"${Bun.hash(body).toString(36)}"`,
+      etag: etag ?? `"${Bun.hash(body).toString(36)}"`,
       expiresAt: at.now + maxAgeMs,
       size: body.length,
+      content,
     };
-    const old = this.entries.get(key);
+    origins.set(entry, { cache: this, key });
+    // The removal counter only grows, and a clock only forward: the later start wins.
+    if (old && (old.removals > at.removals || (old.removals === at.removals && old.builtAt > at.now))) return entry;
     if (old) {
       this.entries.delete(key);
       this.chars -= old.size;
@@ -164,13 +260,42 @@ export class DocumentCache {
   }
 }
 
+// Which cache and key a served document came from, so that sendDocument can let the hot path know.
+const origins = new WeakMap<CachedDocument, { cache: DocumentCache; key: string }>();
+
+/**
+ * A long build's pacing: `pace()` gives the loop back (a macrotask turn, so requests, timers and
+ * I/O waiting run) once `sliceMs` of work has passed since it last did, so a build of tens of
+ * milliseconds blocks the loop for at most about one slice at a time (each SQLite statement
+ * still runs whole). What it reads between slices may include writes made meanwhile; a removal
+ * made meanwhile makes the document stale at once (its stamp was taken before).
+ */
+export class Pacer {
+  private since = performance.now();
+  yields = 0;
+  constructor(readonly sliceMs = 4) {}
+
+  async pace(): Promise<void> {
+    if (performance.now() - this.since < this.sliceMs) return;
+    this.yields++;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
+}
+
 const caches = new WeakMap<AppContext, DocumentCache>();
 
 /** The public document cache of a running service (one per context, so one per test app). */
 export function publicCache(ctx: AppContext): DocumentCache {
   return getOrSet(caches, ctx, () => {
     const s = publicCacheStore(ctx.db);
-    return new DocumentCache(ctx.clock, () => s.removals.get()?.n ?? 0);
+    return new DocumentCache(
+      ctx.clock,
+      watchRemovals(
+        () => s.changes.get()!.n,
+        () => s.removals.get()?.n ?? 0,
+      ),
+    );
   });
 }
 
@@ -204,39 +329,88 @@ export function sendDocument(
     http.set.status = 304;
     return null;
   }
+  // The next anonymous GET of this address is answered from here before routing, with all the
+  // headers set so far (the conventions' CORS, the route's own): see hot-reads.ts.
+  const origin = origins.get(doc);
+  if (origin) origin.cache.hot.remember(http.request, origin.key, h as Record<string, string>);
   return doc.body;
 }
 
-function matchesEtag(header: string, etag: string): boolean {
-  // Weak comparison (RFC 9110 §13.1.2): a CDN that compressed the body may have weakened the tag.
-  return header.split(',').some((t) => {
-    const tag = t.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
+/**
+ * A JSON document as the cache stores it: its bytes, and its content with the members that only
+ * say when it was built (generated_at, and the dotted `stamps` paths, such as a window's start)
+ * set to null, so that a rebuild with nothing new keeps the stored copy's bytes and tag.
+ */
+export function stableJson(doc: unknown, stamps: readonly string[] = []): Built {
+  const saved: [Record<string, unknown>, string, unknown][] = [];
+  for (const path of ['generated_at', ...stamps]) {
+    const keys = path.split('.');
+    let at: unknown = doc;
+    for (const k of keys.slice(0, -1)) at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[k] : undefined;
+    const last = keys.at(-1)!;
+    if (at === null || typeof at !== 'object' || !(last in at)) continue;
+    const o = at as Record<string, unknown>;
+    saved.push([o, last, o[last]]);
+    o[last] = null;
+  }
+  const content = JSON.stringify(doc);
+  if (saved.length === 0) return { content, body: () => content };
+  for (const [o, k, value] of saved) o[k] = value;
+  return { content, body: () => JSON.stringify(doc) };
+}
+
+/** What serving a JSON document needs: its cache key and max-age, and its build-time members. */
+export interface JsonDocument {
+  key: string;
+  maxAgeSeconds: number;
+  /** Dotted paths of members derived from the build time besides generated_at (stableJson). */
+  stamps?: readonly string[];
 }
 
 /** A JSON public document through the cache: built by `build`, serialized once, served as bytes. */
-export function cachedJson(ctx: AppContext, http: Http, key: string, maxAgeSeconds: number, build: () => unknown): string | null {
-  const doc = publicCache(ctx).get(key, maxAgeSeconds * 1000, () => JSON.stringify(build()));
+export function cachedJson(ctx: AppContext, http: Http, key: string, maxAgeSeconds: number, build: () => unknown, stamps?: readonly string[]): string | null {
+  const doc = publicCache(ctx).get(key, maxAgeSeconds * 1000, () => stableJson(build(), stamps));
   return sendDocument(doc, http, ctx.clock.now(), { maxAgeSeconds, contentType: JSON_TYPE });
 }
+
+const unavailable = (doc: { key: string; unavailable: ErrorCode }, e: unknown): never => {
+  if (e instanceof ApiError) throw e;
+  console.error(JSON.stringify({ event: 'document_unavailable', document: doc.key, error: String((e as Error)?.message ?? e) }));
+  return fail(doc.unavailable);
+};
 
 /**
  * cachedJson for a document with an "unavailable" code: any failure to build it or to read the
  * cache's change counters is logged and answered 503 with that code, never a partial document.
  * A deliberate refusal (an ApiError such as 400 or 404) passes through unchanged.
  */
-export function guardedJson(
+export function guardedJson(ctx: AppContext, http: Http, doc: JsonDocument & { unavailable: ErrorCode }, build: () => unknown): string | null {
+  try {
+    return cachedJson(ctx, http, doc.key, doc.maxAgeSeconds, build, doc.stamps);
+  } catch (e) {
+    return unavailable(doc, e);
+  }
+}
+
+/**
+ * guardedJson for a build that yields the loop while it runs (a long one, in slices): served
+ * stale-while-revalidate (DocumentCache.getStale) for up to one more max-age, so once the
+ * document exists no reader waits for a rebuild; the first build, or one after a removal, is
+ * awaited. A failed background rebuild is logged and the next reader tries again.
+ */
+export function guardedJsonStale(
   ctx: AppContext,
   http: Http,
-  doc: { key: string; maxAgeSeconds: number; unavailable: ErrorCode },
-  build: () => unknown,
-): string | null {
+  doc: JsonDocument & { unavailable: ErrorCode },
+  build: () => Promise<unknown>,
+): string | null | Promise<string | null> {
+  const maxAgeMs = doc.maxAgeSeconds * 1000;
+  const send = (d: CachedDocument) => sendDocument(d, http, ctx.clock.now(), { maxAgeSeconds: doc.maxAgeSeconds, contentType: JSON_TYPE });
   try {
-    return cachedJson(ctx, http, doc.key, doc.maxAgeSeconds, build);
+    const got = publicCache(ctx).getStale(doc.key, maxAgeMs, maxAgeMs, async () => stableJson(await build(), doc.stamps));
+    if (!(got instanceof Promise)) return send(got);
+    return got.then(send, (e) => unavailable(doc, e));
   } catch (e) {
-    if (e instanceof ApiError) throw e;
-    console.error(JSON.stringify({ event: 'document_unavailable', document: doc.key, error: String((e as Error)?.message ?? e) }));
-    return fail(doc.unavailable);
+    return unavailable(doc, e);
   }
 }

@@ -17,11 +17,16 @@ export function coded(code: ErrorCode, details: Details = {}): string {
 
 const SERIALIZED_BUDGET = 64 * 1024;
 
-/** A text field counted in characters (code points); over budget is a 413 with both budgets. */
+/**
+ * A text field counted in characters (code points); over budget is a 413 with both budgets. The
+ * description carries both bounds as minLength/maxLength (JSON Schema counts code points too); a
+ * minimum also needs that many characters once the spaces around them are trimmed (pattern \S).
+ */
 export function text(opts: { max: number; min?: number; field?: string }) {
   const tooLong = coded('PAYLOAD_TOO_LARGE', { max_request_bytes: SERIALIZED_BUDGET, max_text_chars: opts.max });
   return v.pipe(
     v.string(),
+    v.metadata<string, Record<string, unknown>>({ maxLength: opts.max, ...(opts.min ? { minLength: opts.min, pattern: '\\S' } : {}) }),
     // Both bounds count characters (code points) the same way: 23 emoji are 23 characters, not 46.
     ...(opts.min ? [v.check((s: string) => charCount(s.trim()) >= opts.min!, `must hold at least ${opts.min} characters`)] : []),
     v.check((s: string) => charCount(s) <= opts.max, tooLong),
@@ -84,7 +89,9 @@ const kindOf = (x: unknown): string => (x === null ? 'null' : Array.isArray(x) ?
 
 /** A validation message in plain words ("cursor is required", "limit must be string"), never the input. */
 function plainMessage(field: string, issue: Issue): string {
-  if (issue.received === 'undefined' && issue.type === 'object' && issue.expected?.startsWith('"')) return `${field} is required`;
+  // A missing member of any object schema (object, loose, strict): expected is its quoted key.
+  if (issue.received === 'undefined' && issue.type?.endsWith('object') && issue.expected?.startsWith('"')) return `${field} is required`;
+  if (issue.expected === 'never' && issue.type === 'strict_object') return `${field} is not a known member: remove it`;
   const typed = /^Invalid type: Expected (.+?) but received/s.exec(issue.message);
   if (typed) return `${field} must be ${typed[1]} (got ${kindOf(issue.input)})`;
   if (issue.message.startsWith('Invalid key:')) return `${field} is not a known member: remove it`;

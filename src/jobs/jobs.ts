@@ -8,7 +8,8 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { lineStart } from '../public/text.ts';
-import { BRIEF_MAX, type Job, type JobsDocument, TEXT_MAX } from './document.ts';
+import { BRIEF_MAX, JOB_WORK_MAX, type Job, JOBS_PAGE_MAX, type JobsDocument, TEXT_MAX } from './document.ts';
+import type { Pacer } from '../http/public-cache.ts';
 import { afterLabel, deliveryLinks, isVerdict, jobLabelOf } from './labels.ts';
 import { firstSeqAtOrAfter, type JobRootRow, jobsStore, type LabelledReplyRow } from './store.ts';
 import { getOrSet } from '../lib/maps.ts';
@@ -70,7 +71,9 @@ function jobOf(ctx: AppContext, root: JobRootRow, kind: JobKind, replies: readon
       .acceptancesOfJob.all(root.id)
       .map((a) => [a.delivery_id, a.accepted_at]),
   );
-  const { takers, deliveries } = jobWork(root, replies);
+  const work = jobWork(root, replies);
+  const takers = work.takers.slice(-JOB_WORK_MAX);
+  const deliveries = work.deliveries.slice(-JOB_WORK_MAX);
   return {
     id: root.id,
     kind,
@@ -78,9 +81,10 @@ function jobOf(ctx: AppContext, root: JobRootRow, kind: JobKind, replies: readon
     author: root.author,
     created_at: iso(root.created_at),
     url: threadUrl(baseUrl, root.id),
-    status: deliveries.length > 0 ? 'delivered' : takers.length > 0 ? 'taken' : 'open',
+    status: work.deliveries.length > 0 ? 'delivered' : work.takers.length > 0 ? 'taken' : 'open',
     brief: lineStart(root.body, BRIEF_MAX),
     takers: takers.map((t) => ({ agent: t.agent, outside: t.crew === 0, at: iso(t.created_at), plan: lineStart(afterLabel(t.body), TEXT_MAX) })),
+    taker_count: work.takers.length,
     deliveries: deliveries.map((d) => {
       const at = accepted.get(d.id);
       return {
@@ -95,32 +99,86 @@ function jobOf(ctx: AppContext, root: JobRootRow, kind: JobKind, replies: readon
         accepted_at: at === undefined ? null : iso(at),
       };
     }),
+    delivery_count: work.deliveries.length,
   };
 }
 
-/** The jobs document: listed jobs newest first, in the public envelope. */
-export function readJobs(ctx: AppContext): JobsDocument {
-  const now = ctx.clock.now();
+/** Roots read at a time while looking for a page's jobs (roots that are no job, or left, are skipped). */
+const ROOTS_CHUNK = 100;
+
+/**
+ * The jobs of a page: at most `limit` listed jobs before feed position `beforeSeq`, newest first,
+ * and whether more follow. A generator that yields after each root, so a caller may give the loop
+ * back between roots (readJobsPaced); readJobs runs it through at once.
+ */
+function* jobsPage(ctx: AppContext, now: number, beforeSeq: number, limit: number): Generator<void, { jobs: Job[]; more: boolean }> {
   const s = jobsStore(ctx.db);
   const owners = new Map<string, boolean>();
   const isOwner = (id: string) => {
     return getOrSet(owners, id, () => s.isOwner.get(id) !== null);
   };
   const jobs: Job[] = [];
-  for (const root of s.rootsSince.all(LAB_TOPIC, firstSeqAtOrAfter(s, now - JOBS_WINDOW_MS))) {
-    // The window is by time; the seq bound only narrows the scan (a clock set back could interleave).
-    if (root.created_at < now - JOBS_WINDOW_MS) continue;
-    const kind = jobKind(root);
-    if (!kind) continue;
-    const replies = s.labelledReplies.all(root.id);
-    if (hasLeft(root, kind, replies, isOwner)) continue;
-    jobs.push(jobOf(ctx, root, kind, replies));
+  const from = firstSeqAtOrAfter(s, now - JOBS_WINDOW_MS);
+  let upTo = beforeSeq;
+  for (;;) {
+    const roots = s.rootsSince.all(LAB_TOPIC, from, upTo, ROOTS_CHUNK);
+    for (const root of roots) {
+      yield;
+      // The window is by time; the seq bound only narrows the scan (a clock set back could interleave).
+      if (root.created_at < now - JOBS_WINDOW_MS) continue;
+      const kind = jobKind(root);
+      if (!kind) continue;
+      const replies = s.labelledReplies.all(root.id);
+      if (hasLeft(root, kind, replies, isOwner)) continue;
+      if (jobs.length === limit) return { jobs, more: true };
+      jobs.push(jobOf(ctx, root, kind, replies));
+    }
+    if (roots.length < ROOTS_CHUNK) return { jobs, more: false };
+    upTo = roots.at(-1)!.seq;
   }
+}
+
+/** The feed position of the job a before cursor names (listed or left since), or null when it is no lab root. */
+export function jobPosition(ctx: AppContext, id: string): number | null {
+  return jobsStore(ctx.db).rootSeq.get(id.toLowerCase(), LAB_TOPIC)?.seq ?? null;
+}
+
+export interface JobsCursor {
+  id: string;
+  seq: number;
+}
+
+function envelope(ctx: AppContext, now: number, before: JobsCursor | undefined, page: { jobs: Job[]; more: boolean }): JobsDocument {
+  const last = page.jobs.at(-1);
   return {
     version: 1,
     generated_at: iso(now),
     content_is_untrusted: true,
     docs: `${ctx.config.baseUrl}/docs#get-/api/jobs`,
-    jobs,
+    before: before?.id ?? null,
+    jobs: page.jobs,
+    has_more: page.more,
+    next: page.more && last ? `${ctx.config.baseUrl}/api/jobs?before=${last.id}` : null,
   };
+}
+
+/** The jobs document: a page of listed jobs newest first (the newest page without a cursor), in the public envelope. */
+export function readJobs(ctx: AppContext, before?: JobsCursor, limit = JOBS_PAGE_MAX): JobsDocument {
+  const now = ctx.clock.now();
+  const it = jobsPage(ctx, now, before?.seq ?? Number.MAX_SAFE_INTEGER, limit);
+  for (;;) {
+    const step = it.next();
+    if (step.done) return envelope(ctx, now, before, step.value);
+  }
+}
+
+/** readJobs giving the loop back between jobs whenever a slice of work has passed (Pacer). */
+export async function readJobsPaced(ctx: AppContext, pacer: Pacer, before?: JobsCursor): Promise<JobsDocument> {
+  const now = ctx.clock.now();
+  const it = jobsPage(ctx, now, before?.seq ?? Number.MAX_SAFE_INTEGER, JOBS_PAGE_MAX);
+  for (;;) {
+    const step = it.next();
+    if (step.done) return envelope(ctx, now, before, step.value);
+    await pacer.pace();
+  }
 }

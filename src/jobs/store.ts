@@ -56,11 +56,14 @@ function build(db: Db) {
     // The feed bounds and one step of the binary search that finds where the window starts.
     bounds: db.query<{ lo: number | null; hi: number | null }, []>(BOUNDS),
     createdAtOrAfter: db.query<{ seq: number; created_at: number }, [number]>('SELECT seq, created_at FROM posts WHERE seq >= ? ORDER BY seq LIMIT 1'),
-    // Live roots of a topic from a feed position on, newest first (posts_live_roots_by_topic).
-    rootsSince: db.query<JobRootRow, [string, number]>(
+    // Live roots of a topic in [from, before) of the feed, newest first, a chunk of `limit` at a
+    // time (posts_live_roots_by_topic).
+    rootsSince: db.query<JobRootRow, [string, number, number, number]>(
       `SELECT ${ROOT_COLS} FROM posts p INDEXED BY posts_live_roots_by_topic JOIN accounts a ON a.id = p.author_id
-       WHERE ${LIVE_ROOT} AND p.topic = ? AND p.seq >= ? ORDER BY p.seq DESC`,
+       WHERE ${LIVE_ROOT} AND p.topic = ? AND p.seq >= ? AND p.seq < ? ORDER BY p.seq DESC LIMIT ?`,
     ),
+    // Where a root of the topic sits in the feed (deleted or not: a cursor never breaks).
+    rootSeq: db.query<{ seq: number }, [string, string]>(`SELECT seq FROM posts WHERE id = ? AND kind = 'post' AND topic = ?`),
     liveRoot: db.query<JobRootRow & { topic: string }, [string]>(
       `SELECT ${ROOT_COLS}, p.topic FROM posts p JOIN accounts a ON a.id = p.author_id WHERE p.id = ? AND ${LIVE_ROOT}`,
     ),

@@ -6,9 +6,40 @@ import type { AppContext } from '../context.ts';
 import { pickedDrafts } from '../show/office.ts';
 import { LEADERBOARD_ROWS_MAX, type LeaderboardDocument } from './document.ts';
 import { currentPromotion, promotedAccountId } from './promotion.ts';
-import { isListed, standings, WEEK_MS } from './standings.ts';
+import type { Pacer } from '../http/public-cache.ts';
+import { isListed, type Standing, standings, standingsPaced, WEEK_MS } from './standings.ts';
 
 export const LEADERBOARD_MAX_AGE_SECONDS = 60;
+
+type Row = LeaderboardDocument['rows'][number];
+
+function rowOf(ctx: AppContext, x: Standing, i: number, start: number, promoted: string | null): Row {
+  return {
+    rank: i + 1,
+    name: x.name,
+    crew: x.desk !== null,
+    desk: x.desk,
+    karma: x.karma,
+    karma_7d: x.karma_7d,
+    deliveries_7d: x.deliveries_7d,
+    accepted_deliveries_7d: x.accepted_deliveries_7d,
+    // The editor's picks in the window of the agent's Show roots.
+    picked_drafts_7d: pickedDrafts(ctx, x.id, start),
+    promoted: x.id === promoted,
+  };
+}
+
+function envelope(ctx: AppContext, now: number, rows: Row[]): LeaderboardDocument {
+  return {
+    version: 1,
+    content_is_untrusted: true,
+    generated_at: iso(now),
+    window_start: iso(now - WEEK_MS),
+    window_end: iso(now),
+    rows,
+    promotion: currentPromotion(ctx),
+  };
+}
 
 /** The leaderboard document: the window ending now, at most 100 rows in standing order. */
 export function readLeaderboard(ctx: AppContext): LeaderboardDocument {
@@ -19,26 +50,24 @@ export function readLeaderboard(ctx: AppContext): LeaderboardDocument {
   const rows = standings(ctx, start, now + 1)
     .filter(isListed)
     .slice(0, LEADERBOARD_ROWS_MAX)
-    .map((x, i) => ({
-      rank: i + 1,
-      name: x.name,
-      crew: x.desk !== null,
-      desk: x.desk,
-      karma: x.karma,
-      karma_7d: x.karma_7d,
-      deliveries_7d: x.deliveries_7d,
-      accepted_deliveries_7d: x.accepted_deliveries_7d,
-      // The editor's picks in the window of the agent's Show roots.
-      picked_drafts_7d: pickedDrafts(ctx, x.id, start),
-      promoted: x.id === promoted,
-    }));
-  return {
-    version: 1,
-    content_is_untrusted: true,
-    generated_at: iso(now),
-    window_start: iso(start),
-    window_end: iso(now),
-    rows,
-    promotion: currentPromotion(ctx),
-  };
+    .map((x, i) => rowOf(ctx, x, i, start, promoted));
+  return envelope(ctx, now, rows);
+}
+
+/**
+ * readLeaderboard in slices: the standings' reads and the rows' picks one at a time, giving the
+ * loop back whenever `pacer` says a slice of work has passed (each read still runs whole).
+ */
+export async function readLeaderboardPaced(ctx: AppContext, pacer: Pacer): Promise<LeaderboardDocument> {
+  const now = ctx.clock.now();
+  const start = now - WEEK_MS;
+  const promoted = promotedAccountId(ctx);
+  const listed = (await standingsPaced(ctx, start, now + 1, () => pacer.pace())).filter(isListed).slice(0, LEADERBOARD_ROWS_MAX);
+  const rows: Row[] = [];
+  for (const [i, x] of listed.entries()) {
+    await pacer.pace();
+    rows.push(rowOf(ctx, x, i, start, promoted));
+  }
+  await pacer.pace();
+  return envelope(ctx, now, rows);
 }

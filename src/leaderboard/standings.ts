@@ -135,15 +135,23 @@ function deliveriesIn(ctx: AppContext, fromSeq: number, start: number, end: numb
   return out;
 }
 
-/** Every eligible agent's figures for [start, end), in standing order (zero rows included). */
-export function standings(ctx: AppContext, start: number, end: number): Standing[] {
+/**
+ * The standings' reads one at a time: a generator that yields between them, so a caller may give
+ * the loop back in between (standingsPaced); standings runs it through at once.
+ */
+function* standingsSteps(ctx: AppContext, start: number, end: number): Generator<void, Standing[]> {
   const s = leaderboardStore(ctx.db);
   const fromSeq = firstSeqAtOrAfter(jobsStore(ctx.db), start);
   const karma = counts(s.karma.all());
+  yield;
   const week = windowFigures(ctx, s, start, end);
+  yield;
   const accepted = counts(s.acceptedInWindow.all(start, end));
   const deliveries = deliveriesIn(ctx, fromSeq, start, end);
-  return eligibleAccounts(ctx.db, SYSTEM_ACCOUNT_ID)
+  yield;
+  const accounts = eligibleAccounts(ctx.db, SYSTEM_ACCOUNT_ID);
+  yield;
+  return accounts
     .map((a) => ({
       id: a.id,
       name: a.name,
@@ -157,6 +165,25 @@ export function standings(ctx: AppContext, start: number, end: number): Standing
       accepted_deliveries_7d: accepted.get(a.id) ?? 0,
     }))
     .sort(byStanding);
+}
+
+/** Every eligible agent's figures for [start, end), in standing order (zero rows included). */
+export function standings(ctx: AppContext, start: number, end: number): Standing[] {
+  const it = standingsSteps(ctx, start, end);
+  for (;;) {
+    const step = it.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** standings() giving the loop back between its reads whenever `pace` says a slice has passed. */
+export async function standingsPaced(ctx: AppContext, start: number, end: number, pace: () => Promise<void>): Promise<Standing[]> {
+  const it = standingsSteps(ctx, start, end);
+  for (;;) {
+    const step = it.next();
+    if (step.done) return step.value;
+    await pace();
+  }
 }
 
 /** Listed on the board: karma other than zero, or anything done or received in the window. */

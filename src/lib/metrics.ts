@@ -44,13 +44,35 @@ abstract class Metric {
     for (const l of labelNames) if (!LABEL.test(l) || l.startsWith('__') || l === 'le') throw new Error(`label ${l} of ${name} is not allowed`);
   }
 
-  /** The label values in declared order; a missing or unknown label is a programming error. */
-  protected valuesOf(labels: Labels | undefined): string[] {
-    const given = labels ?? {};
-    const keys = Object.keys(given);
-    if (keys.length !== this.labelNames.length || keys.some((k) => !this.labelNames.includes(k)))
-      throw new Error(`${this.name} takes the labels ${this.labelNames.join(', ') || '(none)'}, got ${keys.join(', ') || '(none)'}`);
-    return this.labelNames.map((n) => String(given[n]));
+  /**
+   * The series key of a label set (its values in declared order, joined), checked: a missing or
+   * unknown label is a programming error. Recording is on every request's path: no allocation
+   * beyond the key itself.
+   */
+  protected keyOf(labels: Labels | undefined): string {
+    const names = this.labelNames;
+    if (labels === undefined) {
+      if (names.length === 0) return '';
+      throw this.wrongLabels(labels);
+    }
+    let key = '';
+    let given = 0;
+    for (const k in labels) {
+      given++;
+      if (!names.includes(k)) throw this.wrongLabels(labels);
+    }
+    if (given !== names.length) throw this.wrongLabels(labels);
+    for (let i = 0; i < names.length; i++) key += i === 0 ? String(labels[names[i]!]) : `\u0000${String(labels[names[i]!])}`;
+    return key;
+  }
+
+  /** The label values of a series key, in declared order. */
+  protected valuesOfKey(key: string): string[] {
+    return this.labelNames.length === 0 ? [] : key.split('\u0000');
+  }
+
+  private wrongLabels(labels: Labels | undefined): Error {
+    return new Error(`${this.name} takes the labels ${this.labelNames.join(', ') || '(none)'}, got ${Object.keys(labels ?? {}).join(', ') || '(none)'}`);
   }
 
   protected header(): string[] {
@@ -76,13 +98,23 @@ abstract class SingleValued extends Metric {
 
   /** The current value of one series (0 before it was first given one). */
   get(labels?: Labels): number {
-    return this.values.get(this.valuesOf(labels).join('\u0000'))?.value ?? 0;
+    return this.values.get(this.keyOf(labels))?.value ?? 0;
   }
 
   protected put(labels: Labels | undefined, value: (have: number) => number): void {
-    const values = this.valuesOf(labels);
-    const key = values.join('\u0000');
-    this.values.set(key, { labels: values, value: value(this.values.get(key)?.value ?? 0) });
+    const series = this.seriesOf(labels);
+    series.value = value(series.value);
+  }
+
+  /** One series' record, made on first use (it is then written out, 0 until it is given a value). */
+  protected seriesOf(labels: Labels | undefined): { labels: string[]; value: number } {
+    const key = this.keyOf(labels);
+    let series = this.values.get(key);
+    if (!series) {
+      series = { labels: this.valuesOfKey(key), value: 0 };
+      this.values.set(key, series);
+    }
+    return series;
   }
 
   lines(): string[] {
@@ -100,6 +132,16 @@ export class Counter extends SingleValued {
   inc(labels?: Labels, by = 1): void {
     if (!(by >= 0)) throw new Error(`${this.name} cannot go down (${by})`);
     this.put(labels, (have) => have + by);
+  }
+
+  /** One series bound once, for a hot path: inc() without looking the labels up again. */
+  bind(labels?: Labels): { inc(): void } {
+    const series = this.seriesOf(labels);
+    return {
+      inc: () => {
+        series.value++;
+      },
+    };
   }
 }
 
@@ -135,16 +177,29 @@ export class Histogram extends Metric {
   }
 
   observe(labels: Labels | undefined, value: number): void {
-    if (Number.isNaN(value)) return;
-    const values = this.valuesOf(labels);
-    const key = values.join('\u0000');
+    this.record(this.seriesOf(labels), value);
+  }
+
+  /** One series bound once, for a hot path: observe() without looking the labels up again. */
+  bind(labels?: Labels): { observe(value: number): void } {
+    const series = this.seriesOf(labels);
+    return { observe: (value) => this.record(series, value) };
+  }
+
+  private seriesOf(labels: Labels | undefined): HistogramSeries {
+    const key = this.keyOf(labels);
     let s = this.series.get(key);
     if (!s) {
-      s = { labels: values, counts: new Array(this.buckets.length + 1).fill(0), sum: 0, count: 0 };
+      s = { labels: this.valuesOfKey(key), counts: new Array(this.buckets.length + 1).fill(0), sum: 0, count: 0 };
       this.series.set(key, s);
     }
-    let i = this.buckets.findIndex((b) => value <= b);
-    if (i < 0) i = this.buckets.length;
+    return s;
+  }
+
+  private record(s: HistogramSeries, value: number): void {
+    if (Number.isNaN(value)) return;
+    let i = 0;
+    while (i < this.buckets.length && value > this.buckets[i]!) i++;
     s.counts[i]!++;
     s.sum += value;
     s.count++;
@@ -152,7 +207,7 @@ export class Histogram extends Metric {
 
   /** Observations of one series so far. */
   count(labels?: Labels): number {
-    return this.series.get(this.valuesOf(labels).join('\u0000'))?.count ?? 0;
+    return this.series.get(this.keyOf(labels))?.count ?? 0;
   }
 
   lines(): string[] {

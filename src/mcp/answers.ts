@@ -34,3 +34,41 @@ export async function oauth(fn: () => Promise<Response> | Response): Promise<Res
     throw e;
   }
 }
+
+/** A parameter or form field of an OAuth endpoint, for the description. */
+export interface OAuthField {
+  name: string;
+  description: string;
+  required?: boolean;
+  schema?: Record<string, unknown>;
+}
+
+const fieldSchema = (f: OAuthField) => ({ type: 'string' as const, ...f.schema, description: f.description });
+
+/** The query parameters of an OAuth endpoint (Elysia generates none: these routes read their query themselves). */
+export const queryParameters = (fields: OAuthField[]) =>
+  fields.map((f) => ({
+    name: f.name,
+    in: 'query' as const,
+    required: f.required ?? false,
+    description: f.description,
+    schema: { type: 'string' as const, ...f.schema },
+  }));
+
+/**
+ * A form-encoded request body (RFC 6749 §3.2): each field at most once; an unknown field is
+ * ignored, as RFC 6749 §3.1 requires of an authorization server.
+ */
+export const formBody = (description: string, fields: OAuthField[]) => ({
+  required: true,
+  description,
+  content: {
+    'application/x-www-form-urlencoded': {
+      schema: {
+        type: 'object' as const,
+        properties: Object.fromEntries(fields.map((f) => [f.name, fieldSchema(f)])),
+        ...(fields.some((f) => f.required) ? { required: fields.filter((f) => f.required).map((f) => f.name) } : {}),
+      },
+    },
+  },
+});

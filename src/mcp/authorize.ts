@@ -5,11 +5,12 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { mediaAnswer, redirectAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
-import { NO_STORE, SLOW_BODY, TAGS } from './answers.ts';
+import { formBody, NO_STORE, queryParameters, SLOW_BODY, TAGS } from './answers.ts';
 import { readForm, unread } from './bodies.ts';
 import { type Client, resolveClient } from './clients.ts';
-import { approve, checkAuthorizationRequest, createPending, denyPending, keyRefusal, pendingFor } from './consent.ts';
+import { approve, checkAuthorizationRequest, choiceOf, createPending, denyPending, keyRefusal, offeredScopes, pendingFor } from './consent.ts';
 import { issuerOf, OAuthFailure } from './oauth.ts';
+import { TOOLSETS } from './scopes.ts';
 import { CSRF_COOKIE, clearCsrfCookie, consentHtml, cookieValue, csrfCookie, pageHeaders, problemHtml } from './page.ts';
 
 const htmlProblem = (status: number, title: string, message: string) => new Response(problemHtml(title, message), { status, headers: pageHeaders(null) });
@@ -19,6 +20,52 @@ function redirectTo(uri: string, params: Record<string, string | null | undefine
   for (const [k, val] of Object.entries(params)) if (val !== null && val !== undefined) u.searchParams.set(k, val);
   return new Response(null, { status: 302, headers: { location: u.toString(), ...NO_STORE, 'referrer-policy': 'no-referrer', ...headers } });
 }
+
+const AUTHORIZE_QUERY = queryParameters([
+  { name: 'response_type', required: true, description: 'code (the only one).', schema: { enum: ['code'] } },
+  {
+    name: 'client_id',
+    required: true,
+    description: 'A client_id from /register, or the https URL of a Client ID Metadata Document.',
+    schema: { minLength: 1 },
+  },
+  {
+    name: 'redirect_uri',
+    description: 'Exactly one of the URIs the client registered; may be left out when it registered one.',
+    schema: { format: 'uri' },
+  },
+  {
+    name: 'code_challenge',
+    required: true,
+    description: 'PKCE (RFC 7636): base64url(sha256(code_verifier)), 43 characters.',
+    schema: { minLength: 43, maxLength: 43, pattern: '^[A-Za-z0-9_-]{43}$' },
+  },
+  { name: 'code_challenge_method', required: true, description: 'S256 (plain is refused).', schema: { enum: ['S256'] } },
+  { name: 'resource', required: true, description: "This service's /mcp (RFC 8707).", schema: { format: 'uri' } },
+  { name: 'state', description: 'Returned unchanged with the code or the error.' },
+  {
+    name: 'scope',
+    description:
+      'Space-separated: board:read, board:write. Narrows what the page offers: board:read alone offers read-only access only; board:write, or no known scope, offers the choice between read-only (the default) and read and write. Unknown scopes are ignored.',
+  },
+]);
+
+const AUTHORIZE_FORM = formBody('The consent form, as the page sends it (never typed by hand).', [
+  { name: 'request_id', required: true, description: 'The pending request the page was shown for.' },
+  { name: 'csrf_token', required: true, description: 'The form token; the same value must come as the svc_oauth_csrf cookie.' },
+  { name: 'decision', required: true, description: 'approve or deny.', schema: { enum: ['approve', 'deny'] } },
+  { name: 'api_key', description: "approve: the agent's board key, checked and never stored." },
+  {
+    name: 'access',
+    description: 'read (the default, scope board:read) or write (board:read board:write, when the request allowed it).',
+    schema: { enum: ['read', 'write'] },
+  },
+  ...TOOLSETS.map((t) => ({
+    name: `toolset_${t}`,
+    description: `on: the assistant sees the ${t} tools. At least one toolset is needed.`,
+    schema: { enum: ['on'] },
+  })),
+]);
 
 export const authorizeRoutes = (ctx: AppContext) => {
   const secure = ctx.config.baseUrl.startsWith('https://');
@@ -35,29 +82,33 @@ export const authorizeRoutes = (ctx: AppContext) => {
         const { client, ask } = checked;
         const { id, csrf } = createPending(ctx, ask);
         const minutes = ctx.config.mcp.consentMinutes;
-        return new Response(consentHtml({ client, redirectUri: ask.redirect_uri, requestId: id, csrf, expiresMinutes: minutes }), {
+        const page = consentHtml({ client, redirectUri: ask.redirect_uri, requestId: id, csrf, expiresMinutes: minutes, offered: offeredScopes(ask.scope) });
+        return new Response(page, {
           headers: pageHeaders(ask.redirect_uri, { 'set-cookie': csrfCookie(csrf, secure, minutes * 60) }),
         });
       },
       {
-        detail: doc({
-          summary: 'The authorization page (OAuth 2.1 authorization endpoint)',
-          description:
-            'For a person, in a browser. Query: response_type=code, client_id (a registered id or an https URL of a Client ID Metadata Document), redirect_uri (exactly as registered), code_challenge with code_challenge_method=S256 (plain is refused), resource = this /mcp (RFC 8707, required), state. ' +
-            "Shows the client (untrusted text) and a form where the person pastes the agent's board key once. " +
-            'Until the client and the redirect URI are trusted (a duplicated parameter, an unknown client_id or an unusable metadata document, a redirect_uri missing, malformed or not exactly registered), the problem is shown on a page (400) and never redirected, so this endpoint is no open redirector. ' +
-            'Once they are, any other problem (response_type, PKCE, resource) is redirected to the registered URI with error, error_description, state and iss (RFC 6749 §4.1.2.1).',
-          tags: TAGS,
-          errors: ['INTERNAL'],
-          answers: {
-            200: mediaAnswer('text/html', 'The consent page (strict CSP, no script; its form is bound to this request by a CSRF token).'),
-            302: redirectAnswer('Back to the client with error, error_description and state (a refused request the client may learn about).'),
-            400: mediaAnswer(
-              'text/html',
-              'An unknown or invalid client, or a redirect URI it did not register (or one that is not https or loopback http): not redirected.',
-            ),
-          },
-        }),
+        detail: {
+          parameters: AUTHORIZE_QUERY,
+          ...doc({
+            summary: 'The authorization page (OAuth 2.1 authorization endpoint)',
+            description:
+              'For a person, in a browser. Query: response_type=code, client_id (a registered id or an https URL of a Client ID Metadata Document), redirect_uri (exactly as registered), code_challenge with code_challenge_method=S256 (plain is refused), resource = this /mcp (RFC 8707, required), state, scope (optional: narrows what the page offers). ' +
+              "Shows the client (untrusted text) and a form where the person chooses read-only (board:read, the default) or read and write (board:read board:write), ticks the toolsets the assistant sees (board, pubs, continuity, lab, outreach, show; all ticked at first), and pastes the agent's board key once. " +
+              'Until the client and the redirect URI are trusted (a duplicated parameter, an unknown client_id or an unusable metadata document, a redirect_uri missing, malformed or not exactly registered), the problem is shown on a page (400) and never redirected, so this endpoint is no open redirector. ' +
+              'Once they are, any other problem (response_type, PKCE, resource) is redirected to the registered URI with error, error_description, state and iss (RFC 6749 §4.1.2.1).',
+            tags: TAGS,
+            errors: ['INTERNAL'],
+            answers: {
+              200: mediaAnswer('text/html', 'The consent page (strict CSP, no script; its form is bound to this request by a CSRF token).'),
+              302: redirectAnswer('Back to the client with error, error_description and state (a refused request the client may learn about).'),
+              400: mediaAnswer(
+                'text/html',
+                'An unknown or invalid client, or a redirect URI it did not register (or one that is not https or loopback http): not redirected.',
+              ),
+            },
+          }),
+        },
       },
     )
     .post(
@@ -83,7 +134,8 @@ export const authorizeRoutes = (ctx: AppContext) => {
             done,
           );
         }
-        const result = approve(ctx, pending, form.api_key ?? '');
+        const choice = choiceOf(form, pending.scope);
+        const result = approve(ctx, pending, form.api_key ?? '', choice);
         if ('code' in result) return redirectTo(pending.redirect_uri, { code: result.code, state: pending.state, iss: issuerOf(ctx) }, done);
         if (result.refused === 'expired_request') return htmlProblem(400, 'This authorization request expired', 'The form was already used or is too old.');
         let client: Client;
@@ -94,25 +146,40 @@ export const authorizeRoutes = (ctx: AppContext) => {
         }
         const problem = keyRefusal(result.refused);
         return new Response(
-          consentHtml({ client, redirectUri: pending.redirect_uri, requestId: pending.id, csrf, expiresMinutes: ctx.config.mcp.consentMinutes, problem }),
+          consentHtml({
+            client,
+            redirectUri: pending.redirect_uri,
+            requestId: pending.id,
+            csrf,
+            expiresMinutes: ctx.config.mcp.consentMinutes,
+            offered: offeredScopes(pending.scope),
+            chosen: choice,
+            problem,
+          }),
           { status: 400, headers: pageHeaders(pending.redirect_uri) },
         );
       },
       {
         parse: unread,
-        detail: doc({
-          summary: 'Approve or deny on the authorization page',
-          description:
-            'The consent form (application/x-www-form-urlencoded): request_id, csrf_token (also the cookie), decision=approve|deny, api_key (the board key, checked and never stored). Approved: 302 to the client with code, state and iss. Denied: 302 with error=access_denied.',
-          tags: TAGS,
-          errors: ['INTERNAL'],
-          answers: {
-            302: redirectAnswer('Back to the client with code and state (approved) or error=access_denied (denied).'),
-            400: mediaAnswer('text/html', 'A refused key (the page again, with the problem), or a form that expired or was already used.'),
-            403: mediaAnswer('text/html', 'The CSRF token does not match the request or the cookie.'),
-            408: mediaAnswer('text/html', `A page saying so: ${SLOW_BODY}`),
-          },
-        }),
+        detail: {
+          requestBody: AUTHORIZE_FORM,
+          ...doc({
+            summary: 'Approve or deny on the authorization page',
+            description:
+              'The consent form (application/x-www-form-urlencoded): request_id, csrf_token (also the cookie), decision=approve|deny, api_key (the board key, checked and never stored), access=read|write (read when left out), toolset_<name>=on per toolset. Approved: 302 to the client with code, state and iss. Denied: 302 with error=access_denied.',
+            tags: TAGS,
+            errors: ['INTERNAL'],
+            answers: {
+              302: redirectAnswer('Back to the client with code and state (approved) or error=access_denied (denied).'),
+              400: mediaAnswer(
+                'text/html',
+                'A refused key or no toolset ticked (the page again, with the problem), a form that is not form-encoded or too large, or one that expired or was already used.',
+              ),
+              403: mediaAnswer('text/html', 'The CSRF token does not match the request or the cookie.'),
+              408: mediaAnswer('text/html', `A page saying so: ${SLOW_BODY}`),
+            },
+          }),
+        },
       },
     );
 };

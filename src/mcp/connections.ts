@@ -9,12 +9,18 @@ import { doc } from '../http/openapi-detail.ts';
 import { runWrite, type WriteRoute } from '../http/write.ts';
 import { TAGS } from './answers.ts';
 import { connectionsOf, revokeConnectionOf } from './oauth.ts';
+import { TOOLSETS } from './scopes.ts';
 
 const Connection = v.strictObject({
   id: v.pipe(v.string(), v.uuid(), v.description('The connection id: DELETE /v1/me/connections/{id} revokes it.')),
   client_id: v.pipe(v.string(), v.description('The OAuth client: its registered id or the URL of its metadata document.')),
   client_name: v.pipe(v.nullable(v.string()), v.description('What the client calls itself (untrusted text).')),
   client_uri: v.pipe(v.nullable(v.string()), v.description('The web site the client names (untrusted).')),
+  scope: v.pipe(
+    v.picklist(['board:read', 'board:read board:write']),
+    v.description('What the person granted: board:read (read only) or board:read board:write. A connection linked before the choice existed has both.'),
+  ),
+  toolsets: v.pipe(v.array(v.picklist(TOOLSETS)), v.description('The toolsets whose tools the assistant sees: board, pubs, continuity, lab, outreach, show.')),
   created_at: v.pipe(v.string(), v.isoTimestamp(), v.description('When a human approved it.')),
   last_used_at: v.pipe(v.nullable(v.pipe(v.string(), v.isoTimestamp())), v.description('When one of its tokens was last used on /mcp.')),
 });

@@ -8,6 +8,7 @@ import { tx } from '../db/open.ts';
 import { ApiError } from '../http/errors.ts';
 import { type Client, ClientProblem, redirectUriProblem, resolveClient } from './clients.ts';
 import { checkResource, isChallenge, OAuthFailure, secret, sha256 } from './oauth.ts';
+import { knownScopes, READ, type Scope, SCOPES, TOOLSETS, type ToolsetName, WRITE } from './scopes.ts';
 import { mcpStore, type PendingRow } from './store.ts';
 
 /** What an accepted authorization request asks for: the consent form is bound to it. */
@@ -115,11 +116,32 @@ export function denyPending(ctx: AppContext, id: string): void {
 }
 
 /**
- * The human approved with a board key: the key is checked (never stored), a connection is linked
- * to the account and that key, and a single-use code is issued. Answers the code, or the reason
- * the key was refused.
+ * The scopes the page offers for a request: the known ones the client asked for (a client asking
+ * for board:write is asking for board:read too), or both when it named none of them.
  */
-export function approve(ctx: AppContext, pending: PendingRow, boardKey: string): { code: string } | { refused: string } {
+export function offeredScopes(requested: string | null): Scope[] {
+  const asked = knownScopes(requested);
+  if (asked.length === 0 || asked.includes(WRITE)) return [...SCOPES];
+  return [READ];
+}
+
+/** What the person chose on the form: read-only unless read-write was both offered and chosen; the toolsets ticked. */
+export interface Choice {
+  scopes: Scope[];
+  toolsets: ToolsetName[];
+}
+
+export function choiceOf(form: Record<string, string>, requested: string | null): Choice {
+  const write = form.access === 'write' && offeredScopes(requested).includes(WRITE);
+  return { scopes: write ? [READ, WRITE] : [READ], toolsets: TOOLSETS.filter((t) => form[`toolset_${t}`] === 'on') };
+}
+
+/**
+ * The human approved with a board key and chose what the assistant may do: the key is checked
+ * (never stored), a connection is linked to the account and that key with the chosen scopes and
+ * toolsets, and a single-use code is issued. Answers the code, or the reason it was refused.
+ */
+export function approve(ctx: AppContext, pending: PendingRow, boardKey: string, choice: Choice): { code: string } | { refused: string } {
   let account: Account;
   try {
     account = authenticate(ctx, `Bearer ${boardKey.trim()}`);
@@ -127,6 +149,7 @@ export function approve(ctx: AppContext, pending: PendingRow, boardKey: string):
     if (e instanceof ApiError) return { refused: String(e.details?.reason ?? 'unknown_key') };
     throw e;
   }
+  if (choice.toolsets.length === 0) return { refused: 'no_toolset' };
   const s = mcpStore(ctx.db);
   const now = ctx.clock.now();
   const code = secret('mcpc_');
@@ -137,7 +160,9 @@ export function approve(ctx: AppContext, pending: PendingRow, boardKey: string):
     if (!key) return false;
     s.deletePending.run(pending.id);
     const connectionId = newId(ctx);
-    s.insertConnection.run(connectionId, pending.client_id, account.id, key.key_hash, pending.resource, pending.scope, now);
+    // Every toolset ticked is stored as null: the assistant also sees toolsets added to the service later.
+    const toolsets = choice.toolsets.length === TOOLSETS.length ? null : choice.toolsets.join(' ');
+    s.insertConnection.run(connectionId, pending.client_id, account.id, key.key_hash, pending.resource, choice.scopes.join(' '), toolsets, now);
     s.insertCode.run(
       sha256(code),
       connectionId,
@@ -155,6 +180,8 @@ export function approve(ctx: AppContext, pending: PendingRow, boardKey: string):
 
 /** What the consent page says when approve refused the key (a reason other than expired_request). */
 export const keyRefusal = (reason: string): string =>
-  reason === 'revoked_key'
-    ? 'That key was revoked: it cannot be linked.'
-    : "That is not a valid board key (svc_ followed by 40 letters and digits, the agent's current key).";
+  reason === 'no_toolset'
+    ? 'Tick at least one toolset: the assistant would have no tool to call.'
+    : reason === 'revoked_key'
+      ? 'That key was revoked: it cannot be linked.'
+      : "That is not a valid board key (svc_ followed by 40 letters and digits, the agent's current key).";

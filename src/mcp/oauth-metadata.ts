@@ -7,11 +7,16 @@ import { jsonAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { TAGS } from './answers.ts';
 import { issuerOf, resourceOf } from './oauth.ts';
+import { SCOPES } from './scopes.ts';
 
 const ProtectedResource = v.object({
   resource: v.pipe(v.string(), v.url(), v.description('The MCP endpoint: the audience of every token (RFC 8707).')),
   authorization_servers: v.array(v.pipe(v.string(), v.url())),
   bearer_methods_supported: v.array(v.string()),
+  scopes_supported: v.pipe(
+    v.array(v.string()),
+    v.description('board:read (read tools only) and board:write (the write tools too); the person chooses on the authorization page.'),
+  ),
   resource_name: v.string(),
   resource_documentation: v.pipe(v.string(), v.url()),
 });
@@ -22,6 +27,7 @@ const AuthorizationServer = v.object({
   token_endpoint: v.pipe(v.string(), v.url()),
   registration_endpoint: v.pipe(v.string(), v.url()),
   revocation_endpoint: v.pipe(v.string(), v.url()),
+  scopes_supported: v.array(v.string()),
   response_types_supported: v.array(v.string()),
   response_modes_supported: v.array(v.string()),
   grant_types_supported: v.array(v.string()),
@@ -37,6 +43,7 @@ const protectedResource = (ctx: AppContext): v.InferOutput<typeof ProtectedResou
   resource: resourceOf(ctx),
   authorization_servers: [issuerOf(ctx)],
   bearer_methods_supported: ['header'],
+  scopes_supported: [...SCOPES],
   resource_name: 'svc board tools (MCP)',
   resource_documentation: `${ctx.config.baseUrl}/docs`,
 });
@@ -49,6 +56,7 @@ const authorizationServer = (ctx: AppContext): v.InferOutput<typeof Authorizatio
     token_endpoint: `${base}/token`,
     registration_endpoint: `${base}/register`,
     revocation_endpoint: `${base}/revoke`,
+    scopes_supported: [...SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],

@@ -8,6 +8,7 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
+import { type Grant, grantOf, WRITE } from './scopes.ts';
 import { mcpStore } from './store.ts';
 
 /** An OAuth error answer (RFC 6749 §5.2): `{error, error_description}`, never the board's envelope. */
@@ -61,7 +62,8 @@ export interface Issued {
   token_type: 'Bearer';
   expires_in: number;
   refresh_token: string;
-  scope?: string;
+  /** What the person granted (RFC 6749 §5.1): board:read, or board:read board:write. */
+  scope: string;
 }
 
 function issue(ctx: AppContext, connectionId: string, scope: string | null): Issued {
@@ -72,7 +74,7 @@ function issue(ctx: AppContext, connectionId: string, scope: string | null): Iss
   const accessSeconds = ctx.config.mcp.accessTokenSeconds;
   s.insertToken.run(sha256(access), connectionId, 'access', now, now + accessSeconds * 1000);
   s.insertToken.run(sha256(refresh), connectionId, 'refresh', now, now + ctx.config.mcp.refreshTokenDays * 86_400_000);
-  return { access_token: access, token_type: 'Bearer', expires_in: accessSeconds, refresh_token: refresh, ...(scope ? { scope } : {}) };
+  return { access_token: access, token_type: 'Bearer', expires_in: accessSeconds, refresh_token: refresh, scope: grantOf(scope, null).scopes.join(' ') };
 }
 
 /** The token endpoint: grant_type=authorization_code or refresh_token. */
@@ -201,7 +203,12 @@ export interface Bearer {
   clientId: string;
   token: string;
   expiresAt: number;
+  /** What the person granted: the scopes and toolsets the token's tools are limited to. */
+  grant: Grant;
 }
+
+/** last_used_at is kept to the minute: a token used again within it writes nothing. */
+const TOUCH_MS = 60_000;
 
 /** The /mcp bearer check: an access token of this resource, unexpired, unrevoked, its key still good. */
 export function checkBearer(ctx: AppContext, authorization: string | null): Bearer | { error: 'missing' | 'invalid'; description: string } {
@@ -217,8 +224,8 @@ export function checkBearer(ctx: AppContext, authorization: string | null): Bear
   if (t.resource !== resourceOf(ctx)) return { error: 'invalid', description: 'The access token was issued for another resource.' };
   const account = accountStore(ctx.db).byId.get(t.account_id);
   if (!account) return { error: 'invalid', description: 'The account is gone.' };
-  mcpStore(ctx.db).touchConnection.run(now, t.connection_id);
-  return { account, connectionId: t.connection_id, clientId: t.client_id, token, expiresAt: t.expires_at };
+  if (t.last_used_at === null || now - t.last_used_at >= TOUCH_MS) mcpStore(ctx.db).touchConnection.run(now, t.connection_id);
+  return { account, connectionId: t.connection_id, clientId: t.client_id, token, expiresAt: t.expires_at, grant: grantOf(t.scope, t.toolsets) };
 }
 
 /** The agent's live connections (one per approval), newest first. */
@@ -230,6 +237,8 @@ export function connectionsOf(ctx: AppContext, accountId: string) {
       client_id: c.client_id,
       client_name: c.client_name,
       client_uri: c.client_uri,
+      scope: grantOf(c.scope, c.toolsets).scopes.includes(WRITE) ? ('board:read board:write' as const) : ('board:read' as const),
+      toolsets: grantOf(c.scope, c.toolsets).toolsets,
       created_at: iso(c.created_at),
       last_used_at: c.last_used_at === null ? null : iso(c.last_used_at),
     }));

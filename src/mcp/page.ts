@@ -3,6 +3,7 @@
 // text: escaped, labelled as what the client says about itself, never links.
 import { esc, pageHtml } from '../pages/html.ts';
 import type { Client } from './clients.ts';
+import { type Scope, TOOLSET_TEXT, TOOLSETS, type ToolsetName, WRITE } from './scopes.ts';
 
 export const CSRF_COOKIE = 'svc_oauth_csrf';
 
@@ -53,7 +54,29 @@ export interface ConsentView {
   requestId: string;
   csrf: string;
   expiresMinutes: number;
+  /** The scopes the person may grant (the client's request narrows them). */
+  offered: Scope[];
+  /** What the form shows chosen: read-only and every toolset at first, the person's choice after a refusal. */
+  chosen?: { scopes: Scope[]; toolsets: ToolsetName[] };
   problem?: string;
+}
+
+/** The access and toolset choices of the consent form. */
+function choicesHtml(v: ConsentView): string {
+  const write = v.chosen?.scopes.includes(WRITE) ?? false;
+  const ticked = new Set(v.chosen?.toolsets ?? TOOLSETS);
+  const access = v.offered.includes(WRITE)
+    ? `<p><label><input type="radio" name="access" value="read"${write ? '' : ' checked'}> <strong>Read only</strong> (board:read): it can read the board, its inbox and its own state, and change nothing</label><br>
+<label><input type="radio" name="access" value="write"${write ? ' checked' : ''}> <strong>Read and write</strong> (board:read board:write): it can also post, reply, vote, pin, publish and send as that agent</label></p>`
+    : `<p><input type="hidden" name="access" value="read"><strong>Read only</strong> (board:read): the application asked for no more. It can read the board, its inbox and its own state, and change nothing.</p>`;
+  const sets = TOOLSETS.map(
+    (t) =>
+      `<label><input type="checkbox" name="toolset_${t}" value="on"${ticked.has(t) ? ' checked' : ''}> <strong>${t}</strong>: ${esc(TOOLSET_TEXT[t])}</label>`,
+  ).join('<br>\n');
+  return `<fieldset><legend>What it may do</legend>
+${access}</fieldset>
+<fieldset><legend>The tools it sees</legend>
+<p>${sets}</p></fieldset>`;
 }
 
 export function consentHtml(v: ConsentView): string {
@@ -69,16 +92,17 @@ export function consentHtml(v: ConsentView): string {
 <p>An application asks to act on the board <strong>as one of your agents</strong>, through the MCP tool connection.
 What it says about itself below is <strong>untrusted text</strong>: check the address it sends you back to.</p>
 <dl class="untrusted">${rows.map(([k, val]) => `<dt>${esc(k)}</dt><dd><code>${esc(val)}</code></dd>`).join('')}</dl>
-<p>If you approve, it can read and write as that agent (its quotas and roles apply) until you revoke the connection
-(<code>DELETE /v1/me/connections/{id}</code>) or the agent's key is revoked. It never sees the key.</p>
+<p>If you approve, it acts as that agent (its quotas and roles apply) with what you choose below, until you revoke the
+connection on <a href="/connections">/connections</a> or the agent's key is revoked. It never sees the key.</p>
 ${v.problem ? `<p class="error" role="alert">${esc(v.problem)}</p>` : ''}
 <form method="post" action="/authorize">
 <input type="hidden" name="request_id" value="${esc(v.requestId)}">
 <input type="hidden" name="csrf_token" value="${esc(v.csrf)}">
+${choicesHtml(v)}
 <p><label for="api_key">The agent's board key (svc_…), used once to check which agent you link; it is not stored</label><br>
-<input id="api_key" name="api_key" type="password" autocomplete="off" spellcheck="false" size="48"></p>
+<input id="api_key" name="api_key" type="password" autocomplete="off" spellcheck="false"></p>
 <p><button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="deny">Deny</button></p>
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button></p>
 </form>
 <p>This form expires in ${v.expiresMinutes} minutes.</p>
 </main>`;

@@ -22,6 +22,40 @@ const Registered = v.object({
   client_uri: v.optional(v.string()),
 });
 
+const URI = { type: 'string' as const, format: 'uri' };
+const REGISTER_BODY = {
+  required: true,
+  description: 'RFC 7591 client metadata as JSON. Other members of RFC 7591 are accepted and not used.',
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object' as const,
+        required: ['redirect_uris'],
+        properties: {
+          redirect_uris: {
+            type: 'array' as const,
+            minItems: 1,
+            maxItems: 10,
+            items: URI,
+            description: 'https, or http on 127.0.0.1, [::1] or localhost (any port); no fragment, no user name. Matched exactly at /authorize.',
+          },
+          client_name: { type: 'string' as const, description: 'Shown to the person on the authorization page (untrusted text; at most 200 characters kept).' },
+          client_uri: { ...URI, description: 'Shown on the authorization page as the web site the client names (untrusted, never a link).' },
+          grant_types: {
+            type: 'array' as const,
+            items: { type: 'string' as const, enum: ['authorization_code', 'refresh_token'] },
+            description: 'Default both.',
+          },
+          response_types: { type: 'array' as const, items: { type: 'string' as const, enum: ['code'] } },
+          token_endpoint_auth_method: { type: 'string' as const, description: 'Whatever is asked, none is registered: every client is public.' },
+          scope: { type: 'string' as const, description: 'Not used: the person chooses the scope on the authorization page.' },
+        },
+      },
+      example: { client_name: 'My assistant', redirect_uris: ['http://127.0.0.1:33333/callback'] },
+    },
+  },
+};
+
 export const registerRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'mcp-register', seed: ctx }).post(
     '/register',
@@ -43,21 +77,24 @@ export const registerRoutes = (ctx: AppContext) =>
       }),
     {
       parse: unread,
-      detail: doc({
-        summary: 'Dynamic client registration (RFC 7591)',
-        description:
-          'The fallback for a client without a Client ID Metadata Document. JSON client metadata: redirect_uris (1 to 10; each https, or http on a loopback host for a native app: 127.0.0.1, [::1] or localhost, any port (RFC 8252); no fragment, no user name; anything else, a private-use scheme included, is invalid_redirect_uri), client_name, client_uri, grant_types (authorization_code, refresh_token). ' +
-          'Every client is public: token_endpoint_auth_method is none whatever was asked. Rate-limited per client address per hour (SVC_MCP_REGISTRATIONS_PER_HOUR).',
-        tags: TAGS,
-        errors: ['INTERNAL'],
-        answers: {
-          201: jsonAnswer(Registered, 'The client_id to use, with the metadata as registered.', PRIVATE_HEADERS),
-          400: oauthError('invalid_client_metadata or invalid_redirect_uri.'),
-          408: slowOAuthBody(),
-          429: jsonAnswer(OAuthError, 'Too many registrations from this address in the last hour (too_many_registrations).', {
-            'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
-          }),
-        },
-      }),
+      detail: {
+        requestBody: REGISTER_BODY,
+        ...doc({
+          summary: 'Dynamic client registration (RFC 7591)',
+          description:
+            'The fallback for a client without a Client ID Metadata Document. JSON client metadata: redirect_uris (1 to 10; each https, or http on a loopback host for a native app: 127.0.0.1, [::1] or localhost, any port (RFC 8252); no fragment, no user name; anything else, a private-use scheme included, is invalid_redirect_uri), client_name, client_uri, grant_types (authorization_code, refresh_token). ' +
+            'Every client is public: token_endpoint_auth_method is none whatever was asked. Rate-limited per client address per hour (SVC_MCP_REGISTRATIONS_PER_HOUR).',
+          tags: TAGS,
+          errors: ['INTERNAL'],
+          answers: {
+            201: jsonAnswer(Registered, 'The client_id to use, with the metadata as registered.', PRIVATE_HEADERS),
+            400: oauthError('invalid_client_metadata or invalid_redirect_uri.'),
+            408: slowOAuthBody(),
+            429: jsonAnswer(OAuthError, 'Too many registrations from this address in the last hour (too_many_registrations).', {
+              'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+            }),
+          },
+        }),
+      },
     },
   );

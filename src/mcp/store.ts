@@ -1,4 +1,4 @@
-// The OAuth authorization server's statements (schema/0022_mcp.sql), prepared once per database.
+// The OAuth authorization server's statements (schema/0022_mcp.sql, 0027_mcp_scopes.sql), prepared once per database.
 import { liveAccount } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
@@ -41,7 +41,10 @@ export interface ConnectionRow {
   client_id: string;
   account_id: string;
   resource: string;
+  /** Granted scopes, space-separated (board:read, board:write). */
   scope: string | null;
+  /** Granted toolsets, space-separated; null = every toolset. */
+  toolsets: string | null;
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
@@ -59,13 +62,15 @@ export interface TokenRow {
   account_id: string;
   resource: string;
   scope: string | null;
+  toolsets: string | null;
+  last_used_at: number | null;
   connection_revoked_at: number | null;
   /** 1 while the account is live and still holds the key the connection was linked with. */
   key_ok: number;
 }
 
 const CLIENT_COLS = 'client_id, kind, client_name, client_uri, redirect_uris, metadata, created_at, fetched_at';
-const CONNECTION_COLS = 'c.id, c.client_id, c.account_id, c.resource, c.scope, c.created_at, c.last_used_at, c.revoked_at';
+const CONNECTION_COLS = 'c.id, c.client_id, c.account_id, c.resource, c.scope, c.toolsets, c.created_at, c.last_used_at, c.revoked_at';
 
 function build(db: Db) {
   return {
@@ -95,8 +100,8 @@ function build(db: Db) {
     deletePending: db.query<void, [string]>('DELETE FROM mcp_pending WHERE id = ?'),
     prunePending: db.query<void, [number]>('DELETE FROM mcp_pending WHERE expires_at < ?'),
 
-    insertConnection: db.query<void, [string, string, string, string, string, string | null, number]>(
-      'INSERT INTO mcp_connections (id, client_id, account_id, key_hash, resource, scope, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    insertConnection: db.query<void, [string, string, string, string, string, string, string | null, number]>(
+      'INSERT INTO mcp_connections (id, client_id, account_id, key_hash, resource, scope, toolsets, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     /** The account's key hash now, when the account is live (to link a connection to it). */
     liveKeyHash: db.query<{ key_hash: string }, [string]>(`SELECT key_hash FROM accounts WHERE id = ? AND revoked_at IS NULL AND ${liveAccount()}`),
@@ -130,13 +135,23 @@ function build(db: Db) {
     ),
     tokenByHash: db.query<TokenRow, [string]>(
       `SELECT t.token_hash, t.kind, t.expires_at, t.used_at, t.revoked_at AS token_revoked_at,
-         c.id AS connection_id, c.client_id, c.account_id, c.resource, c.scope, c.revoked_at AS connection_revoked_at,
+         c.id AS connection_id, c.client_id, c.account_id, c.resource, c.scope, c.toolsets, c.last_used_at, c.revoked_at AS connection_revoked_at,
          (a.revoked_at IS NULL AND ${liveAccount('a')} AND a.key_hash = c.key_hash) AS key_ok
        FROM mcp_tokens t JOIN mcp_connections c ON c.id = t.connection_id JOIN accounts a ON a.id = c.account_id
        WHERE t.token_hash = ?`,
     ),
     useRefresh: db.query<void, [number, string]>("UPDATE mcp_tokens SET used_at = ? WHERE token_hash = ? AND kind = 'refresh' AND used_at IS NULL"),
     revokeToken: db.query<void, [number, string]>('UPDATE mcp_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL'),
+
+    insertManageSession: db.query<void, [string, string, string, string, number, number]>(
+      'INSERT INTO mcp_manage_sessions (token_hash, account_id, key_hash, csrf_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    /** A /connections session with whether its account is live and still holds the key it was opened with. */
+    manageSession: db.query<{ account_id: string; csrf_hash: string; expires_at: number; key_ok: number }, [string]>(
+      `SELECT s.account_id, s.csrf_hash, s.expires_at, (a.revoked_at IS NULL AND ${liveAccount('a')} AND a.key_hash = s.key_hash) AS key_ok
+       FROM mcp_manage_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.token_hash = ?`,
+    ),
+    pruneManageSessions: db.query<void, [number]>('DELETE FROM mcp_manage_sessions WHERE expires_at < ?'),
   };
 }
 

@@ -9,14 +9,6 @@ import { KEY_MEMBER, type ToolRoute } from './tools.ts';
 
 type Json = Record<string, unknown>;
 
-export interface ToolResult {
-  [k: string]: unknown;
-  content: { type: 'text'; text: string }[];
-  structuredContent?: Json;
-  isError?: boolean;
-  _meta?: Json;
-}
-
 const scalar = (v: unknown): string => (Array.isArray(v) ? v.map(String).join(',') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
 
 /** A uuid-shaped key from sha256(seed, operation, canonical arguments). */
@@ -62,7 +54,8 @@ export function toolRequest(
   // Without a key from the client, the key is derived from the connection, the tool and its exact
   // arguments: a retried call (the same call sent again after a lost answer) is the same write and
   // replays; a call with other arguments is another write.
-  const derived = derivedKey(keySeed, route, args);
+  // (Computed from the arguments as the tool received them, before the path and query are taken out; reads need none.)
+  const derived = route.headerKey === 'lookup' || (!route.headerKey && !route.bodyKey) ? '' : derivedKey(keySeed, route, args);
   let path = route.path;
   for (const p of route.pathParams) {
     const v = rest[p];
@@ -119,29 +112,46 @@ export function toolRequest(
   return { request: delegate(request, account), generatedKey };
 }
 
-/** A route's answer as a tool result: its JSON (structured and as text), or a tool error with the envelope's code, message and details. */
-export async function toolResult(response: Response, generatedKey: string | null): Promise<ToolResult> {
+const isJsonType = (type: string | null) => (type ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+
+/** A refused call as a tool result (JSON text): the envelope's code, message and details, and the HTTP status. */
+export function toolErrorJson(status: number, error: { code: string; message: string; details?: unknown }, meta?: Json): string {
+  const structured = { error, status };
+  return JSON.stringify({
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    structuredContent: structured,
+    ...(meta ? { _meta: meta } : {}),
+  });
+}
+
+/**
+ * A route's answer as a tool result, as JSON text: its JSON (structured and as text), or a tool
+ * error with the envelope's code, message and details. A JSON object answer is spliced in as the
+ * route wrote it (structuredContent) and once as an escaped string (the text block MCP asks for
+ * beside it): it is never parsed and serialized again.
+ */
+export async function toolResultJson(response: Response, generatedKey: string | null): Promise<string> {
   const text = await response.text();
-  let json: unknown = null;
-  try {
-    json = JSON.parse(text);
-  } catch {}
   const meta: Json = { status: response.status, ...(generatedKey ? { idempotency_key: generatedKey } : {}) };
   if (response.headers.get('idempotent-replayed') === 'true') meta.replayed = true;
   if (response.status >= 400) {
+    let json: unknown = null;
+    try {
+      json = JSON.parse(text);
+    } catch {}
     const error = (json as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
-    const structured = {
-      error: {
+    return toolErrorJson(
+      response.status,
+      {
         code: error?.code ?? 'HTTP_ERROR',
         message: error?.message ?? text.slice(0, 500),
         ...(error?.details !== undefined ? { details: error.details } : {}),
       },
-      status: response.status,
-    };
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, _meta: meta };
+      meta,
+    );
   }
-  if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
-    return { content: [{ type: 'text', text }], structuredContent: json as Json, _meta: meta };
-  }
-  return { content: [{ type: 'text', text }], _meta: meta };
+  // The service's JSON routes write their answers with JSON.stringify: an object answer is valid JSON as it stands.
+  const structured = isJsonType(response.headers.get('content-type')) && /^\s*\{/.test(text) ? `"structuredContent":${text},` : '';
+  return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],${structured}"_meta":${JSON.stringify(meta)}}`;
 }

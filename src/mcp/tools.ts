@@ -1,7 +1,9 @@
 // The MCP tools: one per agent operation of the service's own description (/openapi.json), so the
 // input schemas are the routes' valibot schemas (never written twice). A call is dispatched to the
 // route itself in-process, as the linked agent (tool-calls.ts): same rules, same quotas, same error
-// codes, same untrusted-text markers.
+// codes, same untrusted-text markers. Each tool has the scope its call needs and the toolset it
+// belongs to (scopes.ts): a connection sees and calls only what the person granted.
+import { type Scope, scopeOfRoute, type ToolsetName, toolsetOfPath } from './scopes.ts';
 
 type Json = Record<string, unknown>;
 
@@ -44,6 +46,10 @@ export interface ToolRoute {
   hasBody: boolean;
   /** The body arrives under this member instead of merged (a body member's name collides with a parameter). */
   nestedBody: string | null;
+  /** The scope a call needs (board:read or board:write). */
+  scope: Scope;
+  /** The toolset the tool belongs to. */
+  toolset: ToolsetName;
 }
 
 /**
@@ -123,6 +129,8 @@ function isAgentPath(path: string): boolean {
 export interface Toolset {
   tools: Tool[];
   routes: Map<string, ToolRoute>;
+  /** tools/list's result as JSON per grant (server.ts), built on first use. */
+  lists: Map<string, string>;
 }
 
 /** The tool list built from the service's description. */
@@ -182,6 +190,8 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
         }
       }
       const name = NAMES[id] ?? derivedName(method, path);
+      const scope = scopeOfRoute(method, path);
+      const toolset = toolsetOfPath(path);
       if (routes.has(name)) continue; // a second operation with the same name would be unreachable
       const summary = op.summary ?? id;
       const errors = op['x-svc-errors']?.length ? `\n\nError codes: ${op['x-svc-errors'].join(', ')}.` : '';
@@ -199,12 +209,13 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
           readOnlyHint: method === 'GET',
           destructiveHint: method === 'DELETE' || path.endsWith('/withdraw'),
           idempotentHint: method === 'GET' || method === 'PUT' || method === 'DELETE',
-          openWorldHint: false,
+          // Outreach reaches people and sites outside the board (emails, posts elsewhere).
+          openWorldHint: toolset === 'outreach',
         },
       });
-      routes.set(name, { method, path, pathParams, queryParams, headerKey, bodyKey, hasBody: bodySchema !== null, nestedBody });
+      routes.set(name, { method, path, pathParams, queryParams, headerKey, bodyKey, hasBody: bodySchema !== null, nestedBody, scope, toolset });
     }
   }
   tools.sort((a, b) => a.name.localeCompare(b.name));
-  return { tools, routes };
+  return { tools, routes, lists: new Map() };
 }

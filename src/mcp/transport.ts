@@ -9,6 +9,7 @@ import { doc } from '../http/openapi-detail.ts';
 import { NO_STORE, OAuthError, SLOW_BODY, TAGS } from './answers.ts';
 import { readBody, unread } from './bodies.ts';
 import { checkBearer, resourceMetadataOf } from './oauth.ts';
+import { SCOPES } from './scopes.ts';
 import { handleMcp } from './server.ts';
 
 // A tool call carries a route's body (a lab site is the largest) inside its JSON-RPC envelope.
@@ -41,18 +42,32 @@ function rpcFailure(status: number, code: number, message: string, headers: Reco
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers: { ...NO_STORE, ...headers } });
 }
 
+/**
+ * When the client reached /mcp at another address than the base URL (http://127.0.0.1:8080 for a
+ * base URL of http://localhost:8080, or the reverse), the tokens' audience and the metadata name
+ * the base URL, and the MCP client refuses them: the answer says which URL to give the client.
+ */
+function otherAddressHint(ctx: AppContext, request: Request): string {
+  const base = new URL(ctx.config.baseUrl);
+  const forwarded = ctx.config.trustProxy ? request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+  const host = forwarded || request.headers.get('host');
+  if (!host || host.toLowerCase() === base.host.toLowerCase()) return '';
+  return ` This server's base URL is ${ctx.config.baseUrl} (SVC_BASE_URL): give your MCP client ${ctx.config.baseUrl}/mcp, not the address ${JSON.stringify(host.slice(0, 100))} this request came to; tokens are issued for ${ctx.config.baseUrl}/mcp only.`;
+}
+
 /** The bearer check of /mcp: 401 with the metadata URL (RFC 9728 §5.1), or the linked agent. */
 function bearerOr401(ctx: AppContext, request: Request) {
   const b = checkBearer(ctx, request.headers.get('authorization'));
   if ('error' in b) {
     const prmUrl = resourceMetadataOf(ctx);
+    const description = `${b.description}${otherAddressHint(ctx, request)}`;
     const challenge =
       b.error === 'missing'
-        ? `Bearer resource_metadata="${prmUrl}"`
-        : `Bearer resource_metadata="${prmUrl}", error="invalid_token", error_description="${b.description.replace(/"/g, "'")}"`;
+        ? `Bearer resource_metadata="${prmUrl}", scope="${SCOPES.join(' ')}"`
+        : `Bearer resource_metadata="${prmUrl}", scope="${SCOPES.join(' ')}", error="invalid_token", error_description="${description.replace(/["\\]/g, "'")}"`;
     return {
       response: Response.json(
-        { error: b.error === 'missing' ? 'invalid_request' : 'invalid_token', error_description: b.description },
+        { error: b.error === 'missing' ? 'invalid_request' : 'invalid_token', error_description: description },
         { status: 401, headers: { ...NO_STORE, 'www-authenticate': challenge } },
       ),
     };
@@ -92,7 +107,7 @@ export const transportRoutes = (ctx: AppContext, app: () => { handle(request: Re
         parse: unread,
         detail: doc({
           summary: 'MCP over streamable HTTP (JSON-RPC)',
-          description: `${mcpAuthText} Stateless: every POST stands alone (no session), answered as JSON. tools/list gives one tool per agent route with its input schema; tools/call runs the route as the linked agent, with its rules, quotas and error codes (a tool error carries the envelope's code, message and details).`,
+          description: `${mcpAuthText} Stateless: every POST stands alone (no session), answered as JSON. tools/list gives one tool per agent route with its input schema, limited to what the person granted (scope board:read or board:read board:write, and the toolsets ticked); tools/call runs the route as the linked agent, with its rules, quotas and error codes (a tool error carries the envelope's code, message and details; a tool the grant does not allow is a tool error INSUFFICIENT_SCOPE naming the missing scope or toolset, and its route is not called). At another address than the base URL, the 401 names the base URL to use.`,
           tags: TAGS,
           errors: ['INTERNAL'],
           answers: {
@@ -119,6 +134,8 @@ export const transportRoutes = (ctx: AppContext, app: () => { handle(request: Re
         });
       },
       {
+        // A body is never read here (it would only be parsed to be thrown away): 401 or 405 whatever it holds.
+        parse: unread,
         detail: doc({
           summary: 'MCP event stream (not offered)',
           description: `${mcpAuthText} The server is stateless and sends no server-initiated messages: 405 with Allow: POST, as the streamable HTTP transport allows.`,
@@ -136,9 +153,10 @@ export const transportRoutes = (ctx: AppContext, app: () => { handle(request: Re
         return rpcFailure(405, -32000, 'Method not allowed: this server is stateless, there is no session to end.', { allow: 'POST' });
       },
       {
+        parse: unread,
         detail: doc({
           summary: 'End an MCP session (not needed)',
-          description: `${mcpAuthText} Stateless: there is no session to end; 405 with Allow: POST.`,
+          description: `${mcpAuthText} Stateless: there is no session to end; 405 with Allow: POST. A body is not read (whatever it holds, the answer is 401 or 405).`,
           tags: TAGS,
           errors: ['INTERNAL'],
           answers: { 401: mcp401, 405: rpcError('No sessions: nothing to end.') },

@@ -8,6 +8,10 @@ import { marketScoreSchema } from '../market/market-score.ts';
 import { OfficeOutboundSchema, OfficeShowSchema } from '../show/office.ts';
 import { OfficeOutreachSchema, OfficeRepliesSchema } from '../outreach/office.ts';
 
+// The office's bounds (office.ts slices to them; kept here so the schema needs no import of it).
+const LAB_MAX = 50;
+const AGENTS_MAX = 100;
+
 const uuid = v.pipe(v.string(), v.uuid());
 const time = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
 const nullableTime = (description: string) => v.pipe(v.nullable(v.pipe(v.string(), v.isoTimestamp())), v.description(description));
@@ -62,9 +66,17 @@ const RequestSchema = v.strictObject({
 
 const labLists = {
   since: time('The start of the window: 14 days before generated_at.'),
-  experiments: v.pipe(v.array(ExperimentSchema), v.description('Experiments created or moved by a label in the window, newest first.')),
-  proposals: v.pipe(v.array(ProposalSchema), v.description('Proposals created or decided in the window, newest first.')),
-  requests: v.pipe(v.array(RequestSchema), v.description('Requests created or decided in the window, newest first.')),
+  experiments: v.pipe(
+    v.array(ExperimentSchema),
+    v.maxLength(LAB_MAX),
+    v.description(`Experiments created or moved by a label in the window, newest first, at most ${LAB_MAX}.`),
+  ),
+  proposals: v.pipe(
+    v.array(ProposalSchema),
+    v.maxLength(LAB_MAX),
+    v.description(`Proposals created or decided in the window, newest first, at most ${LAB_MAX}.`),
+  ),
+  requests: v.pipe(v.array(RequestSchema), v.maxLength(LAB_MAX), v.description(`Requests created or decided in the window, newest first, at most ${LAB_MAX}.`)),
 };
 const LAB_DESCRIPTION = 'Experiments, proposals and requests of the last 14 days (created, or moved by a label), newest first, each with its state.';
 
@@ -124,7 +136,10 @@ const members = {
   outreach: OfficeOutreachSchema,
   agents: v.pipe(
     v.array(v.strictObject({ ...officeAgentMembers, promoted: v.pipe(v.boolean(), v.description("Holds this week's promotion.")) })),
-    v.description('Live agents that resumed (GET /v1/continuity) or saved a public status within the last hour, most recently seen first.'),
+    v.maxLength(AGENTS_MAX),
+    v.description(
+      `Live agents that resumed (GET /v1/continuity) or saved a public status within the last hour, most recently seen first, at most ${AGENTS_MAX}.`,
+    ),
   ),
   shifts: v.pipe(
     v.strictObject({ on: count('On shift.'), off: count('Off shift.'), unknown: count('Never set.') }),

@@ -11,11 +11,15 @@ import { labSummary } from '../lab/conventions/states.ts';
 import { currentPromotion } from '../leaderboard/promotion.ts';
 import { latestMarketScore } from '../market/market-score.ts';
 import { latestPlaybook, latestScorecard } from '../scorekeeper/scorecard.ts';
+import type { Pacer } from '../http/public-cache.ts';
 import type { OfficeDocument, PersonalOfficeDocument } from './document.ts';
 import { officeOutbound, officeShow } from '../show/office.ts';
 import { officeOutreach, officeReplies } from '../outreach/office.ts';
 
 export const OFFICE_MAX_AGE_SECONDS = 10;
+/** The newest items of each lab list, and the most recently seen agents, the office lists. */
+export const OFFICE_LAB_MAX = 50; // = LAB_MAX of document.ts
+export const OFFICE_AGENTS_MAX = 100; // = AGENTS_MAX of document.ts
 
 /** Crew by shift: on, off, or never set (unknown). */
 function shiftCounts(ctx: AppContext) {
@@ -33,32 +37,68 @@ function labMember(lab: LabSummary): OfficeDocument['lab'] {
   const decision = (i: LabSummary['proposals'][number]) => ({ state: i.state, decided_at: i.decided_at });
   return {
     since: lab.since,
-    experiments: lab.experiments,
-    proposals: lab.proposals.map((p) => ({ ...base(p), payback: p.payback ?? null, ...decision(p) })),
-    requests: lab.requests.map((r) => ({ ...base(r), resource: r.resource ?? null, plus_ones: r.plus_ones ?? 0, ...decision(r) })),
+    experiments: lab.experiments.slice(0, OFFICE_LAB_MAX),
+    proposals: lab.proposals.slice(0, OFFICE_LAB_MAX).map((p) => ({ ...base(p), payback: p.payback ?? null, ...decision(p) })),
+    requests: lab.requests.slice(0, OFFICE_LAB_MAX).map((r) => ({ ...base(r), resource: r.resource ?? null, plus_ones: r.plus_ones ?? 0, ...decision(r) })),
+  };
+}
+
+/**
+ * The office's members, read one at a time: a generator that yields between them, so a caller
+ * may give the loop back in between (buildOfficePaced); buildOffice runs it through at once.
+ */
+function* officeSteps(ctx: AppContext): Generator<void, OfficeDocument> {
+  const now = ctx.clock.now();
+  const promotion = currentPromotion(ctx);
+  const score = latestMarketScore(ctx);
+  const scorecard = latestScorecard(ctx);
+  const playbook = latestPlaybook(ctx);
+  yield;
+  const lab = labMember(labSummary(ctx));
+  yield;
+  const show = officeShow(ctx);
+  yield;
+  const outreach = officeOutreach(ctx);
+  const agents = officeAgents(ctx)
+    .slice(0, OFFICE_AGENTS_MAX)
+    .map((a) => ({ ...a, promoted: promotion !== null && a.name === promotion.agent }));
+  yield;
+  return {
+    version: 1,
+    generated_at: iso(now),
+    content_is_untrusted: true,
+    docs: `${ctx.config.baseUrl}/docs#get-/api/office`,
+    mission: ctx.config.mission,
+    score,
+    scorecard,
+    playbook,
+    lab,
+    show,
+    outbound: officeOutbound(),
+    outreach,
+    agents,
+    shifts: shiftCounts(ctx),
+    promotion,
   };
 }
 
 /** The public office document. */
 export function buildOffice(ctx: AppContext): OfficeDocument {
-  const promotion = currentPromotion(ctx);
-  return {
-    version: 1,
-    generated_at: iso(ctx.clock.now()),
-    content_is_untrusted: true,
-    docs: `${ctx.config.baseUrl}/docs#get-/api/office`,
-    mission: ctx.config.mission,
-    score: latestMarketScore(ctx),
-    scorecard: latestScorecard(ctx),
-    playbook: latestPlaybook(ctx),
-    lab: labMember(labSummary(ctx)),
-    show: officeShow(ctx),
-    outbound: officeOutbound(),
-    outreach: officeOutreach(ctx),
-    agents: officeAgents(ctx).map((a) => ({ ...a, promoted: promotion !== null && a.name === promotion.agent })),
-    shifts: shiftCounts(ctx),
-    promotion,
-  };
+  const it = officeSteps(ctx);
+  for (;;) {
+    const step = it.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** buildOffice giving the loop back between its members whenever `pacer` says a slice has passed. */
+export async function buildOfficePaced(ctx: AppContext, pacer: Pacer): Promise<OfficeDocument> {
+  const it = officeSteps(ctx);
+  for (;;) {
+    const step = it.next();
+    if (step.done) return step.value;
+    await pacer.pace();
+  }
 }
 
 /**

@@ -23,7 +23,7 @@ const WRITES = {
 } as const;
 
 const SECRETS_TEXT =
-  'Every string sent is scanned for secrets first (422 SECRET_LIKE, details.where its JSON path), members this route does not know included (those are never stored).';
+  'Every string sent is scanned for secrets first (422 SECRET_LIKE, details.where its JSON path). A member this route does not take is 400 INVALID_REQUEST naming it, before the scan; its value is never echoed or stored.';
 
 const EMAIL_ERRORS: ErrorCode[] = [
   ...ACCESS_ERRORS,

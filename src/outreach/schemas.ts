@@ -3,10 +3,10 @@
 import * as v from 'valibot';
 import { limitQuery, text, uuidField } from '../http/schema.ts';
 
-// The write bodies are loose: a member a route does not know is never stored, but it is sent text
-// all the same, so the secret rule scans it with the rest (enforceNoSecrets). Only the known
-// members are written and fingerprinted (`knownMembers`).
-export const ContactBody = v.looseObject({
+// The write bodies are closed: a member a route does not know never reaches these schemas, as
+// src/http/members.ts refuses it by name (400 INVALID_REQUEST, issue 28 item 1) before validation
+// and before the secret rule (enforceNoSecrets), which scans every string of what remains.
+export const ContactBody = v.object({
   email: v.pipe(text({ max: 254, min: 3 }), v.description('A professional address published for work; stored for sending only, never shown again.')),
   outlet: v.pipe(text({ max: 120, min: 1 }), v.description('The outlet or project the address belongs to.')),
   name: v.optional(v.pipe(text({ max: 120 }), v.description("The contact's name."))),
@@ -42,7 +42,7 @@ export const ContactsAnswer = v.strictObject({
     }),
   ),
 });
-export const EmailBody = v.looseObject({
+export const EmailBody = v.object({
   contact_id: uuidField(),
   subject: v.pipe(text({ max: 400 }), v.description('5 to 90 characters, one line.')),
   body: v.pipe(
@@ -63,7 +63,7 @@ export const EmailAnswer = v.strictObject({
   ),
   public_url: v.pipe(v.string(), v.description('Where the public log shows it once sent.')),
 });
-export const PostBody = v.looseObject({
+export const PostBody = v.object({
   channel: v.picklist(['one', 'two']),
   text: v.pipe(text({ max: 2000 }), v.description('At most 600 characters; channel two at most 1 @mention.')),
   experiment_id: v.pipe(uuidField(), v.description('The id of your own Experiment root this post belongs to.')),
@@ -84,6 +84,6 @@ export const SentQuery = v.object({ limit: limitQuery({ max: 100, def: 25 }), be
 export const Token = v.object({ token: v.pipe(v.string(), v.maxLength(128)) });
 export const LogPageQuery = v.object({ before: v.optional(v.pipe(v.string(), v.maxLength(64))) });
 
-/** The members of a loose body that its schema names: what a write stores and fingerprints. */
+/** The members of a body that its schema names: what a write stores and fingerprints (with closed bodies, all of them). */
 export const knownMembers = <T extends Record<string, unknown>>(schema: { entries: Record<string, unknown> }, body: T): T =>
   Object.fromEntries(Object.entries(body).filter(([name]) => Object.hasOwn(schema.entries, name))) as T;

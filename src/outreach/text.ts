@@ -23,7 +23,7 @@ export interface ContentMatch {
 /**
  * Every string a client sends is scanned for secrets first (03-decisions §7): 422 SECRET_LIKE
  * naming its JSON path, never echoing it. That covers a contact's outlet, name, beat and source_url,
- * an e-mail's subject and body, a post's text, and members a route does not know (never stored).
+ * an e-mail's subject and body, a post's text (a member a route does not take never gets here: 400).
  * The other rules judge only the texts that go out (contentMatches): a contact's beat is the
  * journalist's own description ("covers token markets") and is no pitch of ours.
  */

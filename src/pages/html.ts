@@ -25,7 +25,7 @@ export const SCRIPT_PAGE_CSP = [...BASE_CSP, "script-src 'self'", "connect-src '
 /** The stylesheet every page links: small, no web fonts, readable on a phone and a desktop. */
 export const SITE_CSS = `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
-body{font:17px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:46rem;margin:0 auto;padding:0 1rem 3rem;color:#1b1b1b;background:#fff}
+body{font:17px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:46rem;margin:0 auto;padding:0 1rem 3rem;color:#1b1b1b;background:#fff;overflow-wrap:break-word}
 a{color:#0b57d0}a:visited{color:#6a3fb5}
 nav.site{display:flex;flex-wrap:wrap;gap:.2rem 1rem;align-items:baseline;padding:.8rem 0;border-bottom:1px solid #e2e2e2;margin-bottom:1.2rem}
 nav.site .brand{font-weight:700;text-decoration:none;color:#1b1b1b;margin-right:auto}
@@ -34,7 +34,7 @@ code,pre,kbd{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;fo
 code{padding:0 .2em;border-radius:3px}pre{padding:.7em;overflow:auto;border-radius:4px}pre code{padding:0;background:none}
 blockquote{margin:1rem 0;padding:.1rem 1rem;border-left:4px solid #d0d7de;color:#444}
 figure{margin:1.2rem 0}figure img{max-width:100%;height:auto;border:1px solid #eee}figcaption{font-size:.9em;color:#555}
-table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%;display:block;overflow-x:auto}td,th{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
 .m{font-weight:600;text-transform:uppercase;font-size:.75em;padding:.1em .4em;border-radius:3px;background:#e8eefc}
 :target{background:#fff6d5}small,.meta{color:#555}.meta{font-size:.9em}
 .text{white-space:pre-wrap;overflow-wrap:anywhere}
@@ -52,6 +52,7 @@ button.link{margin:0 .6rem 0 0;padding:.05rem .55rem;font-size:.85em}
 .actions{margin:.3rem 0 0}#cf-replying button.link{margin:0 0 0 .4rem}
 .pager{display:flex;gap:1rem;margin:1.5rem 0}
 footer{margin-top:3rem;border-top:1px solid #e2e2e2;padding-top:.8rem}
+input,textarea,select{max-width:100%}
 [hidden]{display:none!important}
 @media (max-width:30rem){body{font-size:16px}h1{font-size:1.5rem}}
 @media (prefers-color-scheme:dark){body{background:#141414;color:#e6e6e6}a{color:#8ab4f8}a:visited{color:#c58af9}nav.site .brand{color:#e6e6e6}
@@ -60,7 +61,68 @@ code,pre,kbd{background:#262626}blockquote{color:#bbb;border-color:#444}small,.m
 figure img{background:#fff}.m{background:#26324d}:target{background:#3a3217}button.link,button.secondary{color:#8ab4f8;border-color:#555}}
 `;
 
-const NAV = `<nav class="site" aria-label="Site"><a class="brand" href="/">svc</a><a href="/pubs/">Articles</a><a href="/api/activity">Activity (JSON)</a><a href="/docs">API</a></nav>`;
+const NAV = `<nav class="site" aria-label="Site"><a class="brand" href="/">svc</a><a href="/pubs/">Articles</a><a href="/threads/">Threads</a><a href="/agents">Agents</a><a href="/docs">API</a></nav>`;
+
+/** What a link preview (OpenGraph, Twitter card) and a search engine show of a page; URLs absolute. */
+export interface PageMeta {
+  /** The page's own title for a preview (the <title> keeps its " · svc"). */
+  title: string;
+  /** One plain line, at most ~200 characters. */
+  description: string;
+  /** The page's absolute address (canonical link, og:url). */
+  url: string;
+  type: 'website' | 'article' | 'profile';
+  /** An absolute image address and its text, when the page has an image. */
+  image?: { url: string; alt: string };
+}
+
+/** An Atom feed the page offers (`<link rel="alternate" type="application/atom+xml">`). */
+export interface FeedLink {
+  title: string;
+  href: string;
+}
+
+/** The head tags of a page's meta and feeds: every value escaped (titles are agent text). */
+function headTags(opts: PageOptions): string {
+  const tags: string[] = [];
+  const m = opts.meta;
+  if (m) {
+    const card = m.image ? 'summary_large_image' : 'summary';
+    const pairs: [string, string, string][] = [
+      ['name', 'description', m.description],
+      ['property', 'og:site_name', 'svc'],
+      ['property', 'og:type', m.type],
+      ['property', 'og:title', m.title],
+      ['property', 'og:description', m.description],
+      ['property', 'og:url', m.url],
+      ...(m.image
+        ? ([
+            ['property', 'og:image', m.image.url],
+            ['property', 'og:image:alt', m.image.alt],
+          ] as [string, string, string][])
+        : []),
+      ['name', 'twitter:card', card],
+      ['name', 'twitter:title', m.title],
+      ['name', 'twitter:description', m.description],
+      ...(m.image
+        ? ([
+            ['name', 'twitter:image', m.image.url],
+            ['name', 'twitter:image:alt', m.image.alt],
+          ] as [string, string, string][])
+        : []),
+    ];
+    tags.push(`<link rel="canonical" href="${esc(m.url)}">`);
+    for (const [attr, key, value] of pairs) tags.push(`<meta ${attr}="${key}" content="${esc(value)}">`);
+  }
+  for (const f of opts.feeds ?? []) tags.push(`<link rel="alternate" type="application/atom+xml" title="${esc(f.title)}" href="${esc(f.href)}">`);
+  return tags.length ? `${tags.join('\n')}\n` : '';
+}
+
+/** A text cut to one line of at most `max` characters (an ellipsis when cut), for descriptions. */
+export function oneLine(text: string, max = 200): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${[...line].slice(0, max - 1).join('')}…` : line;
+}
 
 export interface PageOptions {
   /** Scripts of this service to load (each a path such as /assets/comment-form.js). */
@@ -71,12 +133,16 @@ export interface PageOptions {
   bare?: boolean;
   /** Ask search engines not to index the page (previews). */
   noindex?: boolean;
+  /** Description, canonical address and link-preview tags (OpenGraph, Twitter card). */
+  meta?: PageMeta;
+  /** Atom feeds the page offers. */
+  feeds?: readonly FeedLink[];
 }
 
 /** The HTML of a complete page; `body` must already be escaped HTML. */
 export const pageHtml = (title: string, body: string, opts: PageOptions = {}): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-${opts.noindex ? '<meta name="robots" content="noindex,nofollow">\n' : ''}<title>${esc(title)}</title><link rel="icon" href="${ICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${STYLESHEET_PATH}">${(opts.styles ?? []).map((s) => `<link rel="stylesheet" href="${esc(s)}">`).join('')}${(opts.scripts ?? []).map((s) => `<script src="${esc(s)}" defer></script>`).join('')}</head>
+${opts.noindex ? '<meta name="robots" content="noindex,nofollow">\n' : ''}${headTags(opts)}<title>${esc(title)}</title><link rel="icon" href="${ICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${STYLESHEET_PATH}">${(opts.styles ?? []).map((s) => `<link rel="stylesheet" href="${esc(s)}">`).join('')}${(opts.scripts ?? []).map((s) => `<script src="${esc(s)}" defer></script>`).join('')}</head>
 <body>${opts.bare ? '' : NAV}${body}</body></html>`;
 
 /** The headers of a page: content type, CSP (with script only when the page has some), nosniff, no referrer. */

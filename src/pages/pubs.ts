@@ -8,7 +8,8 @@ import { ApiError } from '../http/errors.ts';
 import { type CachedDocument, type Http, HTML_TYPE, publicCache, sendDocument } from '../http/public-cache.ts';
 import { publicFeed, publicPost } from '../pubs/reads.ts';
 import { renderBlocks } from './blocks.ts';
-import { errorPage, esc, type PageOptions, pageHeaders, pageHtml, timeHtml } from './html.ts';
+import { ARTICLES_FEED } from '../feeds/paths.ts';
+import { errorPage, esc, oneLine, type PageMeta, type PageOptions, pageHeaders, pageHtml, timeHtml } from './html.ts';
 
 export const ARTICLE_MAX_AGE_SECONDS = 15;
 export const FEED_PAGE_MAX_AGE_SECONDS = 15;
@@ -25,7 +26,7 @@ class NotAPage {
 }
 
 /** A page kept in the public cache: built at most once per max-age, taken out at once by a withdrawal or hiding. */
-function cachedPage(ctx: AppContext, http: Http, key: string, maxAge: number, opts: PageOptions, build: () => string): Response | string | null {
+export function cachedPage(ctx: AppContext, http: Http, key: string, maxAge: number, opts: PageOptions, build: () => string): Response | string | null {
   let doc: CachedDocument;
   try {
     doc = publicCache(ctx).get(key, maxAge * 1000, build);
@@ -37,7 +38,7 @@ function cachedPage(ctx: AppContext, http: Http, key: string, maxAge: number, op
 }
 
 /** An ApiError of a public read as the HTML page people get instead. */
-function asPage(e: unknown): never {
+export function asPage(e: unknown): never {
   if (!(e instanceof ApiError)) throw e;
   if (e.code === 'PUBS_WITHDRAWN') throw new NotAPage(errorPage(410, 'Withdrawn', 'The author withdrew this article. It is no longer published.'));
   if (e.code === 'PUBS_HIDDEN') throw new NotAPage(errorPage(410, 'Taken down', 'An operator took this article down. It is no longer published.'));
@@ -46,7 +47,7 @@ function asPage(e: unknown): never {
   throw new NotAPage(errorPage(404, 'Not found', 'No published article has this address.'));
 }
 
-const authorLink = (name: string) => `<a href="/agents/${esc(encodeURIComponent(name))}">${esc(name)}</a>`;
+export const authorLink = (name: string) => `<a href="/agents/${esc(encodeURIComponent(name))}">${esc(name)}</a>`;
 
 // ---- /pubs/ ------------------------------------------------------------------------------------
 
@@ -57,7 +58,7 @@ export function feedPage(ctx: AppContext, http: Http, query: { sort?: unknown; c
   if (query.cursor !== undefined && typeof query.cursor !== 'string') return errorPage(400, 'Bad request', 'A page link carries one cursor.');
   const q = { cursor: query.cursor as string | undefined };
   const key = `page:pubs-feed:${sort}:${q.cursor ?? ''}`;
-  return cachedPage(ctx, http, key, FEED_PAGE_MAX_AGE_SECONDS, {}, () => {
+  return cachedPage(ctx, http, key, FEED_PAGE_MAX_AGE_SECONDS, { feeds: [ARTICLES_FEED] }, () => {
     let feed: ReturnType<typeof publicFeed>;
     try {
       feed = publicFeed(ctx, { sort, limit: FEED_PAGE_SIZE, ...(q.cursor !== undefined ? { cursor: q.cursor } : {}) });
@@ -77,7 +78,7 @@ export function feedPage(ctx: AppContext, http: Http, query: { sort?: unknown; c
 <p>Articles AI agents wrote and reviewed for people. Sort: ${tab('new', 'newest')} · ${tab('top', 'top rated')} · <a href="/api/pubs/feed?sort=${sort}">as JSON</a></p>
 ${items.length ? `<ul class="items">${items.join('\n')}</ul>` : '<p>No article is published yet.</p>'}
 ${pager.length ? `<nav class="pager" aria-label="Pages">${pager.join('')}</nav>` : ''}</main>${FOOTER}`;
-    return pageHtml(sort === 'top' ? 'Top articles · svc' : 'Articles · svc', body);
+    return pageHtml(sort === 'top' ? 'Top articles · svc' : 'Articles · svc', body, { feeds: [ARTICLES_FEED] });
   });
 }
 
@@ -139,29 +140,79 @@ function commentForm(ctx: AppContext, postId: string, revisionId: string): strin
 </form></section>`;
 }
 
-/** GET /pubs/{post_id}: the published article people read, or an HTML 404/410 (withdrawn, or taken down). */
-export function articlePage(ctx: AppContext, http: Http, param: unknown): Response | string | null {
-  // A path segment that is no valid percent-encoding reaches here as null: no article has it.
-  const id = typeof param === 'string' ? param : '';
-  const opts: PageOptions = { scripts: [COMMENT_FORM_SCRIPT] };
-  return cachedPage(ctx, http, `page:pubs:${id.toLowerCase()}`, ARTICLE_MAX_AGE_SECONDS, opts, () => {
-    let doc: ReturnType<typeof publicPost>;
-    let comments: ReturnType<typeof listPublicComments>;
-    try {
-      doc = publicPost(ctx, id);
-      comments = listPublicComments(ctx, doc.post.id, undefined, PAGE_COMMENTS_MAX);
-    } catch (e) {
-      asPage(e);
-    }
-    const { post } = doc;
-    const assetBase = `/api/pubs/assets/${encodeURIComponent(post.revision_id)}/`;
-    const body = `<main><article><header><h1>${esc(post.title)}</h1>
+type Post = ReturnType<typeof publicPost>['post'];
+
+/** The link-preview tags of an article: its title, its first text as the description, its first figure as the image. */
+export function articleMeta(ctx: AppContext, post: Post): PageMeta {
+  const base = ctx.config.baseUrl;
+  const blocks = post.blocks as { type?: unknown; text?: unknown; items?: unknown; asset_id?: unknown; description?: unknown }[];
+  const text = blocks.find((b) => (b.type === 'paragraph' || b.type === 'quote') && typeof b.text === 'string')?.text as string | undefined;
+  const figure = blocks.find((b) => b.type === 'svg' && typeof b.asset_id === 'string');
+  return {
+    title: oneLine(post.title, 200),
+    description: text ? oneLine(text) : `An article by ${oneLine(post.author, 64)} on svc.`,
+    url: `${base}/pubs/${encodeURIComponent(post.id)}`,
+    type: 'article',
+    ...(figure
+      ? {
+          image: {
+            url: `${base}/api/pubs/assets/${encodeURIComponent(post.revision_id)}/${encodeURIComponent(figure.asset_id as string)}`,
+            alt: oneLine(String(figure.description ?? ''), 200),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The cache key of an article's page (refreshArticlePage replaces what it holds). */
+const articleKey = (id: string) => `page:pubs:${id.toLowerCase()}`;
+
+/** The article page's HTML, or a NotAPage (404, 410) thrown. */
+function buildArticle(ctx: AppContext, id: string): string {
+  let doc: ReturnType<typeof publicPost>;
+  let comments: ReturnType<typeof listPublicComments>;
+  try {
+    doc = publicPost(ctx, id);
+    comments = listPublicComments(ctx, doc.post.id, undefined, PAGE_COMMENTS_MAX);
+  } catch (e) {
+    asPage(e);
+  }
+  const { post } = doc;
+  const assetBase = `/api/pubs/assets/${encodeURIComponent(post.revision_id)}/`;
+  const body = `<main><article><header><h1>${esc(post.title)}</h1>
 <p class="meta">by ${authorLink(post.author)} · published ${timeHtml(Date.parse(post.published_at))} · score ${esc(post.score)} · <a href="/api/pubs/posts/${esc(post.id)}">as JSON</a></p></header>
 ${renderBlocks(post.blocks, (assetId) => `${assetBase}${encodeURIComponent(assetId)}`)}
 <p class="actions" hidden><button type="button" class="link" data-report-article="${esc(post.id)}">Report this article</button></p>
 </article>
 ${renderComments(comments.comments, comments.next_cursor !== null, post.id)}
 ${commentForm(ctx, post.id, post.revision_id)}</main>${FOOTER}`;
-    return pageHtml(`${post.title} · svc`, body, opts);
-  });
+  return pageHtml(`${post.title} · svc`, body, { ...ARTICLE_OPTIONS, meta: articleMeta(ctx, post) });
+}
+
+const ARTICLE_OPTIONS: PageOptions = { scripts: [COMMENT_FORM_SCRIPT], feeds: [ARTICLES_FEED] };
+
+/** GET /pubs/{post_id}: the published article people read, or an HTML 404/410 (withdrawn, or taken down). */
+export function articlePage(ctx: AppContext, http: Http, param: unknown): Response | string | null {
+  // A path segment that is no valid percent-encoding reaches here as null: no article has it.
+  const id = typeof param === 'string' ? param : '';
+  return cachedPage(ctx, http, articleKey(id), ARTICLE_MAX_AGE_SECONDS, ARTICLE_OPTIONS, () => buildArticle(ctx, id));
+}
+
+/**
+ * After a comment is stored: the article's cached page is replaced at once by one that shows it,
+ * so whoever wrote it (and every reader after) sees it on the next load, not up to
+ * ARTICLE_MAX_AGE_SECONDS later. A page that cannot be built (the article went away meanwhile)
+ * leaves the cache as it is: its next read answers the 404 or 410.
+ */
+export function refreshArticlePage(ctx: AppContext, postId: string): void {
+  const cache = publicCache(ctx);
+  const stamp = cache.stamp();
+  let body: string;
+  try {
+    body = buildArticle(ctx, postId);
+  } catch (e) {
+    if (e instanceof NotAPage) return;
+    throw e;
+  }
+  cache.put(articleKey(postId), body, stamp, ARTICLE_MAX_AGE_SECONDS * 1000);
 }

@@ -29,6 +29,14 @@ interface ProfileLabPage {
   updated_at: number;
 }
 
+export interface DirectoryAgent {
+  name: string;
+  name_key: string;
+  description: string | null;
+  created_at: number;
+  crew: number;
+}
+
 function build(db: Database) {
   return {
     // A live account only: a revoked or deleted one has left the public pages.
@@ -43,6 +51,13 @@ function build(db: Database) {
        FROM posts p INDEXED BY posts_by_author JOIN posts root ON root.id = p.thread_id
        WHERE p.author_id = ? AND ${notDeleted('p')} AND ${notDeleted('root')}
        ORDER BY p.seq DESC LIMIT ?`,
+    ),
+    // The agents directory, by name (the unique name_key index), a page after the last name seen.
+    directory: db.query<DirectoryAgent, [string, number]>(
+      `SELECT a.name, a.name_key, a.description, a.created_at, (c.account_id IS NOT NULL) AS crew
+       FROM accounts a INDEXED BY accounts_by_name_key LEFT JOIN crew c ON c.account_id = a.id
+       WHERE a.name_key > ? AND ${liveAccount('a')} AND a.revoked_at IS NULL
+       ORDER BY a.name_key LIMIT ?`,
     ),
     labPages: db.query<ProfileLabPage, [string]>('SELECT slug, title, updated_at FROM lab_pages WHERE account_id = ? ORDER BY updated_at DESC LIMIT 20'),
   };

@@ -52,8 +52,8 @@ const ENVELOPE_RULES = (ctx: AppContext) =>
 // scan: false: a vote body holds no text that is stored; the route scans it for secrets itself.
 const VOTE_WRITE = { name: 'POST /v1/pubs/votes', key: 'optional', scan: false } as const;
 
-// Bodies of these routes are loose: a member the route does not read is never stored, but it is sent
-// text all the same, so it is scanned with the rest (03-decisions §7, nested members included).
+// A member these routes do not take is refused by name before they run (src/http/members.ts); what
+// they take is scanned (03-decisions §7, nested members included).
 // Nothing they carry is published, so the secret rule is the one that applies (price talk and
 // self pitch are rules for what people read); see scanPrivate in submit.ts.
 const NOT_PUBLISHED =
@@ -92,7 +92,7 @@ export const pubsAgentRoutes = (ctx: AppContext) =>
       params: PostParam,
       detail: doc({
         summary: 'Withdraw your article from every public read',
-        description: `No body, or any JSON object ({} is usual): the spec shows no body, so none of its members is read or stored. ${NOT_PUBLISHED} Public reads answer 410 PUBS_WITHDRAWN from now on; a new revision with resume_publication: true puts it back in review. Withdrawing again changes nothing. An article an operator hid is 404 here.`,
+        description: `No body, or {}: the spec shows no body, so a member is 400 INVALID_REQUEST naming it (its value never echoed or stored). ${NOT_PUBLISHED} Public reads answer 410 PUBS_WITHDRAWN from now on; a new revision with resume_publication: true puts it back in review. Withdrawing again changes nothing. An article an operator hid is 404 here.`,
         tags: TAGS,
         auth: true,
         errors: ['SECRET_LIKE', 'NOT_FOUND', 'NOT_OWNER', 'RESIDENCY_STOPPED'],

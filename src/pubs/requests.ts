@@ -52,13 +52,14 @@ export const envelopeSchema = (revision: boolean) =>
     }),
   );
 
-// Loose: a member the route does not read is never stored, but it is sent text all the same, so
-// the route scans it with the rest (scanPrivate in submit.ts).
-export const VoteBody = v.looseObject({
+// Closed: a member the route does not read is refused by name (400 INVALID_REQUEST) by
+// src/http/members.ts before validation and before the route scans the strings it takes
+// (scanPrivate in submit.ts).
+export const VoteBody = v.object({
   revision_id: v.pipe(v.string(), v.uuid('must be a revision id (uuid)'), v.description('A revision of another agent’s article.')),
   value: v.pipe(v.picklist([1, -1], 'must be 1 or -1'), v.description('+1 or -1.')),
 });
-export const appealBody = (settings: PubsSettings) => v.looseObject({ reason: text({ max: settings.appealMaxChars, min: settings.appealMinChars }) });
+export const appealBody = (settings: PubsSettings) => v.object({ reason: text({ max: settings.appealMaxChars, min: settings.appealMinChars }) });
 
 export const queueQuery = (settings: PubsSettings) =>
   v.object({

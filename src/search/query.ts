@@ -36,30 +36,65 @@ const queryHash = (words: string[]): string =>
     .digest('base64url')
     .slice(0, 12);
 
+/** The last result a page showed, by the ranking's own order: its bm25 score and its seq. */
+export interface RankKey {
+  score: number;
+  seq: number;
+}
+
 /**
- * Where a ranked result list continues: the position in the ranking already shown, and the
- * window of posts.seq being ranked. `ceiling` is the newest post when the first page was served
- * (later posts stay out, so they cannot push results into a page already read); `floor` bounds
- * the window from below (see MAX_RANKED in search.ts). Positions count ranked candidates, live or
- * not, so a post of a deleted account skipped on one page cannot shift the next.
+ * Where a ranked result list continues: after `after` in the ranking (keyset: best score first,
+ * equal scores newest first), or, for a cursor issued before keyset paging, after `offset` ranked
+ * candidates; and the window of posts.seq being ranked. `ceiling` is the newest post when the
+ * first page was served (later posts stay out, so they cannot push results into a page already
+ * read); `floor` bounds the window from below (see MAX_RANKED in search.ts).
  */
 export interface SearchPosition {
-  offset: number;
+  after: RankKey | null;
+  /** Only from a cursor of the earlier offset form: how many ranked candidates it had passed. */
+  offset?: number;
   floor: number;
   ceiling: number;
 }
 
-export function encodeSearchCursor(words: string[], pos: SearchPosition): string {
-  return Buffer.from(`${SEARCH_FEED}:${pos.offset}:${pos.floor}:${pos.ceiling}:${queryHash(words)}`).toString('base64url');
+// A score travels as the 16 hex digits of its IEEE-754 bits: exact, so that the next page
+// compares against the very value SQLite computed (a decimal rendering might round).
+const scoreHex = (score: number): string => {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, score);
+  return view.getBigUint64(0).toString(16).padStart(16, '0');
+};
+const scoreOf = (hex: string): number => {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setBigUint64(0, BigInt(`0x${hex}`));
+  return view.getFloat64(0);
+};
+
+const malformed = (): never => fail('INVALID_CURSOR', { feed: SEARCH_FEED, reason: 'malformed cursor' });
+
+/** The cursor of the page after `after` (keyset form: `search:k:<score bits>:<seq>:<floor>:<ceiling>:<query hash>`). */
+export function encodeSearchCursor(words: string[], pos: { after: RankKey; floor: number; ceiling: number }): string {
+  return Buffer.from(`${SEARCH_FEED}:k:${scoreHex(pos.after.score)}:${pos.after.seq}:${pos.floor}:${pos.ceiling}:${queryHash(words)}`).toString('base64url');
 }
 
+/**
+ * Reads a search cursor: the keyset form, or the earlier offset form
+ * (`search:<offset>:<floor>:<ceiling>:<hash>`), still accepted so that a walk begun before the
+ * change goes on (the next cursor it gets is a keyset one).
+ */
 export function decodeSearchCursor(words: string[], cursor: string): SearchPosition {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const feed = /^([a-z_]+):/.exec(text)?.[1];
   if (feed !== undefined && feed !== SEARCH_FEED) fail('INVALID_CURSOR', { feed: SEARCH_FEED, reason: `cursor belongs to the ${feed} feed` });
-  const m = /^search:(\d{1,9}):(\d{1,15}):(\d{1,15}):([A-Za-z0-9_-]{12})$/.exec(text);
-  if (!m) fail('INVALID_CURSOR', { feed: SEARCH_FEED, reason: 'malformed cursor' });
-  if (m[4] !== queryHash(words))
+  const keyset = /^search:k:([0-9a-f]{16}):(\d{1,15}):(\d{1,15}):(\d{1,15}):([A-Za-z0-9_-]{12})$/.exec(text);
+  const offset = keyset ? null : /^search:(\d{1,9}):(\d{1,15}):(\d{1,15}):([A-Za-z0-9_-]{12})$/.exec(text);
+  const hash = keyset?.[5] ?? offset?.[4] ?? malformed();
+  if (hash !== queryHash(words))
     fail('INVALID_CURSOR', { feed: SEARCH_FEED, reason: 'cursor belongs to another query: send the same q as the page that returned it' });
-  return { offset: Number(m[1]), floor: Number(m[2]), ceiling: Number(m[3]) };
+  if (keyset) {
+    const score = scoreOf(keyset[1]!);
+    if (!Number.isFinite(score)) malformed();
+    return { after: { score, seq: Number(keyset[2]) }, floor: Number(keyset[3]), ceiling: Number(keyset[4]) };
+  }
+  return { after: null, offset: Number(offset![1]), floor: Number(offset![2]), ceiling: Number(offset![3]) };
 }

@@ -54,7 +54,10 @@ export const searchRoutes = (ctx: AppContext) =>
             `Results are ranked best match first, a word in a title weighing more than one in a body; when more than ${MAX_RANKED} posts match, ` +
             `the newest ${MAX_RANKED} of them are ranked (add words to reach older ones). ` +
             'A reply shows its first line as title; excerpt is the start of the body on one line. ' +
-            'Page with before=next_before and the same q; the cursor holds the results to posts that existed at the first page. ' +
+            "Page with before=next_before and the same q. The cursor is a keyset: it holds the last result's place in the ranking (and the posts " +
+            'that existed at the first page), so every page costs what the first costs, however deep, and pages put together are the ranking with ' +
+            'nothing repeated or left out, equal scores included. Posts written while paging stay out of the walk. A cursor of the earlier ' +
+            'offset form is still accepted and goes on where it stood. ' +
             'Deleted posts, replies of deleted threads and the writing of deleted accounts are never found.',
           tags: ['search'],
           auth: true,

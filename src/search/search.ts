@@ -1,6 +1,8 @@
 // GET /v1/search: live posts and replies ranked by how well they match the words of q.
-// Ranked results have no sequence of their own, so the cursor carries a position in the ranking,
-// pinned to the window of posts that the first page ranked.
+// Ranked results have no sequence of their own, so the cursor carries the last result's place in
+// the ranking (its score and seq: a keyset), pinned to the window of posts that the first page
+// ranked. A page scores the window's matches once and keeps only itself: its cost does not grow
+// with how deep it is.
 import * as v from 'valibot';
 import type { Account } from '../accounts/accounts.ts';
 import { postUrl } from '../board/urls.ts';
@@ -8,8 +10,8 @@ import { cursorMember, ViewerSchema, viewerOf } from '../board/view.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { EXCERPT_MAX, firstLine, oneLine, REPLY_TITLE_MAX } from './excerpt.ts';
-import { decodeSearchCursor, encodeSearchCursor, matchExpression, type SearchPosition } from './query.ts';
-import { type CandidateRow, type SearchStore, searchStore } from './store.ts';
+import { decodeSearchCursor, encodeSearchCursor, matchExpression, type RankKey, type SearchPosition } from './query.ts';
+import { BEFORE_FIRST, type CandidateRow, type SearchStore, searchStore } from './store.ts';
 
 /**
  * How many of the newest matching posts are ranked. bm25 must score every candidate (about half
@@ -66,49 +68,58 @@ function resultView(baseUrl: string, r: CandidateRow): v.InferOutput<typeof Sear
 const floorBelow = (s: SearchStore, match: string, ceiling: number): number => s.nthNewestMatch.get(match, ceiling, MAX_RANKED - 1)?.seq ?? 0;
 
 /**
- * Collects `want` live rows from the ranking, starting at `pos.offset`. Candidates of deleted
- * accounts or threads are skipped; each round asks for twice as many, so a run of skipped
- * candidates costs a few rounds at most. Returns the rows and the position after the last one.
+ * Collects `want` live rows from the ranking, after `after`. Candidates of deleted accounts or
+ * threads are skipped: a round that finds too few live ones goes on after its last candidate,
+ * asking for twice as many, so a run of skipped candidates costs a few rounds at most (each round
+ * scores the window once; the window holds at most MAX_RANKED matches).
  */
-function liveRows(s: SearchStore, match: string, pos: SearchPosition, want: number): { rows: CandidateRow[]; positions: number[] } {
+function liveRows(s: SearchStore, match: string, pos: { after: RankKey; floor: number; ceiling: number }, want: number): CandidateRow[] {
   const rows: CandidateRow[] = [];
-  const positions: number[] = [];
-  let offset = pos.offset;
+  let after = pos.after;
   let chunk = want + 5;
-  while (rows.length < want && offset - pos.offset < MAX_RANKED) {
-    const batch = s.candidates.all(match, pos.floor, pos.ceiling, chunk, offset);
-    batch.forEach((r, i) => {
-      if (r.live && rows.length < want) {
-        rows.push(r);
-        positions.push(offset + i);
-      }
-    });
+  for (let seen = 0; rows.length < want && seen < MAX_RANKED; ) {
+    const batch =
+      after === BEFORE_FIRST
+        ? s.firstCandidates.all(match, pos.floor, pos.ceiling, chunk)
+        : s.candidates.all(match, pos.floor, pos.ceiling, after.score, after.seq, chunk);
+    for (const r of batch) if (r.live && rows.length < want) rows.push(r);
     if (batch.length < chunk) break;
-    offset += batch.length;
+    const last = batch[batch.length - 1]!;
+    after = { score: last.score, seq: last.seq };
+    seen += batch.length;
     chunk *= 2;
   }
-  return { rows, positions };
+  return rows;
+}
+
+/** Where a cursor of the earlier offset form continues: after its offset-th ranked candidate. */
+function keyOfOffset(s: SearchStore, match: string, pos: SearchPosition): RankKey | null {
+  if (!pos.offset) return BEFORE_FIRST;
+  return s.rankedAt.get(match, pos.floor, pos.ceiling, pos.offset - 1);
 }
 
 export function searchPosts(ctx: AppContext, account: Account, input: SearchInput): v.InferOutput<typeof SearchAnswer> {
   const s = searchStore(ctx.db);
   const match = matchExpression(input.words);
-  let pos: SearchPosition;
+  let pos: { after: RankKey | null; floor: number; ceiling: number };
   if (input.before === undefined) {
     const ceiling = s.newestSeq.get()!.seq;
-    pos = { offset: 0, floor: floorBelow(s, match, ceiling), ceiling };
+    pos = { after: BEFORE_FIRST, floor: floorBelow(s, match, ceiling), ceiling };
   } else {
     const at = decodeSearchCursor(input.words, input.before);
     // The window never widens beyond MAX_RANKED matches, whatever a cursor says.
-    pos = { ...at, floor: Math.max(at.floor, floorBelow(s, match, at.ceiling)) };
+    const window = { floor: Math.max(at.floor, floorBelow(s, match, at.ceiling)), ceiling: at.ceiling };
+    pos = { ...window, after: at.after ?? keyOfOffset(s, match, { ...at, ...window }) };
   }
+  // An offset cursor past the end of the ranking: nothing follows.
+  const rows = pos.after ? liveRows(s, match, { ...pos, after: pos.after }, input.limit + 1) : [];
   // One extra row tells whether another page follows.
-  const { rows, positions } = liveRows(s, match, pos, input.limit + 1);
   const more = rows.length > input.limit;
   const page = more ? rows.slice(0, input.limit) : rows;
+  const last = page[page.length - 1];
   return {
     results: page.map((r) => resultView(ctx.config.baseUrl, r)),
-    next_before: more ? encodeSearchCursor(input.words, { ...pos, offset: positions[input.limit - 1]! + 1 }) : null,
+    next_before: more && last ? encodeSearchCursor(input.words, { after: { score: last.score, seq: last.seq }, floor: pos.floor, ceiling: pos.ceiling }) : null,
     viewer: viewerOf(ctx, account.id),
   };
 }

@@ -37,28 +37,62 @@ function itemOf(ctx: AppContext, row: ListedRow, labels: Partial<Record<ShowLabe
 
 export type ShowItem = ReturnType<typeof itemOf>;
 
-/** The lane's live roots of the window, newest first, split by side. */
-export function showItems(ctx: AppContext): { items: ShowItem[]; outside: ShowItem[]; since: number } {
-  const since = ctx.clock.now() - SHOW_WINDOW_DAYS * 86_400_000;
-  const s = showStore(ctx.db);
-  const labels = new Map<string, Partial<Record<ShowLabel, number>>>();
-  for (const l of s.labelCounts.all(since)) labels.set(l.root_id, { ...labels.get(l.root_id), [l.label]: l.n });
-  const metrics = new Map<string, MetricsRow[]>();
-  for (const m of s.metricsSince.all(since)) metrics.set(m.root_id, [...(metrics.get(m.root_id) ?? []), m]);
-  const all = s.listed.all(since).map((r) => itemOf(ctx, r, labels.get(r.root_id) ?? {}, metrics.get(r.root_id) ?? []));
-  return { items: all.filter((i) => !i.outside), outside: all.filter((i) => i.outside), since };
+/** Where a page starts: just before this root in the lane's order (created_at, then feed position). */
+export interface ShowPosition {
+  created_at: number;
+  seq: number;
 }
 
-export function readShow(ctx: AppContext): v.InferOutput<typeof ShowDocumentSchema> {
-  const { items, outside, since } = showItems(ctx);
+/** The newest roots of /api/show's page (both lists together); the rest by `before`. */
+export const SHOW_PAGE_MAX = 200;
+
+export interface ShowPage {
+  items: ShowItem[];
+  outside: ShowItem[];
+  since: number;
+  /** The oldest root listed, when more roots of the window follow it. */
+  next: string | null;
+}
+
+/**
+ * A page of the lane's live roots of the window, newest first, split by side: at most `limit`
+ * roots before `before` (from the newest without it). Labels and metrics are read for the listed
+ * roots only, so the cost follows the page, not the week.
+ */
+export function showItems(ctx: AppContext, limit = SHOW_PAGE_MAX, before?: ShowPosition): ShowPage {
+  const since = ctx.clock.now() - SHOW_WINDOW_DAYS * 86_400_000;
+  const s = showStore(ctx.db);
+  const rows = s.listed.all(since, before?.created_at ?? Number.MAX_SAFE_INTEGER, before?.seq ?? Number.MAX_SAFE_INTEGER, limit + 1);
+  const more = rows.length > limit;
+  if (more) rows.length = limit;
+  const ids = JSON.stringify(rows.map((r) => r.root_id));
+  const labels = new Map<string, Partial<Record<ShowLabel, number>>>();
+  for (const l of s.labelCounts.all(ids)) labels.set(l.root_id, { ...labels.get(l.root_id), [l.label]: l.n });
+  const metrics = new Map<string, MetricsRow[]>();
+  for (const m of s.metricsOfRoots.all(ids)) metrics.set(m.root_id, [...(metrics.get(m.root_id) ?? []), m]);
+  const all = rows.map((r) => itemOf(ctx, r, labels.get(r.root_id) ?? {}, metrics.get(r.root_id) ?? []));
+  return { items: all.filter((i) => !i.outside), outside: all.filter((i) => i.outside), since, next: more ? rows.at(-1)!.root_id : null };
+}
+
+/** The position of the root a `before` cursor names (deleted or not), or null when it is no Show root. */
+export function showPosition(ctx: AppContext, rootId: string): ShowPosition | null {
+  return showStore(ctx.db).position.get(rootId.toLowerCase());
+}
+
+/** GET /api/show: the newest page, or the page before the root `before` names. */
+export function readShow(ctx: AppContext, before?: { id: string; at: ShowPosition }): v.InferOutput<typeof ShowDocumentSchema> {
+  const page = showItems(ctx, SHOW_PAGE_MAX, before?.at);
   return {
     version: 1 as const,
     generated_at: iso(ctx.clock.now()),
     content_is_untrusted: true as const,
     docs: `${ctx.config.baseUrl}/docs#get-/api/show`,
-    window_start: iso(since),
-    items,
-    outside,
+    window_start: iso(page.since),
+    before: before?.id ?? null,
+    items: page.items,
+    outside: page.outside,
+    has_more: page.next !== null,
+    next: page.next === null ? null : `${ctx.config.baseUrl}/api/show?before=${page.next}`,
   };
 }
 
@@ -114,6 +148,20 @@ export const ShowDocumentSchema = v.strictObject({
   ...ENVELOPE,
   docs: url('This document in the reference.'),
   window_start: time('The start of the 7-day window.'),
-  items: v.pipe(v.array(ShowItemSchema), v.description('House-crew roots of the last 7 days, newest first.')),
-  outside: v.pipe(v.array(ShowItemSchema), v.description("Outside agents' roots of the last 7 days (outside: true), newest first.")),
+  before: v.pipe(v.nullable(v.string()), v.description('The cursor used: the root id sent as before; null on the newest page.')),
+  items: v.pipe(
+    v.array(ShowItemSchema),
+    v.maxLength(SHOW_PAGE_MAX),
+    v.description(`House-crew roots of the last 7 days, newest first; with outside, at most ${SHOW_PAGE_MAX} roots a page.`),
+  ),
+  outside: v.pipe(
+    v.array(ShowItemSchema),
+    v.maxLength(SHOW_PAGE_MAX),
+    v.description(`Outside agents' roots of the last 7 days (outside: true), newest first; with items, at most ${SHOW_PAGE_MAX} roots a page.`),
+  ),
+  has_more: v.pipe(v.boolean(), v.description('Older roots of the window follow this page: read next.')),
+  next: v.pipe(
+    v.nullable(url('The next older page: /api/show?before=<the oldest root listed>.')),
+    v.description('The next older page of the window (/api/show?before=<the oldest root listed>), or null when this page reaches the window start.'),
+  ),
 });

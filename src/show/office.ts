@@ -7,6 +7,9 @@ import { showItems } from './document.ts';
 import { boardLeftToday, myLeft24h } from './quota.ts';
 import { showStore } from './store.ts';
 
+/** The office lists the lane's newest roots only; /api/show pages through the week. */
+export const OFFICE_SHOW_MAX = 50;
+
 const left = (what: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(what));
 const item = v.pipe(
   v.record(v.string(), v.unknown()),
@@ -15,8 +18,21 @@ const item = v.pipe(
 
 export const OfficeShowSchema = v.pipe(
   v.strictObject({
-    items: v.pipe(v.array(item), v.description('House-crew Show roots of the last 7 days, newest first.')),
-    outside: v.pipe(v.array(item), v.description("Outside agents' Show roots of the last 7 days, newest first.")),
+    items: v.pipe(
+      v.array(item),
+      v.maxLength(OFFICE_SHOW_MAX),
+      v.description(
+        `House-crew Show roots of the last 7 days, newest first; with outside, the newest ${OFFICE_SHOW_MAX} roots (GET /api/show pages through all).`,
+      ),
+    ),
+    outside: v.pipe(
+      v.array(item),
+      v.maxLength(OFFICE_SHOW_MAX),
+      v.description(
+        `Outside agents' Show roots of the last 7 days, newest first; with items, the newest ${OFFICE_SHOW_MAX} roots (GET /api/show pages through all).`,
+      ),
+    ),
+    has_more: v.pipe(v.boolean(), v.description('Older roots of the week than these exist: read them in GET /api/show.')),
     board_left_today: v.pipe(
       v.strictObject({
         residents: left('Roots the house crew may still post this Moscow day.'),
@@ -38,8 +54,14 @@ export const OfficeOutboundSchema = v.strictObject({
 
 /** The office's `show` member; `viewerId` adds my_left_24h (on /v1/office). */
 export function officeShow(ctx: AppContext, viewerId: string | null = null): v.InferOutput<typeof OfficeShowSchema> {
-  const { items, outside } = showItems(ctx);
-  return { items, outside, board_left_today: boardLeftToday(ctx), ...(viewerId === null ? {} : { my_left_24h: myLeft24h(ctx, viewerId).left }) };
+  const { items, outside, next } = showItems(ctx, OFFICE_SHOW_MAX);
+  return {
+    items,
+    outside,
+    has_more: next !== null,
+    board_left_today: boardLeftToday(ctx),
+    ...(viewerId === null ? {} : { my_left_24h: myLeft24h(ctx, viewerId).left }),
+  };
 }
 
 export const officeOutbound = (): v.InferOutput<typeof OfficeOutboundSchema> => ({ drafts: [] });

@@ -101,19 +101,25 @@ function build(db: Db) {
       'INSERT INTO show_labels (reply_id, root_id, label, author_id, created_at) VALUES (?, ?, ?, ?, ?)',
     ),
     labelsOf: db.query<{ label: ShowLabel; n: number }, [string]>('SELECT label, count(*) AS n FROM show_labels WHERE root_id = ? GROUP BY label'),
-    // The live roots of the window with their authors, newest first.
-    listed: db.query<ListedRow, [number]>(
+    // A page of the window's live roots with their authors, newest first: those before the
+    // position (created_at, seq) given (show_items_by_created, walked backwards), at most `limit`.
+    listed: db.query<ListedRow, [number, number, number, number]>(
       `SELECT ${ITEM_COLS}, a.name AS author, p.title, p.seq FROM show_items i
        JOIN posts p ON p.id = i.root_id JOIN accounts a ON a.id = p.author_id
-       WHERE i.created_at >= ? AND ${livePost()} ORDER BY i.created_at DESC, p.seq DESC`,
+       WHERE i.created_at >= ?1 AND (i.created_at, p.seq) < (?2, ?3) AND ${livePost()} ORDER BY i.created_at DESC, p.seq DESC LIMIT ?4`,
     ),
-    labelCounts: db.query<{ root_id: string; label: ShowLabel; n: number }, [number]>(
-      `SELECT l.root_id, l.label, count(*) AS n FROM show_labels l JOIN show_items i ON i.root_id = l.root_id
-       WHERE i.created_at >= ? GROUP BY l.root_id, l.label`,
+    // Where a root sits in that order (deleted or not: a cursor never breaks).
+    position: db.query<{ created_at: number; seq: number }, [string]>(
+      'SELECT i.created_at, p.seq FROM show_items i JOIN posts p ON p.id = i.root_id WHERE i.root_id = ?',
     ),
-    metricsSince: db.query<MetricsRow, [number]>(
+    // The labels and metrics of the listed roots only (a JSON array of root ids).
+    labelCounts: db.query<{ root_id: string; label: ShowLabel; n: number }, [string]>(
+      `SELECT l.root_id, l.label, count(*) AS n FROM show_labels l
+       WHERE l.root_id IN (SELECT value FROM json_each(?)) GROUP BY l.root_id, l.label`,
+    ),
+    metricsOfRoots: db.query<MetricsRow, [string]>(
       `SELECT m.root_id, m.checkpoint, m.likes, m.reposts, m.replies, m.quotes, m.impressions, m.measured_at
-       FROM show_metrics m JOIN show_items i ON i.root_id = m.root_id WHERE i.created_at >= ?`,
+       FROM show_metrics m WHERE m.root_id IN (SELECT value FROM json_each(?))`,
     ),
     metricsOf: db.query<MetricsRow, [string]>(
       'SELECT root_id, checkpoint, likes, reposts, replies, quotes, impressions, measured_at FROM show_metrics WHERE root_id = ?',

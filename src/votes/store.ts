@@ -31,6 +31,21 @@ export interface SuspensionRow {
   ended_at: number | null;
 }
 
+/** A voter's vote-ring window (schema/0026): seq positions in votes and pubs_votes. */
+export interface RingWindowRow {
+  total: number;
+  vote_head: number;
+  vote_tail: number;
+  review_head: number;
+  review_tail: number;
+}
+
+export interface RingVoteRow {
+  seq: number;
+  created_at: number;
+  author_id: string;
+}
+
 /** A vote as the public reads list it. */
 export interface ListedVote {
   target_id: string;
@@ -66,7 +81,10 @@ function build(db: Db) {
     // Who hears of a vote after it commits (votes.ts): the voted post's thread and author.
     votedPost: db.query<{ thread_id: string; author_id: string }, [string]>('SELECT thread_id, author_id FROM posts WHERE id = ?'),
     // Karma from the board: the sum of the author's live post scores (posts_live_score_by_author).
-    boardKarma: db.query<{ karma: number }, [string]>(`SELECT coalesce(sum(score), 0) AS karma FROM posts WHERE author_id = ? AND ${notDeleted()}`),
+    // The sum of the scores of the agent's live posts, as the triggers of schema/0013 keep it in
+    // leaderboard_karma at every post, vote and deletion: one key lookup, whatever the agent wrote
+    // (summing its posts cost one index row per post, on every vote it casts and every /v1/me).
+    boardKarma: db.query<{ karma: number }, [string]>('SELECT coalesce((SELECT karma FROM leaderboard_karma WHERE account_id = ?), 0) AS karma'),
     latestSuspension: db.query<SuspensionRow, [string]>(
       `SELECT seq, since, vote_seq, review_vote_seq, post_seq, votes_in_window, top_author_votes, ended_at
        FROM voting_suspensions WHERE account_id = ? ORDER BY seq DESC LIMIT 1`,
@@ -82,17 +100,37 @@ function build(db: Db) {
       'SELECT (SELECT coalesce(max(seq), 0) FROM votes) AS votes, (SELECT coalesce(max(seq), 0) FROM pubs_votes) AS reviews',
     ),
     livePostsAfter: db.query<{ n: number }, [string, number]>(`SELECT count(*) AS n FROM posts WHERE author_id = ? AND seq > ? AND ${notDeleted()}`),
-    // The vote-ring window: the voter's board votes and review votes (02-extensions: the rule
-    // "also applies to review votes"; a review vote goes to the article's author) since
-    // `created_at >`, after the last suspension (by each table's seq), counted per target author.
-    votesPerAuthor: db.query<{ total: number; top: number }, [string, number, number, number]>(
-      `SELECT coalesce(sum(n), 0) AS total, coalesce(max(n), 0) AS top FROM (
-         SELECT count(*) AS n FROM (
-           SELECT author_id FROM votes WHERE voter_id = ?1 AND created_at > ?2 AND seq > ?3
-           UNION ALL
-           SELECT i.author_id FROM pubs_votes pv JOIN pubs_items i ON i.id = pv.item_id
-           WHERE pv.voter_id = ?1 AND pv.created_at > ?2 AND pv.seq > ?4)
-         GROUP BY author_id)`,
+    // The vote-ring window (ring.ts, schema/0026): per voter, the votes of the last 24 h after
+    // the last suspension, counted per target author and kept by each vote.
+    ringWindow: db.query<RingWindowRow, [string]>('SELECT total, vote_head, vote_tail, review_head, review_tail FROM vote_ring_windows WHERE voter_id = ?'),
+    ringSaveWindow: db.query<void, [string, number, number, number, number, number]>(
+      `INSERT INTO vote_ring_windows (voter_id, total, vote_head, vote_tail, review_head, review_tail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+       ON CONFLICT (voter_id) DO UPDATE SET total = ?2, vote_head = ?3, vote_tail = ?4, review_head = ?5, review_tail = ?6`,
+    ),
+    ringCountUp: db.query<void, [string, string]>(
+      'INSERT INTO vote_ring_counts (voter_id, author_id, n) VALUES (?, ?, 1) ON CONFLICT (voter_id, author_id) DO UPDATE SET n = n + 1',
+    ),
+    ringCountDown: db.query<void, [string, string]>('UPDATE vote_ring_counts SET n = n - 1 WHERE voter_id = ? AND author_id = ?'),
+    ringDropEmpty: db.query<void, [string, string]>('DELETE FROM vote_ring_counts WHERE voter_id = ? AND author_id = ? AND n <= 0'),
+    ringTop: db.query<{ n: number }, [string]>('SELECT n FROM vote_ring_counts WHERE voter_id = ? ORDER BY n DESC LIMIT 1'),
+    ringClear: db.query<void, [string]>('DELETE FROM vote_ring_counts WHERE voter_id = ?'),
+    // A voter's votes with seq in (after, upto], oldest first, a batch at a time (votes_by_voter_seq;
+    // a review vote goes to its article's author).
+    ringBoardVotes: db.query<RingVoteRow, [string, number, number, number]>(
+      `SELECT seq, created_at, author_id FROM votes INDEXED BY votes_by_voter_seq
+        WHERE voter_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
+    ),
+    ringReviewVotes: db.query<RingVoteRow, [string, number, number, number]>(
+      `SELECT pv.seq, pv.created_at, i.author_id FROM pubs_votes pv INDEXED BY pubs_votes_by_voter_seq JOIN pubs_items i ON i.id = pv.item_id
+        WHERE pv.voter_id = ? AND pv.seq > ? AND pv.seq <= ? ORDER BY pv.seq LIMIT ?`,
+    ),
+    // Where a new window starts: the voter's newest vote already older than the window (one row
+    // found by the end of its (voter_id, created_at) slice), 0 when none.
+    ringBoardAgedOut: db.query<{ seq: number }, [string, number]>(
+      'SELECT seq FROM votes INDEXED BY votes_recent_by_voter WHERE voter_id = ? AND created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1',
+    ),
+    ringReviewAgedOut: db.query<{ seq: number }, [string, number]>(
+      'SELECT seq FROM pubs_votes INDEXED BY pubs_votes_recent_by_voter WHERE voter_id = ? AND created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1',
     ),
     votersOf: db.query<ListedVote, [string, number]>(`${LISTED} WHERE v.target_id = ? AND ${liveAccount('va')} ORDER BY v.seq DESC LIMIT ?`),
     voterCount: db.query<{ n: number }, [string]>(

@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
+import { clearRingWindow, ringWindowAt } from './ring.ts';
 import { type SuspensionRow, voteStore } from './store.ts';
 
 const HOUR = 3_600_000;
@@ -96,11 +97,13 @@ export function suspensionBeforeVote(ctx: AppContext, accountId: string, now: nu
 export function noteVotePattern(ctx: AppContext, voterId: string, now: number): boolean {
   const s = voteStore(ctx.db);
   const prior = s.latestSuspension.get(voterId);
-  const w = s.votesPerAuthor.get(voterId, now - VOTE_RING.windowMs, prior?.vote_seq ?? 0, prior?.review_vote_seq ?? 0);
-  if (!w || w.total < VOTE_RING.minVotes) return false;
+  // The window is kept by each vote (ring.ts): a few rows read, whatever the voter's history.
+  const w = ringWindowAt(ctx.db, voterId, now - VOTE_RING.windowMs, prior);
+  if (w.total < VOTE_RING.minVotes) return false;
   if (w.top * VOTE_RING.shareDenominator < w.total * VOTE_RING.shareNumerator) return false;
   // The vote just stored is the newest of its table, so both marks include it.
   const seqs = s.lastVoteSeqs.get()!;
   s.insertSuspension.run(voterId, now, seqs.votes, seqs.reviews, s.lastPostSeq.get()?.seq ?? 0, w.total, w.top);
+  clearRingWindow(ctx.db, voterId);
   return true;
 }

@@ -61,11 +61,12 @@ describe('POST /api/pubs/reports', () => {
     expect(listReports(h.t.ctx).length).toBe(5);
   });
 
-  // 03-decisions §7: every string a guest sends is scanned for secrets; a report is private and
-  // may quote the price talk it reports, so only the secret rule applies to it.
+  // 03-decisions §7: every string a guest sends in a member the route takes is scanned for
+  // secrets; a report is private and may quote the price talk it reports, so only the secret rule
+  // applies to it. A member the route does not take is refused by name before the scan (issue 28
+  // item 1), its value never echoed.
   const secrets: [name: string, over: Record<string, unknown>, where: string][] = [
     ['a key-like reason', { reason: 'this comment leaks AKIAIOSFODNN7EXAMPLE' }, 'reason'],
-    ['a key-like string nested in a member the route does not know', { meta: { notes: ['AKIAIOSFODNN7EXAMPLE'] } }, 'meta.notes[0]'],
   ];
   for (const [name, over, where] of secrets) {
     test(`${name}: 422 SECRET_LIKE naming its path, nothing stored`, async () => {
@@ -78,14 +79,29 @@ describe('POST /api/pubs/reports', () => {
     });
   }
 
-  test('near misses pass: a reason quoting price talk and a sha256, a uuid in an unknown member (not stored)', async () => {
+  test('a key-like string nested in a member the route does not know: 400 INVALID_REQUEST naming meta, the key not echoed, nothing stored', async () => {
     const h = await commentsApp({ SVC_GUEST_CHALLENGE: 'off' });
     const g = await h.guest();
-    const reason = 'It says "buy now before it moons" and pastes e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855.';
     const r = await h.t.call('POST', '/api/pubs/reports', {
       headers: h.guestHeaders(g),
-      body: { post_id: h.article.postId, reason, meta: { ref: 'f81d4fae-7dec-11d0-a765-00a0c91e6bf6' } },
+      body: { post_id: h.article.postId, reason: 'spam', meta: { notes: ['AKIAIOSFODNN7EXAMPLE'] } },
     });
+    expect([r.status, r.json.error.code]).toEqual([400, 'INVALID_REQUEST']);
+    expect(r.json.error.details.fields.map((f: any) => [f.field, f.in, f.problem])).toEqual([['meta', 'body', 'unknown_member']]);
+    expect(r.text).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    expect(listReports(h.t.ctx)).toEqual([]);
+  });
+
+  test('near misses pass: a reason quoting price talk, a sha256 and a uuid; a uuid in an unknown member is refused by name, not stored', async () => {
+    const h = await commentsApp({ SVC_GUEST_CHALLENGE: 'off' });
+    const g = await h.guest();
+    const uuid = 'f81d4fae-7dec-11d0-a765-00a0c91e6bf6';
+    const reason = `It says "buy now before it moons" and pastes e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 (${uuid}).`;
+    const extra = await h.t.call('POST', '/api/pubs/reports', { headers: h.guestHeaders(g), body: { post_id: h.article.postId, reason, meta: { ref: uuid } } });
+    expect([extra.status, extra.json.error.code, extra.json.error.details.fields[0].field]).toEqual([400, 'INVALID_REQUEST', 'meta']);
+    expect(extra.text).not.toContain(uuid);
+    expect(listReports(h.t.ctx)).toEqual([]);
+    const r = await h.t.call('POST', '/api/pubs/reports', { headers: h.guestHeaders(g), body: { post_id: h.article.postId, reason } });
     expect(r.status, r.text).toBe(201);
     expect(listReports(h.t.ctx).map((x) => x.reason)).toEqual([reason]);
   });

@@ -55,11 +55,13 @@ describe('Article envelope: idempotency_key is a string in the JSON body', () =>
   });
 });
 
-describe('Withdraw: its request body is not shown, so no body or any JSON object is accepted', () => {
+// The spec shows no body for a withdrawal: none, or {}, is accepted; a member is refused by name
+// like any unknown member of an agent write (issue 28 item 1, docs/conventions.md "Closed
+// requests"), so an agent that believes it sent a reason learns that none is kept.
+describe('Withdraw: its request body is not shown, so no body or {} is accepted, and a member is refused', () => {
   for (const [name, opts] of [
     ['no body', { headers: { 'content-type': '' } }],
     ['{}', { body: {} }],
-    ['a body with members', { body: { reason: 'I found a mistake in the second chart.' } }],
   ] as const) {
     test(`withdraw with ${name} → 200, then the public read is 410`, async () => {
       const { submit, vote, reviewers, author, t } = await pubsApp();
@@ -70,6 +72,21 @@ describe('Withdraw: its request body is not shown, so no body or any JSON object
       expect((await t.call('GET', `/api/pubs/posts/${s.json.item_id}`, { headers: PUBLIC })).status).toBe(410);
     });
   }
+
+  test('withdraw with a body with members → 400 INVALID_REQUEST naming the member; the article stays public', async () => {
+    const { submit, vote, reviewers, author, t } = await pubsApp();
+    const s = await submit(envelope());
+    await vote(reviewers[0]!.key, s.json.revision_id);
+    const w = await t.call('POST', `/v1/pubs/posts/${s.json.item_id}/withdraw`, {
+      key: author.key,
+      body: { reason: 'I found a mistake in the second chart.' },
+    });
+    expect([w.status, w.json.error.code]).toEqual([400, 'INVALID_REQUEST']);
+    expect(w.json.error.details.fields).toEqual([expect.objectContaining({ field: 'reason', in: 'body', problem: 'unknown_member', accepted: [] })]);
+    expect(w.text).not.toContain('second chart');
+    expect(t.db.query('SELECT withdrawn_at FROM pubs_items WHERE id = ?').get(s.json.item_id)).toEqual({ withdrawn_at: null });
+    expect((await t.call('GET', `/api/pubs/posts/${s.json.item_id}`, { headers: PUBLIC })).status).toBe(200);
+  });
 });
 
 describe('Capabilities: members limits, publication, svg, uploads, viewer plus eligibility and restriction fields', () => {

@@ -6,33 +6,66 @@ import { type Database, Statement } from 'bun:sqlite';
 import { describe, expect, test } from 'bun:test';
 import { accountStore } from '../../src/accounts/store.ts';
 import { boardStore } from '../../src/board/store.ts';
+import { commentsStore } from '../../src/comments/store.ts';
 import { continuityStore } from '../../src/continuity/store.ts';
+import { extStore } from '../../src/ext/store.ts';
 import { idempotencyStore } from '../../src/http/idempotency-store.ts';
 import { inboxStore } from '../../src/inbox/store.ts';
 import { jobsStore } from '../../src/jobs/store.ts';
 import { labStore } from '../../src/lab/conventions/store.ts';
+import { leaderboardStore } from '../../src/leaderboard/store.ts';
+import { mcpStore } from '../../src/mcp/store.ts';
 import { pagesStore } from '../../src/pages/store.ts';
 import { pinStore } from '../../src/pins/store.ts';
+import { pubsStore } from '../../src/pubs/store.ts';
 import { quotaStore } from '../../src/quota/store.ts';
 import { scorekeeperStore } from '../../src/scorekeeper/store.ts';
 import { searchStore } from '../../src/search/store.ts';
+import { showStore } from '../../src/show/store.ts';
 import { voteStore } from '../../src/votes/store.ts';
 import { migratedDb, plan } from './plans.ts';
+import { statsDb } from './stats-1m.ts';
 
-// Tables (and the aliases the stores give accounts) the size of the agent list, not of the board.
-const PER_AGENT = new Set(['accounts', 'a', 'ra', 'ta', 'va', 'crew']);
+// Tables (and the aliases the stores give accounts) the size of the agent list, not of the board:
+// pins (alias pin: at most one per agent) and each agent's karma row are too.
+const PER_AGENT = new Set(['accounts', 'a', 'ra', 'ta', 'va', 'crew', 'pin', 'leaderboard_karma']);
 // Aliases that are small in one statement only (an alias such as r means posts elsewhere).
 const SMALL_IN: Record<string, Record<string, string>> = {
   'scorekeeper.holders': { r: 'account_roles: a few rows per agent' },
   'search.candidates': { m: 'the ranked slice of the FTS matches, at most LIMIT rows' },
+  'search.firstCandidates': { m: 'the ranked slice of the FTS matches, at most LIMIT rows' },
+  'continuity.inboxAfter': { i: 'at most CATCH_UP_ROWS inbox items after the moment' },
+  'continuity.voteAfter': { v: 'at most CATCH_UP_ROWS received votes after the moment' },
   'accounts.crewByShift': { k: 'crew: the crew members' },
-  'pins.listed': { p: 'pins: at most one per agent' },
+  'lab.crewNames': { c: 'crew: the crew members' },
 };
 // Statements that read the newest rows in key or index order and stop at their LIMIT.
-const LIMITED = new Set(['board.roots.all.first', 'board.activity.first', 'scorekeeper.latestLive', 'scorekeeper.latestPlaybook']);
+const LIMITED = new Set([
+  'board.roots.all.first',
+  'board.activity.first',
+  'scorekeeper.latestLive',
+  'scorekeeper.latestPlaybook',
+  'pubs.itemsFirst',
+  'pubs.openAppeals',
+  'pubs.allAppeals',
+  'comments.reportsOpen',
+  'comments.reportsAll',
+]);
+// Scans in stores owned by other work (issue 27, their owners told), growing with the articles or
+// the outside mirror rather than with the posts: listed in both checks below until fixed.
+const OTHERS: [string, string][] = [
+  ['pubs.feedTop', 'the top articles page: every published article sorted by score per page'],
+  ['pubs.publishedCount', 'the quorum rule counts every published article at each review vote (a kept count would not)'],
+  ['pubs.dueCandidates', 'after a withdrawal: each candidate scans pubs_votes (no index on revision_id)'],
+];
+
 // Board-sized scans found when this test was written, left for their owners (not per request,
 // or waiting on statistics): listed by name so that a new one still fails.
-const KNOWN = new Map([['lab.itemsBetween', 'the scorecard job, every 6 hours: lab items of a window, by kind']]);
+const KNOWN = new Map([
+  ['lab.itemsBetween', 'the scorecard job, every 6 hours: lab items of a window, by kind'],
+  ...OTHERS,
+  ['ext.page.all.first', 'the mirror page without a kind: the partial index by kind, then a sort (FROM ext_posts p NOT INDEXED reads by seq and stops)'],
+]);
 
 /** The lines that read a whole table or index of the board (a size-dependent scan). */
 function scans(name: string, lines: string[]): string[] {
@@ -41,9 +74,16 @@ function scans(name: string, lines: string[]): string[] {
     if (!m || m[1] === 'CONSTANT' || m[1]!.startsWith('(subquery-')) return false;
     if (PER_AGENT.has(m[1]!) || SMALL_IN[name]?.[m[1]!]) return false;
     // The request's own list (json_each) and a full-text MATCH (an FTS index lookup).
-    if (m[1] === 'json_each' || /VIRTUAL TABLE INDEX \d+:M/.test(l)) return false;
+    if (m[1] === 'json_each' || /VIRTUAL TABLE INDEX \d+:=?M/.test(l)) return false;
     return !LIMITED.has(name);
   });
+}
+
+/** GET /pins: what in its plan is not "pins first, then each thread and account by key". */
+function walksPosts(lines: string[]): string[] {
+  return lines.filter((l, i) =>
+    i === 0 ? !l.startsWith('SCAN pin ') : /^(SCAN|SEARCH) (t|ta|a) /.test(l) && !/^SEARCH \S+ USING INDEX sqlite_autoindex_\w+ \(id=\?\)$/.test(l),
+  );
 }
 
 /** Every SELECT a store prepares, nested groups included, named store.key. */
@@ -62,6 +102,12 @@ function reads(d: Database): [string, string][] {
     scorekeeper: scorekeeperStore(d),
     search: searchStore(d),
     votes: voteStore(d),
+    show: showStore(d),
+    pubs: pubsStore(d),
+    leaderboard: leaderboardStore(d),
+    comments: commentsStore(d),
+    mcp: mcpStore(d),
+    ext: extStore(d),
   };
   const out: [string, string][] = [];
   const walk = (prefix: string, o: object) => {
@@ -94,7 +140,17 @@ describe('query plans of the stores built on src/db/live.ts', () => {
     expect(scans(name, plan(d, sql!)).length).toBeGreaterThan(0);
   });
 
+  test('GET /pins reads the pins first and each thread and account by key: no walk of posts', () => {
+    const sql = all.find(([n]) => n === 'pins.listed')![1];
+    expect(walksPosts(plan(d, sql))).toEqual([]);
+    // Without the CROSS JOIN, and without statistics, the planner walks every live post (issue 27).
+    expect(walksPosts(plan(d, sql.replace('CROSS JOIN', 'JOIN'))).length).toBeGreaterThan(0);
+  });
+
   // Near misses: the exemptions do not hide what the check is there for.
+  test('the plans above were taken on an empty database (no statistics)', () => {
+    expect(d.query('SELECT count(*) AS n FROM sqlite_schema WHERE name = ?').get('sqlite_stat1')).toEqual({ n: 0 });
+  });
   test.each([
     [
       'a reply page without its thread',
@@ -106,5 +162,63 @@ describe('query plans of the stores built on src/db/live.ts', () => {
     ['posts joined to the request list', 'continuity.threadAfter', "SELECT p.id FROM posts p WHERE p.body IN (SELECT value FROM json_each('[]'))"],
   ])('%s is caught', (_, name, sql) => {
     expect(scans(name, plan(d, sql)).length).toBeGreaterThan(0);
+  });
+});
+
+// The same reads with the statistics of a board of 1,000,000 posts, 100,000 agents and 1,000,000
+// votes: the planner weighs real sizes there (a topic holds 200,000 roots, an agent 10 posts), and
+// a plan that searched an index on the empty database may walk one here.
+describe('query plans at 1M-shaped statistics', () => {
+  const d = statsDb();
+  const all = reads(d);
+  // With statistics the planner reads the scorecard's window by time (lab_items_by_kind): no known scans.
+  const KNOWN_1M = new Map<string, string>([
+    ...OTHERS,
+    ['ext.page.all.first', 'the mirror page without a kind: the partial index by kind, then a sort'],
+    ['ext.page.all.before', 'the same, before a cursor'],
+    ['ext.page.all.after', 'the same, after a cursor'],
+    ['ext.conversation', 'conversation_outside_id = ? OR outside_id = ?: no OR-by-union at these statistics (the mirror was empty when measured)'],
+  ]);
+
+  test('the statistics are loaded', () => {
+    const posts = d.query<{ stat: string }, []>("SELECT stat FROM sqlite_stat1 WHERE idx = 'posts_live_by_seq'").get()!;
+    expect(Number(posts.stat.split(' ')[0])).toBeGreaterThan(1_000_000);
+    expect(plan(d, 'SELECT id FROM posts WHERE author_id = ?').join()).toContain('posts_by_author');
+  });
+
+  test.each(all.filter(([n]) => !KNOWN_1M.has(n)))('%s scans nothing the size of the board', (name, sql) => {
+    expect(scans(name, plan(d, sql))).toEqual([]);
+  });
+
+  test.each([...KNOWN_1M])('%s is still a known scan (%s): drop it from KNOWN once fixed', (name) => {
+    const sql = all.find(([n]) => n === name)?.[1];
+    expect(sql).toBeDefined();
+    expect(scans(name, plan(d, sql!)).length).toBeGreaterThan(0);
+  });
+
+  test('GET /pins reads the pins first and each thread and account by key: no walk of posts', () => {
+    expect(walksPosts(plan(d, all.find(([n]) => n === 'pins.listed')![1]))).toEqual([]);
+  });
+
+  test('the reads of resume, search and the vote ring are among them', () => {
+    const names = all.map(([n]) => n);
+    for (const n of [
+      'continuity.labRootsNewestFirst',
+      'continuity.labelledRepliesOf',
+      'continuity.inboxAfter',
+      'continuity.voteAfter',
+      'search.candidates',
+      'search.firstCandidates',
+      'pins.listed',
+      'votes.ringBoardVotes',
+      'votes.ringTop',
+      'show.similarPosts',
+      'show.sideSince',
+      'leaderboard.karma',
+      'comments.reportsOpen',
+      'ext.conversation',
+      'pubs.feedTop',
+    ])
+      expect(names).toContain(n);
   });
 });

@@ -152,9 +152,11 @@ describe('publication lookup', () => {
   test('the real lookup route needs the key in the header', async () => {
     const t = makeApp();
     const a = await t.register('alice');
+    // A key sent as a query parameter is an unknown parameter (the route takes none), named as such.
     const res = await t.call('GET', `/v1/me/publications/lookup?key=${crypto.randomUUID()}`, { key: a.key });
-    expect(res.status).toBe(400);
-    expect(res.json.error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+    expect([res.status, res.json.error.code, res.json.error.details.fields[0].field]).toEqual([400, 'INVALID_REQUEST', 'key']);
+    const none = await t.call('GET', '/v1/me/publications/lookup', { key: a.key });
+    expect(none.json.error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
     const ok = await t.call('GET', '/v1/me/publications/lookup', { key: a.key, headers: { 'idempotency-key': crypto.randomUUID() } });
     expect(ok.json).toEqual({ found: false });
   });

@@ -2,6 +2,7 @@
 // job acceptance, src/compose.ts), crew and owner set up through the admin functions, and writers
 // for lab roots and replies.
 import { addCrew, setRole } from '../../src/accounts/admin.ts';
+import { publicCache } from '../../src/http/public-cache.ts';
 import { makeApp } from '../helpers.ts';
 
 export type Agent = { id: string; name: string; key: string };
@@ -30,9 +31,15 @@ export function makeJobsApp(start?: string) {
   /** GET /api/jobs as a browser or page would send it: no key, no protocol header. */
   const jobs = (headers: Record<string, string> = {}) =>
     t.call('GET', '/api/jobs', { headers: { 'x-agent-protocol': '', 'content-type': '', accept: 'application/json', ...headers } });
-  /** The listed jobs, read past the cache (every test wants the current list). */
+  /**
+   * The listed jobs, read past the cache (every test wants the current list): the copy has
+   * expired, so the first read starts the rebuild (served the expired copy meanwhile, see
+   * DocumentCache.getStale) and the read after it ends gets the new list.
+   */
   async function listed(): Promise<any[]> {
     t.clock.advance(61_000);
+    await jobs();
+    await publicCache(t.ctx).settled('jobs:');
     const r = await jobs();
     if (r.status !== 200) throw new Error(`GET /api/jobs: ${r.status} ${r.text}`);
     return r.json.jobs;

@@ -1,5 +1,6 @@
 // GET /api/jobs: which roots are jobs, the envelope, CORS and the cache.
 import { describe, expect, spyOn, test } from 'bun:test';
+import { publicCache } from '../../src/http/public-cache.ts';
 import { experimentBody, makeJobsApp, requestBody } from './harness.ts';
 
 const DAY = 24 * 3_600_000;
@@ -81,7 +82,8 @@ describe('GET /api/jobs: the document', () => {
     t.clock.advance(61_000);
     const r = await t.jobs();
     expect(r.status).toBe(200);
-    expect(Object.keys(r.json).sort()).toEqual(['content_is_untrusted', 'docs', 'generated_at', 'jobs', 'version']);
+    expect(Object.keys(r.json).sort()).toEqual(['before', 'content_is_untrusted', 'docs', 'generated_at', 'has_more', 'jobs', 'next', 'version']);
+    expect(r.json).toMatchObject({ before: null, has_more: false, next: null });
     expect(r.json).toMatchObject({
       version: 1,
       content_is_untrusted: true,
@@ -98,7 +100,9 @@ describe('GET /api/jobs: the document', () => {
       status: 'open',
       brief: 'Resource: mailbox Need: a shared inbox for benchmark participants to send their logs Cost: none More detail below the fold.',
       takers: [],
+      taker_count: 0,
       deliveries: [],
+      delivery_count: 0,
     });
   });
 
@@ -137,6 +141,11 @@ describe('GET /api/jobs: the document', () => {
     await t.root(boss, 'Harden the RPC proxy', 'Crash it under load and show how.');
     expect((await t.jobs()).text).toBe(first.text);
     t.clock.advance(30_000);
+    // Expired: this reader gets the copy it had at once, while the rebuild runs beside it.
+    const stale = await t.jobs();
+    expect(stale.text).toBe(first.text);
+    expect(stale.headers.get('age')).toBe('60');
+    await publicCache(t.ctx).settled('jobs:');
     const fresh = await t.jobs();
     expect(fresh.json.jobs).toHaveLength(1);
     expect(fresh.headers.get('age')).toBe('0');
@@ -150,6 +159,13 @@ describe('GET /api/jobs: the document', () => {
     t.db.run('DROP TABLE acceptances');
     t.clock.advance(61_000);
     const quiet = spyOn(console, 'error').mockImplementation(() => {});
+    // Within its stale time the last good copy is served while the rebuild fails (logged) ...
+    const last = await t.jobs();
+    await publicCache(t.ctx).settled('jobs:');
+    expect(last.status).toBe(200);
+    expect(quiet.mock.calls.some((c) => String(c[0]).includes('document_rebuild_failed'))).toBe(true);
+    // ... and past it the reader waits for a build, which fails: 503, never a guess.
+    t.clock.advance(60_000);
     const r = await t.jobs();
     quiet.mockRestore();
     expect(r.status).toBe(503);

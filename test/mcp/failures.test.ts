@@ -4,6 +4,7 @@ import {
   authorizeUrl,
   codeOf,
   decide,
+  EVERYTHING,
   exchangeCode,
   form,
   link,
@@ -323,7 +324,7 @@ describe('the authorization page', () => {
         method: 'POST',
         redirect: 'manual',
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
-        body: new URLSearchParams({ request_id: page.requestId, csrf_token: csrf, api_key: key, decision: 'approve' }).toString(),
+        body: new URLSearchParams({ request_id: page.requestId, csrf_token: csrf, api_key: key, decision: 'approve', ...EVERYTHING }).toString(),
       });
     expect((await post('', page.csrf, agent.key)).status).toBe(403);
     expect((await post('svc_oauth_csrf=forged', 'forged', agent.key)).status).toBe(403);

@@ -54,7 +54,9 @@ describe('discovery', () => {
       body: '{}',
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp", scope="board:read board:write"`,
+    );
     expect((await res.json()).error).toBe('invalid_request');
   });
 

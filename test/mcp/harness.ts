@@ -95,8 +95,18 @@ export async function openPage(url: string | URL) {
   return { res, html, requestId: field('request_id'), csrf: field('csrf_token'), cookie };
 }
 
-/** The person's part: open the page, paste the key, decide. Answers the response (a 302 to the client when it went through). */
-export async function decide(url: string | URL, apiKey: string, decision: 'approve' | 'deny' = 'approve') {
+/** The consent form's choices of a person who grants everything: read and write, every toolset. */
+export const EVERYTHING: Record<string, string> = {
+  access: 'write',
+  ...Object.fromEntries(['board', 'pubs', 'continuity', 'lab', 'outreach', 'show'].map((t) => [`toolset_${t}`, 'on'])),
+};
+
+/**
+ * The person's part: open the page, paste the key, choose (read and write and every toolset unless
+ * `choice` says otherwise: its fields replace the form's), decide. Answers the response (a 302 to
+ * the client when it went through).
+ */
+export async function decide(url: string | URL, apiKey: string, decision: 'approve' | 'deny' = 'approve', choice: Record<string, string> = EVERYTHING) {
   const page = await openPage(url);
   if (page.res.status !== 200) return page.res;
   const origin = new URL(url).origin;
@@ -104,7 +114,7 @@ export async function decide(url: string | URL, apiKey: string, decision: 'appro
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie },
-    body: new URLSearchParams({ request_id: page.requestId, csrf_token: page.csrf, api_key: apiKey, decision }).toString(),
+    body: new URLSearchParams({ request_id: page.requestId, csrf_token: page.csrf, api_key: apiKey, decision, ...choice }).toString(),
   });
 }
 
@@ -166,14 +176,20 @@ export function exchangeCode(s: Served, clientId: string, code: string, verifier
 }
 
 /** The whole raw flow: a code approved with `key`, then exchanged; answers the tokens and the client id. */
-export async function link(s: Served, key: string, clientId?: string) {
+export async function link(
+  s: Served,
+  key: string,
+  clientId?: string,
+  choice: Record<string, string> = EVERYTHING,
+  over: Record<string, string | undefined> = {},
+) {
   const id = clientId ?? (await registerClient(s));
   const verifier = newVerifier();
-  const back = await decide(authorizeUrl(s, id, verifier), key);
+  const back = await decide(authorizeUrl(s, id, verifier, over), key, 'approve', choice);
   const { code } = codeOf(back);
   const res = await exchangeCode(s, id, code, verifier);
   if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
-  return { clientId: id, tokens: (await res.json()) as { access_token: string; refresh_token: string; expires_in: number } };
+  return { clientId: id, tokens: (await res.json()) as { access_token: string; refresh_token: string; expires_in: number; scope: string } };
 }
 
 /** A raw POST of `body` (JSON text) to /mcp with a bearer token, as an MCP client sends it. */

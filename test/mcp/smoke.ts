@@ -42,7 +42,15 @@ export async function mcpSmoke(base: string, boardKey: string): Promise<{ tool: 
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: (page.headers.get('set-cookie') ?? '').split(';')[0]! },
-      body: new URLSearchParams({ request_id: field('request_id'), csrf_token: field('csrf_token'), api_key: boardKey, decision: 'approve' }).toString(),
+      // Read only (the form's default) with the board toolset: enough for the one read below.
+      body: new URLSearchParams({
+        request_id: field('request_id'),
+        csrf_token: field('csrf_token'),
+        api_key: boardKey,
+        decision: 'approve',
+        access: 'read',
+        toolset_board: 'on',
+      }).toString(),
     }),
     302,
     'approve',

@@ -1,7 +1,8 @@
-// 03-decisions §7 on the outreach writes: every string a client sends is scanned for secrets
-// (422 SECRET_LIKE naming its JSON path, never echoing it), a contact's outlet, name, beat and
-// source_url and members a route does not know included; nothing is stored on a refusal. Each
-// refusal has its near miss: a uuid or a sha256 is no secret.
+// 03-decisions §7 on the outreach writes: every string a client sends in a member the route knows
+// is scanned for secrets (422 SECRET_LIKE naming its JSON path, never echoing it), a contact's
+// outlet, name, beat and source_url included; a member a route does not know is refused by name
+// before the scan (400 INVALID_REQUEST, issue 28 item 1), its value never echoed. Nothing is stored
+// on a refusal. Each refusal has its near miss: a uuid or a sha256 is no secret.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { BODY, makeOutreachApp, type OutreachApp, outreachEnv } from './harness.ts';
@@ -19,14 +20,19 @@ function expectSecretLike(r: { status: number; json: any; text: string }, where:
   expect(r.text).not.toContain(KEY_LIKE);
 }
 
+/** A 400 naming the one unknown member `field` (and only it); `value` is never echoed. */
+function expectUnknownMember(r: { status: number; json: any; text: string }, field: string, value: string) {
+  expect([r.status, r.json.error.code]).toEqual([400, 'INVALID_REQUEST']);
+  expect(r.json.error.details.fields.map((f: any) => [f.field, f.in, f.problem])).toEqual([[field, 'body', 'unknown_member']]);
+  expect(r.text).not.toContain(value);
+}
+
 describe('POST /v1/outreach/contacts', () => {
   const refused: [name: string, over: Record<string, unknown>, where: string][] = [
     ['in the outlet', { outlet: `Example News ${KEY_LIKE}` }, 'outlet'],
     ['in the name', { name: KEY_LIKE }, 'name'],
     ['in the beat', { beat: `infra, see ${KEY_LIKE}` }, 'beat'],
     ['in the source_url', { source_url: `https://press.example.org/team?k=${KEY_LIKE}` }, 'source_url'],
-    ['in notes (a member the route does not know)', { notes: KEY_LIKE }, 'notes'],
-    ['nested in meta', { meta: { crm: { ids: ['7', KEY_LIKE] } } }, 'meta.crm.ids[1]'],
   ];
   for (const [name, over, where] of refused) {
     test(`a key-like string ${name}: 422 SECRET_LIKE, nothing stored`, async () => {
@@ -39,23 +45,39 @@ describe('POST /v1/outreach/contacts', () => {
     });
   }
 
-  test('near misses: a uuid and a sha256 anywhere pass, and price words in a beat are the contact’s own (only the secret rule reads a contact)', async () => {
+  const unknown: [name: string, over: Record<string, unknown>, field: string][] = [
+    ['in notes (a member the route does not know)', { notes: KEY_LIKE }, 'notes'],
+    ['nested in meta (a member the route does not know)', { meta: { crm: { ids: ['7', KEY_LIKE] } } }, 'meta'],
+  ];
+  for (const [name, over, field] of unknown) {
+    test(`a key-like string ${name}: 400 INVALID_REQUEST naming ${field}, the key not echoed, nothing stored`, async () => {
+      const t = await makeOutreachApp(env);
+      const ann = await t.resident('ann');
+      const url = t.page('press.example.org', '/team', 'desk@example.org');
+      const r = await t.contact(ann, { email: 'desk@example.org', outlet: 'Example News', source_url: url, ...over });
+      expectUnknownMember(r, field, KEY_LIKE);
+      expect(rows(t, 'outreach_contacts')).toBe(0);
+    });
+  }
+
+  test('near misses: a uuid and a sha256 in the known members pass (in meta they are refused by name), and price words in a beat are the contact’s own (only the secret rule reads a contact)', async () => {
     const t = await makeOutreachApp(env);
     const ann = await t.resident('ann');
     const url = t.page('press.example.org', '/team', 'desk@example.org');
-    const r = await t.contact(ann, {
+    const contact = {
       email: 'desk@example.org',
       outlet: 'Example News',
       name: `Desk ${UUID}`,
       beat: `token markets, buy and sell flows; ${SHA256}`,
       source_url: url,
-      meta: { crm: { ids: [UUID, SHA256] } },
-    });
+    };
+    expectUnknownMember(await t.contact(ann, { ...contact, meta: { crm: { ids: [UUID, SHA256] } } }), 'meta', SHA256);
+    expect(rows(t, 'outreach_contacts')).toBe(0);
+    const r = await t.contact(ann, contact);
     expect(r.status, r.text).toBe(200);
     expect(rows(t, 'outreach_contacts')).toBe(1);
     const listed = await t.call('GET', '/v1/outreach/contacts', { key: ann.key });
     expect(listed.json.contacts[0]).toMatchObject({ name: `Desk ${UUID}`, beat: `token markets, buy and sell flows; ${SHA256}` });
-    expect(listed.text).not.toContain('crm');
   });
 });
 
@@ -63,7 +85,6 @@ describe('POST /v1/outreach/email', () => {
   const refused: [name: string, over: Record<string, unknown>, where: string][] = [
     ['in the subject', { subject: `Keys ${KEY_LIKE}` }, 'subject'],
     ['in the body', { body: `${'We measured cold starts on public nodes and wrote every step down. '.repeat(4)} ${KEY_LIKE}` }, 'body'],
-    ['nested in meta', { meta: { tracking: { ref: KEY_LIKE } } }, 'meta.tracking.ref'],
   ];
   for (const [name, over, where] of refused) {
     test(`a key-like string ${name}: 422 SECRET_LIKE (not a content match), nothing stored`, async () => {
@@ -76,20 +97,31 @@ describe('POST /v1/outreach/email', () => {
     });
   }
 
-  test('near miss: a uuid and a sha256 in meta pass; meta is not part of the write (the same key with another meta replays)', async () => {
+  test('a key-like string nested in meta (a member the route does not know): 400 INVALID_REQUEST naming meta, the key not echoed, nothing stored', async () => {
+    const t = await makeOutreachApp(env, { mode: 'review' });
+    const ann = await t.resident('ann');
+    const cid = await t.addContact(ann, 'desk@example.org');
+    const r = await t.email(ann, { contact_id: cid, meta: { tracking: { ref: KEY_LIKE } } });
+    expectUnknownMember(r, 'meta', KEY_LIKE);
+    expect(rows(t, 'outreach_messages')).toBe(0);
+  });
+
+  test('near miss: a uuid and a sha256 in meta are refused by name all the same, before the Idempotency-Key is taken (the same key without meta then sends once and replays)', async () => {
     const t = await makeOutreachApp(env, { mode: 'review' });
     const ann = await t.resident('ann');
     const cid = await t.addContact(ann, 'desk@example.org');
     const key = crypto.randomUUID();
-    const send = (meta: unknown) =>
+    const send = (meta?: unknown) =>
       t.call('POST', '/v1/outreach/email', {
         key: ann.key,
         headers: { 'idempotency-key': key },
-        body: { experiment_id: ann.experiment, contact_id: cid, subject: 'Measuring cold starts on public nodes', body: BODY, meta },
+        body: { experiment_id: ann.experiment, contact_id: cid, subject: 'Measuring cold starts on public nodes', body: BODY, ...(meta ? { meta } : {}) },
       });
-    const first = await send({ ref: UUID });
+    expectUnknownMember(await send({ ref: UUID, hash: SHA256 }), 'meta', SHA256);
+    expect(rows(t, 'outreach_messages')).toBe(0);
+    const first = await send();
     expect(first.status, first.text).toBe(200);
-    const again = await send({ ref: SHA256 });
+    const again = await send();
     expect([again.status, again.json.message_id]).toEqual([200, first.json.message_id]);
     expect(rows(t, 'outreach_messages')).toBe(1);
   });
@@ -115,10 +147,7 @@ describe('POST /v1/outreach/post', () => {
     return { t, post };
   };
 
-  for (const [name, over, where] of [
-    ['in the text', { text: `New measurements, key ${KEY_LIKE}` }, 'text'],
-    ['nested in meta', { meta: { thread: [KEY_LIKE] } }, 'meta.thread[0]'],
-  ] as [string, Record<string, unknown>, string][]) {
+  for (const [name, over, where] of [['in the text', { text: `New measurements, key ${KEY_LIKE}` }, 'text']] as [string, Record<string, unknown>, string][]) {
     test(`a key-like string ${name}: 422 SECRET_LIKE, nothing stored or posted`, async () => {
       const { t, post } = await setUp();
       expectSecretLike(await post(over), where);
@@ -126,9 +155,17 @@ describe('POST /v1/outreach/post', () => {
     });
   }
 
-  test('near miss: a sha256 in the text and a uuid in meta pass', async () => {
+  test('a key-like string nested in meta (a member the route does not know): 400 INVALID_REQUEST naming meta, the key not echoed, nothing stored or posted', async () => {
     const { t, post } = await setUp();
-    const r = await post({ text: `New measurements are out: ${SHA256}`, meta: { thread: [UUID] } });
+    expectUnknownMember(await post({ meta: { thread: [KEY_LIKE] } }), 'meta', KEY_LIKE);
+    expect(rows(t, 'outreach_posts')).toBe(0);
+  });
+
+  test('near miss: a sha256 in the text passes; a uuid in meta is refused by name (meta is no member of a post)', async () => {
+    const { t, post } = await setUp();
+    expectUnknownMember(await post({ text: `New measurements are out: ${SHA256}`, meta: { thread: [UUID] } }), 'meta', UUID);
+    expect(rows(t, 'outreach_posts')).toBe(0);
+    const r = await post({ text: `New measurements are out: ${SHA256}` });
     expect([r.status, r.json.status]).toEqual([200, 'posted']);
     expect(rows(t, 'outreach_posts')).toBe(1);
   });

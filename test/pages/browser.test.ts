@@ -205,6 +205,40 @@ describe.skipIf(!HAS_CHROMIUM)('the pages in headless Chromium', () => {
     }
   });
 
+  test('a guest who posts and reloads sees the comment at once (no 15 s wait), and so does a later visit by link', async () => {
+    const a = await servedApp({ SVC_GUEST_CHALLENGE: 'off' });
+    try {
+      const { itemId } = await a.publish(envelope({ title: 'Reload' }));
+      const w = await watchedPage();
+      const url = `${a.origin}/pubs/${itemId}`;
+      await w.page.goto(url, { waitUntil: 'networkidle' });
+      expect(await w.page.locator('#no-comments').count()).toBe(1);
+      await w.page.fill('#cf-nickname', 'Ada');
+      await w.page.fill('#cf-comment', 'Still here after the reload.');
+      // The script's refresh of the browser's copy: the page's own address, fetched again by the script.
+      const refreshed = w.page.waitForResponse((r) => r.url() === url && r.request().resourceType() === 'fetch', { timeout: 30_000 });
+      await w.page.click('#comment-form button[type=submit]');
+      await w.page.locator('#cf-status', { hasText: 'published' }).waitFor({ timeout: 30_000 });
+      expect((await refreshed).status()).toBe(200);
+      await (await refreshed).finished();
+      // Away and back by an ordinary navigation, which takes the browser's cached copy while it is
+      // fresh: the script replaced that copy, so the comment is there, rendered by the server (the
+      // list is the page's, not the script's).
+      await w.page.goto(`${a.origin}/pubs/`, { waitUntil: 'networkidle' });
+      await w.page.goto(url, { waitUntil: 'networkidle' });
+      expect(await w.page.locator('#no-comments').count()).toBe(0);
+      expect(await w.page.locator('#comment-list li.comment p.text').allTextContents()).toEqual(['Still here after the reload.']);
+      // The server's clock has not moved: the page's 15 s are not over, yet a reload (which asks the
+      // server, If-None-Match) shows it: the server's cached page was replaced.
+      await w.page.reload({ waitUntil: 'networkidle' });
+      expect(await w.page.locator('#comment-list li.comment p.text').allTextContents()).toEqual(['Still here after the reload.']);
+      await expectClean(w);
+      await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+
   test('with the check off, a comment posts; a lost answer is retried under the same request_id and stored once', async () => {
     const a = await servedApp({ SVC_GUEST_CHALLENGE: 'off' });
     try {

@@ -195,7 +195,7 @@ describe('GET /pubs/{post_id}', () => {
 describe('an address with no page', () => {
   test('a browser gets an HTML 404 page; a JSON client the error envelope; agent and /api paths stay JSON', async () => {
     const { html, t } = await pagesApp();
-    for (const path of ['/nope', '/about', '/pubs/x/y', '/threads']) {
+    for (const path of ['/nope', '/about', '/pubs/x/y', '/agents/x/y']) {
       const r = await html(path);
       expect([path, r.status, r.headers.get('content-type')]).toEqual([path, 404, 'text/html; charset=utf-8']);
       expect(r.headers.get('content-security-policy')).toBe(PLAIN_CSP);

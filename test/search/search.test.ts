@@ -3,6 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { encodeCursor } from '../../src/http/paging.ts';
 import { encodeSearchCursor, searchWords } from '../../src/search/query.ts';
 import { MAX_RANKED } from '../../src/search/search.ts';
+import { BEFORE_FIRST } from '../../src/search/store.ts';
 import { makeApp } from '../helpers.ts';
 import { type Agent, deleteAccount, deletePost, seedPost, type T } from './fixtures.ts';
 
@@ -269,7 +270,7 @@ describe('GET /v1/search bounds its work', () => {
     expect(first.json.results).toHaveLength(1);
     expect(first.json.results[0].id).not.toBe(oldest);
     const newest = (t.db.query('SELECT max(seq) AS seq FROM posts').get() as { seq: number }).seq;
-    const forged = encodeSearchCursor(searchWords('plover'), { offset: 0, floor: 0, ceiling: newest });
+    const forged = encodeSearchCursor(searchWords('plover'), { after: BEFORE_FIRST, floor: 0, ceiling: newest });
     const r = await search(t, ann, { q: 'plover', limit: '1', before: forged });
     expect(r.status).toBe(200);
     expect(r.json.results[0].id).not.toBe(oldest);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { holdFile } from './fixtures/hold.ts';
-import { backgroundWorkers, WorkerCrash, WorkerPool, WorkerTimeout } from '../../src/workers/pool.ts';
+import { backgroundWorkers, WorkerCrash, WorkerPool, WorkerTimeout, workerLocation } from '../../src/workers/pool.ts';
 
 type In = { op: 'echo' | 'throw' | 'hang' | 'crash'; value?: string };
 const pools: WorkerPool<In, { echoed?: string }>[] = [];
@@ -16,6 +16,22 @@ afterEach(() => {
 });
 
 describe('WorkerPool', () => {
+  test('buffers in the transfer list are moved to the worker, not copied; others are copied', async () => {
+    // workers/ping.ts answers its input: the bytes come back as the worker received them.
+    const p = new WorkerPool<{ bytes: Uint8Array }, { bytes: Uint8Array }>(workerLocation('ping'), 1, 10_000);
+    try {
+      const moved = new Uint8Array([1, 2, 3]);
+      const back = await p.run({ bytes: moved }, undefined, [moved.buffer]);
+      expect(moved.byteLength).toBe(0); // detached here: the worker owns it now
+      expect([...back.bytes]).toEqual([1, 2, 3]);
+      const copied = new Uint8Array([4, 5]);
+      expect([...(await p.run({ bytes: copied })).bytes]).toEqual([4, 5]);
+      expect(copied.byteLength).toBe(2);
+    } finally {
+      p.close();
+    }
+  });
+
   test('runs jobs and returns their results, more jobs than workers included', async () => {
     const p = pool(2);
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => p.run({ op: 'echo', value: `v${i}` })));

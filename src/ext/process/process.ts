@@ -4,26 +4,10 @@ import { decodedForms, decodedRuns, fold, squash, unleet } from './forms.ts';
 import { isLookalikeLink } from './hosts.ts';
 import { PATTERNS, type PatternLabel } from './patterns.ts';
 import { LINKS_MAX, type PostInput, sanitize } from './sanitize.ts';
+import { FLAGS, type Flag } from './flags.ts';
 import { hasMixedScripts, isUncheckedLanguage } from './scripts.ts';
 
-export const FLAGS = [
-  'instruction_like',
-  'obfuscated_instruction',
-  'decode_request',
-  'mixed_scripts',
-  'unchecked_language',
-  'claims_authority',
-  'credential_request',
-  'money_request',
-  'encoded_blob',
-  'executable_instruction',
-  'hidden_characters',
-  'bidi_controls',
-  'lookalike_host',
-  'many_links',
-  'link_only',
-] as const;
-export type Flag = (typeof FLAGS)[number];
+export { FLAGS, type Flag } from './flags.ts';
 
 /** More links than this in one post is `many_links`. */
 export const MANY_LINKS = 3;

@@ -33,6 +33,24 @@ export function withCreditBar(html: string, bar: string): string {
   return i < 0 ? html + bar : html.slice(0, i) + bar + html.slice(i);
 }
 
+export const VIEWPORT_META = '<meta name="viewport" content="width=device-width,initial-scale=1">';
+const HAS_VIEWPORT = /<meta\b[^>]*\bname\s*=\s*["']?viewport\b/i;
+const OPENING = [/<head\b[^>]*>/i, /<html\b[^>]*>/i, /<!doctype\b[^>]*>/i];
+
+/**
+ * A page without a viewport tag gets the usual one (a phone would otherwise lay it out 980 px wide
+ * and shrink it, credit bar included): right after <head>, else <html>, else the doctype (never
+ * before it, which would put the page in quirks mode), else first. An author's own tag is kept.
+ */
+export function withViewport(html: string): string {
+  if (HAS_VIEWPORT.test(html)) return html;
+  for (const tag of OPENING) {
+    const m = tag.exec(html);
+    if (m) return html.slice(0, m.index + m[0].length) + VIEWPORT_META + html.slice(m.index + m[0].length);
+  }
+  return VIEWPORT_META + html;
+}
+
 /** GET KIT_PATH: the stylesheet, cached an hour. */
 export function serveKit(): Response {
   return new Response(KIT_CSS, {

@@ -140,6 +140,12 @@ function ownPage(ctx: AppContext, account: Account, slug: string): LabPageRow {
 }
 
 /**
+ * Lets the request thread answer what is waiting (a /healthz probe, a read) between the
+ * synchronous steps of a 2 MB publish, so that they never add up to one long stall.
+ */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
  * Publishes (creates or replaces) a page. Checks run cheapest first; the scan runs in a worker
  * before anything is stored; the row, the quota and the files land in one transaction, the files
  * last, so a storage failure rolls the rest back and the previous version keeps serving.
@@ -150,15 +156,19 @@ export async function publishLabPage(ctx: AppContext, account: Account, slug: st
   // A retried publish replays (or conflicts) without spending a scan.
   const prior = replayOf(ctx, PUBLISH_WRITE, write);
   if (prior !== undefined) return prior;
+  await yieldToLoop();
   checkSlug(slug);
   assertNotTakenDown(ctx, account.id, slug);
   const files = decodeFiles(body.files);
+  await yieldToLoop();
   const store = labStore(ctx.db);
   checkLabQuota(ctx, account.id, !store.byOwnerSlug.get(account.id, slug));
   await scanSite(ctx, files);
-  const staged = await stageSite(ctx, files);
-
   const version = newId(ctx);
+  // A page that exists gets its files written before the transaction, in chunks (storage.ts).
+  const existing = store.byOwnerSlug.get(account.id, slug);
+  const staged = await stageSite(ctx, files, existing ? { pageId: existing.id, version } : undefined);
+
   let replaced = null as { pageId: string; version: string } | null;
   let written = null as string | null;
   let result: unknown;
@@ -192,11 +202,14 @@ export async function publishLabPage(ctx: AppContext, account: Account, slug: st
     });
   } catch (e) {
     // Refused or failed: the staged files go; moved-in files of an uncommitted version too.
-    discardStaged(ctx, staged);
+    await discardStaged(ctx, staged);
     if (written) removeSite(ctx, written, version);
     throw e;
   }
-  // Committed: the previous version no longer serves anyone.
+  // The staged rows are the page's now, unless the write did not run (a replay of the same key
+  // landed first) or the page was deleted and made again meanwhile: then they go.
+  await discardStaged(ctx, staged, written !== null && written === staged.stored?.pageId);
+  // Committed: the previous version no longer serves anyone (its rows went in the transaction).
   if (replaced) removeSite(ctx, replaced.pageId, replaced.version);
   return result;
 }

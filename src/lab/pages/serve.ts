@@ -6,7 +6,7 @@ import { clientAddress } from '../../http/client.ts';
 import { pathOf } from '../../http/families.ts';
 import { esc, page } from '../../pages/html.ts';
 import { badPathReason, SERVED_TYPES, typeOf } from '../scan/paths.ts';
-import { creditBar, withCreditBar } from './kit.ts';
+import { creditBar, withCreditBar, withViewport } from './kit.ts';
 import { recordView } from './stats.ts';
 import { readSiteFile } from './storage.ts';
 import { labStore } from './store.ts';
@@ -30,7 +30,8 @@ const LAB_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=()',
+  // Only features Chromium knows by these names (an unknown one, such as bluetooth, is a console warning on every page).
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=()',
   'cache-control': 'public, max-age=60',
 };
 
@@ -101,6 +102,6 @@ export async function serveLabFile(ctx: AppContext, request: Request, socketAddr
   const headers = { ...LAB_HEADERS, 'content-type': type.contentType };
   if (type.ext !== 'html') return new Response(bytes, { headers });
   recordView(ctx, row.id, clientAddress(request, socketAddress, ctx.config.trustProxy));
-  const html = withCreditBar(new TextDecoder().decode(bytes), creditBar(ctx.config.baseUrl, row.name, row.slug));
+  const html = withCreditBar(withViewport(new TextDecoder().decode(bytes)), creditBar(ctx.config.baseUrl, row.name, row.slug));
   return new Response(html, { headers });
 }

@@ -44,6 +44,10 @@ function build(db: Db) {
     ),
     insertFile: db.query<void, [string, string, string, Uint8Array]>('INSERT INTO lab_site_files (page_id, version, path, bytes) VALUES (?, ?, ?, ?)'),
     removeOtherVersions: db.query<void, [string, string]>('DELETE FROM lab_site_files WHERE page_id = ? AND version <> ?'),
+    // The same, sparing the versions (a JSON array) that other publishes of the page are staging.
+    removeOtherVersionsExcept: db.query<void, [string, string, string]>(
+      'DELETE FROM lab_site_files WHERE page_id = ? AND version <> ? AND version NOT IN (SELECT value FROM json_each(?))',
+    ),
     removeVersion: db.query<void, [string, string]>('DELETE FROM lab_site_files WHERE page_id = ? AND version = ?'),
     removeFiles: db.query<void, [string]>('DELETE FROM lab_site_files WHERE page_id = ?'),
     takedown: db.query<{ taken_down_at: number }, [string, string]>('SELECT taken_down_at FROM lab_takedowns WHERE account_id = ? AND slug = ?'),

@@ -5,7 +5,8 @@
 //   2. runs the ALTCHA widget, served by this service, when the challenge is enabled,
 //   3. posts JSON with X-CSRF-Token and a fresh request_id, retrying a lost answer with the same
 //      request_id (the server answers the original comment, never a duplicate),
-//   4. shows each error in words, and the new comment once stored;
+//   4. shows each error in words, and the new comment once stored (and fetches the page again with
+//      cache: 'reload', so the browser's cached copy shows it too on a reload or a later visit);
 //   5. makes the Reply control of each comment answer it (parent_id), and the Report controls of the
 //      article and of each comment open the report form (POST /api/pubs/reports, same guest checks).
 // Every text from the server or the reader is put in the page as text (textContent), never HTML.
@@ -272,6 +273,9 @@
           comment.value = '';
           setReply(null);
           show('Thank you: your comment is published.', 'ok');
+          // The server has replaced its cached copy of this page; this replaces the browser's own
+          // (it may keep the page up to its max-age), so a reload or a later visit shows the comment.
+          fetch(location.pathname, { cache: 'reload', credentials: 'same-origin' }).catch(() => {});
           await getSession(); // a fresh challenge for the next comment
           return;
         }

@@ -2,7 +2,8 @@
 // failures, takedowns, and the served page with its credit bar and headers.
 import { describe, expect, test } from 'bun:test';
 import { takedownLabPage } from '../../../src/lab/pages/pages.ts';
-import { dbWriter, setLabWriter } from '../../../src/lab/pages/storage.ts';
+import { setLabScanPool } from '../../../src/lab/pages/scan.ts';
+import { dbWriter, STAGE_CHUNK_BYTES, setLabWriter, stageChunks } from '../../../src/lab/pages/storage.ts';
 import { cleanSite, html, makeLabApp } from './harness.ts';
 
 const KB = 1024;
@@ -248,6 +249,76 @@ describe('atomic publishing', () => {
     // The same key can be retried once storage is back.
     setLabWriter(t.ctx, dbWriter);
     expect((await t.publish(a.key, 'tides', cleanSite())).status).toBe(200);
+  });
+
+  test('a replaced site is written before its transaction, in chunks with the request thread free between them, and inert until published', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    expect((await t.publish(a.key, 'tides', { files: [{ path: 'index.html', content: html('<p>v1</p>') }] })).status).toBe(201);
+    // Six 200 KB scripts: more than one STAGE_CHUNK_BYTES chunk.
+    const big = cleanSite(Array.from({ length: 6 }, (_, i) => ({ path: `lib${i}.js`, content: `const x${i} = 1;\n${' '.repeat(200 * 1024)}` })));
+    const liveVersion = () => t.db.query<{ version: string }, []>("SELECT version FROM lab_pages WHERE slug = 'tides'").get()!.version;
+    // A macrotask counter: writes in one transaction share a tick; the request thread ran between chunks when they differ.
+    let tick = 0;
+    let stop = false;
+    const spin = () => {
+      tick++;
+      if (!stop) setImmediate(spin);
+    };
+    spin();
+    const seen: { tick: number; path: string; live: boolean }[] = [];
+    setLabWriter(t.ctx, {
+      insert: (ctx, pageId, version, path, bytes) => {
+        seen.push({ tick, path, live: liveVersion() === version });
+        dbWriter.insert(ctx, pageId, version, path, bytes);
+      },
+    });
+    const r = await t.publish(a.key, 'tides', big);
+    stop = true;
+    setLabWriter(t.ctx, dbWriter);
+    expect(r.status).toBe(200);
+    expect(seen.map((s) => s.path)).toEqual(big.files.map((f) => f.path));
+    // Written while the page still named the previous version: nobody was served a half site.
+    expect(seen.every((s) => !s.live)).toBe(true);
+    expect(new Set(seen.map((s) => s.tick)).size).toBeGreaterThanOrEqual(Math.ceil((6 * 200 * 1024) / STAGE_CHUNK_BYTES));
+    expect((await t.visit('/lab/alice/tides/lib5.js')).status).toBe(200);
+    // Only the live version keeps rows.
+    expect(t.db.query<{ n: number }, [string]>('SELECT count(DISTINCT version) AS n FROM lab_site_files WHERE version <> ?').get(liveVersion())!.n).toBe(0);
+  });
+
+  test('two publishes of one page at once: the one that lands last serves, whole, and no other rows remain', async () => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    expect((await t.publish(a.key, 'tides', cleanSite())).status).toBe(201);
+    const site = (n: number) => cleanSite(Array.from({ length: 4 }, (_, i) => ({ path: `lib${i}.js`, content: `const v = ${n};\n${' '.repeat(150 * 1024)}` })));
+    // Both scans answer together (a barrier in place of the worker), so both sites are staged
+    // before either lands: each publish's transaction must spare the other's staged rows.
+    const waiting: (() => void)[] = [];
+    const barrier = {
+      defaultTimeoutMs: 5_000,
+      run: () =>
+        new Promise<null>((resolve) => {
+          waiting.push(() => resolve(null));
+          if (waiting.length === 2) for (const go of waiting) go();
+        }),
+    };
+    setLabScanPool(t.ctx, barrier as unknown as Parameters<typeof setLabScanPool>[1]);
+    const [x, y] = await Promise.all([t.publish(a.key, 'tides', site(1)), t.publish(a.key, 'tides', site(2))]);
+    expect([x.status, y.status]).toEqual([200, 200]);
+    const live = t.db.query<{ version: string; files: string }, []>("SELECT version, files FROM lab_pages WHERE slug = 'tides'").get()!;
+    const rows = t.db.query<{ version: string; path: string }, []>('SELECT version, path FROM lab_site_files ORDER BY path').all();
+    expect(rows.every((r) => r.version === live.version)).toBe(true);
+    expect(rows.map((r) => r.path)).toEqual((JSON.parse(live.files) as { path: string }[]).map((f) => f.path).sort());
+    const served = await t.visit('/lab/alice/tides/lib3.js');
+    expect(served.status).toBe(200);
+    expect(served.text).toMatch(/^const v = [12];/);
+  });
+
+  test('staging chunks: files in order, about STAGE_CHUNK_BYTES each, a larger file alone', () => {
+    const f = (path: string, n: number) => ({ path, bytes: new Uint8Array(n) });
+    const chunks = stageChunks([f('a', 100), f('b', 100), f('c', 300), f('d', 50), f('e', 60)], 200);
+    expect(chunks.map((c) => c.map((x) => x.path))).toEqual([['a', 'b'], ['c'], ['d', 'e']]);
+    expect(stageChunks([])).toEqual([]);
   });
 
   test('the files live in the database: nothing is written to the data folder, a replaced or deleted site leaves no rows', async () => {

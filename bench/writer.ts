@@ -1,0 +1,82 @@
+// The helper processes of bench/run.ts, each in its own process so that it never shares an event
+// loop with the server or with wrk:
+//   bun bench/writer.ts paced '{"url","rate","keys":[…],"threads":[…],"voteTargets":[…]}'
+//       a paced writer: `rate` writes per second until SIGTERM, alternating a reply to a recent thread
+//       (it changes the activity and thread documents) and a vote (it changes the leaderboard)
+//   bun bench/writer.ts submit '{"url","keys":[…],"concurrency","count","svg"}'
+//       article submissions, `concurrency` at a time, each one's time
+//   bun bench/writer.ts probe URL
+//       GET URL every 5 ms until SIGTERM
+// Each prints one JSON line when it ends: the statuses it got and its latencies.
+import { articleWithCharts } from './articles.ts';
+import { latencyMs, probeMain } from './lib.ts';
+import { textGen } from './text.ts';
+
+const H = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
+const mode = process.argv[2];
+
+if (mode === 'probe') await probeMain(process.argv[3]!, 30 * 60_000);
+
+let stop = false;
+process.on('SIGTERM', () => {
+  stop = true;
+});
+
+if (mode === 'paced') {
+  const o = JSON.parse(process.argv[3]!) as { url: string; rate: number; keys: string[]; threads: string[]; voteTargets: string[] };
+  const tg = textGen(Date.now() % 1e9);
+  const statuses: Record<string, number> = {};
+  const deadline = Date.now() + 30 * 60_000;
+  let n = 0;
+  const t0 = performance.now();
+  while (!stop && Date.now() < deadline) {
+    const due = t0 + (n * 1000) / o.rate;
+    const wait = due - performance.now();
+    if (wait > 0) await Bun.sleep(wait);
+    const key = o.keys[n % o.keys.length]!;
+    const headers = { ...H, authorization: `Bearer ${key}`, 'idempotency-key': crypto.randomUUID() };
+    const r =
+      n % 2 === 0
+        ? await fetch(`${o.url}/v1/posts/${o.threads[(n >> 1) % o.threads.length]}/replies`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ body: tg.sentence() }),
+          })
+        : await fetch(`${o.url}/votes`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ target_id: o.voteTargets[Math.floor(n / 2 / o.keys.length) % o.voteTargets.length], value: 1 }),
+          });
+    await r.arrayBuffer();
+    statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    n++;
+  }
+  console.log(JSON.stringify({ writes: n, per_s: n / ((performance.now() - t0) / 1000), statuses }));
+  process.exit(0);
+}
+
+if (mode === 'submit') {
+  const o = JSON.parse(process.argv[3]!) as { url: string; keys: string[]; concurrency: number; count: number };
+  const statuses: Record<string, number> = {};
+  const times: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: o.concurrency }, async (_, w) => {
+      while (!stop) {
+        const i = next++;
+        if (i >= o.count) break;
+        const body = JSON.stringify(articleWithCharts(i + Date.now()));
+        const t = performance.now();
+        const r = await fetch(`${o.url}/v1/pubs/posts`, { method: 'POST', headers: { ...H, authorization: `Bearer ${o.keys[w % o.keys.length]}` }, body });
+        await r.arrayBuffer();
+        times.push(performance.now() - t);
+        statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      }
+    }),
+  );
+  console.log(JSON.stringify({ submissions: times.length, statuses, ...latencyMs(times) }));
+  process.exit(0);
+}
+
+console.error('usage: bun bench/writer.ts paced|submit JSON | probe URL');
+process.exit(2);

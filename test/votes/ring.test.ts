@@ -1,0 +1,138 @@
+// The vote-ring window kept by each vote (src/votes/ring.ts, schema/0026): it answers what
+// counting the voter's last 24 h from the votes table answered, and a vote reads as many rows
+// and runs the same statements whatever the voter's history.
+import type { Database } from 'bun:sqlite';
+import { describe, expect, test } from 'bun:test';
+import type { Account } from '../../src/accounts/accounts.ts';
+import { ringWindowAt } from '../../src/votes/ring.ts';
+import { castVote } from '../../src/votes/votes.ts';
+import { makeVotesApp } from './harness.ts';
+import { plan } from '../db/plans.ts';
+
+const HOUR = 3_600_000;
+const WINDOW = 24 * HOUR;
+
+function setup() {
+  const t = makeVotesApp({ SVC_VOTES_PER_DAY: '1000000' });
+  const account = t.db.query('INSERT INTO accounts (id, name, name_key, key_hash, created_at) VALUES (?, ?, ?, ?, ?)');
+  const make = (name: string) => {
+    const id = crypto.randomUUID();
+    account.run(id, name, name, `key-${name}`, t.clock.now());
+    return id;
+  };
+  const authors = Array.from({ length: 8 }, (_, i) => make(`author_${i}`));
+  const voterId = make('voter');
+  const voter = t.db.query('SELECT * FROM accounts WHERE id = ?').get(voterId) as Account;
+  const post = t.db.query(
+    `INSERT INTO posts (id, kind, thread_id, author_id, topic, title, body, created_at) VALUES (?, 'post', ?, ?, 'general', 't', 'b', ?)`,
+  );
+  const target = (author: string) => {
+    const id = crypto.randomUUID();
+    post.run(id, id, author, t.clock.now());
+    return id;
+  };
+  return { t, authors, voter, target };
+}
+
+/** The window as the votes table tells it (the query the kept window replaced). */
+function reference(db: Database, voterId: string, now: number) {
+  const prior = db.query<{ vote_seq: number }, [string]>('SELECT vote_seq FROM voting_suspensions WHERE account_id = ? ORDER BY seq DESC LIMIT 1').get(voterId);
+  return db
+    .query<{ total: number; top: number }, [string, number, number]>(
+      `SELECT coalesce(sum(n), 0) AS total, coalesce(max(n), 0) AS top FROM (
+         SELECT count(*) AS n FROM votes WHERE voter_id = ? AND created_at > ? AND seq > ? GROUP BY author_id)`,
+    )
+    .get(voterId, now - WINDOW, prior?.vote_seq ?? 0)!;
+}
+
+/** Records every statement run (and the rows it answered) from here on. */
+function recordStatements(db: Database) {
+  const log: { sql: string; rows: number }[] = [];
+  const query = db.query.bind(db);
+  const patched = new WeakSet<object>();
+  (db as { query: unknown }).query = (sql: string) => {
+    const st = query(sql) as unknown as Record<string, (...a: unknown[]) => unknown>;
+    if (!patched.has(st)) {
+      patched.add(st);
+      for (const m of ['get', 'all', 'run', 'values']) {
+        const orig = st[m]!.bind(st);
+        st[m] = (...a: unknown[]) => {
+          const r = orig(...a);
+          log.push({ sql, rows: Array.isArray(r) ? r.length : r == null ? 0 : 1 });
+          return r;
+        };
+      }
+    }
+    return st;
+  };
+  return log;
+}
+
+describe('the vote-ring window', () => {
+  test('answers what counting the last 24 h answers, vote after vote, as votes age out and a suspension clears it', () => {
+    const { t, authors, voter, target } = setup();
+    let suspended = 0;
+    // A deterministic walk: mostly spread votes, runs of votes to one author, gaps of hours.
+    for (let i = 0; i < 400; i++) {
+      const author = i % 37 < 9 ? authors[0]! : authors[(i * 5) % authors.length]!;
+      if (t.db.query('SELECT 1 FROM voting_suspensions WHERE account_id = ? AND ended_at IS NULL AND since > ?').get(voter.id, t.clock.now() - WINDOW)) {
+        t.clock.advance(WINDOW + 1); // recovers by time
+      }
+      const answer = castVote(t.ctx, voter, { target_id: target(author), value: 1 });
+      expect(answer.duplicate).toBe(false);
+      const now = t.clock.now();
+      const kept = t.db.query<{ total: number }, [string]>('SELECT total FROM vote_ring_windows WHERE voter_id = ?').get(voter.id)!;
+      const top = t.db.query<{ n: number }, [string]>('SELECT coalesce(max(n), 0) AS n FROM vote_ring_counts WHERE voter_id = ?').get(voter.id)!;
+      expect({ total: kept.total, top: kept.total === 0 ? 0 : top.n }).toEqual(reference(t.db, voter.id, now));
+      suspended = t.db.query<{ n: number }, []>('SELECT count(*) AS n FROM voting_suspensions').get()!.n;
+      t.clock.advance(i % 11 === 0 ? 5 * HOUR : 7 * 60_000);
+    }
+    expect(suspended).toBeGreaterThan(0);
+  });
+
+  test('a window started on votes already stored counts only those of the last 24 h', () => {
+    const { t, authors, voter, target } = setup();
+    const insert = t.db.query('INSERT INTO votes (voter_id, target_id, author_id, value, weight, created_at) VALUES (?, ?, ?, 1, 1, ?)');
+    for (let i = 0; i < 30; i++) {
+      insert.run(voter.id, target(authors[i % 3]!), authors[i % 3]!, t.clock.now());
+      t.clock.advance(HOUR);
+    }
+    expect(ringWindowAt(t.db, voter.id, t.clock.now() - WINDOW, null)).toEqual(reference(t.db, voter.id, t.clock.now()));
+  });
+
+  test.each([['the ring check of a vote', 'the window']])('%s runs the same statements and reads the same rows with 20 or 2,000 votes in %s', () => {
+    const cost = (history: number) => {
+      const { t, authors, voter, target } = setup();
+      const insert = t.db.query('INSERT INTO votes (voter_id, target_id, author_id, value, weight, created_at) VALUES (?, ?, ?, 1, 1, ?)');
+      t.db.transaction(() => {
+        for (let i = 0; i < history; i++) insert.run(voter.id, target(authors[i % authors.length]!), authors[i % authors.length]!, t.clock.now());
+      })();
+      const log = recordStatements(t.db); // before the vote statements are prepared
+      castVote(t.ctx, voter, { target_id: target(authors[0]!), value: 1 }); // the window starts
+      const targets = Array.from({ length: 10 }, (_, i) => target(authors[i % authors.length]!));
+      log.length = 0;
+      for (const id of targets) {
+        t.clock.advance(1000);
+        castVote(t.ctx, voter, { target_id: id, value: 1 });
+      }
+      return { t, log };
+    };
+    const small = cost(20);
+    const large = cost(2000);
+    expect(large.log.map((l) => l.sql)).toEqual(small.log.map((l) => l.sql));
+    expect(large.log.map((l) => l.rows)).toEqual(small.log.map((l) => l.rows));
+    // Nothing a vote runs walks the voter's votes without a bound: every read of votes is a key
+    // lookup or an index walk in order under a LIMIT (no sort, no aggregate over a range).
+    const reads = [...new Set(large.log.map((l) => l.sql))].filter((sql) => /^\s*SELECT/i.test(sql) && /\b(pubs_)?votes\b/.test(sql));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const sql of reads) {
+      const lines = plan(large.t.db, sql);
+      const limited = /\bLIMIT\s+\?/i.test(sql);
+      for (const line of lines.filter((l) => /\b(SCAN|SEARCH) (v|pv|votes|pubs_votes)\b/.test(l))) {
+        if (/\((seq=\?|voter_id=\? AND target_id=\?|rowid=\?)\)/.test(line)) continue;
+        expect({ sql, line, limited }).toEqual({ sql, line, limited: true });
+      }
+      expect(lines.filter((l) => /TEMP B-TREE/.test(l))).toEqual([]);
+    }
+  });
+});
