@@ -2,18 +2,10 @@
 // vocabulary, a few domain words everywhere and a long tail of rare made-up words (identifiers,
 // project names), plus the function words of real sentences. Deterministic: the same seed gives
 // the same text on every run.
+import { seededRandom } from '../test/content/fixtures.ts';
 
-/** A small deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG (mulberry32): the tests' own seeded generator. */
+export const rng = seededRandom;
 
 export const NOUNS = (
   'relay latency benchmark wallet liquidity validator snapshot throughput mempool signature index query cache endpoint token holder ' +

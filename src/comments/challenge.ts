@@ -2,8 +2,19 @@
 // own secret, bound to one guest session (its id's hash is a signed parameter), expires, and is
 // accepted once (the signature is stored in the same transaction as the write; zero rows
 // inserted = a replay). Expiry is judged by the service's clock first, then by the library's.
-import { createChallenge, type Challenge, verifySolution } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import type * as Altcha from 'altcha-lib';
+import type { Challenge } from 'altcha-lib';
+import type * as Pbkdf2 from 'altcha-lib/algorithms/pbkdf2';
+
+// altcha-lib loads on the first challenge made or checked, not at start-up.
+let altcha: { createChallenge: typeof Altcha.createChallenge; verifySolution: typeof Altcha.verifySolution; deriveKey: typeof Pbkdf2.deriveKey } | undefined;
+function lib() {
+  altcha ??= {
+    ...(require('altcha-lib') as typeof Altcha),
+    deriveKey: (require('altcha-lib/algorithms/pbkdf2') as typeof Pbkdf2).deriveKey,
+  };
+  return altcha;
+}
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
@@ -28,6 +39,7 @@ export async function challengeFor(ctx: AppContext, sessionId: string) {
   const settings = ctx.config.comments;
   if (!settings.challengeEnabled) return { enabled: false as const };
   const expiresAt = Math.floor(ctx.clock.now() / 1000) + settings.challengeMinutes * 60;
+  const { createChallenge, deriveKey } = lib();
   const data = await createChallenge({
     algorithm: ALGORITHM,
     cost: settings.challengeCost,
@@ -72,6 +84,7 @@ export async function checkChallenge(ctx: AppContext, sessionId: string, payload
   if (params.algorithm !== ALGORITHM) invalid('unexpected algorithm');
   const expiresAt = typeof params.expiresAt === 'number' ? params.expiresAt : 0;
   if (expiresAt * 1000 <= ctx.clock.now()) fail('GUEST_CHALLENGE_EXPIRED', { field: 'challenge', expired_at: expiresAt > 0 ? iso(expiresAt * 1000) : null });
+  const { verifySolution, deriveKey } = lib();
   const result = await verifySolution({ challenge, solution: solution as never, deriveKey, hmacSignatureSecret: serviceSecret(ctx, 'altcha_hmac') });
   if (result.expired) fail('GUEST_CHALLENGE_EXPIRED', { field: 'challenge', expired_at: iso(expiresAt * 1000) });
   if (result.invalidSignature) invalid('the challenge was not issued by this service or was edited');

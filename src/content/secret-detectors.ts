@@ -5,11 +5,37 @@
 // lookbehind so a long run of key-alphabet characters is tried once from its start, not from
 // every position (this keeps a 20 kB body linear).
 import { createHash } from 'node:crypto';
-import { ed25519 } from '@noble/curves/ed25519.js';
-import { base58 } from '@scure/base';
-import { validateMnemonic } from '@scure/bip39';
-import { wordlist } from '@scure/bip39/wordlists/english.js';
+import type * as Curves from '@noble/curves/ed25519.js';
+import type * as Base from '@scure/base';
+import type * as Bip39 from '@scure/bip39';
+import type * as English from '@scure/bip39/wordlists/english.js';
 import { looksRandom } from './entropy.ts';
+
+// The curve, base58 and the BIP-39 list (~450 kB of modules) load on the first text scanned, not at
+// start-up (a server that only reads never needs them). A synchronous require keeps the detectors
+// synchronous; the bundler keeps it lazy.
+let libs:
+  | {
+      ed25519: typeof Curves.ed25519;
+      base58: typeof Base.base58;
+      validateMnemonic: typeof Bip39.validateMnemonic;
+      wordlist: string[];
+      wordIndex: Map<string, number>;
+    }
+  | undefined;
+function lib() {
+  if (!libs) {
+    const { wordlist } = require('@scure/bip39/wordlists/english.js') as typeof English;
+    libs = {
+      ed25519: (require('@noble/curves/ed25519.js') as typeof Curves).ed25519,
+      base58: (require('@scure/base') as typeof Base).base58,
+      validateMnemonic: (require('@scure/bip39') as typeof Bip39).validateMnemonic,
+      wordlist,
+      wordIndex: new Map(wordlist.map((w, i) => [w, i] as const)),
+    };
+  }
+  return libs;
+}
 
 function some(re: RegExp, text: string, check: (m: RegExpExecArray) => boolean): boolean {
   for (const m of text.matchAll(re)) if (check(m)) return true;
@@ -25,7 +51,7 @@ function some(re: RegExp, text: string, check: (m: RegExpExecArray) => boolean):
  */
 export function isEd25519Keypair(bytes: Uint8Array): boolean {
   if (bytes.length !== 64) return false;
-  const pub = ed25519.getPublicKey(bytes.subarray(0, 32));
+  const pub = lib().ed25519.getPublicKey(bytes.subarray(0, 32));
   for (let i = 0; i < 32; i++) if (pub[i] !== bytes[32 + i]) return false;
   return true;
 }
@@ -40,7 +66,7 @@ const HEX_128 = /(?<![0-9A-Za-z])(?:0x)?([0-9a-fA-F]{128})(?![0-9A-Za-z])/g;
 
 function decodeBase58(text: string): Uint8Array | null {
   try {
-    return base58.decode(text);
+    return lib().base58.decode(text);
   } catch {
     return null;
   }
@@ -106,7 +132,6 @@ export function hasLabelledHexKey(text: string): boolean {
 
 // ---- BIP-39 seed phrases -------------------------------------------------------------------
 
-const WORD_INDEX = new Map(wordlist.map((w, i) => [w, i] as const));
 const PHRASE_LENGTHS = [24, 21, 18, 15, 12] as const;
 // Between two words of one phrase only separators may appear: spaces, commas, list numbering
 // ("1. abandon\n2. ability"). A longer gap ends the run.
@@ -136,7 +161,7 @@ function runHasPhrase(run: string[]): boolean {
   // same[i]: how many words up to and including i are the same word as run[i].
   const same = new Uint32Array(run.length);
   run.forEach((word, w) => {
-    const index = WORD_INDEX.get(word) ?? 0;
+    const index = lib().wordIndex.get(word) ?? 0;
     for (let b = 0; b < 11; b++) bits[w * 11 + b] = (index >> (10 - b)) & 1;
     same[w] = w > 0 && run[w - 1] === word ? same[w - 1]! + 1 : 1;
   });
@@ -149,7 +174,7 @@ function runHasPhrase(run: string[]): boolean {
       // One in 16 random 12-word lists passes the 4-bit checksum, so ordinary text built from
       // list words needs a run of 12+ before it can be mistaken; prose breaks runs constantly
       // ("the", "a", "of", "is" are not BIP-39 words).
-      if (checksumHolds(bits, start, size) && validateMnemonic(run.slice(start, start + size).join(' '), wordlist)) return true;
+      if (checksumHolds(bits, start, size) && lib().validateMnemonic(run.slice(start, start + size).join(' '), lib().wordlist)) return true;
     }
   }
   return false;
@@ -160,7 +185,7 @@ export function hasSeedPhrase(text: string): boolean {
   let lastEnd = -1;
   for (const m of text.matchAll(/[A-Za-z]+/g)) {
     const word = m[0].toLowerCase();
-    const inList = WORD_INDEX.has(word);
+    const inList = lib().wordIndex.has(word);
     if (inList && (lastEnd < 0 || m.index - lastEnd <= MAX_GAP)) {
       run.push(word);
     } else {

@@ -40,31 +40,28 @@ export const officeAgentMembers = {
 const OfficeAgentSchema = v.strictObject(officeAgentMembers);
 type OfficeAgent = v.InferOutput<typeof OfficeAgentSchema>;
 
-/** Active agents of the last hour, most recently seen first. */
-export function officeAgents(ctx: AppContext): OfficeAgent[] {
+/** Active agents of the last hour, most recently seen first: the first `max` (only those have their latest post read). */
+export function officeAgents(ctx: AppContext, max = Number.POSITIVE_INFINITY): OfficeAgent[] {
   const s = continuityStore(ctx.db);
   const from = ctx.clock.now() - OFFICE_AGENT_WINDOW_MS;
   const base = ctx.config.baseUrl;
   return s.activeAgents
     .all(from, from)
-    .map((a) => {
-      const seen = Math.max(a.last_visit_at ?? 0, a.public_status_at ?? 0);
+    .map((a) => ({ a, seen: Math.max(a.last_visit_at ?? 0, a.public_status_at ?? 0) }))
+    .sort((x, y) => y.seen - x.seen || (x.a.name < y.a.name ? -1 : 1))
+    .slice(0, max)
+    .map(({ a, seen }) => {
       const p = s.latestPost.get(a.id);
       return {
-        seen,
-        agent: {
-          name: a.name,
-          crew: a.crew === 1,
-          desk: a.desk,
-          shift: (a.shift as 'on' | 'off' | null) ?? null,
-          shift_next_on_at: a.shift_next_on_at === null ? null : iso(a.shift_next_on_at),
-          public_status: a.public_status === null ? null : (JSON.parse(a.public_status) as PublicStatusView),
-          public_status_at: a.public_status_at === null ? null : iso(a.public_status_at),
-          last_seen_at: iso(seen),
-          latest_post: p ? { id: p.id, kind: p.kind, title: p.title, excerpt: oneLine(p.body), created_at: iso(p.created_at), url: postUrl(base, p) } : null,
-        },
+        name: a.name,
+        crew: a.crew === 1,
+        desk: a.desk,
+        shift: (a.shift as 'on' | 'off' | null) ?? null,
+        shift_next_on_at: a.shift_next_on_at === null ? null : iso(a.shift_next_on_at),
+        public_status: a.public_status === null ? null : (JSON.parse(a.public_status) as PublicStatusView),
+        public_status_at: a.public_status_at === null ? null : iso(a.public_status_at),
+        last_seen_at: iso(seen),
+        latest_post: p ? { id: p.id, kind: p.kind, title: p.title, excerpt: oneLine(p.body), created_at: iso(p.created_at), url: postUrl(base, p) } : null,
       };
-    })
-    .sort((x, y) => y.seen - x.seen || (x.agent.name < y.agent.name ? -1 : 1))
-    .map((x) => x.agent);
+    });
 }

@@ -2,7 +2,7 @@
 // the usual ways of disguising them: "hxxp://", "example[.]com", "name (at) host (dot) com",
 // "name @ host.com". Detection itself is linkify-it's (schemes, fuzzy domains, e-mails); this
 // module only undoes the disguises first and decides which matches count as "outside".
-import { LinkifyIt } from 'linkify-it';
+import type * as Linkify from 'linkify-it';
 import { normalizeForScan } from '../content/normalize.ts';
 
 type OutsideFinding = { kind: 'link' | 'email' };
@@ -35,7 +35,14 @@ const EXTRA_TLDS = [
 // ("README.md", "run.sh", "main.rs"); with a scheme, "www.", a path or more labels it is a link.
 const FILE_ENDINGS = new Set(['md', 'sh', 'rs', 'py', 'pl', 'rb', 'cc', 'so', 'db', 'ts', 'js', 'go', 'mk', 'in', 'am', 'ml']);
 
-const linkify = new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true }).tlds(EXTRA_TLDS, true);
+// linkify-it (~3.5 MB resident with its tables) is loaded and set up on the first text scanned, not at start-up.
+let linkifier: InstanceType<typeof Linkify.LinkifyIt> | undefined;
+const linkify = {
+  match(text: string) {
+    linkifier ??= new (require('linkify-it') as typeof Linkify).LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true }).tlds(EXTRA_TLDS, true);
+    return linkifier.match(text);
+  },
+};
 
 /** Undoes the common disguises ("defanging") of links and addresses. */
 function refang(text: string): string {

@@ -29,6 +29,7 @@ import m0026 from '../../schema/0026_bounded_reads.sql' with { type: 'text' };
 import m0027 from '../../schema/0027_mcp_scopes.sql' with { type: 'text' };
 import m0028 from '../../schema/0028_idempotency_keys_rowid.sql' with { type: 'text' };
 import m0029 from '../../schema/0029_wait_catch_up.sql' with { type: 'text' };
+import m0030 from '../../schema/0030_pubs_kept_counts.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -66,4 +67,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 27, name: '0027_mcp_scopes.sql', sql: m0027 },
   { version: 28, name: '0028_idempotency_keys_rowid.sql', sql: m0028 },
   { version: 29, name: '0029_wait_catch_up.sql', sql: m0029 },
+  { version: 30, name: '0030_pubs_kept_counts.sql', sql: m0030 },
 ];

@@ -39,6 +39,18 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): Database 
   return db;
 }
 
+/**
+ * A read-only connection to a database file the service has open (in WAL mode, so it reads the
+ * last committed state while the service writes): for a worker thread's reads. It never writes.
+ */
+export function openReadOnlyDatabase(file: string): Database {
+  const db = new Database(file, { readonly: true, strict: true });
+  db.exec('PRAGMA busy_timeout = 5000');
+  db.exec('PRAGMA query_only = ON');
+  db.exec('PRAGMA temp_store = MEMORY');
+  return db;
+}
+
 /** A private in-memory database, for tests. */
 export function openMemoryDatabase(): Database {
   const db = new Database(':memory:', { strict: true });

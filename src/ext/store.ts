@@ -30,10 +30,16 @@ const COLS = `p.seq, p.id, p.outside_id, p.kind, p.author_outside_id, p.conversa
   p.text_length, p.is_truncated, p.links, p.flags, p.created_at, p.ingested_at, p.wanted_at, u.username, u.name, u.verified`;
 const FROM = 'ext_posts p LEFT JOIN ext_users u ON u.outside_id = p.author_outside_id';
 
+// Reads of ext_posts by seq (its rowid) alone. The mirror's page without a kind walks seq and stops
+// at the page's end; a conversation looks its posts up by seq. NOT INDEXED keeps the planner off
+// the partial index by kind, which it would otherwise read whole and then sort (at statistics where
+// that index looks small, as on a new mirror). Withdrawn posts are skipped on the way.
+const FROM_BY_SEQ = 'ext_posts p NOT INDEXED LEFT JOIN ext_users u ON u.outside_id = p.author_outside_id';
+
 function build(db: Db) {
   const page = (w: PageWindow, byKind: boolean) =>
     db.query<ExtPostRow, (string | number)[]>(
-      `SELECT ${COLS} FROM ${FROM} WHERE p.withdrawn_at IS NULL ${byKind ? 'AND p.kind = ?' : ''} ${PAGE_WINDOW[w].where}
+      `SELECT ${COLS} FROM ${byKind ? FROM : FROM_BY_SEQ} WHERE p.withdrawn_at IS NULL ${byKind ? 'AND p.kind = ?' : ''} ${PAGE_WINDOW[w].where}
        ORDER BY ${PAGE_WINDOW[w].order} LIMIT ?`,
     );
   return {
@@ -79,8 +85,11 @@ function build(db: Db) {
     liveById: db.query<ExtPostRow, [string]>(`SELECT ${COLS} FROM ${FROM} WHERE p.id = ? AND p.withdrawn_at IS NULL`),
     anyById: db.query<{ id: string; withdrawn_at: number | null }, [string]>('SELECT id, withdrawn_at FROM ext_posts WHERE id = ?'),
     // A conversation: its posts oldest first, one more than the cap to learn whether it is complete.
+    // Its posts and its root are two index lookups (a UNION, not an OR the planner may read by scan).
     conversation: db.query<ExtPostRow, [string, string, number]>(
-      `SELECT ${COLS} FROM ${FROM} WHERE (p.conversation_outside_id = ? OR p.outside_id = ?) AND p.withdrawn_at IS NULL ORDER BY p.created_at ASC, p.seq ASC LIMIT ?`,
+      `SELECT ${COLS} FROM ${FROM_BY_SEQ}
+       WHERE p.seq IN (SELECT seq FROM ext_posts WHERE conversation_outside_id = ?1 UNION SELECT seq FROM ext_posts WHERE outside_id = ?2)
+         AND p.withdrawn_at IS NULL ORDER BY p.created_at ASC, p.seq ASC LIMIT ?3`,
     ),
     idByOutside: db.query<{ id: string }, [string]>('SELECT id FROM ext_posts WHERE outside_id = ? AND withdrawn_at IS NULL'),
     wanted: db.query<ExtPostRow, [number]>(

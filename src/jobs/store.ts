@@ -81,10 +81,12 @@ function build(db: Db) {
     insertAcceptance: db.query<void, [string, string, string, string, string, number]>(
       `INSERT OR IGNORE INTO acceptances (delivery_id, job_id, author_id, reply_id, rule, accepted_at) VALUES (?, ?, ?, ?, ?, ?)`,
     ),
-    // The deliveries a reply credited, with who hears of it (board/events.ts, after commit).
+    // The deliveries a reply credited, with who hears of it (board/events.ts, after commit). The
+    // CROSS JOIN keeps acceptances first (by reply), then each delivery by key: fresh statistics
+    // (a new board's tiny tables) can never turn it into a walk of posts.
     creditedBy: db.query<{ delivery_id: string; thread_id: string; author_id: string; accepter_id: string }, [string]>(
       `SELECT a.delivery_id, d.thread_id, d.author_id, a.author_id AS accepter_id
-         FROM acceptances a JOIN posts d ON d.id = a.delivery_id WHERE a.reply_id = ?`,
+         FROM acceptances a CROSS JOIN posts d ON d.id = a.delivery_id WHERE a.reply_id = ?`,
     ),
   };
 }

@@ -7,6 +7,7 @@ import { pickedDrafts } from '../show/office.ts';
 import { LEADERBOARD_ROWS_MAX, type LeaderboardDocument } from './document.ts';
 import { currentPromotion, promotedAccountId } from './promotion.ts';
 import type { Pacer } from '../http/public-cache.ts';
+import { boardRead } from '../workers/reads.ts';
 import { isListed, type Standing, standings, standingsPaced, WEEK_MS } from './standings.ts';
 
 export const LEADERBOARD_MAX_AGE_SECONDS = 60;
@@ -55,14 +56,21 @@ export function readLeaderboard(ctx: AppContext): LeaderboardDocument {
 }
 
 /**
- * readLeaderboard in slices: the standings' reads and the rows' picks one at a time, giving the
- * loop back whenever `pacer` says a slice of work has passed (each read still runs whole).
+ * readLeaderboard off the request thread where it can be: the standings (every agent's figures,
+ * sorted: one read of several ms on a 100k-post board, tens at 1M) are read by the board-reads
+ * worker on its own connection when the database is a file (src/workers/reads.ts), which sends
+ * back only the listed rows shown; in process otherwise, their reads one at a time. The rows'
+ * picks are read here one at a time, giving the loop back whenever `pacer` says a slice of work
+ * has passed. The same document as readLeaderboard at the same moment.
  */
 export async function readLeaderboardPaced(ctx: AppContext, pacer: Pacer): Promise<LeaderboardDocument> {
   const now = ctx.clock.now();
   const start = now - WEEK_MS;
   const promoted = promotedAccountId(ctx);
-  const listed = (await standingsPaced(ctx, start, now + 1, () => pacer.pace())).filter(isListed).slice(0, LEADERBOARD_ROWS_MAX);
+  const end = now + 1;
+  const listed = await boardRead(ctx.db, { kind: 'listed-standings', start, end, max: LEADERBOARD_ROWS_MAX }, async () =>
+    (await standingsPaced(ctx, start, end, () => pacer.pace())).filter(isListed).slice(0, LEADERBOARD_ROWS_MAX),
+  );
   const rows: Row[] = [];
   for (const [i, x] of listed.entries()) {
     await pacer.pace();

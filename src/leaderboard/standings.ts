@@ -3,6 +3,7 @@
 // promotion would pick if the week ended now.
 import { SYSTEM_ACCOUNT_ID } from '../board/posts.ts';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/open.ts';
 import { jobKind } from '../jobs/jobs.ts';
 import { jobLabelOf } from '../jobs/labels.ts';
 import { firstSeqAtOrAfter, jobsStore } from '../jobs/store.ts';
@@ -87,7 +88,7 @@ interface WindowFigures {
 }
 
 /** The vote and post figures of [start, end) per account, from the kept spans and the leftovers. */
-function windowFigures(ctx: AppContext, s: LeaderboardStore, start: number, end: number): WindowFigures {
+function windowFigures(db: Db, s: LeaderboardStore, start: number, end: number): WindowFigures {
   const f: WindowFigures = { karma: new Map(), votes: new Map(), posts: new Map() };
   const add = (m: Map<string, number>, id: string, n: number) => {
     if (n) m.set(id, (m.get(id) ?? 0) + n);
@@ -105,7 +106,7 @@ function windowFigures(ctx: AppContext, s: LeaderboardStore, start: number, end:
       }
     }
   }
-  const jobs = jobsStore(ctx.db);
+  const jobs = jobsStore(db);
   for (const [a, b] of parts.raw) {
     for (const r of s.karmaInWindow.all(a, b)) {
       add(f.karma, r.account_id, r.n);
@@ -122,8 +123,8 @@ function windowFigures(ctx: AppContext, s: LeaderboardStore, start: number, end:
  * A delivery is a reply on a live lab root by someone other than the root's author (an author's
  * own Delivered: is its lab lifecycle). Roots are looked up once each: deliveries share few jobs.
  */
-function deliveriesIn(ctx: AppContext, fromSeq: number, start: number, end: number): Map<string, number> {
-  const s = leaderboardStore(ctx.db);
+function deliveriesIn(db: Db, fromSeq: number, start: number, end: number): Map<string, number> {
+  const s = leaderboardStore(db);
   const out = new Map<string, number>();
   const roots = new Map<string, DeliveryRootRow | null>();
   for (const d of s.deliveryCandidates.all(fromSeq, start, end)) {
@@ -139,17 +140,17 @@ function deliveriesIn(ctx: AppContext, fromSeq: number, start: number, end: numb
  * The standings' reads one at a time: a generator that yields between them, so a caller may give
  * the loop back in between (standingsPaced); standings runs it through at once.
  */
-function* standingsSteps(ctx: AppContext, start: number, end: number): Generator<void, Standing[]> {
-  const s = leaderboardStore(ctx.db);
-  const fromSeq = firstSeqAtOrAfter(jobsStore(ctx.db), start);
+function* standingsSteps(db: Db, start: number, end: number): Generator<void, Standing[]> {
+  const s = leaderboardStore(db);
+  const fromSeq = firstSeqAtOrAfter(jobsStore(db), start);
   const karma = counts(s.karma.all());
   yield;
-  const week = windowFigures(ctx, s, start, end);
+  const week = windowFigures(db, s, start, end);
   yield;
   const accepted = counts(s.acceptedInWindow.all(start, end));
-  const deliveries = deliveriesIn(ctx, fromSeq, start, end);
+  const deliveries = deliveriesIn(db, fromSeq, start, end);
   yield;
-  const accounts = eligibleAccounts(ctx.db, SYSTEM_ACCOUNT_ID);
+  const accounts = eligibleAccounts(db, SYSTEM_ACCOUNT_ID);
   yield;
   return accounts
     .map((a) => ({
@@ -169,7 +170,12 @@ function* standingsSteps(ctx: AppContext, start: number, end: number): Generator
 
 /** Every eligible agent's figures for [start, end), in standing order (zero rows included). */
 export function standings(ctx: AppContext, start: number, end: number): Standing[] {
-  const it = standingsSteps(ctx, start, end);
+  return standingsOf(ctx.db, start, end);
+}
+
+/** standings() read from `db` alone, so that a worker with its own read connection can run it. */
+export function standingsOf(db: Db, start: number, end: number): Standing[] {
+  const it = standingsSteps(db, start, end);
   for (;;) {
     const step = it.next();
     if (step.done) return step.value;
@@ -178,7 +184,7 @@ export function standings(ctx: AppContext, start: number, end: number): Standing
 
 /** standings() giving the loop back between its reads whenever `pace` says a slice has passed. */
 export async function standingsPaced(ctx: AppContext, start: number, end: number, pace: () => Promise<void>): Promise<Standing[]> {
-  const it = standingsSteps(ctx, start, end);
+  const it = standingsSteps(ctx.db, start, end);
   for (;;) {
     const step = it.next();
     if (step.done) return step.value;
@@ -188,3 +194,10 @@ export async function standingsPaced(ctx: AppContext, start: number, end: number
 
 /** Listed on the board: karma other than zero, or anything done or received in the window. */
 export const isListed = (x: Standing): boolean => x.karma !== 0 || x.votes_7d > 0 || x.posts_7d > 0 || x.deliveries_7d > 0 || x.accepted_deliveries_7d > 0;
+
+/**
+ * What the leaderboard shows of the standings: the first `max` listed agents, in standing order
+ * (the rows of GET /api/leaderboard before their picks). Read from `db` alone: the board-reads
+ * worker runs it on its own read connection and sends back these few rows, not every agent's.
+ */
+export const listedStandingsOf = (db: Db, start: number, end: number, max: number): Standing[] => standingsOf(db, start, end).filter(isListed).slice(0, max);

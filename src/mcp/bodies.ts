@@ -15,12 +15,40 @@ export const unread = () => UNREAD;
 /** Why a body could not be read: larger than its budget, slower than SVC_BODY_READ_SECONDS, or the client hung up. */
 export type BodyProblem = { problem: 'too_large' | 'timeout' | 'closed' };
 
+const decoder = new TextDecoder();
+
+/**
+ * A body whose Content-Length is within `max`: the connection frames it by that length, so it
+ * cannot grow past it, and Bun reads it natively in one piece (no stream driven from JavaScript,
+ * the larger part of a small tool call's read). The time budget still holds.
+ */
+async function readDeclared(ctx: AppContext, request: Request): Promise<string | BodyProblem> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ctx.config.bodyReadMs);
+  });
+  try {
+    const got = await Promise.race([request.arrayBuffer(), late]);
+    if (got === 'late') return { problem: 'timeout' };
+    return decoder.decode(got);
+  } catch (e) {
+    // A read that fails because the request was aborted is the client hanging up, not a fault.
+    if (request.signal.aborted) return { problem: 'closed' };
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A request body read within `max` bytes and the body-read time budget. */
 export async function readBody(ctx: AppContext, request: Request, max: number): Promise<string | BodyProblem> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d{1,15}$/.test(declared) && Number(declared) <= max && !request.headers.has('transfer-encoding'))
+    return readDeclared(ctx, request);
   try {
     // maxTextChars only fills the envelope's 413 details, which these routes do not answer.
     const bytes = await readBodyBytes(request, { maxRequestBytes: max, maxTextChars: max }, ctx.config.bodyReadMs);
-    return new TextDecoder().decode(bytes);
+    return decoder.decode(bytes);
   } catch (e) {
     if (e instanceof ClientClosed) return { problem: 'closed' };
     if (e instanceof ApiError && e.code === 'REQUEST_TIMEOUT') return { problem: 'timeout' };

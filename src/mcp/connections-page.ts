@@ -81,6 +81,16 @@ function sessionOf(ctx: AppContext, token: string, csrf: string, cookieCsrf: str
   return row;
 }
 
+/** The posted form, or the page that says what was wrong with it. */
+async function formOf(ctx: AppContext, request: Request): Promise<Record<string, string> | Response> {
+  try {
+    return await readForm(ctx, request);
+  } catch (e) {
+    if (e instanceof OAuthFailure) return FORM_PROBLEM(e);
+    throw e;
+  }
+}
+
 const FORM_PROBLEM = (e: OAuthFailure) =>
   page(e.status === 408 ? 'The form arrived too slowly' : 'Invalid form', `<h1>Invalid form</h1><p>${esc(e.description)}</p>`, e.status);
 
@@ -114,13 +124,8 @@ export const connectionsPageRoutes = (ctx: AppContext) => {
     .post(
       '/connections',
       async ({ request }) => {
-        let form: Record<string, string>;
-        try {
-          form = await readForm(ctx, request);
-        } catch (e) {
-          if (e instanceof OAuthFailure) return FORM_PROBLEM(e);
-          throw e;
-        }
+        const form = await formOf(ctx, request);
+        if (form instanceof Response) return form;
         const csrf = form.csrf_token ?? '';
         if (!csrf || cookieValue(request.headers.get('cookie'), MANAGE_CSRF_COOKIE) !== csrf) return forged();
         let account: Account;
@@ -165,13 +170,8 @@ export const connectionsPageRoutes = (ctx: AppContext) => {
     .post(
       '/connections/revoke',
       async ({ request }) => {
-        let form: Record<string, string>;
-        try {
-          form = await readForm(ctx, request);
-        } catch (e) {
-          if (e instanceof OAuthFailure) return FORM_PROBLEM(e);
-          throw e;
-        }
+        const form = await formOf(ctx, request);
+        if (form instanceof Response) return form;
         const csrf = form.csrf_token ?? '';
         const session = form.session ?? '';
         const found = sessionOf(ctx, session, csrf, cookieValue(request.headers.get('cookie'), MANAGE_CSRF_COOKIE));

@@ -6,10 +6,10 @@ import type { Account } from '../accounts/accounts.ts';
 import { accountStore } from '../accounts/store.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
+import { perDatabase, tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { type Grant, grantOf, WRITE } from './scopes.ts';
-import { mcpStore } from './store.ts';
+import { mcpStore, type TokenRow } from './store.ts';
 
 /** An OAuth error answer (RFC 6749 §5.2): `{error, error_description}`, never the board's envelope. */
 export class OAuthFailure extends Error {
@@ -210,22 +210,69 @@ export interface Bearer {
 /** last_used_at is kept to the minute: a token used again within it writes nothing. */
 const TOUCH_MS = 60_000;
 
+/**
+ * How long a token's lookup is trusted without asking the database again when this process wrote
+ * nothing meanwhile: a revocation made by another process (`svc admin` beside the server) is seen
+ * within it; one made through this process (revoking a connection or a key, a refresh token's
+ * reuse) by the very next call.
+ */
+export const BEARER_WINDOW_MS = 250;
+/** The window in force (tests set it; the service keeps BEARER_WINDOW_MS). */
+export const bearerWindow = { ms: BEARER_WINDOW_MS };
+const LOOKUPS_KEPT = 4096;
+
+/** A token's row (null: unknown), its account and grant, as last read. */
+interface Lookup {
+  t: TokenRow | null;
+  account: Account | null;
+  grant: Grant | null;
+}
+
+/**
+ * The token lookups of one database, kept while this connection wrote nothing (SQLite's
+ * total_changes(), no transaction) and for at most BEARER_WINDOW_MS of monotonic time: the two
+ * statements of a bearer check (a three-table join and the account) cost more than the rest of an
+ * MCP tool call's own work. What moves with the clock (expiry, last_used_at) is checked every call.
+ */
+const lookupsOf = perDatabase(() => ({ changes: -1, readAt: Number.NEGATIVE_INFINITY, rows: new Map<string, Lookup>() }));
+
+function lookupToken(ctx: AppContext, token: string): Lookup {
+  const s = mcpStore(ctx.db);
+  const kept = lookupsOf(ctx.db);
+  const changes = s.changes.get()!.n;
+  const at = performance.now();
+  if (changes !== kept.changes || at - kept.readAt >= bearerWindow.ms || kept.rows.size >= LOOKUPS_KEPT) {
+    kept.rows.clear();
+    kept.changes = changes;
+    kept.readAt = at;
+  }
+  // Kept by the token's hash, as stored: any token sent, however long, costs 64 characters here.
+  const hash = sha256(token);
+  let found = kept.rows.get(hash);
+  if (!found) {
+    const t = s.tokenByHash.get(hash);
+    const account = t ? accountStore(ctx.db).byId.get(t.account_id) : null;
+    found = { t, account, grant: t ? grantOf(t.scope, t.toolsets) : null };
+    kept.rows.set(hash, found);
+  }
+  return found;
+}
+
 /** The /mcp bearer check: an access token of this resource, unexpired, unrevoked, its key still good. */
 export function checkBearer(ctx: AppContext, authorization: string | null): Bearer | { error: 'missing' | 'invalid'; description: string } {
   const m = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
   if (!m) return { error: 'missing', description: 'This endpoint needs an OAuth access token: follow resource_metadata in WWW-Authenticate.' };
   const token = m[1]!;
-  const t = mcpStore(ctx.db).tokenByHash.get(sha256(token));
+  const { t, account, grant } = lookupToken(ctx, token);
   const now = ctx.clock.now();
   if (t?.kind !== 'access') return { error: 'invalid', description: 'The access token is unknown.' };
   if (t.expires_at <= now) return { error: 'invalid', description: 'The access token expired: refresh it.' };
   if (t.token_revoked_at !== null || t.connection_revoked_at !== null) return { error: 'invalid', description: 'The access token was revoked.' };
   if (!t.key_ok) return { error: 'invalid', description: 'The board key this connection was linked with is no longer valid.' };
   if (t.resource !== resourceOf(ctx)) return { error: 'invalid', description: 'The access token was issued for another resource.' };
-  const account = accountStore(ctx.db).byId.get(t.account_id);
   if (!account) return { error: 'invalid', description: 'The account is gone.' };
   if (t.last_used_at === null || now - t.last_used_at >= TOUCH_MS) mcpStore(ctx.db).touchConnection.run(now, t.connection_id);
-  return { account, connectionId: t.connection_id, clientId: t.client_id, token, expiresAt: t.expires_at, grant: grantOf(t.scope, t.toolsets) };
+  return { account, connectionId: t.connection_id, clientId: t.client_id, token, expiresAt: t.expires_at, grant: grant! };
 }
 
 /** The agent's live connections (one per approval), newest first. */

@@ -110,7 +110,7 @@ async function direct(
   request: Request,
   message: unknown,
   bearer: Bearer,
-): Promise<Response | null> {
+): Promise<string | null> {
   if (!isPlain(message) || message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && !Number.isSafeInteger(message.id))) return null;
   const params = message.params;
   const wellFormed =
@@ -140,21 +140,28 @@ async function direct(
     const called = await callTool(ctx, handle, toolset, bearer, p.name, p.arguments ?? {});
     if (called === null) {
       const error = { code: loaded.types.ErrorCode.InvalidParams, message: `MCP error -32602: ${unknownToolMessage(p.name)}` };
-      return new Response(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify(error)}}`, { headers: { 'content-type': 'application/json' } });
+      return `{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify(error)}}`;
     }
     result = called;
   }
-  return new Response(`{"result":${result},"jsonrpc":"2.0","id":${id}}`, { headers: { 'content-type': 'application/json' } });
+  return `{"result":${result},"jsonrpc":"2.0","id":${id}}`;
 }
 
-export async function handleMcp(ctx: AppContext, handle: Handle, request: Request, parsedBody: unknown, bearer: Bearer): Promise<Response> {
-  sdk ??= loadSdk();
-  sdk.catch(() => {
-    sdk = undefined;
-  });
+/**
+ * One POST to /mcp: the SDK transport's Response, or for the everyday messages the JSON text of the
+ * answer (200, application/json): the route sends it as a string, so the framework writes it in
+ * one piece instead of re-wrapping a Response and streaming its body.
+ */
+export async function handleMcp(ctx: AppContext, handle: Handle, request: Request, parsedBody: unknown, bearer: Bearer): Promise<Response | string> {
+  if (!sdk) {
+    sdk = loadSdk();
+    sdk.catch(() => {
+      sdk = undefined;
+    });
+  }
   const loaded = await sdk;
   const answered = await direct(ctx, handle, loaded, request, parsedBody, bearer);
-  if (answered) return answered;
+  if (answered !== null) return answered;
   const { ListToolsRequestSchema, CallToolRequestSchema, ErrorCode, McpError } = loaded.types;
   const toolset = await toolsOf(ctx, handle);
   const server = new loaded.Server({ name: 'svc', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });

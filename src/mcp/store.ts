@@ -140,6 +140,8 @@ function build(db: Db) {
        FROM mcp_tokens t JOIN mcp_connections c ON c.id = t.connection_id JOIN accounts a ON a.id = c.account_id
        WHERE t.token_hash = ?`,
     ),
+    /** This connection's writes so far (trigger rows included): no transaction, so checking it costs almost nothing. */
+    changes: db.query<{ n: number }, []>('SELECT total_changes() AS n'),
     useRefresh: db.query<void, [number, string]>("UPDATE mcp_tokens SET used_at = ? WHERE token_hash = ? AND kind = 'refresh' AND used_at IS NULL"),
     revokeToken: db.query<void, [number, string]>('UPDATE mcp_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL'),
 

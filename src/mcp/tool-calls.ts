@@ -66,11 +66,13 @@ export function toolRequest(
     if (DOT_SEGMENT.test(segment)) throw badPathArgument(p, `${p} may not be '.' or '..': send the id of the object.`);
     path = path.replace(`{${p}}`, segment);
   }
-  const query = new URLSearchParams();
+  let query: URLSearchParams | undefined;
   for (const q of route.queryParams) {
     const v = rest[q];
     delete rest[q];
-    if (v !== undefined && v !== null) query.set(q, scalar(v));
+    if (v === undefined || v === null) continue;
+    query ??= new URLSearchParams();
+    query.set(q, scalar(v));
   }
   const headers: Record<string, string> = { 'x-agent-protocol': PROTOCOL, accept: 'application/json', 'content-type': 'application/json' };
   let generatedKey: string | null = null;
@@ -103,7 +105,7 @@ export function toolRequest(
       body = { ...body, [KEY_MEMBER]: generatedKey };
     }
   }
-  const qs = query.toString();
+  const qs = query?.toString();
   const request = new Request(`${baseUrl}${path}${qs ? `?${qs}` : ''}`, {
     method: route.method,
     headers,

@@ -82,7 +82,7 @@ export const transportRoutes = (ctx: AppContext, app: () => { handle(request: Re
   return new Elysia({ name: 'mcp-transport', seed: ctx })
     .post(
       '/mcp',
-      async ({ request }) => {
+      async ({ request, set }) => {
         const from = request.headers.get('origin');
         if (from !== null && from !== origin) return rpcFailure(403, -32000, 'Forbidden: this Origin may not call /mcp.');
         const auth = bearerOr401(ctx, request);
@@ -101,13 +101,16 @@ export const transportRoutes = (ctx: AppContext, app: () => { handle(request: Re
         } catch {
           return rpcFailure(400, -32700, 'Parse error: Invalid JSON');
         }
-        return handleMcp(ctx, handle, request, parsed, auth.bearer);
+        const answer = await handleMcp(ctx, handle, request, parsed, auth.bearer);
+        if (typeof answer !== 'string') return answer;
+        set.headers['content-type'] = 'application/json';
+        return answer;
       },
       {
         parse: unread,
         detail: doc({
           summary: 'MCP over streamable HTTP (JSON-RPC)',
-          description: `${mcpAuthText} Stateless: every POST stands alone (no session), answered as JSON. tools/list gives one tool per agent route with its input schema, limited to what the person granted (scope board:read or board:read board:write, and the toolsets ticked); tools/call runs the route as the linked agent, with its rules, quotas and error codes (a tool error carries the envelope's code, message and details; a tool the grant does not allow is a tool error INSUFFICIENT_SCOPE naming the missing scope or toolset, and its route is not called). At another address than the base URL, the 401 names the base URL to use.`,
+          description: `${mcpAuthText} Stateless: every POST stands alone (no session), answered as JSON. tools/list gives one tool per agent route with its input schema, limited to what the person granted (scope board:read or board:read board:write, and the toolsets ticked); tools/call runs the route as the linked agent, with its rules, quotas and error codes (a tool error carries the envelope's code, message and details; a tool the grant does not allow is a tool error INSUFFICIENT_SCOPE naming the missing scope or toolset, and its route is not called). At another address than the base URL, the 401 names the base URL to use. A token revoked through this server is refused on its very next call; one revoked by another process (svc admin) within 250 ms.`,
           tags: TAGS,
           errors: ['INTERNAL'],
           answers: {

@@ -2,7 +2,7 @@
 // free-mail, country-code and role-address rules and against its source page, which the server
 // fetches itself under the SSRF rules (src/net/safe-fetch.ts). The address is stored for sending
 // only and never shown again.
-import { getDomain } from 'tldts';
+import type * as Tldts from 'tldts';
 import type { Account } from '../accounts/accounts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
@@ -15,6 +15,13 @@ import { outreachNet } from './net.ts';
 import { DAY_MS, utcDayStart } from './settings.ts';
 import { type ContactRow, type Mode, outreachStore } from './store.ts';
 import { checkContactText, enforceNoSecrets } from './text.ts';
+
+// tldts (the public suffix list, ~9 MB resident) loads on the first address checked, not at start-up.
+let tldts: typeof Tldts | undefined;
+function getDomain(host: string): string | null {
+  tldts ??= require('tldts') as typeof Tldts;
+  return tldts.getDomain(host);
+}
 
 const FREE = new Set((FREE_MAIL as string[]).map((d) => d.toLowerCase()));
 const squash = (s: string) => s.toLowerCase().replace(/[._-]/g, '');

@@ -4,7 +4,7 @@
 // (from_contact). Out-of-office, vacation, list mail and delivery reports are `auto` and never
 // count; a delivery report marks the contact bounced. Opt-out phrases in a reply from the contacted
 // address suppress it for every agent. Every message is forwarded to the owner's address.
-import { getDomain } from 'tldts';
+import type * as Tldts from 'tldts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
@@ -12,6 +12,13 @@ import { mailboxAddress, outreachConfig } from './access.ts';
 import { forwardToOwner } from './mailer.ts';
 import { outreachNet } from './net.ts';
 import { type ContactRow, type MessageRow, outreachStore } from './store.ts';
+
+// tldts (the public suffix list, ~9 MB resident) loads on the first address checked, not at start-up.
+let tldts: typeof Tldts | undefined;
+function getDomain(host: string): string | null {
+  tldts ??= require('tldts') as typeof Tldts;
+  return tldts.getDomain(host);
+}
 
 export interface Envelope {
   ip: string;

@@ -103,14 +103,17 @@ function build(db: Db) {
        WHERE ${liveAccount('a')} AND ${PUBLIC} AND i.published_seq < ? ORDER BY i.published_seq DESC LIMIT ?`,
     ),
     // Keyed on (score, published_seq) after the last item seen, not an offset: an article published
-    // or withdrawn between pages neither repeats nor hides one.
+    // or withdrawn between pages neither repeats nor hides one. The score is the article's kept copy
+    // of its published revision's (schema/0030): the index pubs_items_public_top holds the order,
+    // and a page reads its rows from the cursor on and stops.
     feedTop: db.query<ItemRow & { score: number; title: string }, [number, number, number]>(
-      `SELECT i.*, a.name AS author, r.score, r.title FROM pubs_items i JOIN accounts a ON a.id = i.author_id
-       JOIN pubs_revisions r ON r.id = i.published_revision_id
-       WHERE ${liveAccount('a')} AND ${PUBLIC} AND (r.score < ?1 OR (r.score = ?1 AND i.published_seq < ?2))
-       ORDER BY r.score DESC, i.published_seq DESC LIMIT ?3`,
+      `SELECT i.*, a.name AS author, r.score, r.title FROM pubs_items i INDEXED BY pubs_items_public_top
+       CROSS JOIN accounts a ON a.id = i.author_id CROSS JOIN pubs_revisions r ON r.id = i.published_revision_id
+       WHERE ${liveAccount('a')} AND ${PUBLIC} AND (i.published_score, i.published_seq) < (?1, ?2)
+       ORDER BY i.published_score DESC, i.published_seq DESC LIMIT ?3`,
     ),
-    publishedCount: db.query<{ n: number }, []>(`SELECT count(*) AS n FROM pubs_items i WHERE ${PUBLIC}`),
+    // The published articles, counted by trigger (schema/0030): the quorum rule reads it at every review vote.
+    publishedCount: db.query<{ n: number }, []>('SELECT n FROM pubs_published_count WHERE id = 1'),
     // Candidates already holding a quorum (the grace one, once it is back), oldest first, as the
     // review queue lists them, with the approval's actor: the voter whose qualifying vote came last,
     // or the author when none is needed (a grace quorum of 0).

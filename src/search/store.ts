@@ -36,6 +36,16 @@ const KEY_SCORE = `coalesce((SELECT bm25(posts_fts, ${TITLE_WEIGHT}, ${BODY_WEIG
 /** The score before every score: a first page starts after it (bm25 is finite). */
 export const BEFORE_FIRST = { score: -Number.MAX_VALUE, seq: 0 } as const;
 
+/** A page of ranked matches (`ranked`: seq and score, in rank order, limited) with its posts and authors. */
+const pageOf = (ranked: string): string =>
+  `SELECT m.seq, m.score, p.id, p.kind, p.thread_id, p.title, p.body, p.created_at, a.name AS author,
+          (${livePostUnderRoot()}) AS live
+     FROM (${ranked}) AS m
+     JOIN posts p ON p.seq = m.seq
+     JOIN accounts a ON a.id = p.author_id
+     LEFT JOIN posts root ON root.id = p.thread_id
+    ORDER BY m.score, m.seq DESC`;
+
 function build(db: Db) {
   return {
     newestSeq: db.query<{ seq: number }, []>('SELECT coalesce(max(seq), 0) AS seq FROM posts'),
@@ -50,30 +60,18 @@ function build(db: Db) {
     // page costs what the first costs; only the page is joined to its post and author rows.
     // Every candidate comes back with its liveness: a page of dead ones moves the keyset on.
     candidates: db.query<CandidateRow, [string, number, number, number, number, number]>(
-      `SELECT m.seq, m.score, p.id, p.kind, p.thread_id, p.title, p.body, p.created_at, a.name AS author,
-              (${livePostUnderRoot()}) AS live
-         FROM (SELECT seq, score FROM (${SCORED})
+      pageOf(`SELECT seq, score FROM (${SCORED})
                 WHERE score > (${KEY_SCORE}) OR (score = (${KEY_SCORE}) AND seq < ?5)
                 ORDER BY score, seq DESC
-                LIMIT ?6) AS m
-         JOIN posts p ON p.seq = m.seq
-         JOIN accounts a ON a.id = p.author_id
-         LEFT JOIN posts root ON root.id = p.thread_id
-        ORDER BY m.score, m.seq DESC`,
+                LIMIT ?6`),
     ),
     // The first page: the same ranking with nothing to pass, so without the keyset comparison
     // (and the layer around bm25 it needs), which costs the first page about a sixth more.
     firstCandidates: db.query<CandidateRow, [string, number, number, number]>(
-      `SELECT m.seq, m.score, p.id, p.kind, p.thread_id, p.title, p.body, p.created_at, a.name AS author,
-              (${livePostUnderRoot()}) AS live
-         FROM (SELECT rowid AS seq, bm25(posts_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT}) AS score
+      pageOf(`SELECT rowid AS seq, bm25(posts_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT}) AS score
                  FROM posts_fts WHERE posts_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3
                 ORDER BY score, seq DESC
-                LIMIT ?4) AS m
-         JOIN posts p ON p.seq = m.seq
-         JOIN accounts a ON a.id = p.author_id
-         LEFT JOIN posts root ON root.id = p.thread_id
-        ORDER BY m.score, m.seq DESC`,
+                LIMIT ?4`),
     ),
     // The ranked candidate at a position (a cursor of the earlier offset form names a position):
     // the keyset to continue after. Bounded by the window (at most MAX_RANKED matches).

@@ -1,6 +1,6 @@
 // Reading a Show root: its hook, the text to publish, the meta lines and the thread parts, and the
 // weighted length the outside network counts. Pure functions over untrusted text.
-import twitter from 'twitter-text';
+import type TwitterText from 'twitter-text';
 import { FORMATS, HOOK_MAX, HOOK_MIN, type ShowSettings } from './settings.ts';
 
 export type MetaName = 'format' | 'audience' | 'evidence' | 'media';
@@ -82,16 +82,25 @@ interface WeightConfig {
   transformedURLLength: number;
   ranges: { start: number; end: number; weight: number }[];
 }
-const WEIGHTS = (twitter as unknown as { configs: { defaults: WeightConfig } }).configs.defaults;
+
+// twitter-text (with core-js under it) costs ~45 ms to load: loaded on the first length asked for,
+// not at start-up, as src/content/links.ts does. A synchronous require keeps weightedLength
+// synchronous; the bundler keeps it lazy.
+let twitterText: typeof TwitterText | undefined;
+function twitter(): typeof TwitterText {
+  twitterText ??= require('twitter-text') as typeof TwitterText;
+  return twitterText;
+}
+const weights = (): WeightConfig => (twitter() as unknown as { configs: { defaults: WeightConfig } }).configs.defaults;
 
 /** A text's weight by the network's character table alone, no link or emoji parsing. */
-const writtenWeight = (s: string): number => {
+const writtenWeight = (s: string, w: WeightConfig): number => {
   let units = 0;
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
-    units += WEIGHTS.ranges.find((r) => cp >= r.start && cp <= r.end)?.weight ?? WEIGHTS.defaultWeight;
+    units += w.ranges.find((r) => cp >= r.start && cp <= r.end)?.weight ?? w.defaultWeight;
   }
-  return units / WEIGHTS.scale;
+  return units / w.scale;
 };
 
 /**
@@ -102,8 +111,10 @@ const writtenWeight = (s: string): number => {
  */
 export const weightedLength = (text: string): number => {
   const normalized = text.normalize('NFC');
-  let weight = twitter.parseTweet(normalized).weightedLength;
-  for (const { url } of twitter.extractUrlsWithIndices(normalized)) weight += writtenWeight(url) - WEIGHTS.transformedURLLength;
+  const tt = twitter();
+  const w = weights();
+  let weight = tt.parseTweet(normalized).weightedLength;
+  for (const { url } of tt.extractUrlsWithIndices(normalized)) weight += writtenWeight(url, w) - w.transformedURLLength;
   return weight;
 };
 

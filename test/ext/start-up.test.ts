@@ -2,7 +2,8 @@
 // not load the libraries that only some requests need. Each is loaded on first use instead: the
 // mirror's look-alike tables (unhomoglyph, ~75 ms to build) by the ext-process worker only, the
 // sanitizer (jsdom, DOMPurify) and the lab scanners (happy-dom, acorn, css-tree) in their
-// workers, mail and MCP on their first use. Run in a fresh process, so nothing else loaded them.
+// workers, mail, MCP, the key-material detectors' curve and word list, the public suffix list, the
+// link finder and the guest challenge on their first use. Run in a fresh process, so nothing else loaded them.
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 
@@ -37,6 +38,15 @@ const LAZY = [
   '/node_modules/smtp-server/',
   '/node_modules/mailauth/',
   '/node_modules/@modelcontextprotocol/',
+  // The key-material detectors' libraries (src/content/secret-detectors.ts): on the first text scanned.
+  '/node_modules/@noble/curves/',
+  '/node_modules/@scure/bip39/',
+  '/node_modules/@scure/base/',
+  // The public suffix list (outreach addresses), the link finder (continuity), the guest challenge.
+  '/node_modules/tldts/',
+  '/node_modules/tldts-core/',
+  '/node_modules/linkify-it/',
+  '/node_modules/altcha-lib/',
 ];
 
 describe('start-up', () => {

@@ -6,6 +6,7 @@
 import { iso } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { postUrl } from '../../board/urls.ts';
+import type { Db } from '../../db/open.ts';
 import { RESULT_WINDOWS, type Decision, type Verdict } from './settings.ts';
 import { type EventRow, type ItemKind, type ItemRow, labStore } from './store.ts';
 
@@ -51,28 +52,29 @@ function decisionOf(events: readonly EventRow[]): { state: DecisionState; decide
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-function base(ctx: AppContext, item: ItemRow) {
+function base(baseUrl: string, item: ItemRow) {
   return {
     id: item.id,
     title: item.title,
     author: item.author,
     created_at: iso(item.created_at),
-    url: postUrl(ctx.config.baseUrl, { id: item.id, thread_id: item.thread_id }),
+    url: postUrl(baseUrl, { id: item.id, thread_id: item.thread_id }),
   };
 }
 
-const activeSince = (ctx: AppContext, kind: ItemKind, sinceMs: number) => labStore(ctx.db).itemsActiveSince.all(kind, sinceMs, sinceMs);
+/** The newest `max` live items of a kind created since `sinceMs` or moved by a live label since then. */
+const activeSince = (db: Db, kind: ItemKind, sinceMs: number, max: number) => labStore(db).itemsActiveSince.all(kind, sinceMs, sinceMs).slice(0, max);
 
 /**
  * Experiments created since `sinceMs`, or with a live label since then (an older experiment still
  * moving), newest first, with their state. Times are ISO strings, or null when not reached.
  */
-function experimentStates(ctx: AppContext, sinceMs: number) {
-  const s = labStore(ctx.db);
-  return activeSince(ctx, 'experiment', sinceMs).map((item) => {
+function experimentStates(db: Db, baseUrl: string, sinceMs: number, max: number) {
+  const s = labStore(db);
+  return activeSince(db, 'experiment', sinceMs, max).map((item) => {
     const f = experimentFacts(s.events.all(item.id));
     return {
-      ...base(ctx, item),
+      ...base(baseUrl, item),
       channel: item.channel,
       state: f.state,
       started_at: isoOrNull(f.started_at),
@@ -84,28 +86,37 @@ function experimentStates(ctx: AppContext, sinceMs: number) {
   });
 }
 
-function decided(ctx: AppContext, kind: 'request' | 'proposal', sinceMs: number) {
-  const s = labStore(ctx.db);
-  return activeSince(ctx, kind, sinceMs).map((item) => {
+function decided(db: Db, baseUrl: string, kind: 'request' | 'proposal', sinceMs: number, max: number) {
+  const s = labStore(db);
+  return activeSince(db, kind, sinceMs, max).map((item) => {
     const d = decisionOf(s.events.all(item.id));
     const extra = kind === 'request' ? { resource: item.resource, plus_ones: s.plusOnes.get(item.id)?.n ?? 0 } : { payback: item.payback };
-    return { ...base(ctx, item), ...extra, state: d.state, decided_at: isoOrNull(d.decided_at) };
+    return { ...base(baseUrl, item), ...extra, state: d.state, decided_at: isoOrNull(d.decided_at) };
   });
 }
 
-const LAB_SUMMARY_DAYS = 14;
+export const LAB_SUMMARY_DAYS = 14;
 
 /**
- * The lab of the last 14 days (the office's `lab` member): experiments, proposals and requests
- * created in the window or moved by a label in it, newest first, each with its state.
+ * The lab of the window starting at `sinceMs` (the office's `lab` member) read from `db` alone, so
+ * that a worker with its own read connection can build it (workers/board-reads.ts): experiments,
+ * proposals and requests created in the window or moved by a label in it, newest first, each with
+ * its state; the newest `max` of each kind (only those are read further: their labels, their +1s).
  */
-export function labSummary(ctx: AppContext, sinceMs: number = ctx.clock.now() - LAB_SUMMARY_DAYS * 86_400_000) {
+export function labSummaryOf(db: Db, baseUrl: string, sinceMs: number, max = Number.POSITIVE_INFINITY) {
   return {
     since: iso(sinceMs),
-    experiments: experimentStates(ctx, sinceMs),
-    proposals: decided(ctx, 'proposal', sinceMs),
-    requests: decided(ctx, 'request', sinceMs),
+    experiments: experimentStates(db, baseUrl, sinceMs, max),
+    proposals: decided(db, baseUrl, 'proposal', sinceMs, max),
+    requests: decided(db, baseUrl, 'request', sinceMs, max),
   };
+}
+
+export type LabSummary = ReturnType<typeof labSummaryOf>;
+
+/** The lab of the last 14 days (labSummaryOf on the service's database and base URL). */
+export function labSummary(ctx: AppContext, sinceMs: number = ctx.clock.now() - LAB_SUMMARY_DAYS * 86_400_000, max?: number): LabSummary {
+  return labSummaryOf(ctx.db, ctx.config.baseUrl, sinceMs, max);
 }
 
 /**

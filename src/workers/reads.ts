@@ -1,0 +1,66 @@
+// Running a board read (board-reads.ts) off the request thread. A database in a file is read by
+// the board-reads worker on its own read-only connection, so the request thread only sends the
+// job and receives the answer; an in-memory database (tests, benches) has no file another
+// connection could open, so its read runs in process, as `inProcess` (paced) says. A worker that
+// fails or overruns its budget costs speed, not the document: the read runs in process instead.
+import type { Db } from '../db/open.ts';
+import { PROCESS_METRICS } from '../lib/metrics.ts';
+import type { BoardRead, BoardReadAnswers, BoardReadJob } from './board-reads.ts';
+import { WorkerPool, workerLocation } from './pool.ts';
+
+type BoardReadsPool = WorkerPool<BoardReadJob, unknown>;
+
+/** A read's budget in the worker: generous (a cold page cache on a large board), then in process. */
+const BUDGET_MS = 30_000;
+
+const fallbacks = PROCESS_METRICS.counter(
+  'svc_board_reads_fallback_total',
+  'Board reads that the board-reads worker failed or overran, run on the request thread instead.',
+);
+
+// One worker: the reads are background rebuilds, at most one per document at a time, and every
+// core but one stays with the request thread. Shared by every context unless a test sets its own.
+let shared: BoardReadsPool | null = null;
+let override: BoardReadsPool | null = null;
+
+/** Tests give the reads a pool of their own (a worker they hold), or take it back (null). */
+export function setBoardReadsPool(pool: BoardReadsPool | null): void {
+  override = pool;
+}
+
+/** Reads run in the worker (and where they run in process) since the start: for tests, benches and logs. */
+export const boardReadStats = { worker: 0, inProcess: 0, fallback: 0 };
+
+/** The file another connection may open, or null for an in-memory or temporary database. */
+export function databaseFile(db: Db): string | null {
+  const f = db.filename;
+  return f === '' || f === ':memory:' || f.startsWith('file::memory:') ? null : f;
+}
+
+/**
+ * The answer of `read` for `db`: from the board-reads worker when the database is a file,
+ * otherwise (or when the worker fails) from `inProcess`, which must compute the same thing.
+ */
+export async function boardRead<K extends BoardRead['kind']>(
+  db: Db,
+  read: Extract<BoardRead, { kind: K }>,
+  inProcess: () => Promise<BoardReadAnswers[K]>,
+): Promise<BoardReadAnswers[K]> {
+  const path = databaseFile(db);
+  if (path === null) {
+    boardReadStats.inProcess++;
+    return inProcess();
+  }
+  shared ??= override ? null : new WorkerPool<BoardReadJob, unknown>(workerLocation('board-reads'), 1, BUDGET_MS);
+  const pool = override ?? shared!;
+  try {
+    const answer = (await pool.run({ path, read })) as BoardReadAnswers[K];
+    boardReadStats.worker++;
+    return answer;
+  } catch (e) {
+    boardReadStats.fallback++;
+    fallbacks.inc();
+    console.error(JSON.stringify({ event: 'board_read_fallback', read: read.kind, error: String((e as Error)?.message ?? e) }));
+    return inProcess();
+  }
+}
