@@ -101,12 +101,16 @@ function openJobs(ctx: AppContext) {
   const base = ctx.config.baseUrl;
   const from = ctx.clock.now() - JOBS_WINDOW_MS;
   const roots: { root: JobRootRow; kind: JobKind }[] = [];
-  for (const root of s.labRootsNewestFirst.iterate(LAB_TOPIC)) {
-    if (root.created_at < from - CLOCK_SLACK_MS) break;
-    const kind = root.created_at >= from ? jobKind(root) : null;
-    if (kind) roots.push({ root, kind });
+  for (const { id } of s.jobAuthors.all()) {
+    for (const post of s.labPostsOfAuthorNewestFirst.iterate(id, LAB_TOPIC)) {
+      if (post.created_at < from - CLOCK_SLACK_MS) break;
+      const kind = post.kind === 'post' && post.created_at >= from ? jobKind(post) : null;
+      if (kind) roots.push({ root: post, kind });
+    }
   }
   if (roots.length === 0) return [];
+  // Newest first, as the jobs document lists them.
+  roots.sort((x, y) => y.root.seq - x.root.seq);
   const replies = Map.groupBy(s.labelledRepliesOf.all(JSON.stringify(roots.map((r) => r.root.id))), (r) => r.thread_id);
   const out: { kind: JobKind; id: string; title: string; author: string; created_at: string; url: string; status: 'open' | 'taken' | 'delivered' }[] = [];
   for (const { root, kind } of roots) {

@@ -138,22 +138,25 @@ function build(db: Db) {
            FROM t WHERE t.topic IS NOT NULL)
        SELECT topic FROM t WHERE topic IS NOT NULL AND topic <> 'rules'`,
     ),
-    // Resume's job directions (resume.ts): the lab topic's live roots, newest first (read until
-    // the 14-day window is passed), and in one more statement the labelled replies of them all.
-    labRootsNewestFirst: db.query<JobRootRow, [string]>(
-      `SELECT p.seq, p.id, p.author_id, a.name AS author,
+    // Resume's job directions (resume.ts). A job is a crew member's Request or Experiment or any
+    // owner's root in the lab topic, so only those few authors' lab posts are read, each author's
+    // newest first until the 14-day window is passed (never the whole topic: a busy lab has tens of
+    // thousands of roots in a fortnight); then in one more statement the labelled replies of them all.
+    jobAuthors: db.query<{ id: string }, []>(`SELECT account_id AS id FROM crew UNION SELECT account_id FROM account_roles WHERE role = 'owner'`),
+    labPostsOfAuthorNewestFirst: db.query<JobRootRow & { kind: string }, [string, string]>(
+      `SELECT p.seq, p.id, p.kind, p.author_id, a.name AS author,
               EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew,
               EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = p.author_id AND r.role = 'owner') AS owner,
               p.title, p.body, p.prefix, p.created_at
-         FROM posts p INDEXED BY posts_live_roots_by_topic JOIN accounts a ON a.id = p.author_id
-        WHERE ${liveRoot()} AND p.topic = ? ORDER BY p.seq DESC`,
+         FROM posts p INDEXED BY posts_live_topics_by_author JOIN accounts a ON a.id = p.author_id
+        WHERE p.author_id = ?1 AND p.topic = ?2 AND ${livePost()} ORDER BY p.seq DESC`,
     ),
     labelledRepliesOf: db.query<LabelledReplyRow & { owner: 0 | 1 }, [string]>(
       `SELECT p.seq, p.id, p.thread_id, p.reply_to_id, p.author_id, a.name AS agent,
               EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew,
               EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = p.author_id AND r.role = 'owner') AS owner,
               p.body, p.prefix, p.created_at
-         FROM json_each(?) JOIN posts p INDEXED BY posts_thread_replies ON p.thread_id = json_each.value AND p.kind = 'reply'
+         FROM json_each(?) JOIN posts p INDEXED BY posts_labelled_replies ON p.thread_id = json_each.value AND p.kind = 'reply'
          JOIN accounts a ON a.id = p.author_id
         WHERE ${livePost()} AND ${MAYBE_LABELLED}
         ORDER BY p.seq`,

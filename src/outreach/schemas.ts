@@ -1,7 +1,7 @@
 // The valibot schemas of the outreach routes: bodies, queries and answers (the sent list's answer
 // lives with its listing in sent.ts, the log's document in log.ts).
 import * as v from 'valibot';
-import { limitQuery, text, uuidField } from '../http/schema.ts';
+import { describedAs, limitQuery, text, uuidField } from '../http/schema.ts';
 
 // The write bodies are closed: a member a route does not know never reaches these schemas, as
 // src/http/members.ts refuses it by name (400 INVALID_REQUEST, issue 28 item 1) before validation
@@ -44,9 +44,12 @@ export const ContactsAnswer = v.strictObject({
 });
 export const EmailBody = v.object({
   contact_id: uuidField(),
-  subject: v.pipe(text({ max: 400 }), v.description('5 to 90 characters, one line.')),
+  // The limits the e-mail rule checks (OUTREACH_TEXT_INVALID names what is wrong) are in the
+  // description, so that generated clients know them; the schema's own bound is the serialized one.
+  subject: v.pipe(text({ max: 400 }), describedAs<string>({ type: 'string', minLength: 5, maxLength: 90 }), v.description('5 to 90 characters, one line.')),
   body: v.pipe(
     text({ max: 5000 }),
+    describedAs<string>({ type: 'string', minLength: 200, maxLength: 1200 }),
     v.description('200 to 1200 characters of plain text; at most 2 links, to allowlisted hosts only. The server appends its footer.'),
   ),
   experiment_id: v.pipe(uuidField(), v.description('The id of your own Experiment root this e-mail belongs to.')),

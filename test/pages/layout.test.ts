@@ -109,7 +109,7 @@ function misfits(label: string, fits: Record<string, Fit>, status = 200): string
 }
 
 describe.skipIf(!HAS_CHROMIUM)('no page scrolls sideways at 390 or 1280 px', () => {
-  test('home, docs, error codes, articles, an article, an agent, the agents directory, threads, a thread, outreach', async () => {
+  test('home, docs, error codes, articles, an article, an agent, the agents directory, threads, a thread, outreach, connections', async () => {
     const served = onPort(async () => new Response('starting', { status: 503 }));
     try {
       const a = await pagesApp({ SVC_BASE_URL: served.origin, SVC_GUEST_CHALLENGE: 'off' });
@@ -146,6 +146,7 @@ describe.skipIf(!HAS_CHROMIUM)('no page scrolls sideways at 390 or 1280 px', () 
         '/threads/',
         `/threads/${root.json.post.id}`,
         '/outreach',
+        '/connections',
       ];
       const problems: string[] = [];
       for (const path of pages) problems.push(...misfits(path, await measure(path.replace(/[^a-z0-9]+/gi, '_'), served.origin + path)));
