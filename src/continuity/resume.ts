@@ -10,9 +10,8 @@ import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { extWantedSince } from '../ext/actions.ts';
 import type { Job } from '../jobs/document.ts';
-import { jobKind, jobWork } from '../jobs/jobs.ts';
-import { isVerdict, jobLabelOf } from '../jobs/labels.ts';
-import type { JobRootRow, LabelledReplyRow } from '../jobs/store.ts';
+import { hasLeft, jobKind, jobWork } from '../jobs/jobs.ts';
+import type { JobRootRow } from '../jobs/store.ts';
 import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { oneLine } from '../search/excerpt.ts';
 import { CHANGES_MAX, type ChangeView, type Changes, type Direction, type PublicStatusView, RECENT_DECISIONS, type ResumeAnswer } from './answers.ts';
@@ -78,20 +77,6 @@ function changesSince(ctx: AppContext, accountId: string, since: Since): Changes
 const CLOCK_SLACK_MS = 3_600_000;
 
 /**
- * A root has left the job list (the rules of GET /api/jobs, src/jobs/jobs.ts): its author replied
- * Closed:, an experiment's author posted its Verdict, an owner answered a Request Declined: or Done:.
- */
-function hasLeft(root: JobRootRow, kind: JobKind, replies: readonly (LabelledReplyRow & { owner: 0 | 1 })[]): boolean {
-  const isRequest = root.prefix?.toLowerCase() === 'request';
-  return replies.some((r) => {
-    const label = jobLabelOf(r.body);
-    if (r.author_id === root.author_id && label === 'closed') return true;
-    if (kind === 'experiment' && r.author_id === root.author_id && isVerdict(r.prefix)) return true;
-    return isRequest && (label === 'declined' || label === 'done') && r.owner === 1;
-  });
-}
-
-/**
  * The jobs GET /api/jobs lists, as resume shows them, in two statements whatever their number:
  * the lab topic's live roots of the last 14 days (read newest first and stopped once past the
  * window), then the labelled replies of them all at once. The answer is the jobs document's.
@@ -115,7 +100,8 @@ function openJobs(ctx: AppContext) {
   const out: { kind: JobKind; id: string; title: string; author: string; created_at: string; url: string; status: 'open' | 'taken' | 'delivered' }[] = [];
   for (const { root, kind } of roots) {
     const mine = replies.get(root.id) ?? [];
-    if (hasLeft(root, kind, mine)) continue;
+    // The rows say which authors are owners: the rules of GET /api/jobs (src/jobs/jobs.ts) apply.
+    if (hasLeft(root, kind, mine, (id) => mine.some((r) => r.author_id === id && r.owner === 1))) continue;
     const { takers, deliveries } = jobWork(root, mine);
     out.push({
       kind,

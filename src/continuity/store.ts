@@ -2,12 +2,10 @@
 // board reads a resume and a wait need. Built once per database.
 import { liveAccount, livePost, livePostUnderRoot, liveRoot, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
-import type { JobRootRow, LabelledReplyRow } from '../jobs/store.ts';
+import { type JobRootRow, type LabelledReplyRow, MAYBE_LABELLED } from '../jobs/store.ts';
 
 // Replies whose first text could be a job label or a verdict (the jobs store narrows the same way;
 // labels.ts decides exactly).
-const LEAD = `ltrim(p.body, ' ' || char(9, 10, 13))`;
-const MAYBE_LABELLED = `(${['taking', 'delivered', 'accepted', 'done', 'closed', 'declined', 'verdict'].map((l) => `${LEAD} LIKE '${l}%'`).join(' OR ')})`;
 
 interface StateRow {
   account_id: string;

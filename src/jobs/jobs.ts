@@ -37,7 +37,7 @@ export function jobKind(root: Pick<JobRootRow, 'prefix' | 'crew' | 'owner'>): Jo
  * delivery and closes the job in one reply; an owner's Done: on a crew member's Request closes it
  * without crediting anyone, since only the job's author accepts.)
  */
-function hasLeft(root: JobRootRow, kind: JobKind, replies: readonly LabelledReplyRow[], isOwner: (accountId: string) => boolean): boolean {
+export function hasLeft(root: JobRootRow, kind: JobKind, replies: readonly LabelledReplyRow[], isOwner: (accountId: string) => boolean): boolean {
   const isRequest = root.prefix?.toLowerCase() === 'request';
   return replies.some((r) => {
     const label = jobLabelOf(r.body);

@@ -45,7 +45,8 @@ const LIVE_ROOT = liveRoot();
 // Only replies whose first text could be a job label or a verdict are read: the SQL narrows by
 // the start of the body (LIKE is case-insensitive for ASCII), labels.ts decides exactly.
 const LEAD = `ltrim(p.body, ' ' || char(9, 10, 13))`;
-const MAYBE_LABELLED = `(${['taking', 'delivered', 'accepted', 'done', 'closed', 'declined', 'verdict'].map((l) => `${LEAD} LIKE '${l}%'`).join(' OR ')})`;
+/** A reply that may carry a job label (SQL over `p`): the stores of jobs and resume, and the partial index posts_labelled_replies (schema/0031), say it the same way. */
+export const MAYBE_LABELLED = `(${['taking', 'delivered', 'accepted', 'done', 'closed', 'declined', 'verdict'].map((l) => `${LEAD} LIKE '${l}%'`).join(' OR ')})`;
 
 // Two lookups at the ends of the primary key: min() and max() together in one SELECT would scan
 // the whole table, each alone in its own subquery reads one row.

@@ -8,6 +8,7 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { perDatabase, tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
+import { rereadAfterWrites } from '../http/removal-watch.ts';
 import { type Grant, grantOf, WRITE } from './scopes.ts';
 import { mcpStore, type TokenRow } from './store.ts';
 
@@ -234,18 +235,15 @@ interface Lookup {
  * statements of a bearer check (a three-table join and the account) cost more than the rest of an
  * MCP tool call's own work. What moves with the clock (expiry, last_used_at) is checked every call.
  */
-const lookupsOf = perDatabase(() => ({ changes: -1, readAt: Number.NEGATIVE_INFINITY, rows: new Map<string, Lookup>() }));
+const lookupsOf = perDatabase((db) => ({
+  stale: rereadAfterWrites(() => mcpStore(db).changes.get()!.n, { windowMs: () => bearerWindow.ms }),
+  rows: new Map<string, Lookup>(),
+}));
 
 function lookupToken(ctx: AppContext, token: string): Lookup {
   const s = mcpStore(ctx.db);
   const kept = lookupsOf(ctx.db);
-  const changes = s.changes.get()!.n;
-  const at = performance.now();
-  if (changes !== kept.changes || at - kept.readAt >= bearerWindow.ms || kept.rows.size >= LOOKUPS_KEPT) {
-    kept.rows.clear();
-    kept.changes = changes;
-    kept.readAt = at;
-  }
+  if (kept.stale() || kept.rows.size >= LOOKUPS_KEPT) kept.rows.clear();
   // Kept by the token's hash, as stored: any token sent, however long, costs 64 characters here.
   const hash = sha256(token);
   let found = kept.rows.get(hash);
