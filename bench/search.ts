@@ -238,7 +238,7 @@ function report(facts: Record<string, number>, runs: { name: string; concurrency
   console.log(
     `\nnotes: times are the client's, request sent to body read, for 200 answers. The ${runs.at(-1)!.name} run is shown, not judged:\n` +
       'the server answers one request at a time on one thread, so its times are mostly queueing behind the others\n' +
-      '(and the client shares the cores). Words found in more than MAX_RANKED posts rank only the newest of them (src/search/search.ts).',
+      '(and the client shares the cores). Results are newest first: a page walks the index backwards and stops when full (src/search/search.ts).',
   );
 }
 

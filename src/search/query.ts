@@ -36,65 +36,37 @@ const queryHash = (words: string[]): string =>
     .digest('base64url')
     .slice(0, 12);
 
-/** The last result a page showed, by the ranking's own order: its bm25 score and its seq. */
-export interface RankKey {
-  score: number;
-  seq: number;
-}
-
 /**
- * Where a ranked result list continues: after `after` in the ranking (keyset: best score first,
- * equal scores newest first), or, for a cursor issued before keyset paging, after `offset` ranked
- * candidates; and the window of posts.seq being ranked. `ceiling` is the newest post when the
- * first page was served (later posts stay out, so they cannot push results into a page already
- * read); `floor` bounds the window from below (see MAX_RANKED in search.ts).
+ * Where a result list continues: below `below` (a posts.seq; results are newest first, so the
+ * next page holds the matches older than the last one shown).
  */
 export interface SearchPosition {
-  after: RankKey | null;
-  /** Only from a cursor of the earlier offset form: how many ranked candidates it had passed. */
-  offset?: number;
-  floor: number;
-  ceiling: number;
+  below: number;
 }
-
-// A score travels as the 16 hex digits of its IEEE-754 bits: exact, so that the next page
-// compares against the very value SQLite computed (a decimal rendering might round).
-const scoreHex = (score: number): string => {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, score);
-  return view.getBigUint64(0).toString(16).padStart(16, '0');
-};
-const scoreOf = (hex: string): number => {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setBigUint64(0, BigInt(`0x${hex}`));
-  return view.getFloat64(0);
-};
 
 const malformed = (): never => fail('INVALID_CURSOR', { feed: SEARCH_FEED, reason: 'malformed cursor' });
 
-/** The cursor of the page after `after` (keyset form: `search:k:<score bits>:<seq>:<floor>:<ceiling>:<query hash>`). */
-export function encodeSearchCursor(words: string[], pos: { after: RankKey; floor: number; ceiling: number }): string {
-  return Buffer.from(`${SEARCH_FEED}:k:${scoreHex(pos.after.score)}:${pos.after.seq}:${pos.floor}:${pos.ceiling}:${queryHash(words)}`).toString('base64url');
-}
+/** The cursor of the page after the result at `seq` (`search:n:<seq>:<query hash>`). */
+export const encodeSearchCursor = (words: string[], seq: number): string => Buffer.from(`${SEARCH_FEED}:n:${seq}:${queryHash(words)}`).toString('base64url');
 
 /**
- * Reads a search cursor: the keyset form, or the earlier offset form
- * (`search:<offset>:<floor>:<ceiling>:<hash>`), still accepted so that a walk begun before the
- * change goes on (the next cursor it gets is a keyset one).
+ * Reads a search cursor. Two earlier forms are still accepted so that a walk begun before results
+ * were ordered newest first is not refused: the ranked keyset form
+ * (`search:k:<score>:<seq>:<floor>:<ceiling>:<hash>`) and the offset form
+ * (`search:<offset>:<floor>:<ceiling>:<hash>`). Their place in a bm25 ranking has no place in the
+ * newest-first order, so they go on from their ceiling (the newest post of their first page):
+ * nothing of the walk is lost, some results may come again.
  */
 export function decodeSearchCursor(words: string[], cursor: string): SearchPosition {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const feed = /^([a-z_]+):/.exec(text)?.[1];
   if (feed !== undefined && feed !== SEARCH_FEED) fail('INVALID_CURSOR', { feed: SEARCH_FEED, reason: `cursor belongs to the ${feed} feed` });
-  const keyset = /^search:k:([0-9a-f]{16}):(\d{1,15}):(\d{1,15}):(\d{1,15}):([A-Za-z0-9_-]{12})$/.exec(text);
-  const offset = keyset ? null : /^search:(\d{1,9}):(\d{1,15}):(\d{1,15}):([A-Za-z0-9_-]{12})$/.exec(text);
-  const hash = keyset?.[5] ?? offset?.[4] ?? malformed();
-  if (hash !== queryHash(words))
+  const newest = /^search:n:(\d{1,15}):([A-Za-z0-9_-]{12})$/.exec(text);
+  const keyset = newest ? null : /^search:k:[0-9a-f]{16}:\d{1,15}:\d{1,15}:(\d{1,15}):([A-Za-z0-9_-]{12})$/.exec(text);
+  const offset = newest || keyset ? null : /^search:\d{1,9}:\d{1,15}:(\d{1,15}):([A-Za-z0-9_-]{12})$/.exec(text);
+  const found = newest ?? keyset ?? offset ?? malformed();
+  if (found[2] !== queryHash(words))
     fail('INVALID_CURSOR', { feed: SEARCH_FEED, reason: 'cursor belongs to another query: send the same q as the page that returned it' });
-  if (keyset) {
-    const score = scoreOf(keyset[1]!);
-    if (!Number.isFinite(score)) malformed();
-    return { after: { score, seq: Number(keyset[2]) }, floor: Number(keyset[3]), ceiling: Number(keyset[4]) };
-  }
-  return { after: null, offset: Number(offset![1]), floor: Number(offset![2]), ceiling: Number(offset![3]) };
+  const seq = Number(found[1]);
+  return { below: newest ? seq : seq + 1 };
 }

@@ -1,8 +1,7 @@
-// GET /v1/search: live posts and replies ranked by how well they match the words of q.
-// Ranked results have no sequence of their own, so the cursor carries the last result's place in
-// the ranking (its score and seq: a keyset), pinned to the window of posts that the first page
-// ranked. A page scores the window's matches once and keeps only itself: its cost does not grow
-// with how deep it is.
+// GET /v1/search: live posts and replies that hold every word of q, newest first. The cursor is
+// the last result's seq: a page walks the index backwards from it and stops when it is full, so a
+// page costs the same at any depth and on any size of board, and pages put together are every
+// match, none repeated or lost (posts written meanwhile are newer than the walk and stay out).
 import * as v from 'valibot';
 import type { Account } from '../accounts/accounts.ts';
 import { postUrl } from '../board/urls.ts';
@@ -10,18 +9,15 @@ import { cursorMember, ViewerSchema, viewerOf } from '../board/view.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { EXCERPT_MAX, firstLine, oneLine, REPLY_TITLE_MAX } from './excerpt.ts';
-import { decodeSearchCursor, encodeSearchCursor, matchExpression, type RankKey, type SearchPosition } from './query.ts';
-import { BEFORE_FIRST, type CandidateRow, type SearchStore, searchStore } from './store.ts';
+import { decodeSearchCursor, encodeSearchCursor, matchExpression } from './query.ts';
+import { type CandidateRow, type SearchStore, searchStore } from './store.ts';
 
 /**
- * How many of the newest matching posts are ranked. bm25 must score every candidate (about half
- * a microsecond per word and post) before the best can be picked, so a word found in most of the
- * board would cost tens of milliseconds at 100,000 posts. Ranking the newest 5,000 matches bounds
- * that to a few milliseconds and only affects queries matching more than 5,000 posts, whose words
- * are so common that bm25 tells little (their weight tends to zero) and recency says more.
- * More words narrow the query and reach older posts.
+ * The most candidates one page looks at. A match that is not live (its account or its thread
+ * was deleted; deleted posts are not in the index) is passed over: a page that meets this many
+ * without filling up answers what it found, with a cursor below the last one it looked at.
  */
-export const MAX_RANKED = 5_000;
+export const SCAN_MAX = 2_000;
 
 /** The largest page of results (the limit range of the route). */
 export const SEARCH_LIMIT_MAX = 50;
@@ -39,7 +35,7 @@ const SearchResultSchema = v.strictObject({
 
 /** GET /v1/search (03-decisions §3), plus the feeds' viewer. */
 export const SearchAnswer = v.strictObject({
-  results: v.pipe(v.array(SearchResultSchema), v.maxLength(SEARCH_LIMIT_MAX), v.description('Best match first.')),
+  results: v.pipe(v.array(SearchResultSchema), v.maxLength(SEARCH_LIMIT_MAX), v.description('Newest first.')),
   next_before: cursorMember('The cursor of the next page (before=, with the same q); null when no more results exist.'),
   viewer: ViewerSchema,
 });
@@ -64,62 +60,45 @@ function resultView(baseUrl: string, r: CandidateRow): v.InferOutput<typeof Sear
   };
 }
 
-/** The lowest seq ranked below `ceiling`: the MAX_RANKED-th newest match, or 0 when fewer match. */
-const floorBelow = (s: SearchStore, match: string, ceiling: number): number => s.nthNewestMatch.get(match, ceiling, MAX_RANKED - 1)?.seq ?? 0;
-
 /**
- * Collects `want` live rows from the ranking, after `after`. Candidates of deleted accounts or
- * threads are skipped: a round that finds too few live ones goes on after its last candidate,
- * asking for twice as many, so a run of skipped candidates costs a few rounds at most (each round
- * scores the window once; the window holds at most MAX_RANKED matches).
+ * Collects `want` live rows below `below`, newest first. Candidates of deleted accounts or
+ * threads are passed over: a round that finds too few live ones goes on below its last
+ * candidate, asking for twice as many, until SCAN_MAX candidates were looked at. `last` is the
+ * seq of the last candidate looked at (where the next page starts when this one stopped short).
  */
-function liveRows(s: SearchStore, match: string, pos: { after: RankKey; floor: number; ceiling: number }, want: number): CandidateRow[] {
+function liveRows(s: SearchStore, match: string, below: number, want: number): { rows: CandidateRow[]; last: number; exhausted: boolean } {
   const rows: CandidateRow[] = [];
-  let after = pos.after;
+  let last = below;
   let chunk = want + 5;
-  for (let seen = 0; rows.length < want && seen < MAX_RANKED; ) {
-    const batch =
-      after === BEFORE_FIRST
-        ? s.firstCandidates.all(match, pos.floor, pos.ceiling, chunk)
-        : s.candidates.all(match, pos.floor, pos.ceiling, after.score, after.seq, chunk);
-    for (const r of batch) if (r.live && rows.length < want) rows.push(r);
-    if (batch.length < chunk) break;
-    const last = batch[batch.length - 1]!;
-    after = { score: last.score, seq: last.seq };
+  for (let seen = 0; seen < SCAN_MAX; ) {
+    const batch = s.candidates.all(match, last, Math.min(chunk, SCAN_MAX - seen));
+    for (const r of batch) {
+      if (rows.length === want) return { rows, last, exhausted: false };
+      last = r.seq;
+      if (r.live) rows.push(r);
+    }
+    if (batch.length < Math.min(chunk, SCAN_MAX - seen)) return { rows, last, exhausted: true };
+    if (rows.length === want) return { rows, last, exhausted: false };
     seen += batch.length;
     chunk *= 2;
   }
-  return rows;
-}
-
-/** Where a cursor of the earlier offset form continues: after its offset-th ranked candidate. */
-function keyOfOffset(s: SearchStore, match: string, pos: SearchPosition): RankKey | null {
-  if (!pos.offset) return BEFORE_FIRST;
-  return s.rankedAt.get(match, pos.floor, pos.ceiling, pos.offset - 1);
+  return { rows, last, exhausted: false };
 }
 
 export function searchPosts(ctx: AppContext, account: Account, input: SearchInput): v.InferOutput<typeof SearchAnswer> {
   const s = searchStore(ctx.db);
   const match = matchExpression(input.words);
-  let pos: { after: RankKey | null; floor: number; ceiling: number };
-  if (input.before === undefined) {
-    const ceiling = s.newestSeq.get()!.seq;
-    pos = { after: BEFORE_FIRST, floor: floorBelow(s, match, ceiling), ceiling };
-  } else {
-    const at = decodeSearchCursor(input.words, input.before);
-    // The window never widens beyond MAX_RANKED matches, whatever a cursor says.
-    const window = { floor: Math.max(at.floor, floorBelow(s, match, at.ceiling)), ceiling: at.ceiling };
-    pos = { ...window, after: at.after ?? keyOfOffset(s, match, { ...at, ...window }) };
-  }
-  // An offset cursor past the end of the ranking: nothing follows.
-  const rows = pos.after ? liveRows(s, match, { ...pos, after: pos.after }, input.limit + 1) : [];
-  // One extra row tells whether another page follows.
-  const more = rows.length > input.limit;
-  const page = more ? rows.slice(0, input.limit) : rows;
-  const last = page[page.length - 1];
+  const below = input.before === undefined ? Number.MAX_SAFE_INTEGER : decodeSearchCursor(input.words, input.before).below;
+  // One extra live row tells whether another page follows.
+  const found = liveRows(s, match, below, input.limit + 1);
+  const more = found.rows.length > input.limit;
+  const page = more ? found.rows.slice(0, input.limit) : found.rows;
+  // A full page goes on below its last result; a page cut short by SCAN_MAX below the last
+  // candidate it looked at (the ones between were not live).
+  const next = more ? page[page.length - 1]!.seq : found.exhausted ? null : found.last;
   return {
     results: page.map((r) => resultView(ctx.config.baseUrl, r)),
-    next_before: more && last ? encodeSearchCursor(input.words, { after: { score: last.score, seq: last.seq }, floor: pos.floor, ceiling: pos.ceiling }) : null,
+    next_before: next === null ? null : encodeSearchCursor(input.words, next),
     viewer: viewerOf(ctx, account.id),
   };
 }

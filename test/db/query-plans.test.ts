@@ -32,8 +32,6 @@ const PER_AGENT = new Set(['accounts', 'a', 'ra', 'ta', 'va', 'crew', 'pin', 'le
 // Aliases that are small in one statement only (an alias such as r means posts elsewhere).
 const SMALL_IN: Record<string, Record<string, string>> = {
   'scorekeeper.holders': { r: 'account_roles: a few rows per agent' },
-  'search.candidates': { m: 'the ranked slice of the FTS matches, at most LIMIT rows' },
-  'search.firstCandidates': { m: 'the ranked slice of the FTS matches, at most LIMIT rows' },
   'continuity.inboxAfter': { i: 'at most CATCH_UP_ROWS inbox items after the moment' },
   'continuity.voteAfter': { v: 'at most CATCH_UP_ROWS received votes after the moment' },
   'accounts.crewByShift': { k: 'crew: the crew members' },
@@ -241,7 +239,6 @@ describe('query plans at 1M-shaped statistics', () => {
       'continuity.inboxAfter',
       'continuity.voteAfter',
       'search.candidates',
-      'search.firstCandidates',
       'pins.listed',
       'votes.ringBoardVotes',
       'votes.ringTop',

@@ -1,9 +1,8 @@
-// GET /v1/search: words of live posts, stemmed, ranked (titles above bodies), paged by cursor.
+// GET /v1/search: words of live posts, stemmed, newest first, paged by cursor.
 import { describe, expect, test } from 'bun:test';
 import { encodeCursor } from '../../src/http/paging.ts';
 import { encodeSearchCursor, searchWords } from '../../src/search/query.ts';
-import { MAX_RANKED } from '../../src/search/search.ts';
-import { BEFORE_FIRST } from '../../src/search/store.ts';
+import { SCAN_MAX } from '../../src/search/search.ts';
 import { makeApp } from '../helpers.ts';
 import { type Agent, deleteAccount, deletePost, seedPost, type T } from './fixtures.ts';
 
@@ -32,11 +31,12 @@ describe('GET /v1/search finds words', () => {
     expect(ids(await search(t, ann, { q: 'Relay LATENCY' }))).toEqual([both]);
   });
 
-  test('a title hit ranks above a body-only hit, even when the body hit is newer', async () => {
+  test('results are newest first, a title hit and a body hit alike', async () => {
     const { t, ann } = await setup();
     const titled = seedPost(t, { author: ann, title: 'Latency of the public feed', body: 'Measured from three regions over one day.' });
     const bodied = seedPost(t, { author: ann, title: 'Weekly notes', body: 'Among other things we looked at latency of the feed.' });
-    expect(ids(await search(t, ann, { q: 'latency' }))).toEqual([titled, bodied]);
+    const again = seedPost(t, { author: ann, title: 'Latency, again', body: 'latency latency latency' });
+    expect(ids(await search(t, ann, { q: 'latency' }))).toEqual([again, bodied, titled]);
   });
 
   test('answers the documented shape: a root shows its title, a reply its first line, excerpts are one line', async () => {
@@ -233,12 +233,12 @@ describe('GET /v1/search pages', () => {
 });
 
 describe('GET /v1/search skips what is not live without losing its place', () => {
-  test('many hits of a deleted account among the best ones are skipped, and paging loses nothing', async () => {
+  test('many hits of a deleted account among the newest ones are skipped, and paging loses nothing', async () => {
     const { t, ann } = await setup();
     const ben = await t.register('ben');
-    // ben's posts rank first (the word is in their titles), then 30 of ann's body-only hits.
-    for (let i = 0; i < 40; i++) seedPost(t, { author: ben, title: `Heron ${i}`, body: 'heron heron' });
+    // ann's 30 hits, then ben's 40 newer ones, which come first in the walk and are passed over.
     const mine = Array.from({ length: 30 }, (_, i) => seedPost(t, { author: ann, body: `a heron seen ${i}` }));
+    for (let i = 0; i < 40; i++) seedPost(t, { author: ben, title: `Heron ${i}`, body: 'heron heron' });
     deleteAccount(t, ben);
     const seen: string[] = [];
     let before: string | null = null;
@@ -255,27 +255,53 @@ describe('GET /v1/search skips what is not live without losing its place', () =>
 });
 
 describe('GET /v1/search bounds its work', () => {
-  test(`a word found in more than ${MAX_RANKED} posts ranks the newest ${MAX_RANKED} matches; a forged cursor cannot widen that`, async () => {
+  test('the whole board is reachable: the oldest of many matches is on the last page', async () => {
     const { t, ann } = await setup();
-    // The oldest match would rank first (title hit) but lies outside the newest MAX_RANKED.
     const oldest = seedPost(t, { author: ann, title: 'Plover plover', body: 'a lonely plover' });
     t.db.transaction(() => {
       const insert = t.db.query('INSERT INTO posts (id, kind, thread_id, author_id, topic, title, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-      for (let i = 0; i < MAX_RANKED; i++) {
+      for (let i = 0; i < 6_000; i++) {
         const id = crypto.randomUUID();
         insert.run(id, 'post', id, ann.id, 'general', 'Notes', `a plover sighting, number ${i} of many`, 0);
       }
     })();
-    const first = await search(t, ann, { q: 'plover', limit: '1' });
-    expect(first.json.results).toHaveLength(1);
-    expect(first.json.results[0].id).not.toBe(oldest);
-    const newest = (t.db.query('SELECT max(seq) AS seq FROM posts').get() as { seq: number }).seq;
-    const forged = encodeSearchCursor(searchWords('plover'), { after: BEFORE_FIRST, floor: 0, ceiling: newest });
-    const r = await search(t, ann, { q: 'plover', limit: '1', before: forged });
-    expect(r.status).toBe(200);
-    expect(r.json.results[0].id).not.toBe(oldest);
-    // More words narrow the matches below the bound and reach it.
+    // 6,001 matches, 50 a page: 121 pages, the oldest alone on the last.
+    let before: string | null = null;
+    let last: string[] = [];
+    let pages = 0;
+    do {
+      const r: Awaited<ReturnType<typeof search>> = await search(t, ann, { q: 'plover', limit: '50', ...(before ? { before } : {}) });
+      expect(r.status).toBe(200);
+      last = ids(r);
+      before = r.json.next_before;
+      pages += 1;
+    } while (before !== null && pages < 200);
+    expect(pages).toBe(121);
+    expect(last.at(-1)).toBe(oldest);
+    // More words narrow the matches.
     expect(ids(await search(t, ann, { q: 'lonely plover' }))).toEqual([oldest]);
+  });
+
+  test(`a page looks at ${SCAN_MAX} matches at most: among more dead ones it answers short, with a cursor that goes on`, async () => {
+    const { t, ann } = await setup();
+    const ben = await t.register('ben');
+    const kept = seedPost(t, { author: ann, body: 'an avocet by the shore' });
+    t.db.transaction(() => {
+      const insert = t.db.query('INSERT INTO posts (id, kind, thread_id, author_id, topic, title, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      for (let i = 0; i < SCAN_MAX + 500; i++) {
+        const id = crypto.randomUUID();
+        insert.run(id, 'post', id, ben.id, 'general', 'Notes', `avocet ${i}`, 0);
+      }
+    })();
+    const fresh = seedPost(t, { author: ann, body: 'another avocet' });
+    deleteAccount(t, ben);
+    const first = await search(t, ann, { q: 'avocet', limit: '5' });
+    expect(first.status).toBe(200);
+    expect(ids(first)).toEqual([fresh]);
+    expect(first.json.next_before).toBeString();
+    const second = await search(t, ann, { q: 'avocet', limit: '5', before: first.json.next_before });
+    expect(ids(second)).toEqual([kept]);
+    expect(second.json.next_before).toBeNull();
   });
 });
 

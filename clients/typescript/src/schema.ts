@@ -258,7 +258,7 @@ export interface paths {
         };
         /**
          * Search live posts and replies by their words
-         * @description q (1..200 characters) is words, never full-text syntax: it is cut into runs of letters and digits and every word must occur (stemmed: "benchmarks" finds "benchmark"); quotes, operators and punctuation are ignored, and only the first 24 distinct words count. Results are ranked best match first, a word in a title weighing more than one in a body; when more than 5000 posts match, the newest 5000 of them are ranked (add words to reach older ones). A reply shows its first line as title; excerpt is the start of the body on one line. Page with before=next_before and the same q. The cursor is a keyset: it holds the last result's place in the ranking (and the posts that existed at the first page), so every page costs what the first costs, however deep, and pages put together are the ranking with nothing repeated or left out, equal scores included. Posts written while paging stay out of the walk. A cursor of the earlier offset form is still accepted and goes on where it stood. Deleted posts, replies of deleted threads and the writing of deleted accounts are never found.
+         * @description q (1..200 characters) is words, never full-text syntax: it is cut into runs of letters and digits and every word must occur (stemmed: "benchmarks" finds "benchmark"); quotes, operators and punctuation are ignored, and only the first 24 distinct words count. Results are newest first: every live post and reply holding all the words, the whole board reachable page by page. A reply shows its first line as title; excerpt is the start of the body on one line. Page with before=next_before and the same q. The cursor holds the last result's place (its post's sequence), so every page costs what the first costs, however deep, and pages put together are every match with nothing repeated or left out; posts written while paging are newer than the walk and stay out of it (a new first page finds them). A page looks at no more than 2000 matches: when those are mostly the writing of deleted accounts or threads it may hold fewer than limit results and still give a next_before (go on until next_before is null). Cursors of the earlier ranked forms are still accepted: they go on, newest first, from the posts that existed at their first page. Deleted posts, replies of deleted threads and the writing of deleted accounts are never found.
          */
         get: operations["getV1Search"];
         put?: never;
@@ -5966,7 +5966,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of live posts and replies that hold every word, best match first, with your voting state. */
+            /** @description One page of live posts and replies that hold every word, newest first, with your voting state. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6010,7 +6010,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description Best match first. */
+                        /** @description Newest first. */
                         results: {
                             /**
                              * Format: uuid
