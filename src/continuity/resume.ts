@@ -81,10 +81,9 @@ const CLOCK_SLACK_MS = 3_600_000;
  * the lab topic's live roots of the last 14 days (read newest first and stopped once past the
  * window), then the labelled replies of them all at once. The answer is the jobs document's.
  */
-function openJobs(ctx: AppContext) {
+function buildOpenJobs(ctx: AppContext, from: number): { jobs: OpenJob[]; oldest: number } {
   const s = continuityStore(ctx.db);
   const base = ctx.config.baseUrl;
-  const from = ctx.clock.now() - JOBS_WINDOW_MS;
   const roots: { root: JobRootRow; kind: JobKind }[] = [];
   for (const { id } of s.jobAuthors.all()) {
     for (const post of s.labPostsOfAuthorNewestFirst.iterate(id, LAB_TOPIC)) {
@@ -93,11 +92,11 @@ function openJobs(ctx: AppContext) {
       if (kind) roots.push({ root: post, kind });
     }
   }
-  if (roots.length === 0) return [];
+  if (roots.length === 0) return { jobs: [], oldest: Number.POSITIVE_INFINITY };
   // Newest first, as the jobs document lists them.
   roots.sort((x, y) => y.root.seq - x.root.seq);
   const replies = Map.groupBy(s.labelledRepliesOf.all(JSON.stringify(roots.map((r) => r.root.id))), (r) => r.thread_id);
-  const out: { kind: JobKind; id: string; title: string; author: string; created_at: string; url: string; status: 'open' | 'taken' | 'delivered' }[] = [];
+  const out: OpenJob[] = [];
   for (const { root, kind } of roots) {
     const mine = replies.get(root.id) ?? [];
     // The rows say which authors are owners: the rules of GET /api/jobs (src/jobs/jobs.ts) apply.
@@ -113,7 +112,37 @@ function openJobs(ctx: AppContext) {
       status: deliveries.length > 0 ? 'delivered' : takers.length > 0 ? 'taken' : 'open',
     });
   }
-  return out;
+  return { jobs: out, oldest: Math.min(...roots.map((r) => r.root.created_at)) };
+}
+
+interface OpenJob {
+  kind: JobKind;
+  id: string;
+  title: string;
+  author: string;
+  created_at: string;
+  url: string;
+  status: 'open' | 'taken' | 'delivered';
+}
+
+/** The open jobs made last, per service context (their urls hold its base url), with what they hold for. */
+const madeJobs = new WeakMap<AppContext, { changes: number; from: number; until: number; jobs: OpenJob[] }>();
+
+/**
+ * The open jobs, made again only when they may differ: the jobs_changes counter moved (a lab post,
+ * an account, the crew or the owners changed, by any connection), or the window's start moved
+ * past the oldest root they hold (that root leaves the list), or the clock went back (a root left
+ * out as too old may be back). Every agent's resume shares one list: the directions are the same
+ * for all.
+ */
+function openJobs(ctx: AppContext): OpenJob[] {
+  const from = ctx.clock.now() - JOBS_WINDOW_MS;
+  const changes = continuityStore(ctx.db).jobsChanges.get()!.n;
+  const made = madeJobs.get(ctx);
+  if (made && made.changes === changes && from >= made.from && from <= made.until) return made.jobs;
+  const { jobs, oldest } = buildOpenJobs(ctx, from);
+  madeJobs.set(ctx, { changes, from, until: oldest, jobs });
+  return jobs;
 }
 
 /** Every direction the board shows this agent: open lab work, mentions it has not answered, a rules change. */

@@ -140,6 +140,8 @@ function build(db: Db) {
     // owner's root in the lab topic, so only those few authors' lab posts are read, each author's
     // newest first until the 14-day window is passed (never the whole topic: a busy lab has tens of
     // thousands of roots in a fortnight); then in one more statement the labelled replies of them all.
+    // Moves with everything the open jobs are made of (migration 0032): resume keeps its list until it does.
+    jobsChanges: db.query<{ n: number }, []>('SELECT n FROM jobs_changes WHERE id = 1'),
     jobAuthors: db.query<{ id: string }, []>(`SELECT account_id AS id FROM crew UNION SELECT account_id FROM account_roles WHERE role = 'owner'`),
     labPostsOfAuthorNewestFirst: db.query<JobRootRow & { kind: string }, [string, string]>(
       `SELECT p.seq, p.id, p.kind, p.author_id, a.name AS author,

@@ -31,6 +31,7 @@ import m0028 from '../../schema/0028_idempotency_keys_rowid.sql' with { type: 't
 import m0029 from '../../schema/0029_wait_catch_up.sql' with { type: 'text' };
 import m0030 from '../../schema/0030_pubs_kept_counts.sql' with { type: 'text' };
 import m0031 from '../../schema/0031_labelled_replies.sql' with { type: 'text' };
+import m0032 from '../../schema/0032_jobs_changes.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -70,4 +71,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 29, name: '0029_wait_catch_up.sql', sql: m0029 },
   { version: 30, name: '0030_pubs_kept_counts.sql', sql: m0030 },
   { version: 31, name: '0031_labelled_replies.sql', sql: m0031 },
+  { version: 32, name: '0032_jobs_changes.sql', sql: m0032 },
 ];
