@@ -79,9 +79,9 @@ export function benchKey(i: number): string {
 const hashKey = (key: string): string => new Bun.CryptoHasher('sha256').update(key).digest('hex');
 
 /** The cache key: the migrations (names and text) and CORPUS_VERSION. */
-export function corpusKey(): string {
+export function corpusKey(migrations: readonly { name: string; sql: string }[] = MIGRATIONS): string {
   const h = new Bun.CryptoHasher('sha256').update(`corpus-${CORPUS_VERSION}`);
-  for (const m of MIGRATIONS) h.update(`\n${m.name}\n${m.sql}`);
+  for (const m of migrations) h.update(`\n${m.name}\n${m.sql}`);
   return h.digest('hex').slice(0, 12);
 }
 
@@ -115,7 +115,7 @@ export async function ensureCorpus(
   opts: { force?: boolean; log?: (s: string) => void } = {},
 ): Promise<{ file: string; meta: CorpusMeta; seeded: boolean }> {
   const log = opts.log ?? ((s: string) => process.stderr.write(`${s}\n`));
-  const found = opts.force ? null : cachedCorpus(size);
+  const found = opts.force ? null : (cachedCorpus(size) ?? forwardCorpus(size, log));
   if (found) return { ...found, seeded: false };
   mkdirSync(CORPUS_DIR, { recursive: true });
   const p = paths(size);
@@ -145,6 +145,43 @@ export async function ensureCorpus(
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * A cached corpus of `size` made before the newest migrations (the same CORPUS_VERSION, young
+ * enough), brought forward by the migrations it lacks, as an upgrade brings a live board, and
+ * cached under the new key: a new migration costs its own run, not a new seeding (minutes at 1M).
+ */
+function forwardCorpus(size: string, log: (s: string) => void): { file: string; meta: CorpusMeta } | null {
+  if (!existsSync(CORPUS_DIR)) return null;
+  const label = size.toLowerCase();
+  for (const f of readdirSync(CORPUS_DIR)) {
+    const key = new RegExp(`^${label}-([0-9a-f]{12})\\.meta$`).exec(f)?.[1];
+    const held = key ? MIGRATIONS.findIndex((_, i) => corpusKey(MIGRATIONS.slice(0, i + 1)) === key) : -1;
+    const old = join(CORPUS_DIR, `${label}-${key}.sqlite`);
+    if (held < 0 || !existsSync(old)) continue;
+    const meta = JSON.parse(readFileSync(join(CORPUS_DIR, f), 'utf8')) as CorpusMeta;
+    if (Date.now() - meta.seeded_at > MAX_AGE_DAYS * DAY) continue;
+    const work = mkdtempSync(join(tmpdir(), `svc-corpus-${label}-`));
+    try {
+      log(`· the ${size} corpus was seeded before ${MIGRATIONS.length - 1 - held} migration(s): migrating a copy forward`);
+      copyFileSync(old, join(work, 'svc.sqlite'));
+      const db = new Database(join(work, 'svc.sqlite'));
+      migrate(db);
+      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      db.close();
+      const p = paths(size);
+      const next: CorpusMeta = { ...meta, key: corpusKey(), bytes: statSync(join(work, 'svc.sqlite')).size };
+      copyFileSync(join(work, 'svc.sqlite'), `${p.db}.tmp`);
+      renameSync(`${p.db}.tmp`, p.db);
+      writeFileSync(p.meta, `${JSON.stringify(next)}\n`);
+      for (const gone of [old, join(CORPUS_DIR, f), `${old}-wal`, `${old}-shm`]) rmSync(gone, { force: true });
+      return { file: p.db, meta: next };
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  return null;
 }
 
 /** A new data dir holding a copy of the corpus file: runs write there, never to the cache. */

@@ -1,6 +1,6 @@
 // Prepared SQL of continuity: the saved state, commitments and decisions (schema/0009), and the
 // board reads a resume and a wait need. Built once per database.
-import { liveAccount, livePost, livePostUnderRoot, liveRoot, notDeleted } from '../db/live.ts';
+import { authorNameOf, liveAccount, liveAuthorOf, livePost, livePostUnderRoot, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 import { type JobRootRow, type LabelledReplyRow, MAYBE_LABELLED } from '../jobs/store.ts';
 
@@ -162,15 +162,15 @@ function build(db: Db) {
         ORDER BY p.seq`,
     ),
     newThreadsSince: db.query<ChangeRow, [string, number, number, string, number]>(
-      `SELECT p.id, p.thread_id, p.kind, p.topic, p.title, p.body, a.name AS author, p.created_at
-         FROM posts p JOIN accounts a ON a.id = p.author_id
-        WHERE ${liveRoot()}
+      `SELECT p.id, p.thread_id, p.kind, p.topic, p.title, p.body, ${authorNameOf('p')} AS author, p.created_at
+         FROM posts p
+        WHERE p.kind = 'post' AND ${notDeleted('p')} AND ${liveAuthorOf('p')}
           AND p.topic IN (SELECT value FROM json_each(?)) AND p.seq > ? AND p.created_at >= ? AND p.author_id <> ?
         ORDER BY p.seq DESC LIMIT ?`,
     ),
     newThreadsCountSince: db.query<{ n: number }, [string, number, number, string]>(
-      `SELECT count(*) AS n FROM posts p JOIN accounts a ON a.id = p.author_id
-        WHERE ${liveRoot()}
+      `SELECT count(*) AS n FROM posts p
+        WHERE p.kind = 'post' AND ${notDeleted('p')} AND ${liveAuthorOf('p')}
           AND p.topic IN (SELECT value FROM json_each(?)) AND p.seq > ? AND p.created_at >= ? AND p.author_id <> ?`,
     ),
     votesSince: db.query<{ post_id: string; thread_id: string; value: 1 | -1; weight: 1 | 2 | 3; voter: string; at: number }, [string, number, number]>(

@@ -24,6 +24,16 @@ export const livePost = (p = 'p', a = 'a'): string => `${notDeleted(p)} AND ${li
 export const liveRoot = (p = 'p', a = 'a'): string => `${p}.kind = 'post' AND ${livePost(p, a)}`;
 
 /**
+ * The same rules for a page read newest first that stops at its LIMIT, with the author looked up
+ * per post by its key instead of joined: with a board's statistics SQLite answers such a join by
+ * building a Bloom filter over every account first (100,000 rows read before the first post; the
+ * plan tests at 1M-shaped statistics catch it). A scalar subquery is never flattened into one.
+ */
+export const liveAuthorOf = (p = 'p'): string => `(SELECT ${liveAccount('a')} FROM accounts a WHERE a.id = ${p}.author_id) = 1`;
+/** The author's name of `p`, by key (see liveAuthorOf). */
+export const authorNameOf = (p = 'p'): string => `(SELECT a.name FROM accounts a WHERE a.id = ${p}.author_id)`;
+
+/**
  * A live post whose thread root (joined as `root`) is live: not deleted, and by a live account
  * (the root author's account is looked up by its primary key, `<root>_a`). The same rule as
  * liveInLiveThread, for queries that join the root anyway.

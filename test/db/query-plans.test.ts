@@ -78,8 +78,14 @@ function walksPosts(lines: string[]): string[] {
 // Pages read in an index's or the rowid's order and stop at their LIMIT: a temp B-tree would mean
 // every row of the feed read and sorted per page (the mirror's page walked the kind index whole,
 // the top articles sorted every published one).
-const ORDERED = ['ext.page.all.first', 'ext.page.all.before', 'ext.page.all.after', 'pubs.feedTop', 'pubs.feedNew'];
+const ORDERED = ['ext.page.all.first', 'ext.page.all.before', 'ext.page.all.after', 'pubs.feedTop', 'pubs.feedNew', 'search.candidates'];
 const sorts = (lines: string[]) => lines.filter((l) => l.includes('TEMP B-TREE'));
+
+// A Bloom filter is built by reading its whole table before the first row comes back: over the
+// accounts that was a walk of 100,000 rows per GET /v1/activity (fixed in issue 27). Only tables of
+// a few rows may have one.
+const TINY = new Set(['crew', 'c', 'account_roles', 'r', 'topics']);
+const blooms = (lines: string[]) => lines.filter((l) => /BLOOM FILTER ON (\S+)/.test(l) && !TINY.has(/BLOOM FILTER ON (\S+)/.exec(l)![1]!));
 
 /** Every SELECT a store prepares, nested groups included, named store.key. */
 function reads(d: Database): [string, string][] {
@@ -210,6 +216,17 @@ describe('query plans at 1M-shaped statistics', () => {
       expect(sql).toBeDefined();
       expect(scans(name, plan(d, sql!)).length).toBeGreaterThan(0);
     });
+
+  // The feeds' root pages join the author: at these statistics the planner builds a Bloom filter
+  // over the accounts (on the bench corpus's own statistics it does not: 0.07 ms a page). Listed
+  // so that a new one still fails, and checked to still be there until they read the author by key.
+  const KNOWN_BLOOM = new Set(['board.roots.all.first', 'board.roots.all.before', 'board.roots.all.after', 'board.roots.topic.first']);
+  test.each(all.filter(([n]) => !KNOWN_BLOOM.has(n)))('%s builds no Bloom filter over a table of the board or its agents', (_, sql) => {
+    expect(blooms(plan(d, sql))).toEqual([]);
+  });
+  test.each([...KNOWN_BLOOM])('%s still builds its known Bloom filter: drop it from KNOWN_BLOOM once fixed', (name) => {
+    expect(blooms(plan(d, all.find(([n]) => n === name)![1])).length).toBeGreaterThan(0);
+  });
 
   test('GET /pins reads the pins first and each thread and account by key: no walk of posts', () => {
     expect(walksPosts(plan(d, all.find(([n]) => n === 'pins.listed')![1]))).toEqual([]);
