@@ -107,9 +107,12 @@ export function verdict(t: Target, s: Spread, refusals: readonly (string | null)
   if (refused.length) {
     const other = refused.map((r) => Number(/other processes used (\d+) %/.exec(r)?.[1] ?? 0));
     const generator = refused.filter((r) => r.includes('generator')).length;
+    // Any other reason (errors among the answers, say) is named as the first round gave it.
+    const otherReason = refused.find((r) => !r.includes('generator') && !/other processes used/.test(r));
     const parts = [
       ...(generator ? [`the generator was the bottleneck in ${generator}`] : []),
       ...(Math.max(...other) > 0 ? [`other processes used up to ${Math.max(...other)} % of a core`] : []),
+      ...(otherReason ? [otherReason] : []),
     ];
     return { verdict: 'NO VERDICT', why: `${refused.length} of ${refusals.length} rounds refused: ${parts.join('; ')}` };
   }
@@ -150,9 +153,11 @@ export function parseStatuses(stdout: string): Record<string, number> | null {
 /**
  * The Lua every scripted wrk run shares: uuid() (fresh idempotency keys: the run's nonce, a
  * per-thread random part and a counter, shaped as a version-4 uuid), a status count per answer
- * (response()), and done() printing them as one `STATUSES {…}` line (parseStatuses).
+ * (response()), and done() printing them as one `STATUSES {…}` line (parseStatuses). With
+ * `toolErrors`, a 2xx answer whose body holds an MCP tool error (`"isError":true`) or a JSON-RPC
+ * error is counted under TOOL_ERROR instead of its status: /mcp answers both 200.
  */
-export const luaCommon = (nonce: number): string => `
+export const luaCommon = (nonce: number, opts: { toolErrors?: boolean } = {}): string => `
 local counter = 0
 statuses = {}
 local nonce = ${Math.floor(nonce) % 0x7fffffff}
@@ -162,7 +167,12 @@ function uuid()
   return string.format("%08x-%04x-4%03x-8%03x-%012x", nonce, math.random(0, 0xffff), math.random(0, 0xfff), math.random(0, 0xfff), counter)
 end
 response = function(status, headers, body)
-  local k = tostring(status)
+  local k = tostring(status)${
+    opts.toolErrors
+      ? `
+  if status < 300 and body and (string.find(body, '"isError":true', 1, true) or string.find(body, '"error":{"code":-', 1, true)) then k = "${TOOL_ERROR}" end`
+      : ''
+  }
   statuses[k] = (statuses[k] or 0) + 1
 end
 local threads = {}
@@ -178,3 +188,30 @@ done = function(summary, latency, requests)
   io.write("STATUSES {" .. table.concat(parts, ",") .. "}\\n")
 end
 `;
+
+/** The status key luaCommon({toolErrors}) counts a 200 carrying a tool or JSON-RPC error under. */
+export const TOOL_ERROR = 'tool_error';
+
+/** A Lua string literal for `s` (printable ASCII as JSON escapes it: a valid Lua literal too). */
+export function luaString(s: string): string {
+  if (!/^[\x20-\x7e]*$/.test(s)) throw new Error('a Lua literal here takes printable ASCII only');
+  return JSON.stringify(s);
+}
+
+/** A Lua request() sending the same request every time: `method` `path` with `headers` and `body`. */
+export function luaRequest(method: string, path: string, headers: Record<string, string>, body?: string): string {
+  const hs = Object.entries(headers)
+    .map(([k, v]) => `[${luaString(k)}] = ${luaString(v)}`)
+    .join(', ');
+  return `
+local headers = { ${hs} }
+local body = ${body === undefined ? 'nil' : luaString(body)}
+request = function() return wrk.format(${luaString(method)}, ${luaString(path)}, headers, body) end
+`;
+}
+
+/** a ÷ b round by round (a[i] / b[i]: the rounds were taken in pairs), as a spread. */
+export function pairedRatio(a: readonly number[], b: readonly number[]): Spread {
+  if (a.length !== b.length) throw new Error(`paired rounds: ${a.length} vs ${b.length}`);
+  return spread(a.map((x, i) => (b[i]! > 0 ? x / b[i]! : Number.NaN)));
+}

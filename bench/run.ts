@@ -12,11 +12,14 @@
 // rotated order. Prints a table, writes bench/out/bench-<date>.json; --markdown prints the rows
 // for docs/performance.md with the date, the commit and the CPU.
 //
-// Env: BENCH_SIZES, BENCH_ONLY (scenario names or groups: read, cached, write, start), BENCH_SECONDS
+// MCP tool calls are compared with the REST route answering the same read (mcp-me, mcp-thread),
+// and lab publishes of ~2 MB sites run with /healthz probed from another process (lab-publish).
+//
+// Env: BENCH_SIZES, BENCH_ONLY (scenario names or groups: read, cached, write, mcp, start), BENCH_SECONDS
 // (per round, default 5), BENCH_WARMUP_SECONDS (2), BENCH_ROUNDS (3), BENCH_READ_CONNECTIONS (1: the
-// latency of one request), BENCH_CONNECTIONS (64), BENCH_WRITE_CONNECTIONS (64), SVC_BIN (default
-// dist/svc). Exits 0 when targets are missed (a measuring tool), 1 when the bench could not run, 2
-// when wrk is missing.
+// latency of one request), BENCH_CONNECTIONS (64; also MCP vs REST), BENCH_WRITE_CONNECTIONS (64),
+// BENCH_LAB_PUBLISHES (12 a round), BENCH_LAB_CONCURRENCY (4), SVC_BIN (default dist/svc). Exits 0
+// when targets are missed (a measuring tool), 1 when the bench could not run, 2 when wrk is missing.
 import { Database } from 'bun:sqlite';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -27,19 +30,24 @@ import {
   judgeRound,
   list,
   luaCommon,
+  luaRequest,
   machineBusyMicros,
   mdRow,
+  pairedRatio,
   parseStatuses,
   type RoundJudgement,
   rotation,
   type Spread,
   spread,
   type Target,
+  TOOL_ERROR,
   type Verdict,
   verdict,
   withSpread,
 } from './harness.ts';
+import { labSite } from './lab-site.ts';
 import { BUN, Children, cpuMicros, lastJsonLine, listeningUrl, memoryOf, num, ROOT, runBench } from './lib.ts';
+import { mcpCallBody, mcpHeaders, mcpToken, sameRead, toolOutcome } from './mcp.ts';
 import { TOPIC, textGen } from './text.ts';
 import { findWrk, runWrk, WRK_MISSING, type WrkResult } from './wrk.ts';
 
@@ -118,7 +126,7 @@ function summarize(size: string, scenario: string, what: string, server: string,
     cpu_us: spread(rounds.map((r) => r.server_cpu_us_per_req)),
     gen_cpu: spread(rounds.map((r) => r.generator_cpu_pct)),
     other_cpu: spread(rounds.map((r) => r.other_cpu_pct)),
-    non2xx: rounds.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
+    non2xx: rounds.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts + (r.statuses?.[TOOL_ERROR] ?? 0), 0),
     statuses,
     extra,
     checks: [],
@@ -163,10 +171,10 @@ async function stop(proc: ReturnType<Children['spawn']>): Promise<void> {
 }
 
 let scriptN = 0;
-function luaFile(body: string): string {
+function luaFile(body: string, opts: { toolErrors?: boolean } = {}): string {
   mkdirSync(scriptsDir, { recursive: true });
   const file = join(scriptsDir, `s${scriptN++}.lua`);
-  writeFileSync(file, `${luaCommon(Math.floor(Math.random() * 0x7fffffff))}\n${body}`);
+  writeFileSync(file, `${luaCommon(Math.floor(Math.random() * 0x7fffffff), opts)}\n${body}`);
   return file;
 }
 
@@ -408,6 +416,88 @@ async function cachedScenarios(c: Ctx): Promise<void> {
   }
 }
 
+// ---- MCP tool calls vs REST -------------------------------------------------------------------
+
+/**
+ * The same read by the same agent, over REST (GET with the board key) and as an MCP tool call
+ * (POST /mcp, tools/call, the agent's OAuth token), at CONNECTIONS (64) connections: the figure is
+ * throughput (how many calls a busy server answers), which is what a per-call overhead costs; at
+ * one connection it would be latency, mostly the round trip. REST and MCP rounds alternate in
+ * rotated order (REST, MCP / MCP, REST / …); each MCP answer's body is checked by the Lua script,
+ * so a 200 carrying a tool error or a JSON-RPC error counts as an error, never as a call.
+ */
+async function mcpScenarios(c: Ctx): Promise<void> {
+  const thread = c.meta.recent_roots.at(-1)!;
+  const reads = [
+    { name: 'mcp-me', tool: 'me', args: {}, path: '/v1/me' },
+    { name: 'mcp-thread', tool: 'read_thread', args: { id: thread }, path: `/v1/posts/${thread}` },
+  ].filter((d) => selected(d.name, 'mcp'));
+  if (!reads.length) return;
+  const agent = c.meta.roles.resume;
+  const token = await mcpToken(c.url, key(agent));
+  const restHeaders = { ...AGENT, Authorization: `Bearer ${key(agent)}` };
+  for (const d of reads) {
+    const body = mcpCallBody(d.tool, d.args);
+    // Once before measuring: the tool answers a real result, the same the route answers.
+    const rest = await fetch(`${c.url}${d.path}`, { headers: restHeaders });
+    const restText = await rest.text();
+    const mcp = await fetch(`${c.url}/mcp`, { method: 'POST', headers: mcpHeaders(token), body });
+    const mcpText = await mcp.text();
+    const outcome = toolOutcome(mcp.status, mcpText);
+    if (rest.status !== 200 || !outcome.ok) {
+      process.stderr.write(`  ! ${d.name}: REST ${rest.status}, MCP ${outcome.ok ? 'ok' : outcome.why}: not measured\n`);
+      continue;
+    }
+    if (!sameRead(outcome.structured, JSON.parse(restText))) {
+      process.stderr.write(`  ! ${d.name}: the tool's result is not the read GET ${d.path} answers: not measured\n`);
+      continue;
+    }
+    const peers = [
+      { name: 'REST', script: luaFile(luaRequest('GET', d.path, restHeaders)) },
+      { name: 'MCP', script: luaFile(luaRequest('POST', '/mcp', mcpHeaders(token), body), { toolErrors: true }) },
+    ];
+    const byPeer = new Map<string, Round[]>(peers.map((p) => [p.name, []]));
+    process.stderr.write(`· ${c.size} ${d.name}: GET ${d.path} vs tools/call ${d.tool}, ${CONNECTIONS} connections, rotated\n`);
+    for (const p of peers) await round({ url: c.url, pid: c.pid, connections: CONNECTIONS, script: p.script }, WARMUP);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const p of rotation(peers, r)) {
+        const x = await round({ url: c.url, pid: c.pid, connections: CONNECTIONS, script: p.script }, SECONDS);
+        const errors = x.non2xx + x.errors + x.timeouts + (x.statuses?.[TOOL_ERROR] ?? 0);
+        // A round with errors among its answers measured the errors: no verdict on it.
+        if (errors > 0) x.refused = [x.refused, `${errors} answers were errors`].filter(Boolean).join('; ');
+        byPeer.get(p.name)!.push(x);
+      }
+      const a = byPeer.get('MCP')![r]!;
+      const b = byPeer.get('REST')![r]!;
+      process.stderr.write(
+        `  round ${r + 1}: REST ${b.rps.toFixed(0)}/s, MCP ${a.rps.toFixed(0)}/s = ${((a.rps / b.rps) * 100).toFixed(0)} %; CPU per call MCP ${a.server_cpu_us_per_req.toFixed(0)} µs ÷ REST ${b.server_cpu_us_per_req.toFixed(0)} µs = ${(a.server_cpu_us_per_req / b.server_cpu_us_per_req).toFixed(2)}×\n`,
+      );
+    }
+    const restRounds = byPeer.get('REST')!;
+    const mcpRounds = byPeer.get('MCP')!;
+    const ratio = pairedRatio(
+      mcpRounds.map((x) => x.rps),
+      restRounds.map((x) => x.rps),
+    );
+    const cpuRatio = pairedRatio(
+      mcpRounds.map((x) => x.server_cpu_us_per_req),
+      restRounds.map((x) => x.server_cpu_us_per_req),
+    );
+    const what = `${d.tool}: GET ${d.path.length > 40 ? `${d.path.slice(0, 37)}…` : d.path} vs tools/call (${(restText.length / 1024).toFixed(1)} KB / ${(mcpText.length / 1024).toFixed(1)} KB)`;
+    summarize(c.size, d.name, what, 'REST', restRounds, { bytes: restText.length });
+    const row = summarize(c.size, d.name, what, 'MCP', mcpRounds, {
+      bytes: mcpText.length,
+      pct_of_rest: ratio,
+      pct_of_rest_by_round: mcpRounds.map((x, i) => x.rps / restRounds[i]!.rps),
+      cpu_ratio_vs_rest: cpuRatio,
+    });
+    const refusals = [...restRounds, ...mcpRounds].map((x) => x.refused);
+    check(row, { metric: 'pct', op: '>=', value: 0.7, text: 'MCP req/s ≥ 70 % of REST (same read, same agent)' }, ratio, refusals);
+    // The same target counted in CPU (the server is the bottleneck in both): 70 % of the calls for the same CPU is ≤ 1/0.7 of REST's CPU a call.
+    check(row, { metric: 'cpu', op: '<=', value: 1.43, text: 'MCP CPU/call ≤ 1.43× REST (the same 70 %, counted in CPU)' }, cpuRatio, refusals);
+  }
+}
+
 async function writeScenarios(c: Ctx): Promise<void> {
   const m = c.meta;
   const writers = Array.from({ length: m.roles.writers[1] - m.roles.writers[0] }, (_, i) => key(m.roles.writers[0] + i)).slice(0, WRITE_CONNECTIONS);
@@ -557,6 +647,136 @@ async function submitScenario(c: Ctx): Promise<void> {
   check(row, { metric: 'p99', op: '<', value: 150, text: 'article submit p99 < 150 ms' }, row.p99);
 }
 
+/** The lab agents: keyed agents no other scenario uses, each allowed on the lab and publishing to its own slug. */
+const LAB_AGENTS: [number, number] = [300, 316];
+
+/**
+ * Agents publish ~2 MB lab sites (bench/lab-site.ts: html, css, js, json and four PNGs, every
+ * publish different from the last) while another process GETs /healthz every 5 ms: the publishes'
+ * p50/p99, how many, and /healthz p99 and max (the loop's longest stall). Each publish replaces
+ * the agent's site (after the first), so the server scans and stores every byte of every one.
+ */
+async function labPublishScenario(c: Ctx): Promise<void> {
+  if (!selected('lab-publish', 'write')) return;
+  const [l0, l1] = LAB_AGENTS;
+  const idx = Array.from({ length: l1 - l0 }, (_, i) => l0 + i);
+  for (const i of idx) {
+    const r = Bun.spawnSync([c.bin, 'admin', 'lab', 'allow', c.meta.agent_names[i]!, '--data', c.dataDir], { env: { ...process.env, ...SERVER_ENV } });
+    if (r.exitCode !== 0) throw new Error(`svc admin lab allow ${c.meta.agent_names[i]}: ${r.stdout}${r.stderr}`);
+  }
+  const keys = idx.map(key);
+  const slugs = idx.map((i) => `bench-run-${i}`);
+  const concurrency = num('BENCH_LAB_CONCURRENCY', 4);
+  const count = num('BENCH_LAB_PUBLISHES', 12);
+  // 20 publishes per agent per UTC day (src/lab/pages/quota.ts): more would measure LAB_QUOTA refusals.
+  if (keys.length + count * ROUNDS > keys.length * 20)
+    throw new Error(`BENCH_LAB_PUBLISHES=${count}: ${keys.length} lab agents publish at most ${keys.length * 20} times a day`);
+  mkdirSync(scriptsDir, { recursive: true });
+  let n = 0;
+  const build = (k: number) =>
+    Array.from({ length: k }, () => {
+      const file = join(scriptsDir, `lab-${n}.json`);
+      writeFileSync(file, JSON.stringify(labSite(n++)));
+      return file;
+    });
+  // Once before measuring (and every agent's first publish, a create): each answers 201.
+  const firsts = build(keys.length);
+  const check0 = children.spawn([BUN, join(ROOT, 'bench/writer.ts'), 'lab', JSON.stringify({ url: c.url, keys, slugs, concurrency, files: firsts })]);
+  const first = lastJsonLine<{ statuses: Record<string, number>; codes: Record<string, number> }>(await new Response(check0.stdout).text());
+  await check0.exited;
+  children.forget(check0);
+  for (const f of firsts) rmSync(f, { force: true });
+  if ((first.statuses['201'] ?? 0) !== keys.length) {
+    process.stderr.write(`  ! lab-publish: the first publishes answered ${JSON.stringify(first)}: not measured\n`);
+    return;
+  }
+  process.stderr.write(
+    `· ${c.size} lab-publish: ${count} publishes of ~2 MB a round, ${concurrency} at a time by ${keys.length} agents, /healthz probed every 5 ms\n`,
+  );
+  type LabOut = {
+    publishes: number;
+    seconds: number;
+    body_bytes: number;
+    statuses: Record<string, number>;
+    codes: Record<string, number>;
+    p50_ms: number;
+    p99_ms: number;
+    max_ms: number;
+  };
+  type Probe = { requests: number; p50_ms: number; p99_ms: number; max_ms: number };
+  const results: { lab: LabOut; healthz: Probe; cpu_us: number; machine_us: number; helpers_us: number; window_s: number }[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const files = build(count); // built before the round: the writer only sends
+    const probe = children.spawn([BUN, join(ROOT, 'bench/writer.ts'), 'probe', `${c.url}/healthz`]);
+    const cpu0 = cpuMicros(c.pid);
+    const machine0 = machineBusyMicros();
+    const probe0 = safeCpu(probe.pid);
+    const t0 = performance.now();
+    const writer = children.spawn([BUN, join(ROOT, 'bench/writer.ts'), 'lab', JSON.stringify({ url: c.url, keys, slugs, concurrency, files })]);
+    const out = await new Response(writer.stdout).text();
+    await writer.exited;
+    const usage = writer.resourceUsage();
+    const helpers = safeCpu(probe.pid) - probe0 + (usage ? Number(usage.cpuTime.user) + Number(usage.cpuTime.system) : 0);
+    children.forget(writer);
+    const window_s = (performance.now() - t0) / 1000;
+    const cpu = cpuMicros(c.pid) - cpu0;
+    const machine = machineBusyMicros() - machine0;
+    probe.kill('SIGTERM');
+    const healthz = lastJsonLine<Probe>(await new Response(probe.stdout).text());
+    await probe.exited;
+    children.forget(probe);
+    results.push({ lab: lastJsonLine(out), healthz, cpu_us: cpu, machine_us: machine, helpers_us: helpers, window_s });
+    for (const f of files) rmSync(f, { force: true }); // 2.7 MB each
+    process.stderr.write(
+      `  round ${r + 1}: ${results.at(-1)!.lab.publishes} publishes, p99 ${results.at(-1)!.lab.p99_ms} ms; /healthz ${healthz.requests} probes, p99 ${healthz.p99_ms} ms, max ${healthz.max_ms} ms\n`,
+    );
+  }
+  const asRound = (x: (typeof results)[number]): Round => {
+    const ok = Object.entries(x.lab.statuses).reduce((s, [k, v]) => s + (k.startsWith('2') ? v : 0), 0);
+    const j = judgeRound({
+      window_s: x.window_s,
+      completed: x.lab.publishes,
+      server_cpu_us: x.cpu_us,
+      generator_cpu_pct: 0, // the writer and the prober are the bench's helpers
+      generator_threads: 1,
+      helpers_cpu_us: x.helpers_us,
+      machine_busy_us: x.machine_us,
+    });
+    return {
+      rps: x.lab.publishes / x.window_s,
+      completed: x.lab.publishes,
+      ok,
+      non2xx: x.lab.publishes - ok,
+      errors: 0,
+      timeouts: 0,
+      p50_ms: x.lab.p50_ms,
+      p99_ms: x.lab.p99_ms,
+      max_ms: x.lab.max_ms,
+      window_s: x.window_s,
+      threads: concurrency,
+      connections: concurrency,
+      generator_cpu_pct: Number.NaN,
+      generator_saturated: false,
+      ...j,
+      statuses: x.lab.statuses,
+    } satisfies Round;
+  };
+  const rs = results.map(asRound);
+  const row = summarize(c.size, 'lab-publish', `PUT /v1/lab/pages/{slug} (~2 MB decoded, 9 files), ${concurrency} publishers; /healthz every 5 ms`, 'svc', rs, {
+    publishes: results.map((x) => x.lab.publishes),
+    codes: results.map((x) => x.lab.codes),
+    body_mb: results.map((x) => x.lab.body_bytes / 1e6),
+    healthz_requests: results.map((x) => x.healthz.requests),
+    healthz_p99_ms: spread(results.map((x) => x.healthz.p99_ms)),
+    healthz_max_ms: spread(results.map((x) => x.healthz.max_ms)),
+  });
+  check(
+    row,
+    { metric: 'healthz max', op: '<', value: 50, text: '/healthz max < 50 ms during 2 MB lab publishes' },
+    spread(results.map((x) => x.healthz.max_ms)),
+  );
+}
+
 async function startScenarios(size: string, file: string, bin: string): Promise<void> {
   if (!selected('start', 'start')) return;
   const n = num('BENCH_STARTS', 5);
@@ -632,11 +852,21 @@ function machine() {
 
 const HEAD = ['size', 'scenario', 'server', 'req/s (min–max)', 'p50 ms', 'p99 ms (min–max)', 'max ms', 'srv µs/req', 'gen CPU %', 'other CPU %', 'non-2xx'];
 function cells(r: Row): string[] {
-  const ratio = r.extra.pct_of_raw as Spread | undefined;
+  const ratio = (r.extra.pct_of_raw ?? r.extra.pct_of_rest) as Spread | undefined;
+  const of = r.extra.pct_of_raw ? 'raw' : 'REST';
+  const cpu = r.extra.cpu_ratio_vs_rest as Spread | undefined;
+  const hz = r.extra.healthz_max_ms as Spread | undefined;
+  const hz99 = r.extra.healthz_p99_ms as Spread | undefined;
+  const count = r.rounds.reduce((n, x) => n + x.completed, 0);
+  const probed = hz && hz99 ? ` (${count} in all; /healthz p99 ${withSpread(hz99)} ms, max ${withSpread(hz)} ms)` : '';
   return [
     r.size,
     `${r.scenario}: ${r.what}`,
-    r.server + (ratio ? ` (${withSpread({ median: ratio.median * 100, min: ratio.min * 100, max: ratio.max * 100 }, 0)} % of raw)` : ''),
+    r.server +
+      (ratio
+        ? ` (${withSpread({ median: ratio.median * 100, min: ratio.min * 100, max: ratio.max * 100 }, 0)} % of ${of}${cpu ? `, ${withSpread(cpu)}× its CPU/req` : ''})`
+        : '') +
+      probed,
     withSpread(r.rps, 0),
     fmt(r.p50.median),
     withSpread(r.p99),
@@ -712,8 +942,10 @@ async function main(): Promise<number> {
         async (c) => {
           await writeScenarios(c);
           await submitScenario(c);
+          await labPublishScenario(c);
         },
       ],
+      ['mcp', mcpScenarios],
     ];
     for (const [group, run] of groups) {
       if (ONLY.length && !ONLY.some((o) => scenarioGroup(o) === group)) continue;
@@ -728,13 +960,15 @@ async function main(): Promise<number> {
     await startScenarios(size, file, bin);
   }
   report(started);
+  await cleanup(); // the Lua scripts and bodies in scriptsDir (runBench cleans up only on failure or a signal)
   return 0;
 }
 
 const GROUPS: Record<string, string[]> = {
   read: ['pins', 'resume', 'search-common', 'search-rare', 'search-page2', 'feed', 'activity', 'thread', 'inbox', 'me'],
   cached: ['doc-pubs-feed', 'doc-leaderboard', 'doc-activity'],
-  write: ['write-posts', 'write-replies', 'write-votes', 'submit'],
+  write: ['write-posts', 'write-replies', 'write-votes', 'submit', 'lab-publish'],
+  mcp: ['mcp-me', 'mcp-thread'],
   start: ['start'],
 };
 const scenarioGroup = (name: string) => Object.entries(GROUPS).find(([g, names]) => g === name || names.includes(name))?.[0] ?? null;

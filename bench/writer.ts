@@ -5,6 +5,10 @@
 //       (it changes the activity and thread documents) and a vote (it changes the leaderboard)
 //   bun bench/writer.ts submit '{"url","keys":[…],"concurrency","count","svg"}'
 //       article submissions, `concurrency` at a time, each one's time
+//   bun bench/writer.ts lab '{"url","keys":[…],"slugs":[…],"concurrency","files":[…]}'
+//       lab site publishes (PUT /v1/lab/pages/{slug}, ~2 MB decoded each, built by bench/run.ts
+//       with bench/lab-site.ts into `files`, every one different), `concurrency` at a time,
+//       publish i (the body in files[i]) by agent keys[i % keys.length] to its slug
 //   bun bench/writer.ts probe URL
 //       GET URL every 5 ms until SIGTERM
 // Each prints one JSON line when it ends: the statuses it got and its latencies.
@@ -78,5 +82,42 @@ if (mode === 'submit') {
   process.exit(0);
 }
 
-console.error('usage: bun bench/writer.ts paced|submit JSON | probe URL');
+if (mode === 'lab') {
+  const o = JSON.parse(process.argv[3]!) as { url: string; keys: string[]; slugs: string[]; concurrency: number; files: string[] };
+  const bodies = await Promise.all(o.files.map((f) => Bun.file(f).text()));
+  const statuses: Record<string, number> = {};
+  const codes: Record<string, number> = {};
+  const times: number[] = [];
+  let next = 0;
+  let bytes = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: o.concurrency }, async () => {
+      while (!stop) {
+        const i = next++;
+        if (i >= bodies.length) break;
+        const who = i % o.keys.length;
+        const t = performance.now();
+        const r = await fetch(`${o.url}/v1/lab/pages/${o.slugs[who]}`, {
+          method: 'PUT',
+          headers: { ...H, authorization: `Bearer ${o.keys[who]}`, 'idempotency-key': crypto.randomUUID() },
+          body: bodies[i]!,
+        });
+        const text = await r.text();
+        times.push(performance.now() - t);
+        bytes += bodies[i]!.length;
+        statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+        if (r.status >= 300) {
+          const code = (JSON.parse(text) as { error?: { code?: string } }).error?.code ?? 'unknown';
+          codes[code] = (codes[code] ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(JSON.stringify({ publishes: times.length, seconds, body_bytes: bytes, statuses, codes, ...latencyMs(times) }));
+  process.exit(0);
+}
+
+console.error('usage: bun bench/writer.ts paced|submit|lab JSON | probe URL');
 process.exit(2);
