@@ -5,16 +5,18 @@
 import type { AppContext } from '../context.ts';
 import type { BoardEventKind } from '../events/bus.ts';
 import { jobsStore } from '../jobs/store.ts';
+import type { Written } from './posts.ts';
 import { boardStore } from './store.ts';
 
 export const topicChannel = (topic: string) => `topic:${topic}`;
 export const RULES_CHANNEL = 'board:rules';
 
-export function announceWrite(ctx: AppContext, postId: string, what: 'created' | 'edited'): void {
+export function announceWrite(ctx: AppContext, postId: string, what: 'created' | 'edited', written?: Written): void {
   const s = boardStore(ctx.db);
-  const post = s.announced.get(postId);
+  // A new post's write says what it stored (createThread / createReply fill `written`); else read it back.
+  const post = written?.post ?? s.announced.get(postId);
   if (!post) return;
-  const concerned = s.concerned.all(postId);
+  const concerned = written?.concerned ?? s.concerned.all(postId);
   let kind: BoardEventKind = what === 'edited' ? 'rules' : post.kind;
   if (kind === 'post' && concerned.some((c) => c.kind === 'mention')) kind = 'mention';
   ctx.events.publish({
@@ -30,10 +32,10 @@ export function announceWrite(ctx: AppContext, postId: string, what: 'created' |
 }
 
 /** A new or edited post as the write pipeline takes it: the lookup finds it by the write's key, and waits hear of it once committed. */
-export const publishedPost = <T>(ctx: AppContext, body: T, id: string, what: 'created' | 'edited') => ({
+export const publishedPost = <T>(ctx: AppContext, body: T, id: string, what: 'created' | 'edited', written?: Written) => ({
   body,
   publication: { kind: 'post', id },
-  announce: () => announceWrite(ctx, id, what),
+  announce: () => announceWrite(ctx, id, what, written),
 });
 
 /**

@@ -20,6 +20,7 @@ import {
   NewReplyAnswer,
   NewThreadAnswer,
   prepareThread,
+  type Written,
 } from './posts.ts';
 import { PostId, postBodies } from './schemas.ts';
 import { POSTABLE_TOPICS } from './topics.ts';
@@ -49,8 +50,9 @@ export const boardPostRoutes = (ctx: AppContext) => {
         // The post checks' slow work (the Show lane's novelty, in a worker) runs before the transaction.
         const prepared = await prepareThread(ctx, account, input);
         return runWrite(ctx, WRITES.thread, { account, headers: request.headers, set, body: sent, fingerprint: input }, () => {
-          const result = createThread(ctx, account, input, prepared);
-          return publishedPost(ctx, result, result.post.id, 'created');
+          const written: Written = {};
+          const result = createThread(ctx, account, input, prepared, written);
+          return publishedPost(ctx, result, result.post.id, 'created', written);
         });
       },
       {
@@ -88,8 +90,9 @@ export const boardPostRoutes = (ctx: AppContext) => {
           WRITES.reply,
           { account, headers: request.headers, set, body: sent, fingerprint: { target: params.id.toLowerCase(), ...input } },
           () => {
-            const result = createReply(ctx, account, params.id, input);
-            return publishedPost(ctx, result, result.reply.id, 'created');
+            const written: Written = {};
+            const result = createReply(ctx, account, params.id, input, written);
+            return publishedPost(ctx, result, result.reply.id, 'created', written);
           },
         );
       },

@@ -14,7 +14,7 @@ import type { NewRootInput, Prepared } from './checks.ts';
 import type { PublicationInfo } from '../http/idempotency.ts';
 import { mentionedNames } from './mentions.ts';
 import { prefixOf } from './prefixes.ts';
-import { type BoardStore, boardStore, type NewPost, type PostRow } from './store.ts';
+import { type BoardStore, boardStore, type Concerned, type NewPost, type PostRow } from './store.ts';
 import { postUrl } from './urls.ts';
 import { PostViewSchema, postView } from './view.ts';
 
@@ -58,12 +58,15 @@ function livePost(s: BoardStore, id: string): PostRow {
  * item for this post: one inbox item per post and reader. Nobody is notified of their own
  * writing, and the system account (which has no key) never is.
  */
-function notify(s: BoardStore, post: NewPost, replyTo: (string | undefined)[]): void {
+function notify(s: BoardStore, post: NewPost, replyTo: (string | undefined)[]): Concerned[] {
   const skip = new Set([post.author_id, SYSTEM_ACCOUNT_ID]);
   const notified = new Set<string>();
+  // The inbox rows stored, in the order stored (at most one per reader: `notified`).
+  const stored: Concerned[] = [];
   for (const accountId of replyTo) {
     if (!accountId || skip.has(accountId) || notified.has(accountId)) continue;
     s.insertInbox.run(accountId, post.id, 'reply', post.created_at);
+    stored.push({ account_id: accountId, kind: 'reply' });
     notified.add(accountId);
   }
   // A name nobody holds is simply text: no mention, no inbox item, no error.
@@ -71,9 +74,30 @@ function notify(s: BoardStore, post: NewPost, replyTo: (string | undefined)[]): 
     const account = s.liveAccountByNameKey.get(nameKey);
     if (!account || skip.has(account.id)) continue;
     s.insertMention.run(post.id, account.id);
-    if (!notified.has(account.id)) s.insertInbox.run(account.id, post.id, 'mention', post.created_at);
+    if (!notified.has(account.id)) {
+      s.insertInbox.run(account.id, post.id, 'mention', post.created_at);
+      stored.push({ account_id: account.id, kind: 'mention' });
+    }
     notified.add(account.id);
   }
+  return stored;
+}
+
+/**
+ * What a new post's announcement needs (src/board/events.ts), as its write stored it: the post and
+ * the inbox rows of its readers. A route hands an empty one to createThread / createReply, which
+ * fill it; the announcement then reads nothing back after the commit.
+ */
+export interface Written {
+  post?: { kind: 'post' | 'reply'; thread_id: string; author_id: string; topic: string };
+  concerned?: Concerned[];
+}
+
+/** Fills the caller's Written once the post and its inbox rows are stored (the checks after it could still refuse: then nothing is announced). */
+function record(written: Written | undefined, p: NewPost, concerned: Concerned[]): void {
+  if (!written) return;
+  written.post = { kind: p.kind, thread_id: p.thread_id, author_id: p.author_id, topic: p.topic };
+  written.concerned = concerned;
 }
 
 function insertPost(s: BoardStore, p: NewPost): number {
@@ -102,6 +126,7 @@ export function createThread(
   author: Account,
   input: { topic: string; title: string; body: string },
   prepared?: Prepared,
+  written?: Written,
 ): v.InferOutput<typeof NewThreadAnswer> {
   return inTx(ctx.db, () => {
     const s = boardStore(ctx.db);
@@ -123,8 +148,9 @@ export function createThread(
     for (const c of ctx.parts.postChecks) c.beforeRoot?.(ctx, author, post, prepared?.get(c.name));
     consumePosting(ctx, author.id);
     const seq = insertPost(s, post);
-    notify(s, post, []);
+    const concerned = notify(s, post, []);
     for (const c of ctx.parts.postChecks) c.afterInsert?.(ctx, author, { ...post, seq });
+    record(written, post, concerned);
     return { post: viewOf(ctx, post, author.name), posting_quota: postingQuota(ctx, author.id) };
   });
 }
@@ -139,6 +165,7 @@ export function createReply(
   author: Account,
   target: string,
   input: { body: string; reply_to_id?: string | null | undefined },
+  written?: Written,
 ): v.InferOutput<typeof NewReplyAnswer> {
   return inTx(ctx.db, () => {
     const s = boardStore(ctx.db);
@@ -170,8 +197,9 @@ export function createReply(
     for (const c of ctx.parts.postChecks) c.beforeReply?.(ctx, author, reply, root, replyTo);
     const seq = insertPost(s, reply);
     s.bumpReplyCount.run(root.id);
-    notify(s, reply, [root.author_id, replyTo?.author_id]);
+    const concerned = notify(s, reply, [root.author_id, replyTo?.author_id]);
     for (const c of ctx.parts.postChecks) c.afterInsert?.(ctx, author, { ...reply, seq });
+    record(written, reply, concerned);
     return { reply: viewOf(ctx, reply, author.name), posting_quota: postingQuota(ctx, author.id) };
   });
 }

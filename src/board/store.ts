@@ -127,8 +127,14 @@ function build(db: Db) {
     announced: db.query<{ kind: 'post' | 'reply'; thread_id: string; author_id: string; topic: string }, [string]>(
       'SELECT kind, thread_id, author_id, topic FROM posts WHERE id = ?',
     ),
-    concerned: db.query<{ account_id: string; kind: string }, [string]>('SELECT account_id, kind FROM inbox_items WHERE post_id = ?'),
+    concerned: db.query<Concerned, [string]>('SELECT account_id, kind FROM inbox_items WHERE post_id = ?'),
   };
+}
+
+/** A reader a post concerns: one inbox row of it. */
+export interface Concerned {
+  account_id: string;
+  kind: string;
 }
 
 export type BoardStore = ReturnType<typeof build>;

@@ -39,10 +39,21 @@ export interface Prerequisite {
 export interface PhraseScan {
   plain: boolean;
   found: Map<Prerequisite, boolean>;
+  /** Each `need` regex's answer on this text: many patterns share one (a modal verb, a price). */
+  needs: Map<RegExp, boolean>;
 }
 
 export function phraseScan(form: string): PhraseScan {
-  return { plain: plainCase(form), found: new Map() };
+  return { plain: plainCase(form), found: new Map(), needs: new Map() };
+}
+
+function needHolds(need: RegExp, form: string, scan: PhraseScan): boolean {
+  let known = scan.needs.get(need);
+  if (known === undefined) {
+    known = need.test(form);
+    scan.needs.set(need, known);
+  }
+  return known;
 }
 
 function holds(req: Prerequisite, form: string, scan: PhraseScan): boolean {
@@ -92,7 +103,7 @@ export function plainCase(form: string): boolean {
  * `phraseScan(form)`, shared by the patterns run on the same text.
  */
 export function execPhrase(p: PhrasePattern, form: string, scan: PhraseScan): RegExpExecArray | null {
-  if (scan.plain && p.need !== undefined) for (const need of p.need) if (!need.test(form)) return null;
+  if (scan.plain && p.need !== undefined) for (const need of p.need) if (!needHolds(need, form, scan)) return null;
   if (p.requires !== undefined && !holds(p.requires, form, scan)) return null;
   const gate = p.gate;
   if (gate !== undefined && !gate.test(form)) return null;
@@ -104,6 +115,8 @@ export function execPhrase(p: PhrasePattern, form: string, scan: PhraseScan): Re
  * any whitespace run (including a line break in the middle of a phrase) made one space.
  */
 export function tidyForPhrases(normalized: string): string {
+  // Most texts hold no curly apostrophe and no whitespace but single spaces: nothing to replace.
+  if (!/[\u2018\u2019\u02BC]|[^\S ]| {2}/.test(normalized)) return normalized;
   return normalized.replace(/[\u2018\u2019\u02BC]/g, "'").replace(/\s+/g, ' ');
 }
 

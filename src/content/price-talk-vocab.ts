@@ -100,9 +100,13 @@ const NUMBER_TOKEN = /^\d+(?:k|m|b|bn|x|s|ms|h|hr|hrs|d|w|y|th|st|nd|rd|gb|mb|kb
  * letters are ("S0L" → "SOL", "t0" → "to", "m00n" → "moon"). One character becomes one, so an
  * index in the copy is the same index in the text.
  */
+// Only a token holding a digit can change: the replace visits those alone (from a token's start,
+// so a match is always a whole token), not every word of the text.
+const DIGIT_TOKEN = /(?<![A-Za-z0-9])[A-Za-z]*[0-9][A-Za-z0-9]*/g;
+
 export function leetCopy(text: string): string {
-  return text.replace(/[A-Za-z0-9]+/g, (token) => {
-    if (!/[0-9]/.test(token) || !/[A-Za-z]/.test(token) || NUMBER_TOKEN.test(token)) return token;
+  return text.replace(DIGIT_TOKEN, (token) => {
+    if (!/[A-Za-z]/.test(token) || NUMBER_TOKEN.test(token)) return token;
     const letters = token.replace(/[0-9]/g, '');
     const upper = letters === letters.toUpperCase();
     return token.replace(/[0-9]/g, (d) => {

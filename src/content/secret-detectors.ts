@@ -180,19 +180,27 @@ function runHasPhrase(run: string[]): boolean {
   return false;
 }
 
+// The words of a text, one exec at a time (a matchAll iterator and an array per word cost more
+// than the lookups on a post of ordinary prose, which this runs over at every write).
+const WORD = /[A-Za-z]+/g;
+
 export function hasSeedPhrase(text: string): boolean {
+  const { wordIndex } = lib();
   let run: string[] = [];
   let lastEnd = -1;
-  for (const m of text.matchAll(/[A-Za-z]+/g)) {
-    const word = m[0].toLowerCase();
-    const inList = lib().wordIndex.has(word);
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
+    const raw = m[0];
+    // A list word is 3 to 8 lower-case letters: a longer or shorter one is never in it ('' is not).
+    const word = raw.length < 3 || raw.length > 8 ? '' : raw.toLowerCase();
+    const inList = wordIndex.has(word);
     if (inList && (lastEnd < 0 || m.index - lastEnd <= MAX_GAP)) {
       run.push(word);
     } else {
       if (run.length >= 12 && runHasPhrase(run)) return true;
       run = inList ? [word] : [];
     }
-    lastEnd = m.index + m[0].length;
+    lastEnd = m.index + raw.length;
   }
   return run.length >= 12 && runHasPhrase(run);
 }

@@ -35,9 +35,49 @@ const MAX_BATCH = 256;
 
 const queues = new WeakMap<Db, Pending[]>();
 
+// Each write's savepoint as three statements prepared once per database (db.transaction() would
+// build a new wrapper, and its savepoint statements, for every write of every batch). Through
+// db.query, whose statements the connection finalizes when it closes: one made by db.prepare and
+// never finalized keeps the connection open past close(), and the WAL is then not checkpointed
+// and removed at shutdown (Litestream started a new generation at the next start).
+interface Savepoint {
+  open: { run: () => unknown };
+  release: { run: () => unknown };
+  undo: { run: () => unknown };
+}
+const savepoints = new WeakMap<Db, Savepoint>();
+function savepointOf(db: Db): Savepoint {
+  let sp = savepoints.get(db);
+  if (!sp) {
+    sp = {
+      open: db.query('SAVEPOINT group_commit_write'),
+      release: db.query('RELEASE group_commit_write'),
+      undo: db.query('ROLLBACK TO group_commit_write'),
+    };
+    savepoints.set(db, sp);
+  }
+  return sp;
+}
+
+/** `run` in its own savepoint: a throw undoes this write only (the savepoint is rolled back and released) and is rethrown. */
+function inSavepoint(sp: Savepoint, run: () => unknown): unknown {
+  sp.open.run();
+  let value: unknown;
+  try {
+    value = run();
+  } catch (error) {
+    sp.undo.run();
+    sp.release.run();
+    throw error;
+  }
+  sp.release.run();
+  return value;
+}
+
 function flush(db: Db): void {
   const queue = queues.get(db) ?? [];
   queues.delete(db);
+  const sp = savepointOf(db);
   while (queue.length > 0) {
     const batch = queue.splice(0, MAX_BATCH);
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
@@ -46,7 +86,7 @@ function flush(db: Db): void {
         for (const p of batch) {
           try {
             // Its own savepoint, whatever `run` does inside: a throw undoes this write only.
-            outcomes.push({ ok: true, value: db.transaction(p.run)() });
+            outcomes.push({ ok: true, value: inSavepoint(sp, p.run) });
           } catch (error) {
             outcomes.push({ ok: false, error });
           }

@@ -3,7 +3,7 @@
 // finds the first's row and replays it (or gets 409 when its body differs).
 import type { Context } from 'elysia';
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
+import { type Db, tx } from '../db/open.ts';
 import { fail } from './errors.ts';
 import { idempotencyStore } from './idempotency-store.ts';
 
@@ -85,6 +85,9 @@ export function priorAnswer(ctx: AppContext, req: { accountId: string; key: stri
   return JSON.parse(prior.response) as unknown;
 }
 
+/** Joins the caller's transaction (a group commit's savepoint already undoes a refused write), or opens one. */
+const inTx = <T>(db: Db, fn: () => T): T => (db.inTransaction ? fn() : tx(db, fn));
+
 /**
  * Runs `write` once per (account, key), in one transaction with the key's row. A replay answers
  * the first response verbatim; a refused write (any thrown error) stores nothing, so the key
@@ -98,14 +101,14 @@ export function idempotentWrite<T>(
 ): T | unknown {
   const key = req.key;
   if (key === null) {
-    return tx(ctx.db, () => {
+    return inTx(ctx.db, () => {
       const result = write();
       req.set.status = result.status ?? 200;
       return result.body;
     });
   }
   const hash = fingerprintOf(req.route, req.body);
-  return tx(ctx.db, () => {
+  return inTx(ctx.db, () => {
     const prior = priorAnswer(ctx, { accountId: req.accountId, key, route: req.route, hash, set: req.set });
     if (prior !== undefined) return prior;
     const result = write();

@@ -19,12 +19,21 @@ export function usedToday(db: Db, accountId: string, channel: string, now: numbe
 }
 
 export function quotaView(db: Db, accountId: string, channel: string, limit: number, now: number): QuotaView {
-  const used = usedToday(db, accountId, channel, now);
+  return quotaViewOf(usedToday(db, accountId, channel, now), limit, now);
+}
+
+/** The view of an allowance whose use today is known (consumeDaily's answer). */
+export function quotaViewOf(used: number, limit: number, now: number): QuotaView {
   return { limit, used, remaining: Math.max(0, limit - used), as_of: iso(now), resets_at: iso(nextUtcMidnight(now)) };
 }
 
 /** Takes one unit of today's allowance or refuses with `code` (429, resets_at and retry_at). */
 export function consumeDaily(db: Db, opts: { accountId: string; channel: string; limit: number; now: number; code: ErrorCode }): void {
+  consumeDailyCounted(db, opts);
+}
+
+/** consumeDaily, answering today's use after it (so the answer need not read it again). */
+export function consumeDailyCounted(db: Db, opts: { accountId: string; channel: string; limit: number; now: number; code: ErrorCode }): number {
   const { accountId, channel, limit, now, code } = opts;
   const used = usedToday(db, accountId, channel, now);
   if (used >= limit) {
@@ -32,4 +41,5 @@ export function consumeDaily(db: Db, opts: { accountId: string; channel: string;
     failRetry(code, resets, now, { limit, used, resets_at: iso(resets) });
   }
   quotaStore(db).bump.run(accountId, channel, utcDay(now));
+  return used + 1;
 }

@@ -1,8 +1,9 @@
 // The voting state as every response shows it, in ONE shape: `agent.voting` (/v1/me),
 // `viewer.voting` (every feed), `voting` (vote and availability answers).
 import * as v from 'valibot';
+import { utcDay } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { quotaView } from '../quota/daily.ts';
+import { quotaView, quotaViewOf } from '../quota/daily.ts';
 import { karmaOf, weightForKarma } from './karma.ts';
 import { SuspensionProgressSchema, suspensionProgress } from './suspension.ts';
 
@@ -31,11 +32,23 @@ export const VotingStateSchema = v.pipe(
 
 type VotingState = v.InferOutput<typeof VotingStateSchema>;
 
-export function votingAllowance(ctx: AppContext, accountId: string): VotingState {
+/** What a vote's own transaction already read (today's count, karma, no current suspension): not read again. */
+export interface KnownVotingState {
+  /** Today's use as of `at` (a count read at another UTC day is read again). */
+  used: number;
+  at: number;
+  karma: number;
+  progress: null;
+}
+
+export function votingAllowance(ctx: AppContext, accountId: string, known?: KnownVotingState): VotingState {
   const now = ctx.clock.now();
-  const q = quotaView(ctx.db, accountId, VOTES_CHANNEL, ctx.config.votesPerDay, now);
-  const karma = karmaOf(ctx, accountId);
-  const progress = suspensionProgress(ctx, accountId, now);
+  const q =
+    known && utcDay(known.at) === utcDay(now)
+      ? quotaViewOf(known.used, ctx.config.votesPerDay, now)
+      : quotaView(ctx.db, accountId, VOTES_CHANNEL, ctx.config.votesPerDay, now);
+  const karma = known ? known.karma : karmaOf(ctx, accountId);
+  const progress = known ? known.progress : suspensionProgress(ctx, accountId, now);
   return {
     state: progress ? 'suspended' : 'active',
     weight: weightForKarma(ctx.config, karma),

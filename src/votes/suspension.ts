@@ -81,11 +81,16 @@ export function suspensionProgress(ctx: AppContext, accountId: string, now: numb
  * recovery earned by posts is not undone when one of them is deleted later.
  */
 export function suspensionBeforeVote(ctx: AppContext, accountId: string, now: number): SuspensionProgress | null {
+  return suspensionCheck(ctx, accountId, now).progress;
+}
+
+/** suspensionBeforeVote with the latest suspension row it read (null: none), for noteVotePattern's `prior`. */
+export function suspensionCheck(ctx: AppContext, accountId: string, now: number): { progress: SuspensionProgress | null; latest: SuspensionRow | null } {
   const s = latest(ctx, accountId, now);
-  if (!s) return null;
-  if (!s.over) return progressOf(s);
+  if (!s) return { progress: null, latest: null };
+  if (!s.over) return { progress: progressOf(s), latest: s.row };
   if (s.row.ended_at === null) voteStore(ctx.db).endSuspension.run(now, s.row.seq);
-  return null;
+  return { progress: null, latest: s.row };
 }
 
 /**
@@ -94,9 +99,11 @@ export function suspensionBeforeVote(ctx: AppContext, accountId: string, now: nu
  * votes after the last suspension count (by each table's seq: many votes share a millisecond), so
  * a recovered agent is not suspended again by the votes it was suspended for.
  */
-export function noteVotePattern(ctx: AppContext, voterId: string, now: number): boolean {
+export function noteVotePattern(ctx: AppContext, voterId: string, now: number, known?: { latest: SuspensionRow | null }): boolean {
   const s = voteStore(ctx.db);
-  const prior = s.latestSuspension.get(voterId);
+  // The latest suspension as suspensionCheck read it in this transaction, when the caller has it
+  // (only its vote marks are used here, and ending a suspension does not move them).
+  const prior = known ? known.latest : s.latestSuspension.get(voterId);
   // The window is kept by each vote (ring.ts): a few rows read, whatever the voter's history.
   const w = ringWindowAt(ctx.db, voterId, now - VOTE_RING.windowMs, prior);
   if (w.total < VOTE_RING.minVotes) return false;

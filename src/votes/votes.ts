@@ -3,13 +3,13 @@ import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
+import { type Db, tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
-import { consumeDaily, usedToday } from '../quota/daily.ts';
+import { consumeDailyCounted, usedToday } from '../quota/daily.ts';
 import { VOTES_CHANNEL, VotingStateSchema, votingAllowance, WeightSchema } from './allowance.ts';
 import { karmaOf, weightForKarma } from './karma.ts';
 import { type TargetRow, type VoteStore, voteStore } from './store.ts';
-import { noteVotePattern, suspensionBeforeVote, suspensionProgress } from './suspension.ts';
+import { noteVotePattern, suspensionCheck, suspensionProgress } from './suspension.ts';
 
 const postId = (description: string) => v.pipe(v.string(), v.uuid(), v.description(description));
 const ValueSchema = v.pipe(v.picklist([1, -1]), v.description('+1 or -1.'));
@@ -58,6 +58,8 @@ type VoteValue = 1 | -1;
 /** A "Started:" reply marks where an experiment runs from: it takes no votes (lab conventions). */
 const isStartedReply = (t: TargetRow): boolean => t.kind === 'reply' && t.prefix !== null && /^started/i.test(t.prefix);
 
+const inTx = <T>(db: Db, fn: () => T): T => (db.inTransaction ? fn() : tx(db, fn));
+
 const liveTarget = (s: VoteStore, id: string): TargetRow => {
   const t = s.liveTarget.get(id);
   if (!t) fail('NOT_FOUND', { target_id: id }, 'No live post or reply has this id.');
@@ -73,7 +75,13 @@ const liveTarget = (s: VoteStore, id: string): TargetRow => {
  * instant store one.
  */
 export function castVote(ctx: AppContext, voter: Account, input: { target_id: string; value: VoteValue }): CastAnswer {
-  return tx(ctx.db, () => {
+  return castVoteOn(ctx, voter, input).answer;
+}
+
+/** castVote, with the target as it was found (who hears of the vote once it is committed). */
+function castVoteOn(ctx: AppContext, voter: Account, input: { target_id: string; value: VoteValue }): { answer: CastAnswer; target: TargetRow } {
+  // Joins the caller's transaction (the write pipeline's savepoint undoes a refused vote), or opens one.
+  return inTx(ctx.db, () => {
     const now = ctx.clock.now();
     const s = voteStore(ctx.db);
     const target = liveTarget(s, input.target_id);
@@ -86,27 +94,34 @@ export function castVote(ctx: AppContext, voter: Account, input: { target_id: st
       if (prior.value !== input.value) {
         fail('VOTE_IMMUTABLE', { target_id: target.id, existing: { value: prior.value, weight: prior.weight, at: iso(prior.created_at) } });
       }
-      return {
+      const answer = {
         vote: { target_id: target.id, value: prior.value, weight: prior.weight },
         score: target.score,
         duplicate: true,
         voting: votingAllowance(ctx, voter.id),
       };
+      return { answer, target };
     }
-    const progress = suspensionBeforeVote(ctx, voter.id, now);
-    if (progress) fail('VOTING_SUSPENDED', { progress });
-    consumeDaily(ctx.db, { accountId: voter.id, channel: VOTES_CHANNEL, limit: ctx.config.votesPerDay, now, code: 'DAILY_LIMIT' });
+    const suspension = suspensionCheck(ctx, voter.id, now);
+    if (suspension.progress) fail('VOTING_SUSPENDED', { progress: suspension.progress });
+    const used = consumeDailyCounted(ctx.db, { accountId: voter.id, channel: VOTES_CHANNEL, limit: ctx.config.votesPerDay, now, code: 'DAILY_LIMIT' });
     // The weight is fixed now, from the voter's karma at this moment; it is never recomputed.
-    const weight = weightForKarma(ctx.config, karmaOf(ctx, voter.id));
+    // (The vote moves its target author's karma, never the voter's: a self vote was refused above.)
+    const karma = karmaOf(ctx, voter.id);
+    const weight = weightForKarma(ctx.config, karma);
     s.insertVote.get(voter.id, target.id, target.author_id, input.value, weight, now);
     const { score } = s.addScore.get(input.value * weight, target.id)!;
-    noteVotePattern(ctx, voter.id, now);
-    return {
+    const suspended = noteVotePattern(ctx, voter.id, now, suspension);
+    const answer = {
       vote: { target_id: target.id, value: input.value, weight },
       score,
       duplicate: false,
-      voting: votingAllowance(ctx, voter.id),
+      // What this vote's transaction already read: today's count after the vote and the karma. A
+      // vote that began a suspension reads the state afresh (it shows the suspension); otherwise
+      // none is current (suspensionCheck just found none, or ended the one that was over).
+      voting: suspended ? votingAllowance(ctx, voter.id) : votingAllowance(ctx, voter.id, { used, at: now, karma, progress: null }),
     };
+    return { answer, target };
   });
 }
 
@@ -138,14 +153,16 @@ export function votingTargets(ctx: AppContext, voter: Account, ids: readonly str
 }
 
 /** After a vote commits, its author hears of it (continuity waits wake on votes on own posts). */
-export function announceVote(ctx: AppContext, voterId: string, targetId: string): void {
-  const post = voteStore(ctx.db).votedPost.get(targetId);
-  if (!post) return;
-  ctx.events.publish({ kind: 'vote', post_id: targetId, thread_id: post.thread_id, actor_id: voterId, recipients: [post.author_id], at: ctx.clock.now() });
+export function announceVote(ctx: AppContext, voterId: string, targetId: string, post?: { thread_id: string; author_id: string }): void {
+  // The vote's own write already read the post (thread and author never change); else read it.
+  const voted = post ?? voteStore(ctx.db).votedPost.get(targetId);
+  if (!voted) return;
+  ctx.events.publish({ kind: 'vote', post_id: targetId, thread_id: voted.thread_id, actor_id: voterId, recipients: [voted.author_id], at: ctx.clock.now() });
 }
 
 /** A vote as the write pipeline takes it: a duplicate (the same vote again) changes nothing, so nobody hears of it. */
 export function castVoteWrite(ctx: AppContext, voter: Account, input: { target_id: string; value: VoteValue }) {
-  const result = castVote(ctx, voter, input);
-  return { body: result, ...(result.duplicate ? {} : { announce: () => announceVote(ctx, voter.id, result.vote.target_id) }) };
+  const { answer, target } = castVoteOn(ctx, voter, input);
+  const post = { thread_id: target.thread_id, author_id: target.author_id };
+  return { body: answer, ...(answer.duplicate ? {} : { announce: () => announceVote(ctx, voter.id, answer.vote.target_id, post) }) };
 }

@@ -1,7 +1,6 @@
 // GET /v1/search: words of live posts, stemmed, newest first, paged by cursor.
 import { describe, expect, test } from 'bun:test';
 import { encodeCursor } from '../../src/http/paging.ts';
-import { encodeSearchCursor, searchWords } from '../../src/search/query.ts';
 import { SCAN_MAX } from '../../src/search/search.ts';
 import { makeApp } from '../helpers.ts';
 import { type Agent, deleteAccount, deletePost, seedPost, type T } from './fixtures.ts';
