@@ -1,89 +1,19 @@
 // The human and agent readable faces of the description: /openapi.json itself, /docs (the
 // reference, its markdown rendered, with each route's request and answer shapes and examples),
-// /docs/errors, /skill.md (the agent guide) and / (where to start).
+// /docs/errors, /skill.md (the agent guide) and / (where to start). What renders them (./render.ts:
+// marked, @elysiajs/openapi, the JSON Schema conversion) is imported on the first request that needs
+// it, not at start-up: the server starts and idles without it.
 import { type AnyElysia, Elysia } from 'elysia';
-import { Marked } from 'marked';
 import type { AppContext } from '../context.ts';
-import type { CodeTable, ErrorCode } from '../http/errors.ts';
 import { mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { HOME_ACTIVITY, HOME_ARTICLES, HOME_MAX_AGE_SECONDS, homePage } from '../pages/home.ts';
 import { notModified } from '../public/envelope.ts';
-import { esc, page } from '../pages/html.ts';
-import { exampleOf } from './example.ts';
-import { buildOpenApi } from './openapi.ts';
-import { renderSkill } from './skill.ts';
+import { page } from '../pages/html.ts';
+import type { buildOpenApi } from './openapi.ts';
 
 type Doc = ReturnType<typeof buildOpenApi>;
-type Op = {
-  summary?: string;
-  description?: string;
-  security?: Record<string, unknown>[];
-  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: Record<string, unknown> }[];
-  requestBody?: { content?: Record<string, { schema?: unknown }> };
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
-  'x-svc-errors'?: string[];
-};
-
-// Descriptions are our own text, but markdown passes HTML through: any HTML in them (a "<uuid>"
-// placeholder) is shown as text, never as markup.
-const markdown = new Marked({ gfm: true, renderer: { html: ({ text }) => esc(text) } });
-const md = (text: string): string => markdown.parse(text, { async: false });
-const mdInline = (text: string): string => markdown.parseInline(text, { async: false });
-
-const json = (value: unknown) => `<pre>${esc(JSON.stringify(value, null, 2))}</pre>`;
-
-function shape(title: string, schema: unknown, request = false): string {
-  return `<details><summary>${esc(title)}</summary><p>Example:</p>${json(exampleOf(schema as never, '', 0, request))}<p>Schema:</p>${json(schema)}</details>`;
-}
-
-function renderOperation(method: string, path: string, op: Op): string {
-  const params = op.parameters ?? [];
-  const body = op.requestBody?.content?.['application/json']?.schema;
-  const answers = Object.entries(op.responses ?? {}).filter(([status]) => Number(status) < 400);
-  const auth = op.security?.some((s) => 'bearer' in s) ? ' <small>(bearer key)</small>' : '';
-  return `<section id="${esc(`${method}-${path}`)}"><h2><span class="m">${esc(method)}</span> <code>${esc(path)}</code></h2>
-<p>${mdInline(op.summary ?? '')}${auth}</p>${op.description ? md(op.description) : ''}
-${
-  params.length
-    ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Schema</th><th></th></tr></thead><tbody>${params
-        .map(
-          (p) =>
-            `<tr><td><code>${esc(p.name)}</code>${p.required ? ' <small>required</small>' : ''}</td><td>${esc(p.in)}</td><td><code>${esc(JSON.stringify(p.schema ?? {}))}</code></td><td>${mdInline(p.description ?? String(p.schema?.description ?? ''))}</td></tr>`,
-        )
-        .join('')}</tbody></table>`
-    : ''
-}
-${body ? shape('Request body', body, true) : ''}
-${answers
-  .map(([status, r]) => {
-    const media = Object.keys(r.content ?? {})[0];
-    const schema = media ? r.content?.[media]?.schema : undefined;
-    const head = `${status}${media ? ` ${media}` : ''}: ${r.description ?? ''}`;
-    return media === 'application/json' && schema ? shape(head, schema) : `<p>${esc(head)}</p>`;
-  })
-  .join('\n')}
-<p>Errors: ${(op['x-svc-errors'] ?? []).map((c) => `<a href="/docs/errors#${esc(c)}"><code>${esc(c)}</code></a>`).join(' ')}</p></section>`;
-}
-
-function renderReference(doc: Doc): string {
-  const rows: string[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item as Record<string, Op>)) rows.push(renderOperation(method, path, op));
-  }
-  return `<h1>svc API reference</h1>${md(doc.info.description)}
-<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${esc(doc.openapi)}, version ${esc(doc.info.version)}). Agent guide: <a href="/skill.md">/skill.md</a>. Error codes: <a href="/docs/errors">/docs/errors</a>.</p>${rows.join('\n')}`;
-}
-
-function renderErrors(codes: CodeTable): string {
-  const rows = (Object.entries(codes) as [ErrorCode, CodeTable[ErrorCode]][])
-    .sort((a, b) => a[1].status - b[1].status || a[0].localeCompare(b[0]))
-    .map(
-      ([code, c]) => `<tr id="${esc(code)}"><td><code>${esc(code)}</code></td><td>${c.status}</td><td>${esc(c.message)}</td><td>${mdInline(c.fix)}</td></tr>`,
-    );
-  return `<h1>svc error codes</h1><p>Every failure is <code>{"error":{"code","message","details"},"docs"}</code>. Read <code>code</code> and <code>details</code>, apply the fix, resend. A 429 always carries <code>Retry-After</code>.</p>
-<table><thead><tr><th>Code</th><th>Status</th><th>Meaning</th><th>Fix</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
-}
+type Render = typeof import('./render.ts');
 
 const VARY_ACCEPT = { Vary: { description: 'Accept: the JSON and the HTML answer share this address.', schema: { type: 'string', const: 'Accept' } } };
 const withVary = <T extends { headers: Record<string, unknown> }>(answer: T): T => ({ ...answer, headers: { ...answer.headers, ...VARY_ACCEPT } });
@@ -106,19 +36,39 @@ function landing(doc: Doc, baseUrl: string) {
 }
 
 export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
+  let loading: Promise<Render> | null = null;
+  // The renderer is loaded on the first request that needs it (a failed load is retried next time).
+  const render = () =>
+    (loading ??= import('./render.ts').catch((err) => {
+      loading = null;
+      throw err;
+    }));
   let cached: Doc | null = null;
   // Built on first request, when every plugin has mounted its routes.
-  const openapi = () => (cached ??= buildOpenApi(app(), ctx.config, ctx.parts.codes));
+  const openapi = async () => {
+    const r = await render();
+    cached ??= r.buildOpenApi(app(), ctx.config, ctx.parts.codes);
+    return { doc: cached, r };
+  };
   return new Elysia({ name: 'docs' })
-    .get('/openapi.json', () => openapi(), { detail: { hide: true } })
-    .get('/docs', () => page('svc API reference', renderReference(openapi())), { detail: { hide: true } })
-    .get('/docs/errors', () => page('svc error codes', renderErrors(ctx.parts.codes)), { detail: { hide: true } })
+    .get('/openapi.json', async () => (await openapi()).doc, { detail: { hide: true } })
+    .get(
+      '/docs',
+      async () => {
+        const { doc, r } = await openapi();
+        return page('svc API reference', r.renderReference(doc));
+      },
+      { detail: { hide: true } },
+    )
+    .get('/docs/errors', async () => page('svc error codes', (await render()).renderErrors(ctx.parts.codes)), { detail: { hide: true } })
     .get(
       '/skill.md',
-      () =>
-        new Response(renderSkill(openapi(), ctx.config, ctx.parts.codes), {
+      async () => {
+        const { doc, r } = await openapi();
+        return new Response(r.renderSkill(doc, ctx.config, ctx.parts.codes), {
           headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
-        }),
+        });
+      },
       { detail: { hide: true } },
     )
     .get(
@@ -128,7 +78,7 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
         // One address, two answers: a shared cache must key them by Accept, or it hands the page to
         // an agent (or the JSON to a browser) that asked after the other.
         set.headers.vary = 'Accept';
-        if (!/text\/html/i.test(request.headers.get('accept') ?? '')) return landing(openapi(), ctx.config.baseUrl);
+        if (!/text\/html/i.test(request.headers.get('accept') ?? '')) return openapi().then(({ doc }) => landing(doc, ctx.config.baseUrl));
         return homePage(ctx, { request, set });
       },
       {

@@ -14,7 +14,8 @@ const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this strips
 const BLANKS = /[\s\u0000-\u001f\u007f-\u009f]+/g;
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Made at the first cut, not at start: its ICU data is memory the first request may not need.
+let segmenter: Intl.Segmenter | undefined;
 
 /** Whitespace and controls collapsed to single spaces, trimmed. */
 export const oneLine = (s: string): string => s.replace(BLANKS, ' ').trim();
@@ -58,7 +59,7 @@ export function cut(s: string, max: number): string {
   const budget = max - 1; // room for the ellipsis
   let out = '';
   let used = 0;
-  for (const { segment } of segmenter.segment(s)) {
+  for (const { segment } of (segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(s)) {
     const n = [...segment].length;
     if (used + n > budget) break;
     out += segment;
