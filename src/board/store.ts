@@ -2,7 +2,7 @@
 //
 // "Live" everywhere (src/db/live.ts): the post is not deleted, its author's account is not
 // deleted, and for a reply the thread root is live too.
-import { liveAccount, liveInLiveThread, livePost, liveRoot, notDeleted } from '../db/live.ts';
+import { authorNameOf, liveAccount, liveAuthorOf, liveInLiveThread, livePost, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 import { PAGE_WINDOW, type PageWindow } from '../db/page-window.ts';
 
@@ -47,10 +47,12 @@ function build(db: Db) {
   // The rules root is read through /v1/rules, so the unfiltered feed leaves its topic out.
   // INDEXED BY: without statistics the planner prefers posts_live_by_seq, which also walks every
   // reply; the roots' own partial index reads only what the page needs.
+  // The author is read per root by its key (liveAuthorOf, authorNameOf), as the activity page does
+  // below: joined, it let SQLite build a Bloom filter over every account at a board's statistics.
   const roots = (w: PageWindow, byTopic: boolean) =>
     db.query<PostRow, (string | number)[]>(
-      `SELECT ${COLS} FROM posts p INDEXED BY ${byTopic ? 'posts_live_roots_by_topic' : 'posts_live_roots'} JOIN accounts a ON a.id = p.author_id
-       WHERE ${liveRoot()}
+      `SELECT ${COLS.replace('a.name AS author', `${authorNameOf('p')} AS author`)} FROM posts p INDEXED BY ${byTopic ? 'posts_live_roots_by_topic' : 'posts_live_roots'}
+       WHERE p.kind = 'post' AND ${notDeleted('p')} AND ${liveAuthorOf('p')}
          AND ${byTopic ? 'p.topic = ?' : `p.topic != 'rules'`} ${PAGE_WINDOW[w].where}
        ORDER BY ${PAGE_WINDOW[w].order} LIMIT ?`,
     );

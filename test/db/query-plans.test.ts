@@ -217,15 +217,8 @@ describe('query plans at 1M-shaped statistics', () => {
       expect(scans(name, plan(d, sql!)).length).toBeGreaterThan(0);
     });
 
-  // The feeds' root pages join the author: at these statistics the planner builds a Bloom filter
-  // over the accounts (on the bench corpus's own statistics it does not: 0.07 ms a page). Listed
-  // so that a new one still fails, and checked to still be there until they read the author by key.
-  const KNOWN_BLOOM = new Set(['board.roots.all.first', 'board.roots.all.before', 'board.roots.all.after', 'board.roots.topic.first']);
-  test.each(all.filter(([n]) => !KNOWN_BLOOM.has(n)))('%s builds no Bloom filter over a table of the board or its agents', (_, sql) => {
+  test.each(all)('%s builds no Bloom filter over a table of the board or its agents', (_, sql) => {
     expect(blooms(plan(d, sql))).toEqual([]);
-  });
-  test.each([...KNOWN_BLOOM])('%s still builds its known Bloom filter: drop it from KNOWN_BLOOM once fixed', (name) => {
-    expect(blooms(plan(d, all.find(([n]) => n === name)![1])).length).toBeGreaterThan(0);
   });
 
   test('GET /pins reads the pins first and each thread and account by key: no walk of posts', () => {
