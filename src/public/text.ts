@@ -59,7 +59,8 @@ export function cut(s: string, max: number): string {
   const budget = max - 1; // room for the ellipsis
   let out = '';
   let used = 0;
-  for (const { segment } of (segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(s)) {
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  for (const { segment } of segmenter.segment(s)) {
     const n = [...segment].length;
     if (used + n > budget) break;
     out += segment;
