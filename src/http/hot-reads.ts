@@ -7,6 +7,12 @@
 // routing, with the same bytes and headers the route would send: while the cache still holds that
 // document fresh. Everything else (a stale or removed document, a cookie or a key, another method,
 // an address no route has served) takes the ordinary path, which rebuilds and remembers it again.
+//
+// It runs before Elysia sees the request at all (plugin.ts wraps every handler): no context, no
+// hooks, no routing. Each answer reads only what it must: the address, the request headers that
+// decide (Cookie, Authorization, the Vary ones, If-None-Match, X-Request-Id), the clock once.
+import { pathOf, routeFamily } from './families.ts';
+
 /** A cached document as the hot path sees it (public-cache.ts's CachedDocument is one). */
 export interface HotDocument {
   body: string;
@@ -19,13 +25,16 @@ interface Slot {
   variants: Map<string, Prepared>;
 }
 
-interface Prepared {
+/** One remembered answer: which document, with which headers, in which route family. */
+export interface Prepared {
   key: string; // the document's key in the cache
+  family: string; // the route family of the address (families.ts), for the read limit and metrics
   fixed: Readonly<Record<string, string>>; // the route's headers, less those that change per answer
   // The headers of the latest answer but its request id: rebuilt when the bytes or their age
   // (in whole seconds) change. Copying a Headers is cheaper than making one from an object.
-  // The bytes are encoded once per document: a string body is transcoded to UTF-8 on every answer.
-  template?: { doc: HotDocument; age: number; headers: Headers; bytes: Uint8Array<ArrayBuffer> };
+  // The bytes are encoded once per document (a string body is transcoded to UTF-8 on every answer),
+  // into a Blob: a Response shares a Blob's bytes, where it copies an ArrayBuffer's (46 KB each time).
+  template?: { doc: HotDocument; age: number; headers: Headers; bytes: Blob };
 }
 
 const ENCODER = new TextEncoder();
@@ -56,7 +65,9 @@ const variantOf = (request: Request, vary: readonly string[]): string => {
 };
 
 /** Whether a request may be answered from the hot path at all: an anonymous GET. */
-export const hotEligible = (request: Request): boolean => request.method === 'GET' && !request.headers.has('cookie') && !request.headers.has('authorization');
+export const hotEligible = (request: Request): boolean => request.method === 'GET' && anonymous(request.headers);
+
+const anonymous = (headers: Headers): boolean => !headers.has('cookie') && !headers.has('authorization');
 
 export class HotReads {
   private readonly slots = new Map<string, Slot>();
@@ -65,12 +76,12 @@ export class HotReads {
 
   /**
    * @param current  the cache's document for a key while it is fresh and nothing was taken down
-   *                 since it was built (DocumentCache.fresh at this moment), else null
+   *                 since it was built (DocumentCache.fresh at `now`, this moment when not given), else null
    * @param limits   addresses remembered, and the encoded bytes they hold at most: the least
    *                 recently remembered go first
    */
   constructor(
-    private readonly current: (key: string) => HotDocument | null,
+    private readonly current: (key: string, now?: number) => HotDocument | null,
     readonly limits = { addresses: 1000, bytes: 32 * 1024 * 1024 },
   ) {}
 
@@ -80,6 +91,9 @@ export class HotReads {
    */
   remember(request: Request, key: string, headers: Readonly<Record<string, string>>): void {
     if (!hotEligible(request)) return;
+    // Only where the route path would answer it as a public read: never past the agent guard.
+    const family = routeFamily('GET', pathOf(request.url));
+    if (family !== 'public' && family !== 'page' && family !== 'other') return;
     const address = addressOf(request.url);
     const fixed: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) if (!PER_ANSWER.has(name.toLowerCase())) fixed[name] = value;
@@ -90,52 +104,70 @@ export class HotReads {
     this.slots.set(address, slot);
     const variant = variantOf(request, vary);
     const old = slot.variants.get(variant);
-    if (old?.template) this.bytes -= old.template.bytes.length;
+    if (old?.template) this.bytes -= old.template.bytes.size;
     slot.variants.delete(variant);
-    slot.variants.set(variant, { key, fixed });
+    slot.variants.set(variant, { key, family, fixed });
     // A variant per distinct header value, bounded like the addresses.
     if (slot.variants.size > 8) {
       const [first, gone] = slot.variants.entries().next().value!;
-      if (gone.template) this.bytes -= gone.template.bytes.length;
+      if (gone.template) this.bytes -= gone.template.bytes.size;
       slot.variants.delete(first);
     }
     this.trim(address);
   }
 
   /** What the route would answer `request` with, when the hot path can tell; else null. */
-  lookup(request: Request): { serving: Prepared; doc: HotDocument } | null {
-    const slot = this.slots.get(addressOf(request.url));
-    if (!slot || !hotEligible(request)) return null;
-    const serving = slot.variants.get(variantOf(request, slot.vary));
-    if (!serving) return null;
-    const doc = this.current(serving.key);
-    if (!doc) {
+  lookup(request: Request, now?: number): { serving: Prepared; doc: HotDocument } | null {
+    const serving = request.method === 'GET' ? this.find(request, request.url) : null;
+    const doc = serving && this.document(serving, now);
+    return doc ? { serving, doc } : null;
+  }
+
+  /**
+   * The remembered answer for an anonymous GET at `url` (request.url, read once by the caller),
+   * whether or not its document is still fresh (document() tells); null when none. Reads nothing
+   * but the address while no address at all is remembered, so every other request pays a Map lookup.
+   */
+  find(request: Request, url: string): Prepared | null {
+    if (this.slots.size === 0) return null;
+    const slot = this.slots.get(addressOf(url));
+    if (!slot || !anonymous(request.headers)) return null;
+    return slot.variants.get(slot.vary.length === 0 ? '' : variantOf(request, slot.vary)) ?? null;
+  }
+
+  /** The document `serving` names while the cache holds it fresh at `now`; else null, and its bytes go. */
+  document(serving: Prepared, now?: number): HotDocument | null {
+    const doc = this.current(serving.key, now);
+    if (!doc && serving.template) {
       // Stale or taken down: the route answers and remembers the next copy. The old bytes go now.
-      if (serving.template) this.bytes -= serving.template.bytes.length;
+      this.bytes -= serving.template.bytes.size;
       serving.template = undefined;
-      return null;
     }
-    this.answered++;
-    return { serving, doc };
+    return doc;
   }
 
   /** The answer itself: 200 with the bytes, or 304 when the caller holds them (If-None-Match). */
   answer(hit: { serving: Prepared; doc: HotDocument }, request: Request, now: number, requestId: string): Response {
-    const { serving, doc } = hit;
+    return this.respond(hit.serving, hit.doc, request, now, requestId);
+  }
+
+  /** answer() without the pair: the hot path's own call. */
+  respond(serving: Prepared, doc: HotDocument, request: Request, now: number, requestId: string): Response {
+    this.answered++;
     const age = Math.max(0, Math.floor((now - doc.builtAt) / 1000));
     let template = serving.template;
     if (template?.doc !== doc || template.age !== age) {
       const headers = new Headers(serving.fixed);
       headers.set('age', String(age));
       headers.set('etag', doc.etag);
-      let bytes: Uint8Array<ArrayBuffer>;
+      let bytes: Blob;
       if (template?.doc === doc) bytes = template.bytes;
       else {
-        bytes = ENCODER.encode(doc.body);
-        this.bytes += bytes.length - (template?.bytes.length ?? 0);
+        bytes = new Blob([ENCODER.encode(doc.body)]);
+        this.bytes += bytes.size - (template?.bytes.size ?? 0);
       }
       template = serving.template = { doc, age, headers, bytes };
-      this.trim(addressOf(request.url));
+      this.trim(addressOf(request.url)); // once per document and second, not per answer
     }
     const headers = new Headers(template.headers);
     headers.set('x-request-id', requestId);
@@ -147,7 +179,7 @@ export class HotReads {
   /** Forgets a slot and its bytes (with `slot` null: only takes the address out of the order). */
   private drop(address: string, slot: Slot | null): void {
     this.slots.delete(address);
-    if (slot) for (const v of slot.variants.values()) if (v.template) this.bytes -= v.template.bytes.length;
+    if (slot) for (const v of slot.variants.values()) if (v.template) this.bytes -= v.template.bytes.size;
   }
 
   /** The oldest addresses go while over either bound; `keep` (the one in use) stays. */
@@ -156,6 +188,12 @@ export class HotReads {
       if (this.slots.size <= this.limits.addresses && this.bytes <= this.limits.bytes) return;
       if (address !== keep) this.drop(address, slot);
     }
+  }
+
+  /** Forgets every address (and its bytes): the next read of each takes the route again. */
+  clear(): void {
+    this.slots.clear();
+    this.bytes = 0;
   }
 
   get size(): number {

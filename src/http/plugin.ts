@@ -1,6 +1,7 @@
 // The HTTP conventions every route shares: route-family guards, CORS and edge limits before
 // routing, the agent JSON body parser, and one error handler that answers every failure with the
 // spec's envelope (validation, unknown routes, wrong methods and internal faults included).
+import type { Server } from 'bun';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { readJsonObject } from './body.ts';
@@ -50,11 +51,16 @@ const CLIENT_ID = /^[A-Za-z0-9._:-]{8,64}$/;
 export function requestIdOf(request: Request): string {
   let id = requestIds.get(request);
   if (!id) {
-    const sent = request.headers.get('x-request-id');
-    id = sent && CLIENT_ID.test(sent) ? sent : crypto.randomUUID();
+    id = newRequestId(request);
     requestIds.set(request, id);
   }
   return id;
+}
+
+/** requestIdOf without remembering it: for an answer made at once, where nothing asks again. */
+function newRequestId(request: Request): string {
+  const sent = request.headers.get('x-request-id');
+  return sent && CLIENT_ID.test(sent) ? sent : crypto.randomUUID();
 }
 
 // RFC 6750: a 401 names the scheme; with a key that was sent and refused, also invalid_token.
@@ -136,10 +142,81 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
   // Requests answered by onError: logged there once, with their real status.
   const answeredByError = new WeakSet<Request>();
   let documents: DocumentCache | undefined; // the public document cache, opened on first use
+  // Bun's server, for the client address (server.requestIP): the hot path runs before Elysia's
+  // context exists, so it keeps the one the first routed request saw (none under app.handle).
+  let server: Server<unknown> | null = null;
+  // Requests the hot path already counted against the read limit before it stepped aside.
+  const limitCounted = new WeakSet<Request>();
+  const limits = ctx.limiters.publicReads;
+  const trustProxy = ctx.config.trustProxy;
+  const logAll = ctx.config.logRequests === 'all';
+
+  /**
+   * A cached public document a route already served at this address, still fresh: answered here,
+   * before Elysia makes a context or routes (hot-reads.ts), with what the route path does for it:
+   * the read limit (and its 429), the request id, CORS and the route's headers, Age/ETag/304, the
+   * request metrics and the request log. Anything else (undefined) takes the ordinary path.
+   */
+  const answerHot = (request: Request): Response | undefined => {
+    if (documents === undefined || request.method !== 'GET') return;
+    const serving = documents.hot.find(request, request.url);
+    if (serving === null) return;
+    const at = performance.now();
+    const now = ctx.clock.now();
+    const family = serving.family;
+    if (limits.limit > 0 && family !== 'other') {
+      // The socket's address straight from Bun unless a proxy's X-Forwarded-For is trusted.
+      const ip = trustProxy ? clientAddress(request, () => server?.requestIP(request)?.address, true) : (server?.requestIP(request)?.address ?? 'local');
+      const verdict = limits.hit(ip, now);
+      if (!verdict.ok) return refuseHere(request, limitError(verdict.retryAt, now), family, at);
+    }
+    const doc = documents.hot.document(serving, now);
+    if (doc === null) {
+      limitCounted.add(request); // the route answers it, and must not count it twice
+      return;
+    }
+    const answer = documents.hot.respond(serving, doc, request, now, logAll ? requestIdOf(request) : newRequestId(request));
+    answeredIn(family, answer.status, at);
+    if (logAll) logRequest(request, answer.status);
+    return answer;
+  };
+
+  const limitError = (retryAt: number, now: number): ApiError => {
+    try {
+      failRetry('EDGE_RATE_LIMIT', retryAt, now, { limit: limits.limit, window_seconds: 60 });
+    } catch (e) {
+      return e as ApiError;
+    }
+  };
+
+  /** An error answered before Elysia saw the request: logged and counted as onError does. */
+  const refuseHere = (request: Request, err: ApiError, family: string, at: number): Response => {
+    if (ctx.config.logRequests !== 'off') logRequest(request, err.status, err.code);
+    answeredIn(family, err.status, at);
+    return errorResponse(ctx, err, family, request);
+  };
+
+  // Elysia calls hoc(handler, request)(request) for every request, routed by Bun or by Elysia.
+  let held: Response | undefined;
+  const takeHeld = (): Response => {
+    const answer = held!;
+    held = undefined;
+    return answer;
+  };
+  const hotFirst = (handler: (request: Request) => unknown, request: Request) => {
+    const answer = answerHot(request);
+    if (answer === undefined) return handler;
+    held = answer;
+    return takeHeld;
+  };
+
   return (
     new Elysia({ name: 'svc-http', seed: ctx })
-      .onRequest(({ request, server, set }) => {
-        const arrivedAt = requestArrived(request);
+      .wrap(hotFirst as never)
+      .onRequest((c) => {
+        const { request, set } = c;
+        server ??= c.server;
+        requestArrived(request);
         const path = pathOf(request.url);
         const family = routeFamily(request.method, path);
         if (family === 'agent') {
@@ -156,25 +233,13 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         const cors = family === 'public' || family === 'guest';
         if (cors && request.method === 'OPTIONS') return preflight(request, family === 'guest' ? 'GET, POST, OPTIONS' : undefined);
         // With the limit off (0) the client address is not even looked up.
-        if ((cors || family === 'health' || family === 'page') && ctx.limiters.publicReads.limit > 0) {
-          const ip = clientAddress(request, () => server?.requestIP(request)?.address, ctx.config.trustProxy);
-          const verdict = ctx.limiters.publicReads.hit(ip);
-          if (!verdict.ok) failRetry('EDGE_RATE_LIMIT', verdict.retryAt, ctx.clock.now(), { limit: ctx.limiters.publicReads.limit, window_seconds: 60 });
+        if ((cors || family === 'health' || family === 'page') && limits.limit > 0 && !limitCounted.has(request)) {
+          const ip = clientAddress(request, () => server?.requestIP(request)?.address, trustProxy);
+          const verdict = limits.hit(ip);
+          if (!verdict.ok) failRetry('EDGE_RATE_LIMIT', verdict.retryAt, ctx.clock.now(), { limit: limits.limit, window_seconds: 60 });
         }
-        // A cached public document a route already served at this address, still fresh: its bytes
-        // and headers (CORS among them) at once, past routing (hot-reads.ts). Before anything is
-        // put in `set`, which Elysia would otherwise merge into a second Response.
-        if ((family === 'public' || family === 'page' || family === 'other') && request.method === 'GET') {
-          documents ??= publicCache(ctx);
-          const hit = documents.hot.lookup(request);
-          if (hit) {
-            // An answer made here skips the route's hooks: it is counted and logged here.
-            const answer = documents.hot.answer(hit, request, ctx.clock.now(), requestIdOf(request));
-            answeredIn(family, answer.status, arrivedAt);
-            if (ctx.config.logRequests === 'all') logRequest(request, answer.status);
-            return answer;
-          }
-        }
+        // The hot path (answerHot, before Elysia) answers a document a route served here before.
+        if ((family === 'public' || family === 'page' || family === 'other') && request.method === 'GET') documents ??= publicCache(ctx);
         if (cors) Object.assign(set.headers, CORS_HEADERS);
       })
       .onParse({ as: 'global' }, ({ request }) => {

@@ -30,11 +30,13 @@ import { publicCacheStore } from './public-cache-store.ts';
 import { watchRemovals } from './removal-watch.ts';
 
 // GET /metrics: a read served from memory (a hit, or a share of a build already running) or built.
-const hits = PROCESS_METRICS.counter(
+const hitsTotal = PROCESS_METRICS.counter(
   'svc_public_cache_hits_total',
   'Public document reads served from the cache (a fresh copy, or a share of a build in progress).',
 );
 const misses = PROCESS_METRICS.counter('svc_public_cache_misses_total', 'Public document reads that built the document.');
+// Bound once: every hot answer counts a hit.
+const hits = hitsTotal.bind();
 
 export interface CachedDocument {
   body: string;
@@ -81,10 +83,11 @@ export class DocumentCache {
   private readonly entries = new Map<string, Entry>();
   private readonly building = new Map<string, Running>();
   private chars = 0;
+  private newest: string | undefined; // the key inserted last (the Map's last), if it is still there
   builds = 0; // documents built and stored (for tests and logs)
   /** The addresses routes served from this cache, answered again before routing (hot-reads.ts). */
-  readonly hot = new HotReads((key) => {
-    const doc = this.fresh(key, this.stamp());
+  readonly hot = new HotReads((key, now) => {
+    const doc = this.fresh(key, now === undefined ? this.stamp() : { now, removals: this.removals() });
     if (doc) hits.inc();
     return doc;
   });
@@ -193,8 +196,7 @@ export class DocumentCache {
     const hit = this.entries.get(key);
     if (!hit) return null;
     if (hit.removals === at.removals && at.now >= hit.builtAt && at.now < hit.expiresAt) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
+      if (this.newest !== key) this.touch(key, hit); // already the most recently used: nothing to move
       return hit;
     }
     return null;
@@ -237,10 +239,18 @@ export class DocumentCache {
     }
     if (entry.size <= this.limits.maxChars) {
       this.entries.set(key, entry);
+      this.newest = key;
       this.chars += entry.size;
       this.evict();
     }
     return entry;
+  }
+
+  /** Moves `key` to the most recently used end. */
+  private touch(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.newest = key;
   }
 
   private evict(): void {

@@ -17,9 +17,9 @@ export class RateLimiter {
     readonly windowMs: number,
   ) {}
 
-  hit(key: string): LimitVerdict {
+  /** Counts one request of `key` at `now` (this clock's time when not given). */
+  hit(key: string, now: number = this.clock.now()): LimitVerdict {
     if (this.limit <= 0) return { ok: true, remaining: Number.POSITIVE_INFINITY };
-    const now = this.clock.now();
     this.sweep(now);
     let w = this.windows.get(key);
     if (!w || now >= w.start + this.windowMs) {

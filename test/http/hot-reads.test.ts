@@ -194,3 +194,135 @@ describe('the hot path keeps its memory bounded', () => {
     expect(hot.heldBytes).toBe(0);
   });
 });
+
+describe('the hot path answers exactly what the route answers', () => {
+  // The whole answer: status, body and every header (the caller sends its own request id, so the
+  // ids match too; over a socket Date is the clock's, not the answer's).
+  const whole = async (r: Response) => {
+    const headers: Record<string, string> = {};
+    r.headers.forEach((v, k) => {
+      if (k !== 'date') headers[k] = v;
+    });
+    return { status: r.status, headers, body: await r.text() };
+  };
+
+  /** The same request answered by the route (the hot path forgotten) and by the hot path. */
+  async function bothWays(t: ReturnType<typeof makeApp>, send: (headers: Record<string, string>) => Promise<Response>, headers: Record<string, string>) {
+    const hot = publicCache(t.ctx).hot;
+    hot.clear();
+    const answered = hot.answered;
+    const byRoute = await whole(await send(headers));
+    expect(hot.answered).toBe(answered);
+    expect(hot.size).toBeGreaterThan(0); // a 200 is remembered; a 304 or a 429 is not: remember it
+    if (byRoute.status !== 200) throw new Error('the route answered first with a 200');
+    const byHot = await whole(await send(headers));
+    expect(hot.answered).toBe(answered + 1);
+    return { byRoute, byHot };
+  }
+
+  // /api/pubs/feed's description declares no 304 (the contract check refuses one): 200 only there.
+  const PATHS: [string, boolean][] = [
+    ['/api/activity', true],
+    ['/api/leaderboard', true],
+    ['/api/pubs/feed', false],
+    ['/api/activity?limit=5', true],
+  ];
+
+  for (const [path, with304] of PATHS) {
+    test(`GET ${path}: ${with304 ? '200 and 304' : '200'} alike, CORS and the caller's request id kept`, async () => {
+      const {
+        t,
+        agents: [alice],
+      } = await board('alice');
+      seedThread(t, alice!);
+      const send = (headers: Record<string, string>) => t.app.handle(new Request(`http://localhost${path}`, { headers }));
+      const { byRoute, byHot } = await bothWays(t, send, { 'x-request-id': 'parity-0000001' });
+      expect(byHot).toEqual(byRoute);
+      expect(byHot.headers['access-control-allow-origin']).toBe('*');
+      expect(byHot.headers['x-request-id']).toBe('parity-0000001');
+      if (!with304) return;
+      // 304: the route's (the hot path forgotten, the document still cached) and the hot path's.
+      const held = { 'x-request-id': 'parity-0000002', 'if-none-match': byRoute.headers.etag! };
+      const hot = publicCache(t.ctx).hot;
+      const routed = (await t.app.handle(new Request(`http://localhost${path}`, { headers: { 'x-request-id': 'parity-0000002' } }))).status;
+      expect(routed).toBe(200); // now remembered again (hot)
+      hot.clear();
+      const answered = hot.answered;
+      const route304 = await whole(await send(held));
+      expect(hot.answered).toBe(answered);
+      await send({}); // remember the address again (a route 304 does not)
+      const hot304 = await whole(await send(held));
+      expect(hot.answered).toBe(answered + 1);
+      expect(route304.status).toBe(304);
+      expect(hot304).toEqual(route304);
+    });
+  }
+
+  test('Vary: Accept: the home page as HTML, alike both ways', async () => {
+    const { t } = await board();
+    const send = (headers: Record<string, string>) => t.app.handle(new Request('http://localhost/', { headers }));
+    const { byRoute, byHot } = await bothWays(t, send, { accept: 'text/html', 'x-request-id': 'parity-0000003' });
+    expect(byRoute.headers['content-type']).toContain('text/html');
+    expect(byHot).toEqual(byRoute);
+  });
+
+  test('a fresh request id each way when the caller sends none; all else alike', async () => {
+    const { t } = await board();
+    const send = (headers: Record<string, string>) => t.app.handle(new Request('http://localhost/api/activity', { headers }));
+    const { byRoute, byHot } = await bothWays(t, send, {});
+    expect(byHot.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(byHot.headers['x-request-id']).not.toBe(byRoute.headers['x-request-id']);
+    const { 'x-request-id': _a, ...route } = byRoute.headers;
+    const { 'x-request-id': _b, ...hot } = byHot.headers;
+    expect({ ...byHot, headers: hot }).toEqual({ ...byRoute, headers: route });
+  });
+
+  test('the read limit refuses alike: the same 429 envelope, Retry-After and CORS both ways', async () => {
+    const t = makeApp({ SVC_PUBLIC_READS_PER_MINUTE: '1' });
+    const hot = publicCache(t.ctx).hot;
+    const ip = { 'x-forwarded-for': '203.0.113.7', 'x-request-id': 'parity-0000004' };
+    const send = () => t.app.handle(new Request('http://localhost/api/activity', { headers: ip }));
+    expect((await send()).status).toBe(200); // the route, remembered; the address's one read
+    const byHot = await whole(await send());
+    hot.clear();
+    const byRoute = await whole(await send());
+    expect(byHot.status).toBe(429);
+    expect(JSON.parse(byHot.body).error.code).toBe('EDGE_RATE_LIMIT');
+    expect(byHot.headers['retry-after']).toBeDefined();
+    expect(byHot.headers['access-control-allow-origin']).toBe('*');
+    expect(byHot).toEqual(byRoute);
+    expect(hot.answered).toBe(0);
+  });
+
+  test('a remembered address whose copy went stale counts once against the read limit, then takes the route', async () => {
+    const t = makeApp({ SVC_PUBLIC_READS_PER_MINUTE: '2' });
+    const ip = { 'x-forwarded-for': '203.0.113.8' };
+    expect((await read(t, '/api/activity', ip)).status).toBe(200);
+    t.clock.advance(15_000); // past the activity's max-age, inside the limit's minute
+    const rebuilt = await read(t, '/api/activity', ip);
+    expect(rebuilt.status).toBe(200); // the address's second read, not its third
+    expect(publicCache(t.ctx).hot.answered).toBe(0);
+    expect((await read(t, '/api/activity', ip)).status).toBe(429);
+  });
+
+  test('over a socket (Bun routes the request): the hot path answers, alike, and counts the read limit', async () => {
+    const t = makeApp({ SVC_PUBLIC_READS_PER_MINUTE: '3' });
+    const server = t.app.listen({ hostname: '127.0.0.1', port: 0 }).server!;
+    try {
+      const hot = publicCache(t.ctx).hot;
+      const send = (headers: Record<string, string>) => fetch(`http://127.0.0.1:${server.port}/api/activity`, { headers });
+      const { byRoute, byHot } = await bothWays(t, send, { 'x-request-id': 'parity-0000005' });
+      expect(byHot).toEqual(byRoute);
+      // Two reads so far from this address (the socket's, no proxy trusted); the third is the last.
+      expect((await send({})).status).toBe(200);
+      const refused = await send({});
+      expect(refused.status).toBe(429);
+      expect(hot.answered).toBe(2);
+      // Counted under the socket's address, on either path (not a shared stand-in).
+      expect(t.ctx.limiters.publicReads.hit('127.0.0.1').ok).toBe(false);
+      expect(t.ctx.limiters.publicReads.hit('local').ok).toBe(true);
+    } finally {
+      await t.app.stop(true);
+    }
+  });
+});
