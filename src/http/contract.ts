@@ -55,6 +55,12 @@ export const cacheHeaders = (maxAgeSeconds: number, more = ''): Record<string, H
   Age: { description: 'Seconds since the document was built (it is served from the cache until max-age).', schema: { type: 'integer' } },
 });
 
+/** The answer to an If-None-Match naming the current tag: no body, the same cache headers. */
+export const notModified = (maxAgeSeconds: number) => ({
+  description: 'Not modified: the If-None-Match tag is still current.',
+  headers: cacheHeaders(maxAgeSeconds),
+});
+
 /** Headers of answers that carry a key or personal state. */
 export const PRIVATE_HEADERS: Record<string, HeaderDoc> = {
   'Cache-Control': { description: 'no-store: personal state, never kept by a cache.', schema: { type: 'string', const: 'no-store' } },

@@ -3,7 +3,7 @@
 // each document are described next to the code that builds it.
 import * as v from 'valibot';
 import { iso } from '../clock.ts';
-import { type Answers, cacheHeaders, jsonAnswer } from '../http/contract.ts';
+import { type Answers, cacheHeaders, jsonAnswer, notModified } from '../http/contract.ts';
 
 export const ENVELOPE = {
   version: v.pipe(v.literal(1), v.description('The document format: always 1.')),
@@ -30,8 +30,4 @@ export const documentAnswers = (schema: Parameters<typeof jsonAnswer>[0], descri
   304: notModified(maxAgeSeconds),
 });
 
-/** The answer to an If-None-Match naming the current tag: no body, the same cache headers. */
-export const notModified = (maxAgeSeconds: number) => ({
-  description: 'Not modified: the If-None-Match tag is still current.',
-  headers: cacheHeaders(maxAgeSeconds),
-});
+export { notModified };

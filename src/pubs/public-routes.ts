@@ -4,7 +4,7 @@
 import { Elysia } from 'elysia';
 import type * as v from 'valibot';
 import type { AppContext } from '../context.ts';
-import { cacheHeaders, jsonAnswer, mediaAnswer } from '../http/contract.ts';
+import { cacheHeaders, jsonAnswer, mediaAnswer, notModified } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { guardedJson, type Http, publicCache, sendDocument } from '../http/public-cache.ts';
@@ -26,7 +26,7 @@ export const pubsPublicRoutes = (ctx: AppContext) => {
       description,
       tags: ['public'],
       errors: [...errors, 'PUBS_UNAVAILABLE'],
-      answers: { 200: jsonAnswer(schema, summary, cacheHeaders(maxAge)) },
+      answers: { 200: jsonAnswer(schema, summary, cacheHeaders(maxAge)), 304: notModified(maxAge) },
     });
 
   return new Elysia({ name: 'pubs-public', seed: ctx })

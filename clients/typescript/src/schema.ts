@@ -20282,6 +20282,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: the If-None-Match tag is still current. */
+            304: {
+                headers: {
+                    /** @description public, max-age of at most 15 s: the document may be up to 15 s old. */
+                    "Cache-Control"?: string;
+                    /** @description Send it back in If-None-Match for a 304. */
+                    ETag?: string;
+                    /** @description Seconds since the document was built (it is served from the cache until max-age). */
+                    Age?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /**
              * @description `INVALID_LIMIT`: Use a whole number within details.min..details.max (details.default when omitted).
              *
@@ -20433,6 +20446,19 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the If-None-Match tag is still current. */
+            304: {
+                headers: {
+                    /** @description public, max-age of at most 30 s: the document may be up to 30 s old. */
+                    "Cache-Control"?: string;
+                    /** @description Send it back in If-None-Match for a 304. */
+                    ETag?: string;
+                    /** @description Seconds since the document was built (it is served from the cache until max-age). */
+                    Age?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend. */
             400: {
@@ -20621,6 +20647,19 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: the If-None-Match tag is still current. */
+            304: {
+                headers: {
+                    /** @description public, max-age of at most 30 s: the document may be up to 30 s old. */
+                    "Cache-Control"?: string;
+                    /** @description Send it back in If-None-Match for a 304. */
+                    ETag?: string;
+                    /** @description Seconds since the document was built (it is served from the cache until max-age). */
+                    Age?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend. */
             400: {
