@@ -84,6 +84,8 @@ const COPIED_HEADERS = [
 
 interface Round extends Omit<WrkResult, 'stdout'>, RoundJudgement {
   statuses: Record<string, number> | null;
+  /** CPU of WrkRun.watch over the round, µs (svc taking the paced writes while a peer is measured). */
+  watched_cpu_us?: number;
 }
 
 interface Row {
@@ -195,17 +197,21 @@ interface WrkRun {
   connections: number;
   script: string;
   helpers?: number[];
+  /** A process whose CPU over the round is reported on its own (it is among the helpers too). */
+  watch?: number;
 }
 
 /** One wrk round with the CPU of the server, the generator, the bench's helpers and the machine. */
 async function round(o: WrkRun, seconds: number): Promise<Round> {
   const helpers0 = (o.helpers ?? []).reduce((n, p) => n + safeCpu(p), 0);
+  const watched0 = o.watch === undefined ? 0 : safeCpu(o.watch);
   const server0 = cpuMicros(o.pid);
   const machine0 = machineBusyMicros();
   const { stdout, ...r } = await runWrk(children, o.url, { threads: 1, connections: o.connections, seconds, script: o.script });
   const server = cpuMicros(o.pid) - server0;
   const machine = machineBusyMicros() - machine0;
   const helpers = (o.helpers ?? []).reduce((n, p) => n + safeCpu(p), 0) - helpers0;
+  const watched = o.watch === undefined ? undefined : safeCpu(o.watch) - watched0;
   const j = judgeRound({
     window_s: r.window_s,
     completed: r.completed,
@@ -215,7 +221,7 @@ async function round(o: WrkRun, seconds: number): Promise<Round> {
     helpers_cpu_us: helpers,
     machine_busy_us: machine,
   });
-  return { ...r, ...j, statuses: parseStatuses(stdout) };
+  return { ...r, ...j, statuses: parseStatuses(stdout), ...(watched === undefined ? {} : { watched_cpu_us: watched }) };
 }
 
 const safeCpu = (pid: number) => {
@@ -383,7 +389,8 @@ async function cachedScenarios(c: Ctx): Promise<void> {
         for (const p of rotation(peers, r)) {
           // While a peer is measured, svc (taking the writes) and the writer are the bench's own CPU.
           const helpers = [...(writer ? [writer.pid] : []), ...(p.name === 'svc' ? [] : [c.pid])];
-          byPeer.get(p.name)!.push(await round({ url: p.url, pid: p.pid, connections: CONNECTIONS, script, helpers }, SECONDS));
+          const watch = p.name === 'svc' ? undefined : c.pid; // svc's CPU for the writes alone
+          byPeer.get(p.name)!.push(await round({ url: p.url, pid: p.pid, connections: CONNECTIONS, script, helpers, ...(watch ? { watch } : {}) }, SECONDS));
         }
       }
       let writes: unknown = null;
@@ -397,10 +404,23 @@ async function cachedScenarios(c: Ctx): Promise<void> {
       const svcRounds = byPeer.get('svc')!;
       const rawRounds = byPeer.get('raw')!;
       const ratio = spread(svcRounds.map((s, i) => s.rps / rawRounds[i]!.rps));
-      const cpuRatio = spread(svcRounds.map((s, i) => s.server_cpu_us_per_req / rawRounds[i]!.server_cpu_us_per_req));
+      // Under writes svc's CPU also pays for the writes, which raw and Express never see: what svc
+      // spent on them alone (per second, while the peers were measured) is taken out of its rounds,
+      // so the ratio compares the cost of serving the document. Idle, nothing is taken out.
+      const peerRounds = [...rawRounds, ...byPeer.get('express')!];
+      const writesUsPerS = writer ? spread(peerRounds.map((x) => (x.watched_cpu_us ?? 0) / x.window_s)).median : 0;
+      const readUsPerReq = (x: Round) => Math.max(0, x.server_cpu_us_per_req * x.completed - writesUsPerS * x.window_s) / Math.max(1, x.completed);
+      const cpuRatio = spread(svcRounds.map((s, i) => readUsPerReq(s) / rawRounds[i]!.server_cpu_us_per_req));
       const refusals = [...svcRounds, ...rawRounds].map((x) => x.refused);
       const what = `GET ${d.path} (${(body.length / 1024).toFixed(1)} KB) ${cond}`;
-      const svcRow = summarize(c.size, d.name, what, 'svc', svcRounds, { bytes: body.length, writes, rate, pct_of_raw: ratio, cpu_ratio_vs_raw: cpuRatio });
+      const svcRow = summarize(c.size, d.name, what, 'svc', svcRounds, {
+        bytes: body.length,
+        writes,
+        rate,
+        pct_of_raw: ratio,
+        cpu_ratio_vs_raw: cpuRatio,
+        ...(writer ? { writes_cpu_us_per_s: Math.round(writesUsPerS), read_cpu_us_per_req: spread(svcRounds.map(readUsPerReq)) } : {}),
+      });
       summarize(c.size, d.name, what, 'raw', rawRounds, { bytes: body.length, rate });
       const expressRounds = byPeer.get('express')!;
       summarize(c.size, d.name, what, 'express', expressRounds, {
