@@ -1,15 +1,12 @@
 // `svc serve`: migrate, listen, print one JSON "listening" line, and on SIGTERM/SIGINT stop
 // accepting, let in-flight requests finish, close the database cleanly and exit 0.
-import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { type Config, ConfigError, defaultBaseUrl } from './config.ts';
 import { serviceContext } from './compose.ts';
 import { migrate } from './db/migrate.ts';
-import { setAutocheckpoint } from './db/checkpoint.ts';
 import { DB_FILE, openDatabase } from './db/open.ts';
 import { closeDatabase } from './db/optimize.ts';
-import { type Checkpointer, startCheckpointer } from './ops/checkpointer.ts';
 import { type Replication, startReplication } from './ops/replica.ts';
 import { startOutreachInbound } from './outreach/inbound.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
@@ -37,32 +34,20 @@ export async function serve(given: Config): Promise<void> {
   migrate(db);
   // SVC_REPLICA_URL: Litestream replicates the database from here on and is its only checkpointer
   // (its guidance: the application's autocheckpoint could race it and cost a new generation).
-  // Otherwise a worker checkpoints the WAL off the request thread (src/ops/checkpointer.ts).
-  const dbPath = join(config.dataDir, DB_FILE);
-  let checkpointer: Checkpointer | null = null;
   let replication: Replication | null = null;
   if (config.replica?.url) {
-    const litestreamUp = () => {
-      const running = checkpointer;
-      checkpointer = null;
-      // Its stop gives the connection its autocheckpoint back: off again once it has stopped.
-      void (running?.stop() ?? Promise.resolve()).then(() => setAutocheckpoint(db, 0));
-    };
-    const litestreamDown = () => {
-      checkpointer ??= startCheckpointer(db, dbPath);
-    };
-    replication = await startReplication(config.dataDir, DB_FILE, config.replica, { onUp: litestreamUp, onDown: litestreamDown }).catch((e) => {
+    const autocheckpoint = (pages: number) => () => db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
+    replication = await startReplication(config.dataDir, DB_FILE, config.replica, { onUp: autocheckpoint(0), onDown: autocheckpoint(1000) }).catch((e) => {
       db.close();
       throw e;
     });
-  } else checkpointer = startCheckpointer(db, dbPath);
+  }
   const ctx = serviceContext(config, db, systemClock);
   const app = createApp(ctx);
   // reusePort off: a second server on a port already taken fails instead of sharing it (and the data).
   try {
     app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: MAX_BODY_BYTES, idleTimeout: 120, reusePort: false });
   } catch (e) {
-    await checkpointer?.stop();
     db.close();
     await replication?.stop();
     throw new ConfigError(
@@ -85,8 +70,6 @@ export async function serve(given: Config): Promise<void> {
     ctx.events.close();
     // stop(false): no new connections; requests already in flight run to their end.
     await server.stop(false);
-    // The worker ends the checkpoint under way (never cut in the middle) before the last one here.
-    await checkpointer?.stop();
     // Replicated, the WAL is Litestream's: a TRUNCATE here would wait out busy_timeout on its read
     // lock, or reset the WAL behind its back. It stops after the close and ships what is left.
     if (!replication) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
