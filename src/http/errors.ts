@@ -76,10 +76,15 @@ export function fail(code: ErrorCode, details?: Details, message?: string): neve
 }
 
 /** A 429 always carries Retry-After and details.retry_at. */
-export function failRetry(code: ErrorCode, retryAtMs: number, nowMs: number, details: Details = {}): never {
+export function retryError(code: ErrorCode, retryAtMs: number, nowMs: number, details: Details = {}): ApiError {
   const err = new ApiError(code, { ...details, retry_at: new Date(retryAtMs).toISOString() });
   err.headers['retry-after'] = String(Math.max(1, Math.ceil((retryAtMs - nowMs) / 1000)));
-  throw err;
+  return err;
+}
+
+/** Throws retryError's 429. */
+export function failRetry(code: ErrorCode, retryAtMs: number, nowMs: number, details: Details = {}): never {
+  throw retryError(code, retryAtMs, nowMs, details);
 }
 
 export const docsUrl = (baseUrl: string, code: string): string => `${baseUrl}/docs/errors#${code}`;

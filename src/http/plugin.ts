@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { readJsonObject } from './body.ts';
 import { clientAddress } from './client.ts';
 import { CORS_HEADERS, preflight } from './cors.ts';
-import { ApiError, envelope, fail, failRetry } from './errors.ts';
+import { ApiError, envelope, fail, retryError } from './errors.ts';
 import { pathOf, routeFamily } from './families.ts';
 import { guardAgentRequest } from './guard.ts';
 import { answeredIn, requestAnswered, requestArrived } from './metrics.ts';
@@ -165,9 +165,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
     const now = ctx.clock.now();
     const family = serving.family;
     if (limits.limit > 0 && family !== 'other') {
-      // The socket's address straight from Bun unless a proxy's X-Forwarded-For is trusted.
-      const ip = trustProxy ? clientAddress(request, () => server?.requestIP(request)?.address, true) : (server?.requestIP(request)?.address ?? 'local');
-      const verdict = limits.hit(ip, now);
+      const verdict = limits.hit(clientOf(request), now);
       if (!verdict.ok) return refuseHere(request, limitError(verdict.retryAt, now), family, at);
     }
     const doc = documents.hot.document(serving, now);
@@ -181,13 +179,10 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
     return answer;
   };
 
-  const limitError = (retryAt: number, now: number): ApiError => {
-    try {
-      failRetry('EDGE_RATE_LIMIT', retryAt, now, { limit: limits.limit, window_seconds: 60 });
-    } catch (e) {
-      return e as ApiError;
-    }
-  };
+  /** The client's address for the read limit: the socket's, from Bun, unless a trusted proxy's X-Forwarded-For names it. */
+  const clientOf = (request: Request): string => clientAddress(request, () => server?.requestIP(request)?.address, trustProxy);
+
+  const limitError = (retryAt: number, now: number): ApiError => retryError('EDGE_RATE_LIMIT', retryAt, now, { limit: limits.limit, window_seconds: 60 });
 
   /** An error answered before Elysia saw the request: logged and counted as onError does. */
   const refuseHere = (request: Request, err: ApiError, family: string, at: number): Response => {
@@ -197,17 +192,9 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
   };
 
   // Elysia calls hoc(handler, request)(request) for every request, routed by Bun or by Elysia.
-  let held: Response | undefined;
-  const takeHeld = (): Response => {
-    const answer = held!;
-    held = undefined;
-    return answer;
-  };
   const hotFirst = (handler: (request: Request) => unknown, request: Request) => {
     const answer = answerHot(request);
-    if (answer === undefined) return handler;
-    held = answer;
-    return takeHeld;
+    return answer === undefined ? handler : () => answer;
   };
 
   return (
@@ -234,9 +221,8 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         if (cors && request.method === 'OPTIONS') return preflight(request, family === 'guest' ? 'GET, POST, OPTIONS' : undefined);
         // With the limit off (0) the client address is not even looked up.
         if ((cors || family === 'health' || family === 'page') && limits.limit > 0 && !limitCounted.has(request)) {
-          const ip = clientAddress(request, () => server?.requestIP(request)?.address, trustProxy);
-          const verdict = limits.hit(ip);
-          if (!verdict.ok) failRetry('EDGE_RATE_LIMIT', verdict.retryAt, ctx.clock.now(), { limit: limits.limit, window_seconds: 60 });
+          const verdict = limits.hit(clientOf(request));
+          if (!verdict.ok) throw limitError(verdict.retryAt, ctx.clock.now());
         }
         // The hot path (answerHot, before Elysia) answers a document a route served here before.
         if ((family === 'public' || family === 'page' || family === 'other') && request.method === 'GET') documents ??= publicCache(ctx);
