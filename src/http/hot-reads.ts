@@ -20,7 +20,8 @@ export interface HotDocument {
   etag: string;
 }
 
-interface Slot {
+/** The answers remembered at one address, one per variant of the headers it varies on. */
+export interface Slot {
   vary: readonly string[]; // request header names (lower case) whose values pick the variant
   variants: Map<string, Prepared>;
 }
@@ -28,6 +29,7 @@ interface Slot {
 /** One remembered answer: which document, with which headers, in which route family. */
 export interface Prepared {
   key: string; // the document's key in the cache
+  address: string; // the address it answers (path and query as sent)
   family: string; // the route family of the address (families.ts), for the read limit and metrics
   fixed: Readonly<Record<string, string>>; // the route's headers, less those that change per answer
   // The headers of the latest answer but its request id: rebuilt when the bytes or their age
@@ -58,9 +60,9 @@ const varyOf = (headers: Readonly<Record<string, string>>): string[] => {
     : [];
 };
 
-const variantOf = (request: Request, vary: readonly string[]): string => {
+const variantOf = (headers: Headers, vary: readonly string[]): string => {
   let out = '';
-  for (const name of vary) out += `${request.headers.get(name) ?? ''}\n`;
+  for (const name of vary) out += `${headers.get(name) ?? ''}\n`;
   return out;
 };
 
@@ -102,11 +104,11 @@ export class HotReads {
     if (slot) this.drop(address, slot.vary.join() === vary.join() ? null : slot); // re-inserted below: the newest last
     if (!slot || slot.vary.join() !== vary.join()) slot = { vary, variants: new Map() };
     this.slots.set(address, slot);
-    const variant = variantOf(request, vary);
+    const variant = variantOf(request.headers, vary);
     const old = slot.variants.get(variant);
     if (old?.template) this.bytes -= old.template.bytes.size;
     slot.variants.delete(variant);
-    slot.variants.set(variant, { key, family, fixed });
+    slot.variants.set(variant, { key, address, family, fixed });
     // A variant per distinct header value, bounded like the addresses.
     if (slot.variants.size > 8) {
       const [first, gone] = slot.variants.entries().next().value!;
@@ -118,21 +120,31 @@ export class HotReads {
 
   /** What the route would answer `request` with, when the hot path can tell; else null. */
   lookup(request: Request, now?: number): { serving: Prepared; doc: HotDocument } | null {
-    const serving = request.method === 'GET' ? this.find(request, request.url) : null;
+    const serving = request.method === 'GET' ? this.find(request.headers, request.url) : null;
     const doc = serving && this.document(serving, now);
     return doc ? { serving, doc } : null;
   }
 
   /**
-   * The remembered answer for an anonymous GET at `url` (request.url, read once by the caller),
-   * whether or not its document is still fresh (document() tells); null when none. Reads nothing
-   * but the address while no address at all is remembered, so every other request pays a Map lookup.
+   * The remembered answer for an anonymous GET at `url` with these request headers, whether or
+   * not its document is still fresh (document() tells); null when none. The hot path itself calls
+   * at() then pick(), so that it reads a request's headers (request.headers, a call into Bun) only
+   * at a remembered address: every other request pays one Map lookup.
    */
-  find(request: Request, url: string): Prepared | null {
-    if (this.slots.size === 0) return null;
-    const slot = this.slots.get(addressOf(url));
-    if (!slot || !anonymous(request.headers)) return null;
-    return slot.variants.get(slot.vary.length === 0 ? '' : variantOf(request, slot.vary)) ?? null;
+  find(headers: Headers, url: string): Prepared | null {
+    const slot = this.at(url);
+    return slot === undefined ? null : this.pick(slot, headers);
+  }
+
+  /** The address `url` (request.url) names, if a route served a document there. */
+  at(url: string): Slot | undefined {
+    return this.slots.size === 0 ? undefined : this.slots.get(addressOf(url));
+  }
+
+  /** The answer remembered at `slot` for an anonymous request with these headers; else null. */
+  pick(slot: Slot, headers: Headers): Prepared | null {
+    if (!anonymous(headers)) return null;
+    return slot.variants.get(slot.vary.length === 0 ? '' : variantOf(headers, slot.vary)) ?? null;
   }
 
   /** The document `serving` names while the cache holds it fresh at `now`; else null, and its bytes go. */
@@ -148,11 +160,11 @@ export class HotReads {
 
   /** The answer itself: 200 with the bytes, or 304 when the caller holds them (If-None-Match). */
   answer(hit: { serving: Prepared; doc: HotDocument }, request: Request, now: number, requestId: string): Response {
-    return this.respond(hit.serving, hit.doc, request, now, requestId);
+    return this.respond(hit.serving, hit.doc, request.headers, now, requestId);
   }
 
-  /** answer() without the pair: the hot path's own call. */
-  respond(serving: Prepared, doc: HotDocument, request: Request, now: number, requestId: string): Response {
+  /** answer() without the pair, given the request's headers: the hot path's own call. */
+  respond(serving: Prepared, doc: HotDocument, requestHeaders: Headers, now: number, requestId: string): Response {
     this.answered++;
     const age = Math.max(0, Math.floor((now - doc.builtAt) / 1000));
     let template = serving.template;
@@ -167,13 +179,17 @@ export class HotReads {
         this.bytes += bytes.size - (template?.bytes.size ?? 0);
       }
       template = serving.template = { doc, age, headers, bytes };
-      this.trim(addressOf(request.url)); // once per document and second, not per answer
+      this.trim(serving.address); // once per document and second, not per answer
     }
-    const headers = new Headers(template.headers);
-    headers.set('x-request-id', requestId);
-    const held = request.headers.get('if-none-match');
-    if (held !== null && matchesEtag(held, doc.etag)) return new Response(null, { status: 304, headers });
-    return new Response(template.bytes, { headers });
+    // A Response copies the Headers it is given: the template is copied once, into the answer,
+    // and the answer's own copy takes the request id (no intermediate Headers to copy again).
+    const held = requestHeaders.get('if-none-match');
+    const answer =
+      held !== null && matchesEtag(held, doc.etag)
+        ? new Response(null, { status: 304, headers: template.headers })
+        : new Response(template.bytes, { headers: template.headers });
+    answer.headers.set('x-request-id', requestId);
+    return answer;
   }
 
   /** Forgets a slot and its bytes (with `slot` null: only takes the address out of the order). */

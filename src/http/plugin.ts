@@ -58,8 +58,8 @@ export function requestIdOf(request: Request): string {
 }
 
 /** requestIdOf without remembering it: for an answer made at once, where nothing asks again. */
-function newRequestId(request: Request): string {
-  const sent = request.headers.get('x-request-id');
+function newRequestId(request: Request, headers: Headers = request.headers): string {
+  const sent = headers.get('x-request-id');
   return sent && CLIENT_ID.test(sent) ? sent : crypto.randomUUID();
 }
 
@@ -158,26 +158,35 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
    * request metrics and the request log. Anything else (undefined) takes the ordinary path.
    */
   const answerHot = (request: Request): Response | undefined => {
+    // Each of Request's getters (method, url, headers) is a call into Bun: each is read once here,
+    // and the headers only at an address a route served (test/http/hot-reads.test.ts counts them).
     if (documents === undefined || request.method !== 'GET') return;
-    const serving = documents.hot.find(request, request.url);
+    const hot = documents.hot;
+    const slot = hot.at(request.url);
+    if (slot === undefined) return;
+    const headers = request.headers;
+    const serving = hot.pick(slot, headers);
     if (serving === null) return;
     const at = performance.now();
     const now = ctx.clock.now();
     const family = serving.family;
     if (limits.limit > 0 && family !== 'other') {
-      const verdict = limits.hit(clientOf(request), now);
-      if (!verdict.ok) return refuseHere(request, limitError(verdict.retryAt, now), family, at);
+      const retryAt = limits.take(trustProxy ? clientOf(request) : socketAddress(request), now);
+      if (retryAt !== null) return refuseHere(request, limitError(retryAt, now), family, at);
     }
-    const doc = documents.hot.document(serving, now);
+    const doc = hot.document(serving, now);
     if (doc === null) {
       limitCounted.add(request); // the route answers it, and must not count it twice
       return;
     }
-    const answer = documents.hot.respond(serving, doc, request, now, logAll ? requestIdOf(request) : newRequestId(request));
+    const answer = hot.respond(serving, doc, headers, now, logAll ? requestIdOf(request) : newRequestId(request, headers));
     answeredIn(family, answer.status, at);
     if (logAll) logRequest(request, answer.status);
     return answer;
   };
+
+  /** The socket's address, from Bun (a getpeername system call each time: the hot path's largest fixed cost). */
+  const socketAddress = (request: Request): string => server?.requestIP(request)?.address ?? 'local';
 
   /** The client's address for the read limit: the socket's, from Bun, unless a trusted proxy's X-Forwarded-For names it. */
   const clientOf = (request: Request): string => clientAddress(request, () => server?.requestIP(request)?.address, trustProxy);

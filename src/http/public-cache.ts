@@ -87,8 +87,8 @@ export class DocumentCache {
   builds = 0; // documents built and stored (for tests and logs)
   /** The addresses routes served from this cache, answered again before routing (hot-reads.ts). */
   readonly hot = new HotReads((key, now) => {
-    const doc = this.fresh(key, now === undefined ? this.stamp() : { now, removals: this.removals() });
-    if (doc) hits.inc();
+    const doc = this.freshAt(key, now ?? this.clock.now(), this.removals());
+    if (doc !== null) hits.inc();
     return doc;
   });
 
@@ -193,9 +193,14 @@ export class DocumentCache {
 
   /** The stored document for `key` if it is younger than its max-age at `at` and nothing was taken down since. */
   fresh(key: string, at: Stamp): CachedDocument | null {
+    return this.freshAt(key, at.now, at.removals);
+  }
+
+  /** fresh() without a Stamp to make (the hot path's call, on every cached answer). */
+  freshAt(key: string, now: number, removals: number): CachedDocument | null {
     const hit = this.entries.get(key);
-    if (!hit) return null;
-    if (hit.removals === at.removals && at.now >= hit.builtAt && at.now < hit.expiresAt) {
+    if (hit === undefined) return null;
+    if (hit.removals === removals && now >= hit.builtAt && now < hit.expiresAt) {
       if (this.newest !== key) this.touch(key, hit); // already the most recently used: nothing to move
       return hit;
     }

@@ -20,19 +20,28 @@ export class RateLimiter {
   /** Counts one request of `key` at `now` (this clock's time when not given). */
   hit(key: string, now: number = this.clock.now()): LimitVerdict {
     if (this.limit <= 0) return { ok: true, remaining: Number.POSITIVE_INFINITY };
-    this.sweep(now);
+    const retryAt = this.take(key, now);
+    return retryAt === null ? { ok: true, remaining: this.limit - this.windows.get(key)!.count } : { ok: false, retryAt };
+  }
+
+  /**
+   * hit() without a verdict object (the hot path of cached reads calls it on every answer): null
+   * when the request was counted, else the time its window ends (the caller is refused).
+   */
+  take(key: string, now: number = this.clock.now()): number | null {
+    if (this.limit <= 0) return null;
+    if (now - this.lastSweep >= this.windowMs) this.sweep(now);
     let w = this.windows.get(key);
-    if (!w || now >= w.start + this.windowMs) {
+    if (w === undefined || now >= w.start + this.windowMs) {
       w = { start: now, count: 0 };
       this.windows.set(key, w);
     }
-    if (w.count >= this.limit) return { ok: false, retryAt: w.start + this.windowMs };
+    if (w.count >= this.limit) return w.start + this.windowMs;
     w.count++;
-    return { ok: true, remaining: this.limit - w.count };
+    return null;
   }
 
   private sweep(now: number): void {
-    if (now - this.lastSweep < this.windowMs) return;
     this.lastSweep = now;
     for (const [k, w] of this.windows) if (now >= w.start + this.windowMs) this.windows.delete(k);
   }
