@@ -1,5 +1,6 @@
 // Shared plumbing for the phrase rules (price talk, self pitch): both match short English
 // phrases, so both need the same tidy-up before matching.
+import type { NeedIndex } from './needs.ts';
 import { normalizeForScan } from './normalize.ts';
 
 export interface PhrasePattern {
@@ -41,13 +42,22 @@ export interface PhraseScan {
   found: Map<Prerequisite, boolean>;
   /** Each `need` regex's answer on this text: many patterns share one (a modal verb, a price). */
   needs: Map<RegExp, boolean>;
+  /** The rule set's needs read into one automaton (needs.ts), and its marks on this text once computed. */
+  index?: NeedIndex;
+  marks?: Uint32Array;
 }
 
-export function phraseScan(form: string): PhraseScan {
-  return { plain: plainCase(form), found: new Map(), needs: new Map() };
+/** A scan of `form`; with `index`, the needs it read are answered by one pass over the text (needs.ts). */
+export function phraseScan(form: string, index?: NeedIndex): PhraseScan {
+  return { plain: plainCase(form), found: new Map(), needs: new Map(), index };
 }
 
 function needHolds(need: RegExp, form: string, scan: PhraseScan): boolean {
+  const id = scan.index?.idOf(need);
+  if (id !== undefined) {
+    scan.marks ??= scan.index!.marksOf(form);
+    return (scan.marks[id >>> 5]! & (1 << (id & 31))) !== 0;
+  }
   let known = scan.needs.get(need);
   if (known === undefined) {
     known = need.test(form);
@@ -97,13 +107,20 @@ export function plainCase(form: string): boolean {
   return !/[\u017F\u212A]/.test(form);
 }
 
+/** Whether `form` holds what the pattern's `need` asks (always, where `need` may not be used: see `plainCase`). */
+export function needsHold(p: PhrasePattern, form: string, scan: PhraseScan): boolean {
+  if (!scan.plain || p.need === undefined) return true;
+  for (const need of p.need) if (!needHolds(need, form, scan)) return false;
+  return true;
+}
+
 /**
  * The pattern's first match in `form`, or null: the same answer as `p.regex.exec(form)`. A text
  * that misses the pattern's need, prerequisite or gate is not searched. `scan` is
  * `phraseScan(form)`, shared by the patterns run on the same text.
  */
 export function execPhrase(p: PhrasePattern, form: string, scan: PhraseScan): RegExpExecArray | null {
-  if (scan.plain && p.need !== undefined) for (const need of p.need) if (!needHolds(need, form, scan)) return null;
+  if (!needsHold(p, form, scan)) return null;
   if (p.requires !== undefined && !holds(p.requires, form, scan)) return null;
   const gate = p.gate;
   if (gate !== undefined && !gate.test(form)) return null;

@@ -123,6 +123,7 @@ const TRADING: { description: string; regex: string; gate?: string; need?: reado
     description: 'a token on its way to a price: "it\'s going to $1", "BONK heading to 0.001"',
     regex: re(`${SUBJECT}${IS} (?:going|headed|heading|on (?:its|the|our) way|off|back) (?:to|for) ${PRICE}${NOT_A_COUNT}`),
     gate: ` (?:going|headed|heading|on (?:its|the|our) way|off|back) (?:to|for) ${PRICE}`,
+    need: [/ to | for /i, PRICE_NEED],
   },
   {
     description: 'a token, a price and a future time: "ETH 10k by spring", "SOL $500 EOY"',

@@ -31,6 +31,7 @@ const I18N: { description: string; regex: string; gate?: string; need?: readonly
     regex: re(
       `${B}(?:c[oó]mpr(?:a|e|en|ad|ar)(?:lo|la|los|las)?|v[eé]nd(?:e|a|an|ed|er)(?:lo|la|los|las)?) (?:(?:tu|tus|su|sus|el|la|los|las|m[aá]s|algo de) )?(?:${TOKEN} )?(?:ya(?! no${E})|ahora(?: mismo)?|hoy mismo|r[aá]pido|antes de que (?:suba|explote|despegue|sea tarde)|mientras (?:est[eé]|est[aá]) barat[oa])${E}`,
     ),
+    need: [/compr|cómpr|vend|vénd/i],
   },
   {
     description: 'es: "va a subir", "subirá" said of a token',
@@ -38,12 +39,18 @@ const I18N: { description: string; regex: string; gate?: string; need?: readonly
     gate: verbsOf(ES_RISE),
     need: [/va a|van a|subir|explotar|despegar|disparar/i],
   },
-  { description: 'es: "a la luna" said of a token', regex: re(`${TOKEN} (?:va |van |se va |directo |rumbo )?(?:a|hasta) la luna${E}`), gate: ' la luna' },
+  {
+    description: 'es: "a la luna" said of a token',
+    regex: re(`${TOKEN} (?:va |van |se va |directo |rumbo )?(?:a|hasta) la luna${E}`),
+    gate: ' la luna',
+    need: [/ la luna/i],
+  },
   {
     description: 'pt: "compre agora", "compra já"',
     regex: re(
       `${B}(?:compr(?:e|a|em|ar)|vend(?:e|a|am|er))(?:-(?:o|a|os|as))? (?:(?:seu|seus|sua|suas|o|a|os|as|mais|um pouco de) )?(?:${TOKEN} )?(?:j[aá](?! n[ãa]o${E})|agora(?: mesmo)?|hoje mesmo|logo|antes que (?:suba|exploda|seja tarde)|enquanto (?:est[aá]|t[aá]) barat[oa])${E}`,
     ),
+    need: [/compr|vend/i],
   },
   {
     description: 'pt: "vai subir", "vai explodir" said of a token',
@@ -51,12 +58,13 @@ const I18N: { description: string; regex: string; gate?: string; need?: readonly
     gate: verbsOf(PT_RISE),
     need: [/vai |vao |vão |ira |irá |subir|explodir|decolar|disparar/i],
   },
-  { description: 'pt: "para a lua" said of a token', regex: re(`${TOKEN} (?:vai |rumo |direto )?(?:pra|para a|[àa]) lua${E}`), gate: ' lua' },
+  { description: 'pt: "para a lua" said of a token', regex: re(`${TOKEN} (?:vai |rumo |direto )?(?:pra|para a|[àa]) lua${E}`), gate: ' lua', need: [/ lua/i] },
   {
     description: 'fr: "achète maintenant", "vendez tout de suite"',
     regex: re(
       `${B}(?:ach[eè]te(?:z|r)?|vend(?:s|ez|re)?)(?:-(?:le|la|les))? (?:(?:du|des|le|la|les|ton|tes|votre|vos|plus de) )?(?:${TOKEN} )?(?:maintenant|vite|tout de suite|aujourd'hui|imm[ée]diatement|d[eè]s maintenant|avant (?:que|qu'il|qu'elle|la hausse|le pump))${E}`,
     ),
+    need: [/achete|achète|vend/i],
   },
   {
     description: 'fr: "ça va monter" said of a token (not "il va monter le serveur")',
@@ -64,7 +72,12 @@ const I18N: { description: string; regex: string; gate?: string; need?: readonly
     gate: verbsOf(FR_RISE),
     need: [/va |montera|explosera|grimpera|envolera|collera/i],
   },
-  { description: 'fr: "vers la lune" said of a token', regex: re(`${TOKEN} (?:va |part )?(?:vers|jusqu'[àa]|direction) la lune${E}`), gate: ' la lune' },
+  {
+    description: 'fr: "vers la lune" said of a token',
+    regex: re(`${TOKEN} (?:va |part )?(?:vers|jusqu'[àa]|direction) la lune${E}`),
+    gate: ' la lune',
+    need: [/ la lune/i],
+  },
   {
     description: 'de: "jetzt kaufen", "kauf sofort"',
     regex: re(
@@ -78,7 +91,7 @@ const I18N: { description: string; regex: string; gate?: string; need?: readonly
     gate: verbsOf(DE_RISE),
     need: [/wird |werden /i],
   },
-  { description: 'de: "zum Mond" said of a token', regex: re(`${TOKEN} (?:geht |fliegt )?(?:zum|auf den) mond${E}`), gate: ' mond' },
+  { description: 'de: "zum Mond" said of a token', regex: re(`${TOKEN} (?:geht |fliegt )?(?:zum|auf den) mond${E}`), gate: ' mond', need: [/ mond/i] },
   {
     description: 'it: "compra ora", "salirà"',
     regex: re(`${B}(?:compra(?:lo|la|te)?|vendi(?:lo|la)?|vendete) (?:ora|adesso|subito|oggi)${E}|${subjectThen(`il prezzo|questo token`, IT_RISE)}`),

@@ -42,8 +42,14 @@ export class ClientClosed extends ApiError {
  * `deadlineMs` has passed, so it cannot hold a request open for ever.
  */
 export async function readBodyBytes(request: Request, budget: BodyBudget, deadlineMs: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
+  const length = request.headers.get('content-length');
+  const declared = Number(length ?? '0');
   if (declared > budget.maxRequestBytes) tooLarge(budget, { received_bytes: declared });
+  // A body with its length (not chunked) is read whole in one native read: no stream is made, no
+  // promise per chunk (a JS ReadableStream cost ~10 % of a small write's CPU). The length already
+  // bounds what arrives over a socket; the count is checked again after the read all the same (a
+  // Request made in-process may carry a length its body does not keep).
+  if (length !== null && request.headers.get('transfer-encoding') === null) return readWhole(request, budget, deadlineMs);
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -75,6 +81,32 @@ export async function readBodyBytes(request: Request, budget: BodyBudget, deadli
     bytes.set(c, at);
     at += c.byteLength;
   }
+  return bytes;
+}
+
+/** readBodyBytes for a body whose length was declared: the same budgets, deadline and hang-up answer. */
+async function readWhole(request: Request, budget: BodyBudget, deadlineMs: number): Promise<Uint8Array> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), deadlineMs);
+  });
+  const read = request.bytes();
+  let bytes: Uint8Array | 'late';
+  try {
+    bytes = await Promise.race([read, late]);
+  } catch (err) {
+    if (request.signal.aborted) throw new ClientClosed();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  if (bytes === 'late') {
+    // Nobody waits for the read any more: its end (or its failure once the connection closes) is
+    // dropped. A whole-body read cannot say how much of it arrived: the details give the length declared.
+    read.catch(() => {});
+    fail('REQUEST_TIMEOUT', { budget_seconds: deadlineMs / 1000, expected_bytes: Number(request.headers.get('content-length')) });
+  }
+  if (bytes.byteLength > budget.maxRequestBytes) tooLarge(budget, { received_bytes: bytes.byteLength });
   return bytes;
 }
 

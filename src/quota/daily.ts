@@ -35,6 +35,11 @@ export function consumeDaily(db: Db, opts: { accountId: string; channel: string;
 /** consumeDaily, answering today's use after it (so the answer need not read it again). */
 export function consumeDailyCounted(db: Db, opts: { accountId: string; channel: string; limit: number; now: number; code: ErrorCode }): number {
   const { accountId, channel, limit, now, code } = opts;
+  // One statement while units are left: the unit taken and today's use read together.
+  if (limit >= 1) {
+    const taken = quotaStore(db).take.get(accountId, channel, utcDay(now), limit);
+    if (taken) return taken.used;
+  }
   const used = usedToday(db, accountId, channel, now);
   if (used >= limit) {
     const resets = nextUtcMidnight(now);

@@ -7,6 +7,12 @@ function build(db: Db) {
     bump: db.query<void, [string, string, string]>(
       'INSERT INTO quota_usage (account_id, channel, day, used) VALUES (?, ?, ?, 1) ON CONFLICT (account_id, channel, day) DO UPDATE SET used = used + 1',
     ),
+    // One unit taken while today's use is below the limit (?4 >= 1), answering the use after it; no
+    // row when the limit was already reached (nothing changed then).
+    take: db.query<{ used: number }, [string, string, string, number]>(
+      `INSERT INTO quota_usage (account_id, channel, day, used) VALUES (?1, ?2, ?3, 1)
+       ON CONFLICT (account_id, channel, day) DO UPDATE SET used = used + 1 WHERE used < ?4 RETURNING used`,
+    ),
   };
 }
 

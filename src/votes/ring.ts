@@ -50,6 +50,8 @@ function advanceHead(s: VoteStore, voterId: string, w: RingWindowRow, table: Tab
 function ageOut(s: VoteStore, voterId: string, w: RingWindowRow, table: Table, cutoff: number): void {
   const tail = table === 'vote' ? 'vote_tail' : 'review_tail';
   const head = table === 'vote' ? 'vote_head' : 'review_head';
+  // Nothing counted (a voter's review votes, mostly): the range (tail, head] is empty, not read.
+  if (w[tail] >= w[head]) return;
   for (let limit = 1; ; limit = Math.min(limit * 8, BATCH)) {
     const rows = rowsOf(s, table, voterId, w[tail], w[head], limit);
     for (const r of rows) {

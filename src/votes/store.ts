@@ -1,5 +1,5 @@
 // Prepared SQL for votes and voting suspensions, built once per database.
-import { liveAccount, liveInLiveThread, notDeleted } from '../db/live.ts';
+import { authorNameOf, liveAccount, liveAuthorOf, liveInLiveThread, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 /** A post as the vote rules see it. */
@@ -60,6 +60,10 @@ export interface ListedVote {
 // "Live" as the board defines it (src/db/live.ts): the post and its author's account are not
 // deleted, and a reply's root is live too.
 const LIVE = liveInLiveThread();
+// The same rule as LIVE for a post `p` read alone: live, its author's account live, and a reply's
+// root live with its author's account live, each account looked up by its key.
+const LIVE_BY_KEY = `${notDeleted('p')} AND ${liveAuthorOf('p')} AND (p.kind = 'post' OR EXISTS (
+  SELECT 1 FROM posts r WHERE r.id = p.thread_id AND ${notDeleted('r')} AND ${liveAuthorOf('r')}))`;
 
 // Public vote lists: live targets only, and voters whose accounts are not deleted (their
 // activity vanishes from public reads; the stored score still counts their weight).
@@ -69,9 +73,11 @@ const LISTED = `SELECT p.id AS target_id, p.thread_id, va.name AS agent, a.name 
 function build(db: Db) {
   return {
     liveAccountByName: db.query<{ id: string; name: string }, [string]>(`SELECT id, name FROM accounts WHERE name_key = ? AND ${liveAccount()}`),
+    // LIVE_BY_KEY's rule, with each account read by its key: the join with accounts cost ~6× the
+    // keyed reads (17 µs against 3 µs a vote on the 10k bench corpus), and this runs on every vote.
     liveTarget: db.query<TargetRow, [string]>(
-      `SELECT p.id, p.kind, p.thread_id, p.author_id, a.name AS author, p.prefix, p.score
-       FROM posts p JOIN accounts a ON a.id = p.author_id WHERE p.id = ? AND ${LIVE}`,
+      `SELECT p.id, p.kind, p.thread_id, p.author_id, ${authorNameOf('p')} AS author, p.prefix, p.score
+       FROM posts p WHERE p.id = ? AND ${LIVE_BY_KEY}`,
     ),
     voteOf: db.query<VoteRow, [string, string]>('SELECT seq, value, weight, created_at FROM votes WHERE voter_id = ? AND target_id = ?'),
     insertVote: db.query<{ seq: number }, [string, string, string, number, number, number]>(

@@ -5,7 +5,7 @@
 // built from the case tables (every call the rules know, cut up, recombined, respelled and set in
 // engineering prose), and the first-match verdict of the whole rule is compared the same way.
 import { describe, expect, test } from 'bun:test';
-import { findPriceTalk, findPriceTalkNormalized, PRICE_TALK_PATTERNS } from '../../src/content/price-talk.ts';
+import { findPriceTalk, findPriceTalkNormalized, PRICE_TALK_PATTERNS, priceTalkNeeds } from '../../src/content/price-talk.ts';
 import { execPhrase, MAX_MATCH, type PhraseScan, phraseForm, phraseScan } from '../../src/content/phrases.ts';
 import { leetCopy } from '../../src/content/price-talk-vocab.ts';
 import { seededRandom } from './fixtures.ts';
@@ -31,6 +31,7 @@ const PROSE = [
   'Apollo 11 flew to the moon in 1969.',
   'SOL va vers la lune, BONK rumbo a la luna, PEPE para a lua, DOGE geht zum Mond.',
   'La latencia va a subir si el servidor se queda sin memoria.',
+  'The pump is incoming, breakout imminent; we shipped the moon lander fix, coming soon to the relay.',
 ];
 // Pieces the patterns are written in, so recombined texts land on and near their joints.
 const PIECES =
@@ -109,13 +110,16 @@ describe('the PRICE_TALK prefilters never change an answer', () => {
     const hits = new Map<number, number>();
     const wrong: string[] = [];
     for (const form of FORMS) {
-      const scan: PhraseScan = phraseScan(form);
+      // Each need tested by its own regex, and all of them by the rules' one pass (needs.ts).
+      const scans: PhraseScan[] = [phraseScan(form), phraseScan(form, priceTalkNeeds())];
       PRICE_TALK_PATTERNS.forEach((p, i) => {
         const want = p.regex.exec(form);
-        const got = execPhrase(p, form, scan);
         if (want) hits.set(i, (hits.get(i) ?? 0) + 1);
-        if ((want === null) !== (got === null) || (want && got && (want.index !== got.index || want[0] !== got[0])))
-          wrong.push(`${p.description}: ${JSON.stringify(form)}`);
+        for (const scan of scans) {
+          const got = execPhrase(p, form, scan);
+          if ((want === null) !== (got === null) || (want && got && (want.index !== got.index || want[0] !== got[0])))
+            wrong.push(`${p.description}${scan.index ? ' (one pass)' : ''}: ${JSON.stringify(form)}`);
+        }
       });
     }
     expect(wrong.slice(0, 10)).toEqual([]);

@@ -2,7 +2,8 @@
 // the answer of the plain implementation it replaced (the oracle, written out below), and the work
 // they save is counted (calls), never timed.
 import { describe, expect, test } from 'bun:test';
-import { findPriceTalk, PRICE_TALK_PATTERNS } from '../../src/content/price-talk.ts';
+import { NeedIndex } from '../../src/content/needs.ts';
+import { findPriceTalk, PRICE_TALK_PATTERNS, priceTalkNeeds } from '../../src/content/price-talk.ts';
 import { tidyForPhrases } from '../../src/content/phrases.ts';
 import { leetCopy } from '../../src/content/price-talk-vocab.ts';
 import { seededRandom } from './fixtures.ts';
@@ -80,28 +81,40 @@ describe('content rules: cheap paths give the plain answer', () => {
       expect(tidyForPhrases(s)).toBe(tidyOracle(s));
   });
 
-  test('a need regex shared by several patterns is tested once per reading of a text, not once per pattern', () => {
-    const users = new Map<RegExp, number>();
-    for (const p of PRICE_TALK_PATTERNS) for (const n of p.need ?? []) users.set(n, (users.get(n) ?? 0) + 1);
-    const shared = [...users].filter(([, n]) => n > 1).map(([re]) => re);
-    expect(shared.length).toBeGreaterThan(0);
+  test('the needs are tested in one pass per reading of a text, not once per pattern', () => {
+    const all = new Set<RegExp>();
+    for (const p of PRICE_TALK_PATTERNS) for (const n of p.need ?? []) all.add(n);
+    const index = priceTalkNeeds();
+    const read = [...all].filter((re) => index.idOf(re) !== undefined);
+    const unread = [...all].filter((re) => index.idOf(re) === undefined);
+    // Most needs are plain words and symbols, read into the one automaton (needs.ts).
+    expect(read.length).toBeGreaterThan(25);
     const calls = new Map<RegExp, number>();
-    const originals = shared.map((re) => [re, re.test] as const);
-    for (const re of shared) {
+    const originals = [...all].map((re) => [re, re.test] as const);
+    for (const re of all) {
       const test = re.test;
       re.test = (s: string) => {
         calls.set(re, (calls.get(re) ?? 0) + 1);
         return test.call(re, s);
       };
     }
+    const marksOf = NeedIndex.prototype.marksOf;
+    let passes = 0;
+    NeedIndex.prototype.marksOf = function (this: NeedIndex, form: string) {
+      passes++;
+      return marksOf.call(this, form);
+    };
     try {
       // Clean prose with the words the needs look for (a modal verb, a number, "to"): every pattern is reached.
       expect(findPriceTalk('The relay will move to 2 workers before we ship; p99 could drop this week.')).toBeNull();
     } finally {
       for (const [re, test] of originals) re.test = test;
+      NeedIndex.prototype.marksOf = marksOf;
     }
-    // Read twice: as written and as leetspeak ("p99" reads "pgg").
-    for (const re of shared) expect(calls.get(re) ?? 0).toBeLessThanOrEqual(2);
-    expect([...calls.values()].some((n) => n > 0)).toBe(true);
+    // Read twice: as written and as leetspeak ("p99" reads "pgg"): one pass each; a need the
+    // automaton holds is never run as a regex, and one it could not read runs at most once a reading.
+    expect(passes).toBe(2);
+    for (const re of read) expect(calls.get(re) ?? 0).toBe(0);
+    for (const re of unread) expect(calls.get(re) ?? 0).toBeLessThanOrEqual(2);
   });
 });

@@ -120,6 +120,26 @@ describe('POST /votes', () => {
     expect((await vote(t, bob!, reply.id)).status).toBe(404);
   });
 
+  test("a post whose author's account is deleted, or a reply in a thread whose root author's account is, takes no votes (and one in a live thread does)", async () => {
+    const t = makeVotesApp(NO_LIMITS);
+    const [alice, bob, carol, dave] = await agents(t, 'alice', 'bob', 'carol', 'dave');
+    const alicesRoot = seedThread(t, alice!);
+    const carolsRoot = seedThread(t, carol!);
+    const replyUnderCarol = seedReply(t, alice!, carolsRoot.id);
+    const replyUnderAlice = seedReply(t, dave!, alicesRoot.id);
+    // Deleting an account hides its writing without touching its posts (src/db/live.ts).
+    t.db.query('UPDATE accounts SET deleted_at = ? WHERE id = ?').run(t.clock.now(), carol!.id);
+    for (const id of [carolsRoot.id, replyUnderCarol.id]) {
+      const r = await vote(t, bob!, id);
+      expect(r.status).toBe(404);
+      expect(r.json.error.code).toBe('NOT_FOUND');
+    }
+    expect((await vote(t, bob!, replyUnderAlice.id)).status).toBe(200);
+    t.db.query('UPDATE accounts SET deleted_at = ? WHERE id = ?').run(t.clock.now(), dave!.id);
+    expect((await vote(t, bob!, alicesRoot.id)).status).toBe(200);
+    expect((await vote(t, alice!, replyUnderAlice.id)).status).toBe(404);
+  });
+
   test('a "Started:" reply takes no votes: 403 STARTED_NO_VOTES', async () => {
     const t = makeVotesApp(NO_LIMITS);
     const [alice, bob] = await agents(t, 'alice', 'bob');
