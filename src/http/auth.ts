@@ -45,6 +45,14 @@ export function delegate(request: Request, account: Account): Request {
   return request;
 }
 
+// The functions the `auth` option adds to a route, by the hook they fill: an in-process caller that
+// runs a read's handler itself (src/mcp's tool calls) recognises a route whose only hooks of its
+// own are these, and resolves the account as `resolve` would (a read: no residency check).
+const authHooks = new WeakMap<object, 'transform' | 'resolve'>();
+
+/** Which hook of the `auth` option `fn` is, or null when it is none of them. */
+export const authHookOf = (fn: unknown): 'transform' | 'resolve' | null => (typeof fn === 'function' ? (authHooks.get(fn) ?? null) : null);
+
 /**
  * The `auth` route option: resolves the bearer key to `account`. On a write (any method but GET)
  * a stopped residency refuses with 409, except where the route says `auth: 'always'` (revoking
@@ -52,17 +60,22 @@ export function delegate(request: Request, account: Account): Request {
  */
 export const authPlugin = (ctx: AppContext) =>
   new Elysia({ name: 'svc-auth', seed: ctx }).macro({
-    auth: (mode: true | 'always') => ({
-      transform({ request }) {
-        accountOf(ctx, request);
-      },
-      resolve({ request }): { account: Account } {
-        const account = accountOf(ctx, request);
-        const isWrite = request.method !== 'GET' && request.method !== 'HEAD';
-        if (isWrite && mode !== 'always' && account.residency_stopped_at !== null) {
-          fail('RESIDENCY_STOPPED', { stopped_at: new Date(account.residency_stopped_at).toISOString() });
-        }
-        return { account };
-      },
-    }),
+    auth: (mode: true | 'always') => {
+      const hooks = {
+        transform({ request }: { request: Request }) {
+          accountOf(ctx, request);
+        },
+        resolve({ request }: { request: Request }): { account: Account } {
+          const account = accountOf(ctx, request);
+          const isWrite = request.method !== 'GET' && request.method !== 'HEAD';
+          if (isWrite && mode !== 'always' && account.residency_stopped_at !== null) {
+            fail('RESIDENCY_STOPPED', { stopped_at: new Date(account.residency_stopped_at).toISOString() });
+          }
+          return { account };
+        },
+      };
+      authHooks.set(hooks.transform, 'transform');
+      authHooks.set(hooks.resolve, 'resolve');
+      return hooks;
+    },
   });

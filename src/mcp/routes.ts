@@ -14,10 +14,11 @@ import { oauthMetadataRoutes } from './oauth-metadata.ts';
 import { registerRoutes } from './register.ts';
 import { revokeRoutes } from './revoke.ts';
 import { tokenRoutes } from './token.ts';
+import type { App } from './server.ts';
 import { transportRoutes } from './transport.ts';
 
 /** `app` is the whole service: tool calls are dispatched to its agent routes (see src/http/auth.ts delegate). */
-export const mcpRoutes = (ctx: AppContext, app: () => { handle(request: Request): Promise<Response> }) =>
+export const mcpRoutes = (ctx: AppContext, app: App) =>
   new Elysia({ name: 'mcp', seed: ctx })
     .use(oauthMetadataRoutes(ctx))
     .use(authorizeRoutes(ctx))

@@ -5,19 +5,28 @@
 // The two messages an assistant sends all day, a single tools/call or tools/list request, are
 // answered here directly: the checks the SDK's transport would make (Accept, Content-Type, the
 // protocol version header) are made the same way, and the tool result is written once, with the
-// route's JSON spliced in as it came (tool-calls.ts). Everything else (initialize, ping,
+// route's JSON spliced in as it came (tool-calls.ts); a read's route runs in-process without a
+// second pass through the HTTP layer (dispatch.ts). Everything else (initialize, ping,
 // notifications, batches, malformed messages) goes to the SDK's own server and web-standard
 // transport, built per request. The SDK is loaded on first use (start-up cost).
+import type { AnyElysia } from 'elysia';
 import type { AppContext } from '../context.ts';
+import { directReadOf, directReads, readDirect } from './dispatch.ts';
 import type { Bearer } from './oauth.ts';
 import { type Grant, refusalOf } from './scopes.ts';
-import { ToolArgumentError, toolErrorJson, toolRequest, toolResultJson } from './tool-calls.ts';
+import { ToolArgumentError, toolErrorJson, toolRequest, toolResultJson, toolResultOf } from './tool-calls.ts';
 import { buildTools, type Tool, type Toolset } from './tools.ts';
 
 type Handle = (request: Request) => Promise<Response>;
+/** The whole service: its routes (a read's handler is run directly, dispatch.ts) and its handle (everything else). */
+export type App = () => AnyElysia;
 type Json = Record<string, unknown>;
 
 const toolsets = new WeakMap<AppContext, Promise<Toolset>>();
+const handleOf =
+  (app: App): Handle =>
+  (request) =>
+    app().handle(request);
 
 /** The tool list, built once per service from its own /openapi.json. */
 export function toolsOf(ctx: AppContext, handle: Handle): Promise<Toolset> {
@@ -75,7 +84,7 @@ const unknownToolMessage = (name: string) => `Unknown tool: ${JSON.stringify(nam
  * MCP, JSON-RPC -32602, not a tool's failed result). A tool the grant does not allow is a tool error
  * naming the missing scope or toolset, and its route is never called.
  */
-async function callTool(ctx: AppContext, handle: Handle, toolset: Toolset, bearer: Bearer, name: string, args: Json): Promise<string | null> {
+async function callTool(ctx: AppContext, app: App, toolset: Toolset, bearer: Bearer, name: string, args: Json): Promise<string | null> {
   const route = toolset.routes.get(name);
   if (!route) return null;
   const refused = refusalOf(bearer.grant, route);
@@ -93,7 +102,12 @@ async function callTool(ctx: AppContext, handle: Handle, toolset: Toolset, beare
     if (!(e instanceof ToolArgumentError)) throw e;
     return toolErrorJson(400, { code: e.code, message: e.message, details: e.details });
   }
-  return toolResultJson(await handle(call.request), call.generatedKey);
+  const read = directReads.on ? directReadOf(app(), route) : null;
+  if (read) {
+    const answer = await readDirect(ctx, app(), read, call, bearer.account);
+    if (answer) return toolResultOf(answer, call.generatedKey);
+  }
+  return toolResultJson(await app().handle(call.request), call.generatedKey);
 }
 
 const isPlain = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -105,7 +119,7 @@ const onlyKeys = (o: Json, allowed: readonly string[]) => Object.keys(o).every((
  */
 async function direct(
   ctx: AppContext,
-  handle: Handle,
+  app: App,
   loaded: Awaited<ReturnType<typeof loadSdk>>,
   request: Request,
   message: unknown,
@@ -131,13 +145,13 @@ async function direct(
   if (!loaded.isJsonContentType(request.headers.get('content-type'))) return null;
   const version = request.headers.get('mcp-protocol-version');
   if (version !== null && !loaded.versions.has(version)) return null;
-  const toolset = await toolsOf(ctx, handle);
+  const toolset = await toolsOf(ctx, handleOf(app));
   const id = JSON.stringify(message.id);
   let result: string;
   if (message.method === 'tools/list') result = toolListJson(toolset, bearer.grant);
   else {
     const p = params as { name: string; arguments?: Json };
-    const called = await callTool(ctx, handle, toolset, bearer, p.name, p.arguments ?? {});
+    const called = await callTool(ctx, app, toolset, bearer, p.name, p.arguments ?? {});
     if (called === null) {
       const error = { code: loaded.types.ErrorCode.InvalidParams, message: `MCP error -32602: ${unknownToolMessage(p.name)}` };
       return `{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify(error)}}`;
@@ -152,7 +166,7 @@ async function direct(
  * answer (200, application/json): the route sends it as a string, so the framework writes it in
  * one piece instead of re-wrapping a Response and streaming its body.
  */
-export async function handleMcp(ctx: AppContext, handle: Handle, request: Request, parsedBody: unknown, bearer: Bearer): Promise<Response | string> {
+export async function handleMcp(ctx: AppContext, app: App, request: Request, parsedBody: unknown, bearer: Bearer): Promise<Response | string> {
   if (!sdk) {
     sdk = loadSdk();
     sdk.catch(() => {
@@ -160,10 +174,10 @@ export async function handleMcp(ctx: AppContext, handle: Handle, request: Reques
     });
   }
   const loaded = await sdk;
-  const answered = await direct(ctx, handle, loaded, request, parsedBody, bearer);
+  const answered = await direct(ctx, app, loaded, request, parsedBody, bearer);
   if (answered !== null) return answered;
   const { ListToolsRequestSchema, CallToolRequestSchema, ErrorCode, McpError } = loaded.types;
-  const toolset = await toolsOf(ctx, handle);
+  const toolset = await toolsOf(ctx, handleOf(app));
   const server = new loaded.Server({ name: 'svc', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   // The SDK parses a request with the handler's schema before the handler runs, and a parse failure
   // there is answered -32603 Internal error with the schema's dump. The handlers are registered with
@@ -178,7 +192,7 @@ export async function handleMcp(ctx: AppContext, handle: Handle, request: Reques
   });
   server.setRequestHandler(methodOnly(CallToolRequestSchema), async (raw) => {
     const req = CallToolRequestSchema.parse(raw); // checked by the SDK's tools/call wrapper already
-    const called = await callTool(ctx, handle, toolset, bearer, req.params.name, (req.params.arguments ?? {}) as Json);
+    const called = await callTool(ctx, app, toolset, bearer, req.params.name, (req.params.arguments ?? {}) as Json);
     if (called === null) throw new McpError(ErrorCode.InvalidParams, unknownToolMessage(req.params.name));
     return JSON.parse(called);
   });

@@ -42,14 +42,17 @@ const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
 // '..' climbs to routes an assistant is not given): refused before dispatch.
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
-/** The route's Request for a tool call, marked as made by `account`. */
+/**
+ * The route's Request for a tool call (made on first use), marked as made by `account`, with the path, path parameters
+ * and query it was made of (as the route will read them: src/mcp/dispatch.ts runs a read's handler with them).
+ */
 export function toolRequest(
   baseUrl: string,
   route: ToolRoute,
   args: Json,
   account: Account,
   keySeed: string,
-): { request: Request; generatedKey: string | null } {
+): { request: Request; generatedKey: string | null; path: string; params: Record<string, string>; query: Record<string, string> } {
   const rest: Json = { ...args };
   // Without a key from the client, the key is derived from the connection, the tool and its exact
   // arguments: a retried call (the same call sent again after a lost answer) is the same write and
@@ -57,6 +60,7 @@ export function toolRequest(
   // (Computed from the arguments as the tool received them, before the path and query are taken out; reads need none.)
   const derived = route.headerKey === 'lookup' || (!route.headerKey && !route.bodyKey) ? '' : derivedKey(keySeed, route, args);
   let path = route.path;
+  const params: Record<string, string> = {};
   for (const p of route.pathParams) {
     const v = rest[p];
     delete rest[p];
@@ -65,14 +69,18 @@ export function toolRequest(
     const segment = encodeURIComponent(value);
     if (DOT_SEGMENT.test(segment)) throw badPathArgument(p, `${p} may not be '.' or '..': send the id of the object.`);
     path = path.replace(`{${p}}`, segment);
+    params[p] = value;
   }
   let query: URLSearchParams | undefined;
+  const queryValues: Record<string, string> = {};
   for (const q of route.queryParams) {
     const v = rest[q];
     delete rest[q];
     if (v === undefined || v === null) continue;
     query ??= new URLSearchParams();
-    query.set(q, scalar(v));
+    const value = scalar(v);
+    query.set(q, value);
+    queryValues[q] = value;
   }
   const headers: Record<string, string> = { 'x-agent-protocol': PROTOCOL, accept: 'application/json', 'content-type': 'application/json' };
   let generatedKey: string | null = null;
@@ -106,12 +114,21 @@ export function toolRequest(
     }
   }
   const qs = query?.toString();
-  const request = new Request(`${baseUrl}${path}${qs ? `?${qs}` : ''}`, {
-    method: route.method,
-    headers,
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  return { request: delegate(request, account), generatedKey };
+  const url = `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  const init: RequestInit = { method: route.method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
+  // Made when first asked for: a read run in-process (dispatch.ts) whose handler never reads its
+  // request does without it. The body is serialized now, so a bad argument fails the call here.
+  let request: Request | undefined;
+  return {
+    get request() {
+      request ??= delegate(new Request(url, init), account);
+      return request;
+    },
+    generatedKey,
+    path,
+    params,
+    query: queryValues,
+  };
 }
 
 const isJsonType = (type: string | null) => (type ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
@@ -134,17 +151,39 @@ export function toolErrorJson(status: number, error: { code: string; message: st
  * beside it): it is never parsed and serialized again.
  */
 export async function toolResultJson(response: Response, generatedKey: string | null): Promise<string> {
-  const text = await response.text();
-  const meta: Json = { status: response.status, ...(generatedKey ? { idempotency_key: generatedKey } : {}) };
-  if (response.headers.get('idempotent-replayed') === 'true') meta.replayed = true;
-  if (response.status >= 400) {
+  return toolResultOf(
+    {
+      status: response.status,
+      text: await response.text(),
+      contentType: response.headers.get('content-type'),
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+    },
+    generatedKey,
+  );
+}
+
+/** What a route answered, as a tool result reads it. */
+export interface RouteAnswer {
+  status: number;
+  text: string;
+  contentType: string | null;
+  /** The answer is an idempotent replay (Idempotent-Replayed: true). */
+  replayed: boolean;
+}
+
+/** toolResultJson of an answer already read (a route's Response, or a read's handler run in-process). */
+export function toolResultOf(answer: RouteAnswer, generatedKey: string | null): string {
+  const { status, text } = answer;
+  const meta: Json = { status, ...(generatedKey ? { idempotency_key: generatedKey } : {}) };
+  if (answer.replayed) meta.replayed = true;
+  if (status >= 400) {
     let json: unknown = null;
     try {
       json = JSON.parse(text);
     } catch {}
     const error = (json as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
     return toolErrorJson(
-      response.status,
+      status,
       {
         code: error?.code ?? 'HTTP_ERROR',
         message: error?.message ?? text.slice(0, 500),
@@ -154,6 +193,6 @@ export async function toolResultJson(response: Response, generatedKey: string | 
     );
   }
   // The service's JSON routes write their answers with JSON.stringify: an object answer is valid JSON as it stands.
-  const structured = isJsonType(response.headers.get('content-type')) && /^\s*\{/.test(text) ? `"structuredContent":${text},` : '';
+  const structured = isJsonType(answer.contentType) && /^\s*\{/.test(text) ? `"structuredContent":${text},` : '';
   return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],${structured}"_meta":${JSON.stringify(meta)}}`;
 }

@@ -10,7 +10,7 @@ import { NO_STORE, OAuthError, SLOW_BODY, TAGS } from './answers.ts';
 import { readBody, unread } from './bodies.ts';
 import { checkBearer, resourceMetadataOf } from './oauth.ts';
 import { SCOPES } from './scopes.ts';
-import { handleMcp } from './server.ts';
+import { type App, handleMcp } from './server.ts';
 
 // A tool call carries a route's body (a lab site is the largest) inside its JSON-RPC envelope.
 const MCP_BYTES = LAB_PUBLISH_BYTES + 64 * 1024;
@@ -75,9 +75,8 @@ function bearerOr401(ctx: AppContext, request: Request) {
   return { bearer: b };
 }
 
-/** `app` is the whole service: tool calls are dispatched to its agent routes (see src/http/auth.ts delegate). */
-export const transportRoutes = (ctx: AppContext, app: () => { handle(request: Request): Promise<Response> }) => {
-  const handle = (r: Request) => app().handle(r);
+/** `app` is the whole service: tool calls are dispatched to its agent routes (see src/http/auth.ts delegate, src/mcp/dispatch.ts). */
+export const transportRoutes = (ctx: AppContext, app: App) => {
   const origin = new URL(ctx.config.baseUrl).origin;
   return new Elysia({ name: 'mcp-transport', seed: ctx })
     .post(
@@ -101,7 +100,7 @@ export const transportRoutes = (ctx: AppContext, app: () => { handle(request: Re
         } catch {
           return rpcFailure(400, -32700, 'Parse error: Invalid JSON');
         }
-        const answer = await handleMcp(ctx, handle, request, parsed, auth.bearer);
+        const answer = await handleMcp(ctx, app, request, parsed, auth.bearer);
         if (typeof answer !== 'string') return answer;
         set.headers['content-type'] = 'application/json';
         return answer;
@@ -110,7 +109,7 @@ export const transportRoutes = (ctx: AppContext, app: () => { handle(request: Re
         parse: unread,
         detail: doc({
           summary: 'MCP over streamable HTTP (JSON-RPC)',
-          description: `${mcpAuthText} Stateless: every POST stands alone (no session), answered as JSON. tools/list gives one tool per agent route with its input schema, limited to what the person granted (scope board:read or board:read board:write, and the toolsets ticked); tools/call runs the route as the linked agent, with its rules, quotas and error codes (a tool error carries the envelope's code, message and details; a tool the grant does not allow is a tool error INSUFFICIENT_SCOPE naming the missing scope or toolset, and its route is not called). At another address than the base URL, the 401 names the base URL to use. A token revoked through this server is refused on its very next call; one revoked by another process (svc admin) within 250 ms.`,
+          description: `${mcpAuthText} Stateless: every POST stands alone (no session), answered as JSON. tools/list gives one tool per agent route with its input schema, limited to what the person granted (scope board:read or board:read board:write, and the toolsets ticked); tools/call runs the route as the linked agent, with its rules, quotas and error codes (a read's handler is run in-process with the route's own schemas, the same answer as through the HTTP layer; writes and anything unusual go through the whole service) (a tool error carries the envelope's code, message and details; a tool the grant does not allow is a tool error INSUFFICIENT_SCOPE naming the missing scope or toolset, and its route is not called). At another address than the base URL, the 401 names the base URL to use. A token revoked through this server is refused on its very next call; one revoked by another process (svc admin) within 250 ms.`,
           tags: TAGS,
           errors: ['INTERNAL'],
           answers: {
