@@ -209,9 +209,11 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
   return (
     new Elysia({ name: 'svc-http', seed: ctx })
       .wrap(hotFirst as never)
-      .onRequest((c) => {
-        const { request, set } = c;
-        server ??= c.server;
+      // Hooks name the context's members they read (never the whole context): Elysia reads a
+      // hook's parameters to decide what to prepare for every request, and a context passed whole
+      // makes it parse the cookies and copy the headers of each one.
+      .onRequest(({ request, set, server: listening }) => {
+        server ??= listening;
         requestArrived(request);
         const path = pathOf(request.url);
         const family = routeFamily(request.method, path);
@@ -291,8 +293,10 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         if (refused ? ctx.config.logRequests !== 'off' : ctx.config.logRequests === 'all') logRequest(request, status);
       })
       .onTransform({ as: 'global' }, (c) => {
-        (c as { query: unknown }).query = queryOf(c.request.url);
-        refuseUnknownMembers(c, routeFamily(c.request.method, pathOf(c.request.url)));
+        const url = c.request.url;
+        const query = queryOf(url);
+        (c as { query: unknown }).query = query;
+        refuseUnknownMembers({ request: c.request, route: c.route, body: c.body, query }, routeFamily(c.request.method, pathOf(url)));
       })
       .onError({ as: 'global' }, ({ code, error, request }) => {
         answeredByError.add(request);
