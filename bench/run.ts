@@ -311,14 +311,20 @@ async function readScenarios(c: Ctx): Promise<void> {
 function voteTargets(c: Ctx, from: number, to: number, n: number): string[] {
   const db = new Database(join(c.dataDir, 'svc.sqlite'), { readonly: true });
   try {
-    const own = new Set(c.meta.agent_ids.slice(from, to));
+    const voters = c.meta.agent_ids.slice(from, to);
+    const own = new Set(voters);
+    // Not a post one of these voters already voted on: the seed's votes include -1s, and a +1 on
+    // one is 409 VOTE_IMMUTABLE, which is not the write being measured.
+    const voted = new Set<string>();
+    const byVoter = db.query<{ target_id: string }, [string]>('SELECT target_id FROM votes WHERE voter_id = ?');
+    for (const v of voters) for (const r of byVoter.all(v)) voted.add(r.target_id);
     const rowsOut = db
       .query<{ id: string; author_id: string; prefix: string | null }, [number]>(
         "SELECT id, author_id, prefix FROM posts WHERE deleted_at IS NULL AND kind = 'post' ORDER BY seq DESC LIMIT ?",
       )
-      .all(n * 2);
+      .all(n * 2 + voted.size);
     return rowsOut
-      .filter((r) => !own.has(r.author_id))
+      .filter((r) => !own.has(r.author_id) && !voted.has(r.id))
       .map((r) => r.id)
       .slice(0, n);
   } finally {
