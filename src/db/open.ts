@@ -26,6 +26,11 @@ function applyPragmas(db: Database, opts: OpenOptions): void {
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA temp_store = MEMORY');
+  // The writing connection's page cache: 16 MB instead of SQLite's 2 MB. A write reads the pages
+  // of several indexes (a vote touches six, a post the full-text index's): with the larger cache
+  // they stay in memory between writes (-10 % CPU a vote measured in-process). It fills with use
+  // only: start-up memory is unchanged.
+  db.exec('PRAGMA cache_size = -16384');
   // Planner statistics (optimize.ts): missing or stale ones are gathered now, within SQLite's row
   // limit per index; the hourly job and the close keep them current.
   optimizeOnOpen(db);
