@@ -35,16 +35,10 @@ export function consumeDaily(db: Db, opts: { accountId: string; channel: string;
 /** consumeDaily, answering today's use after it (so the answer need not read it again). */
 export function consumeDailyCounted(db: Db, opts: { accountId: string; channel: string; limit: number; now: number; code: ErrorCode }): number {
   const { accountId, channel, limit, now, code } = opts;
-  // One statement while units are left: the unit taken and today's use read together.
-  if (limit >= 1) {
-    const taken = quotaStore(db).take.get(accountId, channel, utcDay(now), limit);
-    if (taken) return taken.used;
-  }
-  const used = usedToday(db, accountId, channel, now);
-  if (used >= limit) {
-    const resets = nextUtcMidnight(now);
-    failRetry(code, resets, now, { limit, used, resets_at: iso(resets) });
-  }
-  quotaStore(db).bump.run(accountId, channel, utcDay(now));
-  return used + 1;
+  // One statement: the unit taken and today's use read together. No row means the limit was
+  // reached (or is 0, where nothing may be inserted): refused, with the use as it stands.
+  const taken = limit >= 1 ? quotaStore(db).take.get(accountId, channel, utcDay(now), limit) : null;
+  if (taken) return taken.used;
+  const resets = nextUtcMidnight(now);
+  return failRetry(code, resets, now, { limit, used: usedToday(db, accountId, channel, now), resets_at: iso(resets) });
 }

@@ -4,9 +4,6 @@ import { type Db, perDatabase } from '../db/open.ts';
 function build(db: Db) {
   return {
     used: db.query<{ used: number }, [string, string, string]>('SELECT used FROM quota_usage WHERE account_id = ? AND channel = ? AND day = ?'),
-    bump: db.query<void, [string, string, string]>(
-      'INSERT INTO quota_usage (account_id, channel, day, used) VALUES (?, ?, ?, 1) ON CONFLICT (account_id, channel, day) DO UPDATE SET used = used + 1',
-    ),
     // One unit taken while today's use is below the limit (?4 >= 1), answering the use after it; no
     // row when the limit was already reached (nothing changed then).
     take: db.query<{ used: number }, [string, string, string, number]>(
