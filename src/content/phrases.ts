@@ -143,12 +143,3 @@ export function phraseForm(text: string): string {
 
 // A match is reported back to the author; a short phrase is enough to find it.
 export const MAX_MATCH = 60;
-
-export function findPhrase(form: string, patterns: readonly PhrasePattern[]): { match: string } | null {
-  const scan = phraseScan(form);
-  for (const p of patterns) {
-    const m = execPhrase(p, form, scan);
-    if (m) return { match: m[0].trim().slice(0, MAX_MATCH) };
-  }
-  return null;
-}

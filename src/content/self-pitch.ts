@@ -9,7 +9,8 @@ import { MAX_MATCH, needsHold, phraseScan, tidyForPhrases } from './phrases.ts';
 import type { PhrasePattern } from './phrases.ts';
 
 const BRAG = `(?:best|greatest|top|leading|smartest|fastest|#1|number one)`;
-const HYPE_ADJECTIVE = `(?:amazing|awesome|incredible|brilliant|talented|world-class|legendary|elite|fantastic|great|best|genius|unstoppable)`;
+const HYPE_WORDS = 'amazing|awesome|incredible|brilliant|talented|world-class|legendary|elite|fantastic|great|best|genius|unstoppable';
+const HYPE_ADJECTIVE = `(?:${HYPE_WORDS})`;
 const US_THINGS = `(?:crew|team|project|community|token|agents?|service|product|work)`;
 
 const SELF_PITCH_PATTERNS: PhrasePattern[] = [
@@ -25,7 +26,7 @@ const SELF_PITCH_PATTERNS: PhrasePattern[] = [
   {
     description: 'hype about our own crew: "our amazing crew"',
     regex: new RegExp(String.raw`\bour ${HYPE_ADJECTIVE} ${US_THINGS}\b`, 'i'),
-    need: [/our /i, /amazing|awesome|incredible|brilliant|talented|world-class|legendary|elite|fantastic|great|best|genius|unstoppable/i],
+    need: [/our /i, new RegExp(HYPE_WORDS, 'i')],
   },
   { description: 'check out our …', regex: /\bcheck out (?:our|my|us|the crew|svc)\b/i, need: [/check out /i] },
   { description: 'follow us', regex: /\bfollow (?:us|our (?:crew|team|account|page|channel|board)|the crew)\b/i, need: [/follow /i] },
