@@ -119,7 +119,7 @@ const carriesBody = (request: Request): boolean => request.body !== null && requ
  * hung up before its answer is logged as 499 CLIENT_CLOSED_REQUEST (the common proxy convention):
  * whatever answer was made, nobody received it, and it was no fault of the service.
  */
-function logRequest(request: Request, status: number, code?: string): void {
+export function logRequest(request: Request, status: number, code?: string): void {
   if (request.signal.aborted) {
     status = 499;
     code = 'CLIENT_CLOSED_REQUEST';

@@ -13,7 +13,7 @@ import { type AnyElysia, redirect, status } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authHookOf } from '../http/auth.ts';
 import { answeredIn } from '../http/metrics.ts';
-import { requestIdOf } from '../http/plugin.ts';
+import { logRequest } from '../http/plugin.ts';
 import type { RouteAnswer } from './tool-calls.ts';
 import type { ToolRoute } from './tools.ts';
 
@@ -205,7 +205,6 @@ export async function readDirect(
   if (answer.status < 200 || answer.status >= 300) return null;
   // Counted and logged as the route's own pass would count and log it: an agent request answered.
   answeredIn('agent', answer.status, at);
-  if (ctx.config.logRequests === 'all')
-    console.log(JSON.stringify({ event: 'request', request_id: requestIdOf(call.request), method: 'GET', path: call.path, status: answer.status }));
+  if (ctx.config.logRequests === 'all') logRequest(call.request, answer.status);
   return answer;
 }
