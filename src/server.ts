@@ -5,7 +5,7 @@ import { systemClock } from './clock.ts';
 import { type Config, ConfigError, defaultBaseUrl } from './config.ts';
 import { serviceContext } from './compose.ts';
 import { migrate } from './db/migrate.ts';
-import { DB_FILE, openDatabase } from './db/open.ts';
+import { DB_FILE, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from './db/open.ts';
 import { closeDatabase } from './db/optimize.ts';
 import { type Replication, startReplication } from './ops/replica.ts';
 import { startOutreachInbound } from './outreach/inbound.ts';
@@ -37,7 +37,8 @@ export async function serve(given: Config): Promise<void> {
   let replication: Replication | null = null;
   if (config.replica?.url) {
     const autocheckpoint = (pages: number) => () => db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
-    replication = await startReplication(config.dataDir, DB_FILE, config.replica, { onUp: autocheckpoint(0), onDown: autocheckpoint(1000) }).catch((e) => {
+    const onDown = autocheckpoint(WAL_AUTOCHECKPOINT_PAGES);
+    replication = await startReplication(config.dataDir, DB_FILE, config.replica, { onUp: autocheckpoint(0), onDown }).catch((e) => {
       db.close();
       throw e;
     });
