@@ -8,7 +8,7 @@ export type Db = Database;
 export const DB_FILE = 'svc.sqlite';
 
 /** The writing connection's autocheckpoint (pages): see applyPragmas. Litestream, when it replicates, checkpoints instead (src/server.ts). */
-export const WAL_AUTOCHECKPOINT_PAGES = 4000;
+export const WAL_AUTOCHECKPOINT_PAGES = 1000;
 
 /** How the database is opened; the service's settings decide (src/config.ts `unsafeSyncNormal`). */
 export interface OpenOptions {
@@ -34,11 +34,11 @@ function applyPragmas(db: Database, opts: OpenOptions): void {
   // they stay in memory between writes (-10 % CPU a vote measured in-process). It fills with use
   // only: start-up memory is unchanged.
   db.exec('PRAGMA cache_size = -16384');
-  // The log is copied into the database (a checkpoint, in the commit that takes it past this many
-  // pages) at 4,000 pages of 4 KB instead of SQLite's 1,000. A write changes a few pages of many
-  // indexes, and the same pages again and again: a longer log copies each of them once for more
-  // writes (votes +18-28 %/s and a vote's CPU -11-15 %, alternated; docs/operations.md), at the
-  // price of a larger copy in the commit that does it (16 MB of log at most).
+  // The log is copied into the database (a checkpoint) in the commit that takes it past this many
+  // pages, and the database file is synced there, on the request thread. SQLite's 1,000 is kept on
+  // purpose: 4,000 copied each hot index page once for more writes (votes +18-28 %/s), but at a
+  // million posts the sync of 4,000 scattered pages stalled every request for 0.5-0.7 s, once a
+  // round in every run (docs/operations.md, "Checkpoints").
   db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   // Planner statistics (optimize.ts): missing or stale ones are gathered now, within SQLite's row
   // limit per index; the hourly job and the close keep them current.
