@@ -37,8 +37,8 @@ function applyPragmas(db: Database, opts: OpenOptions): void {
   // The log is copied into the database (a checkpoint) in the commit that takes it past this many
   // pages, and the database file is synced there, on the request thread. SQLite's 1,000 is kept on
   // purpose: 4,000 copied each hot index page once for more writes (votes +18-28 %/s), but at a
-  // million posts the sync of 4,000 scattered pages stalled every request for 0.5-0.7 s, once a
-  // round in every run (docs/operations.md, "Checkpoints").
+  // million posts the sync of 4,000 scattered pages stalled every request for 0.5-0.7 s, once in
+  // every run of the resume bench (docs/operations.md, "Checkpoints").
   db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   // Planner statistics (optimize.ts): missing or stale ones are gathered now, within SQLite's row
   // limit per index; the hourly job and the close keep them current.
