@@ -120,23 +120,17 @@ export class HotReads {
 
   /** What the route would answer `request` with, when the hot path can tell; else null. */
   lookup(request: Request, now?: number): { serving: Prepared; doc: HotDocument } | null {
-    const serving = request.method === 'GET' ? this.find(request.headers, request.url) : null;
+    const slot = request.method === 'GET' ? this.at(request.url) : undefined;
+    const serving = slot === undefined ? null : this.pick(slot, request.headers);
     const doc = serving && this.document(serving, now);
     return doc ? { serving, doc } : null;
   }
 
   /**
-   * The remembered answer for an anonymous GET at `url` with these request headers, whether or
-   * not its document is still fresh (document() tells); null when none. The hot path itself calls
+   * The address `url` (request.url) names, if a route served a document there. The hot path calls
    * at() then pick(), so that it reads a request's headers (request.headers, a call into Bun) only
    * at a remembered address: every other request pays one Map lookup.
    */
-  find(headers: Headers, url: string): Prepared | null {
-    const slot = this.at(url);
-    return slot === undefined ? null : this.pick(slot, headers);
-  }
-
-  /** The address `url` (request.url) names, if a route served a document there. */
   at(url: string): Slot | undefined {
     return this.slots.size === 0 ? undefined : this.slots.get(addressOf(url));
   }

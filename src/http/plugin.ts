@@ -171,7 +171,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
     const now = ctx.clock.now();
     const family = serving.family;
     if (limits.limit > 0 && family !== 'other') {
-      const retryAt = limits.take(trustProxy ? clientOf(request) : socketAddress(request), now);
+      const retryAt = limits.take(clientOf(request), now);
       if (retryAt !== null) return refuseHere(request, limitError(retryAt, now), family, at);
     }
     const doc = hot.document(serving, now);
@@ -189,7 +189,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
   const socketAddress = (request: Request): string => server?.requestIP(request)?.address ?? 'local';
 
   /** The client's address for the read limit: the socket's, from Bun, unless a trusted proxy's X-Forwarded-For names it. */
-  const clientOf = (request: Request): string => clientAddress(request, () => server?.requestIP(request)?.address, trustProxy);
+  const clientOf = (request: Request): string => (trustProxy ? clientAddress(request, () => socketAddress(request), true) : socketAddress(request));
 
   const limitError = (retryAt: number, now: number): ApiError => retryError('EDGE_RATE_LIMIT', retryAt, now, { limit: limits.limit, window_seconds: 60 });
 
