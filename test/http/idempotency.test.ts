@@ -5,7 +5,7 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import { authPlugin } from '../../src/http/auth.ts';
 import { fail } from '../../src/http/errors.ts';
-import { canonicalJson, idempotencyKey, idempotentWrite, lookupPublication } from '../../src/http/idempotency.ts';
+import { canonicalJson, fingerprintOf, idempotencyKey, idempotentWrite, lookupPublication } from '../../src/http/idempotency.ts';
 import { httpPlugin } from '../../src/http/plugin.ts';
 import { AGENT_HEADERS, makeApp } from '../helpers.ts';
 
@@ -165,5 +165,41 @@ describe('publication lookup', () => {
 describe('canonicalJson', () => {
   test('sorts keys at every depth and keeps array order', () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: null } })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
+  });
+});
+
+describe('fingerprintOf', () => {
+  // The definition, written the plain way: the fingerprints of keys stored before long strings
+  // were hashed piece by piece must stay the same, or a replay across an upgrade would conflict.
+  const reference = (value: unknown): string => {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+    if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${reference(v)}`).join(',')}}`;
+  };
+  const sha256 = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('hex');
+  const long = (tail: string, n = 70_000) => 'QUJD'.repeat(n / 4) + tail;
+
+  test.each([
+    ['a small body', { target_id: '01JB8Z', value: 1 }],
+    [
+      'long strings that need no escape (a lab publish)',
+      {
+        slug: 'tides',
+        files: [
+          { path: 'a.png', content: long(''), encoding: 'base64' },
+          { path: 'b', content: long('==') },
+        ],
+      },
+    ],
+    ['just under and at the long-string length', { a: 'x'.repeat(4095), b: 'y'.repeat(4096) }],
+    ['long strings with a quote, a backslash, a newline, a control', { q: long('"'), b: long('\\'), n: long('\n'), c: long('\u0001') }],
+    ['long strings beyond ASCII: accents, U+2028, emoji, a lone surrogate', { e: long('é\u2028😀'), s: long('\ud800') }],
+    ['arrays with holes and undefined members', { list: [1, undefined, long('')], gone: undefined, nested: { z: [long('')], a: null } }],
+  ])('%s: the sha256 of the route and the canonical JSON', (_name, body) => {
+    expect(fingerprintOf('PUT /v1/lab/pages/{slug}', body)).toBe(sha256(`PUT /v1/lab/pages/{slug}\n${reference(body)}`));
+    expect(canonicalJson(body)).toBe(reference(body));
   });
 });
