@@ -101,6 +101,22 @@ function assertNotTakenDown(ctx: AppContext, accountId: string, slug: string): v
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/**
+ * A file's base64 content decoded: padded base64, any whitespace ignored. The strict native
+ * decoder takes the usual case in one pass and one allocation; what it refuses (whitespace beyond
+ * ASCII's, bits set past the last byte) is decoded as before, so what is accepted stays the same.
+ * Null when it is not base64.
+ */
+function decodeBase64(content: string): Uint8Array | null {
+  try {
+    return Uint8Array.fromBase64(content, { lastChunkHandling: 'strict' });
+  } catch {
+    const clean = content.replace(/\s+/g, '');
+    if (clean.length % 4 !== 0 || !BASE64.test(clean)) return null;
+    return new Uint8Array(Buffer.from(clean, 'base64'));
+  }
+}
+
 /** Decodes the request's files and holds them to the limits, before any scan is spent on them. */
 export function decodeFiles(files: PublishBody['files']): SiteFile[] {
   if (files.length > MAX_FILES) fail('LAB_TOO_LARGE', { field: 'files', reason: 'too_many_files', max_files: MAX_FILES, received_files: files.length });
@@ -110,9 +126,9 @@ export function decodeFiles(files: PublishBody['files']): SiteFile[] {
   files.forEach((f, i) => {
     let bytes: Uint8Array;
     if (f.encoding === 'base64') {
-      const clean = f.content.replace(/\s+/g, '');
-      if (clean.length % 4 !== 0 || !BASE64.test(clean)) fail('LAB_INVALID', { field: `files[${i}].content`, reason: 'bad_base64' });
-      bytes = new Uint8Array(Buffer.from(clean, 'base64'));
+      const decoded = decodeBase64(f.content);
+      if (!decoded) fail('LAB_INVALID', { field: `files[${i}].content`, reason: 'bad_base64' });
+      bytes = decoded;
     } else bytes = enc.encode(f.content);
     if (bytes.byteLength > MAX_FILE_BYTES) {
       fail('LAB_TOO_LARGE', {

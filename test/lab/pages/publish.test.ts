@@ -184,6 +184,48 @@ describe('malformed publishes are LAB_INVALID with details.field', () => {
   });
 });
 
+describe('base64 files decode the same whichever way they are written', () => {
+  // 1,001 bytes: the base64 ends in one pad character; a PNG signature so the type sniff agrees.
+  const bytes = new Uint8Array(1001);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31) % 256;
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const b64 = Buffer.from(bytes).toString('base64');
+  // The last character before the pad carries 2 bits past the last byte: set them, the bytes stay.
+  const lastBits = (s: string) => {
+    const at = s.indexOf('=') - 1;
+    const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    return s.slice(0, at) + ALPHABET[ALPHABET.indexOf(s[at]!) | 0b11] + s.slice(at + 1);
+  };
+  test.each([
+    ['plain', b64],
+    ['wrapped at 76 characters with CRLF', b64.replace(/.{76}/g, '$&\r\n')],
+    ['spaces and tabs between the characters, and in the padding', `${b64.slice(0, 10)} \t${b64.slice(10, -1)} ${b64.slice(-1)}\n`],
+    ['a no-break space (U+00A0) and a vertical tab inside', `${b64.slice(0, 8)}\u00a0${b64.slice(8, 20)}\v${b64.slice(20)}`],
+    ['bits set past the last byte', lastBits(b64)],
+  ])('%s: accepted, and the file is served byte for byte', async (_name, content) => {
+    expect(lastBits(b64)).not.toBe(b64);
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const r = await t.publish(a.key, 'tides', cleanSite([{ path: 'img/b.png', content, encoding: 'base64' }]));
+    expect(r.status).toBe(201);
+    const res = await t.app.handle(new Request('http://svc.test/lab/alice/tides/img/b.png'));
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+  });
+
+  test.each([
+    ['the pad left out', b64.replace(/=+$/, '')],
+    ['the URL-safe alphabet', b64.replaceAll('+', '-').replaceAll('/', '_')],
+    ['a pad in the middle', `${b64.slice(0, 8)}=${b64.slice(8)}`],
+    ['a pad too many', `${b64}=`],
+  ])('%s: refused as bad_base64', async (_name, content) => {
+    const t = makeLabApp();
+    const a = await t.register('alice');
+    const r = await t.publish(a.key, 'tides', cleanSite([{ path: 'img/b.png', content, encoding: 'base64' }]));
+    expect(r.status).toBe(422);
+    expect(r.json.error).toMatchObject({ code: 'LAB_INVALID', details: { field: 'files[3].content', reason: 'bad_base64' } });
+  });
+});
+
 describe('a crafted site is refused through the route', () => {
   test('obfuscated wallet code answers 422 with file and line, stores nothing and costs nothing', async () => {
     const t = makeLabApp();
