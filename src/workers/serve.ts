@@ -3,14 +3,20 @@
 // needs, loaded once) has run; the pool starts a job's budget only then.
 declare const self: Worker;
 
-export function serveWorker<I, O>(handle: (input: I) => O | Promise<O>, prepare?: () => Promise<void>): void {
+export function serveWorker<I, O>(
+  handle: (input: I) => O | Promise<O>,
+  prepare?: () => Promise<void>,
+  /** Buffers of the result moved back to the pool's thread rather than copied (postMessage's transfer list). */
+  transferOf?: (result: O) => Transferable[],
+): void {
   const prepared = prepare ? prepare() : Promise.resolve();
   // Set at once: a message that arrives while `prepare` runs waits for it instead of being lost.
   self.onmessage = async (e: MessageEvent<{ id: number; input: I }>) => {
     const { id, input } = e.data;
     try {
       await prepared;
-      self.postMessage({ id, ok: true, result: await handle(input) });
+      const result = await handle(input);
+      self.postMessage({ id, ok: true, result }, transferOf ? transferOf(result) : []);
     } catch (err) {
       self.postMessage({ id, ok: false, error: String((err as Error)?.message ?? err) });
     }

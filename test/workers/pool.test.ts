@@ -32,6 +32,18 @@ describe('WorkerPool', () => {
     }
   });
 
+  test('a worker can move buffers of its answer back (transferOf): its own reference is detached', async () => {
+    type In = { op: 'give'; bytes: Uint8Array } | { op: 'kept' };
+    const p = new WorkerPool<In, { bytes?: Uint8Array; keptBytes?: number }>(new URL('./fixtures/return-worker.ts', import.meta.url), 1, 10_000);
+    try {
+      const back = await p.run({ op: 'give', bytes: new Uint8Array([7, 8, 9]) });
+      expect([...back.bytes!]).toEqual([7, 8, 9]);
+      expect((await p.run({ op: 'kept' })).keptBytes).toBe(0); // moved out, not copied
+    } finally {
+      p.close();
+    }
+  });
+
   test('runs jobs and returns their results, more jobs than workers included', async () => {
     const p = pool(2);
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => p.run({ op: 'echo', value: `v${i}` })));

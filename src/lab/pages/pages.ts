@@ -175,11 +175,11 @@ export async function publishLabPage(ctx: AppContext, account: Account, slug: st
   await yieldToLoop();
   checkSlug(slug);
   assertNotTakenDown(ctx, account.id, slug);
-  const files = decodeFiles(body.files);
+  const decoded = decodeFiles(body.files);
   await yieldToLoop();
   const store = labStore(ctx.db);
   checkLabQuota(ctx, account.id, !store.byOwnerSlug.get(account.id, slug));
-  await scanSite(ctx, files);
+  const files = await scanSite(ctx, decoded);
   const version = newId(ctx);
   // A page that exists gets its files written before the transaction, in chunks (storage.ts).
   const existing = store.byOwnerSlug.get(account.id, slug);

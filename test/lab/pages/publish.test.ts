@@ -338,9 +338,9 @@ describe('atomic publishing', () => {
     const waiting: (() => void)[] = [];
     const barrier = {
       defaultTimeoutMs: 5_000,
-      run: () =>
-        new Promise<null>((resolve) => {
-          waiting.push(() => resolve(null));
+      run: (files: unknown) =>
+        new Promise<{ finding: null; files: unknown }>((resolve) => {
+          waiting.push(() => resolve({ finding: null, files }));
           if (waiting.length === 2) for (const go of waiting) go();
         }),
     };

@@ -2,7 +2,7 @@
 // worker that hangs or crashes is replaced while the publish is refused cleanly.
 import { describe, expect, test } from 'bun:test';
 import { setLabScanPool } from '../../../src/lab/pages/scan.ts';
-import type { Finding } from '../../../src/lab/scan/finding.ts';
+import type { ScanAnswer } from '../../../src/lab/scan/answer.ts';
 import type { SiteFile } from '../../../src/lab/scan/site.ts';
 import { WorkerPool } from '../../../src/workers/pool.ts';
 import { cleanSite, html, makeLabApp } from './harness.ts';
@@ -27,7 +27,7 @@ describe('scan budget', () => {
   test('a scan over its budget is refused as LAB_INVALID scan_timeout and the worker replaced', async () => {
     const t = makeLabApp();
     // A scanner that never answers: over any budget, however fast the machine.
-    const pool = new WorkerPool<SiteFile[], Finding | null>(new URL('../../workers/fixtures/silent-worker.ts', import.meta.url), 1, 50);
+    const pool = new WorkerPool<SiteFile[], ScanAnswer>(new URL('../../workers/fixtures/silent-worker.ts', import.meta.url), 1, 50);
     setLabScanPool(t.ctx, pool);
     const a = await t.register('alice');
     const r = await t.publish(a.key, 'tides', cleanSite());
@@ -40,7 +40,7 @@ describe('scan budget', () => {
 
   test('a worker that crashes refuses the publish as LAB_INVALID scan_failed', async () => {
     const t = makeLabApp();
-    const pool = new WorkerPool<SiteFile[], Finding | null>(new URL('./crashing-worker.ts', import.meta.url), 1, 5_000);
+    const pool = new WorkerPool<SiteFile[], ScanAnswer>(new URL('./crashing-worker.ts', import.meta.url), 1, 5_000);
     setLabScanPool(t.ctx, pool);
     const a = await t.register('alice');
     const r = await t.publish(a.key, 'tides', cleanSite());
