@@ -33,6 +33,7 @@ export interface CoreConfig {
   maxRequestBytes: number; // serialized request budget
   maxPostChars: number; // decoded text budget of a post body
   logRequests: 'off' | 'errors' | 'all'; // JSON log lines on stdout, each with its request id
+  logAddresses: boolean; // SVC_LOG_ADDRESSES=0: request log lines leave out the client address
   bodyReadMs: number; // time budget for reading one request body (a trickling client is answered 408)
   postingPerDay: number;
   votesPerDay: number;
@@ -157,6 +158,8 @@ export function loadCoreConfig(src: Source): CoreConfig {
     maxRequestBytes: 64 * 1024,
     maxPostChars: 20_000,
     logRequests: logMode(src.SVC_LOG_REQUESTS),
+    // On unless turned off: the address the limits counted is what an operator traces abuse by.
+    logAddresses: src.SVC_LOG_ADDRESSES === undefined || src.SVC_LOG_ADDRESSES === '' || flag(src, 'SVC_LOG_ADDRESSES'),
     bodyReadMs: int(src, 'SVC_BODY_READ_SECONDS', 30, 1, 3600) * 1000,
     postingPerDay: int(src, 'SVC_POSTING_PER_DAY', 60, 1, 1_000_000),
     votesPerDay: int(src, 'SVC_VOTES_PER_DAY', 30, 1, 1_000_000),

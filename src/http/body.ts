@@ -7,8 +7,27 @@ interface BodyBudget {
   maxTextChars: number;
 }
 
-function tooLarge(budget: BodyBudget, extra: Record<string, unknown>): never {
-  fail('PAYLOAD_TOO_LARGE', { max_request_bytes: budget.maxRequestBytes, max_text_chars: budget.maxTextChars, ...extra });
+/**
+ * The 408 for a body that did not arrive. It closes the connection (Connection: close, which Bun
+ * honours by closing the socket once the answer is written): the rest of the body may still be on
+ * its way, so nothing after it on that connection could be read as a request of its own, and a
+ * client that trickles should not keep the socket for the server's keep-alive time.
+ */
+function bodyLate(details: Record<string, unknown>): never {
+  const err = new ApiError('REQUEST_TIMEOUT', details);
+  err.headers.connection = 'close';
+  throw err;
+}
+
+/**
+ * The 413. When the rest of the body was never read (its declared length, or the count while it
+ * streamed, passed the budget) the connection closes after the answer, as for the 408: what follows
+ * on it is the unread body, not a next request.
+ */
+function tooLarge(budget: BodyBudget, extra: Record<string, unknown>, unread = true): never {
+  const err = new ApiError('PAYLOAD_TOO_LARGE', { max_request_bytes: budget.maxRequestBytes, max_text_chars: budget.maxTextChars, ...extra });
+  if (unread) err.headers.connection = 'close';
+  throw err;
 }
 
 // Deep nesting is refused before any recursive walk (validation, content scans) can blow the stack.
@@ -61,7 +80,7 @@ export async function readBodyBytes(request: Request, budget: BodyBudget, deadli
   try {
     for (;;) {
       const next = await Promise.race([reader.read(), late]);
-      if (next === 'late') fail('REQUEST_TIMEOUT', { budget_seconds: deadlineMs / 1000, received_bytes: total });
+      if (next === 'late') bodyLate({ budget_seconds: deadlineMs / 1000, received_bytes: total });
       if (next.done) break;
       total += next.value.byteLength;
       if (total > budget.maxRequestBytes) tooLarge(budget, { received_bytes: total });
@@ -104,10 +123,31 @@ async function readWhole(request: Request, budget: BodyBudget, deadlineMs: numbe
     // Nobody waits for the read any more: its end (or its failure once the connection closes) is
     // dropped. A whole-body read cannot say how much of it arrived: the details give the length declared.
     read.catch(() => {});
-    fail('REQUEST_TIMEOUT', { budget_seconds: deadlineMs / 1000, expected_bytes: Number(request.headers.get('content-length')) });
+    bodyLate({ budget_seconds: deadlineMs / 1000, expected_bytes: Number(request.headers.get('content-length')) });
   }
-  if (bytes.byteLength > budget.maxRequestBytes) tooLarge(budget, { received_bytes: bytes.byteLength });
+  if (bytes.byteLength > budget.maxRequestBytes) tooLarge(budget, { received_bytes: bytes.byteLength }, false);
   return bytes;
+}
+
+/**
+ * A JSON body's declared charset, when it is not UTF-8: JSON exchanged between systems is UTF-8
+ * (RFC 8259 §8.1) and svc reads nothing else, so a body declared as UTF-16 or Latin-1 is refused
+ * (415) rather than read as UTF-8 and stored changed. No charset, `utf-8` and `utf8` (any case,
+ * quoted or not) are UTF-8. Returns null when the body may be read.
+ */
+export function foreignCharset(contentType: string | null): string | null {
+  if (!contentType) return null;
+  for (const param of contentType.split(';').slice(1)) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    const value = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    if (value !== 'utf-8' && value !== 'utf8') return value;
+  }
+  return null;
 }
 
 const jsonPath = (path: (string | number)[]): string => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || 'body';

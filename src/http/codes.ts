@@ -81,8 +81,8 @@ export const HTTP_CODES = {
   },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
-    message: 'This route reads a JSON body only.',
-    fix: 'Send the body as JSON with Content-Type: application/json (details.expected).',
+    message: 'This route reads a JSON body in UTF-8 only.',
+    fix: 'Send the body as UTF-8 JSON with Content-Type: application/json (details.expected); a charset parameter, if sent, must be utf-8.',
   },
   INTERNAL: {
     status: 500,

@@ -238,7 +238,7 @@ const pathText = (at: readonly (string | number)[]): string =>
     .replace(/^\./, '');
 
 /** One details.fields[] entry for an unknown member. */
-function fieldOf(where: 'body' | 'query', m: UnknownMember) {
+function fieldOf(where: 'body' | 'query', m: UnknownMember, writes: boolean) {
   const name = echoableName(m.name);
   const parent = pathText(m.at);
   const field = parent ? `${parent}.${name}` : name;
@@ -249,7 +249,7 @@ function fieldOf(where: 'body' | 'query', m: UnknownMember) {
     field,
     in: where,
     problem: 'unknown_member',
-    message: `${field} is not ${container}${guess ? `: did you mean ${guess}?` : ''} (${accepts}). Nothing was saved: remove it or rename it and resend.`,
+    message: `${field} is not ${container}${guess ? `: did you mean ${guess}?` : ''} (${accepts}). ${writes ? 'Nothing was saved: remove' : 'Remove'} it or rename it and resend.`,
     accepted: m.accepted,
     ...(guess ? { did_you_mean: guess } : {}),
   };
@@ -260,9 +260,9 @@ function fieldOf(where: 'body' | 'query', m: UnknownMember) {
  * schema finds in the same request (a missing member, a wrong type) are listed with them, so that
  * one answer names everything to fix.
  */
-export function unknownMembersError(where: 'body' | 'query', schema: unknown, input: unknown, found: UnknownMember[]): ApiError | null {
+export function unknownMembersError(where: 'body' | 'query', schema: unknown, input: unknown, found: UnknownMember[], writes = true): ApiError | null {
   if (found.length === 0) return null;
-  const fields: Record<string, unknown>[] = found.slice(0, MAX_LISTED).map((m) => fieldOf(where, m));
+  const fields: Record<string, unknown>[] = found.slice(0, MAX_LISTED).map((m) => fieldOf(where, m, writes));
   if (schema && typeof schema === 'object' && '~standard' in schema) {
     try {
       const result = v.safeParse(schema as v.GenericSchema, input);
@@ -276,10 +276,12 @@ export function unknownMembersError(where: 'body' | 'query', schema: unknown, in
     }
   }
   const first = fields[0]!;
+  // A read saves nothing whatever it is sent: only a write's refusal says that nothing was saved.
+  const saved = writes ? ', and nothing was saved' : '';
   const message =
     found.length === 1
-      ? `Unknown ${where === 'query' ? 'query parameter' : 'member'} ${String(first.field)}: this route does not take it, and nothing was saved.`
-      : `${found.length} unknown ${where === 'query' ? 'query parameters' : 'members'}: this route does not take them, and nothing was saved.`;
+      ? `Unknown ${where === 'query' ? 'query parameter' : 'member'} ${String(first.field)}: this route does not take it${saved}.`
+      : `${found.length} unknown ${where === 'query' ? 'query parameters' : 'members'}: this route does not take them${saved}.`;
   return new ApiError('INVALID_REQUEST', { in: where, fields, ...(found.length > MAX_LISTED ? { unknown_count: found.length } : {}) }, message);
 }
 
@@ -318,17 +320,18 @@ export function memberGuard(routes: () => readonly RouteLike[]) {
     if (family !== 'agent' && family !== 'public' && family !== 'guest') return;
     index ??= indexRoutes(routes());
     const method = c.request.method === 'HEAD' ? 'GET' : c.request.method;
+    const writes = method !== 'GET';
     const declared = index.get(`${method} ${c.route}`);
     if (!declared) return;
     if (isPlainObject(c.query) && Object.keys(c.query).length > 0) {
       const query = family === 'public' ? Object.fromEntries(Object.entries(c.query).filter(([k]) => !IGNORED_PUBLIC_QUERY.includes(k as '_'))) : c.query;
       const schema = declared.query ?? v.object({});
-      const err = unknownMembersError('query', declared.query, query, unknownMembers(schema, query));
+      const err = unknownMembersError('query', declared.query, query, unknownMembers(schema, query), writes);
       if (err) throw err;
     }
     if (isPlainObject(c.body)) {
       const schema = declared.body ?? v.object({});
-      const err = unknownMembersError('body', declared.body, c.body, unknownMembers(schema, c.body));
+      const err = unknownMembersError('body', declared.body, c.body, unknownMembers(schema, c.body), writes);
       if (err) throw err;
     }
   };

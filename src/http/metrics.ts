@@ -26,6 +26,9 @@ export function requestArrived(request: Request): number {
   return now;
 }
 
+/** When the request was marked as arrived (performance.now()), while it is not yet counted. */
+export const arrivalOf = (request: Request): number | undefined => arrived.get(request);
+
 // Each request's two records, bound once per family and status (the labels are not looked up again,
 // and no key string is made per answer: a cached document's whole answer costs a few µs).
 type Records = { counted: { inc(): void }; timed: { observe(value: number): void } };

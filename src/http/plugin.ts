@@ -4,13 +4,13 @@
 import type { Server } from 'bun';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
-import { readJsonObject } from './body.ts';
+import { foreignCharset, readJsonObject } from './body.ts';
 import { clientAddress } from './client.ts';
 import { CORS_HEADERS, preflight } from './cors.ts';
 import { ApiError, envelope, fail, retryError } from './errors.ts';
 import { pathOf, routeFamily } from './families.ts';
 import { guardAgentRequest } from './guard.ts';
-import { answeredIn, requestAnswered, requestArrived } from './metrics.ts';
+import { answeredIn, arrivalOf, requestAnswered, requestArrived } from './metrics.ts';
 import { MethodIndex } from './methods.ts';
 import { type DocumentCache, publicCache } from './public-cache.ts';
 import { memberGuard } from './members.ts';
@@ -111,19 +111,34 @@ function validationError(error: unknown): ApiError {
 /** The Content-Type's media type, lower-cased, without parameters ('' when absent). */
 const mediaTypeOf = (request: Request): string => (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
+/** A JSON body declared in a charset other than UTF-8 is 415, never read as UTF-8 (body.ts). */
+function refuseForeignCharset(request: Request): void {
+  const charset = foreignCharset(request.headers.get('content-type'));
+  if (charset !== null) {
+    fail('UNSUPPORTED_MEDIA_TYPE', {
+      expected: 'application/json; charset=utf-8',
+      got: request.headers.get('content-type'),
+      reason: `the body is declared as ${charset}: svc reads JSON in UTF-8 only (RFC 8259)`,
+    });
+  }
+}
+
 /** Whether the request carries a body (a declared zero length is none). */
 const carriesBody = (request: Request): boolean => request.body !== null && request.headers.get('content-length') !== '0';
 
 /**
  * One JSON line per refused request (and per answered one with SVC_LOG_REQUESTS=all). A client that
  * hung up before its answer is logged as 499 CLIENT_CLOSED_REQUEST (the common proxy convention):
- * whatever answer was made, nobody received it, and it was no fault of the service.
+ * whatever answer was made, nobody received it, and it was no fault of the service. `client` is the
+ * address the limits counted (the socket's, or a trusted proxy's last X-Forwarded-For hop), left out
+ * with SVC_LOG_ADDRESSES=0; `duration_ms` runs from the request's arrival to the log line.
  */
-export function logRequest(request: Request, status: number, code?: string): void {
+export function logRequest(request: Request, status: number, code?: string, seen: { client?: string; at?: number } = {}): void {
   if (request.signal.aborted) {
     status = 499;
     code = 'CLIENT_CLOSED_REQUEST';
   }
+  const at = seen.at ?? arrivalOf(request);
   console.log(
     JSON.stringify({
       event: 'request',
@@ -132,6 +147,8 @@ export function logRequest(request: Request, status: number, code?: string): voi
       path: pathOf(request.url),
       status,
       ...(code ? { code } : {}),
+      ...(seen.client !== undefined ? { client: seen.client } : {}),
+      ...(at !== undefined ? { duration_ms: Math.round((performance.now() - at) * 10) / 10 } : {}),
     }),
   );
 }
@@ -181,7 +198,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
     }
     const answer = hot.respond(serving, doc, headers, now, logAll ? requestIdOf(request) : newRequestId(request, headers));
     answeredIn(family, answer.status, at);
-    if (logAll) logRequest(request, answer.status);
+    if (logAll) log(request, answer.status, undefined, at);
     return answer;
   };
 
@@ -191,11 +208,15 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
   /** The client's address for the read limit: the socket's, from Bun, unless a trusted proxy's X-Forwarded-For names it. */
   const clientOf = (request: Request): string => (trustProxy ? clientAddress(request, () => socketAddress(request), true) : socketAddress(request));
 
+  /** logRequest with the client's address as the limits see it (unless SVC_LOG_ADDRESSES=0). */
+  const log = (request: Request, status: number, code?: string, at?: number): void =>
+    logRequest(request, status, code, { client: ctx.config.logAddresses ? clientOf(request) : undefined, at });
+
   const limitError = (retryAt: number, now: number): ApiError => retryError('EDGE_RATE_LIMIT', retryAt, now, { limit: limits.limit, window_seconds: 60 });
 
   /** An error answered before Elysia saw the request: logged and counted as onError does. */
   const refuseHere = (request: Request, err: ApiError, family: string, at: number): Response => {
-    if (ctx.config.logRequests !== 'off') logRequest(request, err.status, err.code);
+    if (ctx.config.logRequests !== 'off') log(request, err.status, err.code, at);
     answeredIn(family, err.status, at);
     return errorResponse(ctx, err, family, request);
   };
@@ -247,6 +268,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
           // the kind a foreign page can send without CORS, is refused before anything is read.
           const type = mediaTypeOf(request);
           if (type !== 'application/json') fail('UNSUPPORTED_MEDIA_TYPE', { expected: 'application/json', got: type || null });
+          refuseForeignCharset(request);
           return readJsonObject(request, { maxRequestBytes: ctx.config.maxRequestBytes, maxTextChars: ctx.config.maxPostChars }, ctx.config.bodyReadMs);
         }
         if (family !== 'agent') return;
@@ -254,8 +276,9 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         // text/plain or form body is refused unread, even when it looks like JSON. DELETE routes
         // take no body and are left as they were.
         const type = mediaTypeOf(request);
-        if (request.method !== 'DELETE' && type !== 'application/json' && carriesBody(request)) {
-          fail('UNSUPPORTED_MEDIA_TYPE', { expected: 'application/json', got: type || null });
+        if (request.method !== 'DELETE' && carriesBody(request)) {
+          if (type !== 'application/json') fail('UNSUPPORTED_MEDIA_TYPE', { expected: 'application/json', got: type || null });
+          refuseForeignCharset(request);
         }
         // A lab publish carries a whole site (2 MB of decoded files, base64 inflates it): it has a
         // larger serialized budget, and the lab route enforces its own file limits (LAB_TOO_LARGE).
@@ -288,9 +311,9 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         if (answeredByError.has(request)) return;
         // A route's own Response (the OAuth endpoints, /mcp's 401, a page's 400) carries its status.
         const status = responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : 200;
-        requestAnswered(request, status);
         const refused = status >= 400 || request.signal.aborted;
-        if (refused ? ctx.config.logRequests !== 'off' : ctx.config.logRequests === 'all') logRequest(request, status);
+        if (refused ? ctx.config.logRequests !== 'off' : ctx.config.logRequests === 'all') log(request, status);
+        requestAnswered(request, status);
       })
       .onTransform({ as: 'global' }, (c) => {
         const url = c.request.url;
@@ -316,7 +339,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
             err.headers.allow = allowed.join(', ');
           } else if (wantsPage(request, family)) {
             // A person's browser on an address with no page gets a page saying so, not JSON.
-            if (ctx.config.logRequests !== 'off') logRequest(request, 404, 'NOT_FOUND');
+            if (ctx.config.logRequests !== 'off') log(request, 404, 'NOT_FOUND');
             requestAnswered(request, 404);
             const page = ctx.parts.notFoundPage();
             page.headers.set('x-request-id', requestIdOf(request));
@@ -336,7 +359,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
           );
           err = new ApiError('INTERNAL');
         }
-        if (ctx.config.logRequests !== 'off') logRequest(request, err.status, err.code);
+        if (ctx.config.logRequests !== 'off') log(request, err.status, err.code);
         requestAnswered(request, err.status);
         return errorResponse(ctx, err, family, request);
       })

@@ -12,6 +12,7 @@
 import { type AnyElysia, redirect, status } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authHookOf } from '../http/auth.ts';
+import { clientAddress } from '../http/client.ts';
 import { answeredIn } from '../http/metrics.ts';
 import { logRequest } from '../http/plugin.ts';
 import type { RouteAnswer } from './tool-calls.ts';
@@ -205,6 +206,10 @@ export async function readDirect(
   if (answer.status < 200 || answer.status >= 300) return null;
   // Counted and logged as the route's own pass would count and log it: an agent request answered.
   answeredIn('agent', answer.status, at);
-  if (ctx.config.logRequests === 'all') logRequest(call.request, answer.status);
+  if (ctx.config.logRequests === 'all') {
+    // The client as the route pass's log names it (src/http/plugin.ts: no socket of its own in-process).
+    const client = ctx.config.logAddresses ? clientAddress(call.request, 'local', ctx.config.trustProxy) : undefined;
+    logRequest(call.request, answer.status, undefined, { at, client });
+  }
   return answer;
 }

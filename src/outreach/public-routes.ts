@@ -12,6 +12,11 @@ import { LOG_FEED, LOG_LIMIT, LOG_MAX_AGE_SECONDS, LogDocumentSchema, logCacheKe
 import { LogPageQuery, Token } from './schemas.ts';
 import { stopOneClick, stopPage, unsubscribeForm } from './stop.ts';
 
+// What a stop POST's body may be: RFC 8058's form, or none. Only a body that says it is JSON and
+// does not parse is refused, before the address is touched.
+const STOP_BODY =
+  'The body is not needed (RFC 8058 sends List-Unsubscribe=One-Click as a form, any body or none is taken); a body sent as application/json that does not parse is 400 INVALID_JSON and suppresses nothing.';
+
 export const outreachPublicRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'outreach-public', seed: ctx })
     .get(
@@ -57,9 +62,9 @@ export const outreachPublicRoutes = (ctx: AppContext) =>
       params: Token,
       detail: doc({
         summary: 'The stop link, posted',
-        description: 'A POST to the stop link suppresses the address too, like the GET. No key, no cookie; the token is the credential.',
+        description: `A POST to the stop link suppresses the address too, like the GET. No key, no cookie; the token is the credential. ${STOP_BODY}`,
         tags: ['public'],
-        errors: ['INVALID_REQUEST', 'EDGE_RATE_LIMIT'],
+        errors: ['INVALID_REQUEST', 'INVALID_JSON', 'EDGE_RATE_LIMIT'],
         answers: { 200: mediaAnswer('text/plain', 'Unsubscribed.'), 404: mediaAnswer('text/plain', 'Unknown link.') },
       }),
     })
@@ -78,10 +83,9 @@ export const outreachPublicRoutes = (ctx: AppContext) =>
       params: Token,
       detail: doc({
         summary: 'One-click unsubscribe (RFC 8058)',
-        description:
-          'The POST a mail reader sends for List-Unsubscribe-Post: List-Unsubscribe=One-Click (or the button of the form). Suppresses the address for every agent, for ever. No key, no cookie; the token is the credential.',
+        description: `The POST a mail reader sends for List-Unsubscribe-Post: List-Unsubscribe=One-Click (or the button of the form). Suppresses the address for every agent, for ever. No key, no cookie; the token is the credential. ${STOP_BODY}`,
         tags: ['public'],
-        errors: ['INVALID_REQUEST', 'EDGE_RATE_LIMIT'],
+        errors: ['INVALID_REQUEST', 'INVALID_JSON', 'EDGE_RATE_LIMIT'],
         answers: { 200: mediaAnswer('text/plain', 'Unsubscribed.'), 404: mediaAnswer('text/plain', 'Unknown link.') },
       }),
     });

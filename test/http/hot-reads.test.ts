@@ -184,7 +184,17 @@ describe('the hot path of a cached public document', () => {
     }
     expect(publicCache(t.ctx).hot.answered).toBe(1);
     const mine = lines.map((l) => JSON.parse(l)).filter((l) => l.request_id === 'hot-read-0001');
-    expect(mine).toEqual([{ event: 'request', request_id: 'hot-read-0001', method: 'GET', path: '/api/activity', status: 200 }]);
+    expect(mine).toEqual([
+      {
+        event: 'request',
+        request_id: 'hot-read-0001',
+        method: 'GET',
+        path: '/api/activity',
+        status: 200,
+        client: expect.any(String),
+        duration_ms: expect.any(Number),
+      },
+    ]);
   });
 });
 

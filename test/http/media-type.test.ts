@@ -99,3 +99,51 @@ describe('near misses', () => {
     );
   });
 });
+
+describe('a JSON body declared in a charset other than UTF-8: 415, never read as UTF-8', () => {
+  // JSON between systems is UTF-8 (RFC 8259 §8.1): a body declared as UTF-16 or Latin-1 would be
+  // stored changed if it were read as UTF-8, so it is refused before a byte of it is read.
+  const FOREIGN = ['utf-16', 'UTF-16LE', 'latin1', 'iso-8859-1', 'windows-1252', '"utf-16"', 'utf-32'];
+  for (const charset of FOREIGN) {
+    test(`charset=${charset}`, async () => {
+      const { posts, post } = await setup();
+      const r = await post(`application/json; charset=${charset}`);
+      expect(r.status).toBe(415);
+      expect(r.json.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(r.json.error.details).toMatchObject({ expected: 'application/json; charset=utf-8', got: `application/json; charset=${charset}` });
+      expect(r.json.error.details.reason).toContain(charset.replaceAll('"', '').toLowerCase());
+      expect(posts()).toBe(0);
+    });
+  }
+
+  test('a UTF-16 body that would decode as mojibake is refused, not stored', async () => {
+    const { posts, post } = await setup();
+    const utf16 = new Uint8Array(new Uint16Array([...THREAD].map((c) => c.charCodeAt(0))).buffer);
+    expect((await post('application/json; charset=utf-16le', utf16)).status).toBe(415);
+    expect(posts()).toBe(0);
+  });
+
+  for (const type of [
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json; charset=UTF-8',
+    'application/json;charset="utf-8"',
+    'application/json; charset=utf8',
+  ]) {
+    test(`${type} is read`, async () => {
+      const { posts, post } = await setup();
+      expect((await post(type)).status).toBe(200);
+      expect(posts()).toBe(1);
+    });
+  }
+
+  test('a guest write declared as UTF-16 is 415 too', async () => {
+    const t = makeApp();
+    const r = await t.call('POST', '/api/pubs/reports', {
+      raw: new TextEncoder().encode('{}'),
+      headers: { 'content-type': 'application/json; charset=utf-16' },
+    });
+    expect(r.status).toBe(415);
+    expect(r.json.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+});

@@ -1,7 +1,7 @@
 // Every answer carries X-Request-Id (the caller quotes it; the server's log lines carry it), and a
 // 401 names its scheme (RFC 6750).
 import { describe, expect, spyOn, test } from 'bun:test';
-import { makeApp } from '../helpers.ts';
+import { AGENT_HEADERS, makeApp } from '../helpers.ts';
 
 describe('X-Request-Id', () => {
   const cases: [string, string, string, boolean][] = [
@@ -39,7 +39,16 @@ describe('X-Request-Id', () => {
     try {
       const r = await t.call('GET', '/v1/me');
       const line = log.mock.calls.map((c) => JSON.parse(String(c[0]))).find((l) => l.event === 'request');
-      expect(line).toEqual({ event: 'request', request_id: r.headers.get('x-request-id'), method: 'GET', path: '/v1/me', status: 401, code: 'UNAUTHORIZED' });
+      expect(line).toEqual({
+        event: 'request',
+        request_id: r.headers.get('x-request-id'),
+        method: 'GET',
+        path: '/v1/me',
+        status: 401,
+        code: 'UNAUTHORIZED',
+        client: expect.any(String),
+        duration_ms: expect.any(Number),
+      });
     } finally {
       log.mockRestore();
     }
@@ -65,6 +74,52 @@ describe('SVC_LOG_REQUESTS=all', () => {
       for (let i = 0; i < 200 && byId(ok).length === 0; i++) await Bun.sleep(10);
       await Bun.sleep(50);
       expect([byId(ok), byId(refused), byId(missing)]).toEqual([[200], [429], [404]]);
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
+
+describe('a log line names the client as the limits see it, and the time taken', () => {
+  const linesOf = (log: { mock: { calls: unknown[][] } }) => log.mock.calls.map((c) => JSON.parse(String(c[0]))).filter((l) => l.event === 'request');
+
+  test('through a real socket: the peer address and duration_ms', async () => {
+    const t = makeApp({ SVC_LOG_REQUESTS: 'errors' });
+    const log = spyOn(console, 'log').mockImplementation(() => {});
+    const server = t.app.listen({ hostname: '127.0.0.1', port: 0 }).server!;
+    try {
+      const r = await fetch(`http://127.0.0.1:${server.port}/v1/me`, { headers: AGENT_HEADERS });
+      expect(r.status).toBe(401);
+      const line = linesOf(log).find((l) => l.request_id === r.headers.get('x-request-id'));
+      expect(line.client).toBe('127.0.0.1');
+      expect(typeof line.duration_ms).toBe('number');
+      expect(line.duration_ms).toBeGreaterThanOrEqual(0);
+    } finally {
+      log.mockRestore();
+      await t.app.stop(true);
+    }
+  });
+
+  test('behind a trusted proxy: the last X-Forwarded-For hop, the address the read limit counts', async () => {
+    const t = makeApp({ SVC_LOG_REQUESTS: 'errors', SVC_TRUST_PROXY: '1' });
+    const log = spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const r = await t.call('GET', '/v1/me', { headers: { 'x-forwarded-for': '198.51.100.7, 203.0.113.9' } });
+      expect(linesOf(log).find((l) => l.request_id === r.headers.get('x-request-id')).client).toBe('203.0.113.9');
+    } finally {
+      log.mockRestore();
+    }
+  });
+
+  test('SVC_LOG_ADDRESSES=0 leaves the address out and keeps the rest', async () => {
+    const t = makeApp({ SVC_LOG_REQUESTS: 'errors', SVC_TRUST_PROXY: '1', SVC_LOG_ADDRESSES: '0' });
+    const log = spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const r = await t.call('GET', '/v1/me', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      const line = linesOf(log).find((l) => l.request_id === r.headers.get('x-request-id'));
+      expect(line).not.toHaveProperty('client');
+      expect(JSON.stringify(line)).not.toContain('203.0.113.9');
+      expect(line).toMatchObject({ status: 401, code: 'UNAUTHORIZED', duration_ms: expect.any(Number) });
     } finally {
       log.mockRestore();
     }

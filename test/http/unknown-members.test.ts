@@ -54,6 +54,8 @@ describe('every write refuses an unknown member (driven from the description)', 
     expect(f.accepted).toEqual(['focus', 'commitments', 'decision', 'continuation', 'stop', 'public_status', 'working_note']);
     expect(f.did_you_mean).toBe('working_note');
     expect(f.message).toContain('did you mean working_note?');
+    expect(r.json.error.message).toContain('nothing was saved');
+    expect(f.message).toContain('Nothing was saved');
     const state = await t.call('GET', '/v1/continuity', { key: a.key });
     expect(JSON.stringify(state.json)).not.toContain('working on X');
   });
@@ -170,6 +172,20 @@ describe('query parameters', () => {
     const a = await t.register('alice');
     expect((await t.call('GET', '/v1/me?verbose=1', { key: a.key })).status).toBe(400);
     expect((await t.call('GET', '/v1/posts?_=1', { key: a.key })).status).toBe(400);
+  });
+
+  test('a refused read does not say that nothing was saved: a read saves nothing anyway', async () => {
+    const t = makeApp();
+    const a = await t.register('alice');
+    for (const r of [
+      await t.call('GET', '/v1/me?verbose=1', { key: a.key }),
+      await t.call('GET', '/api/activity?utm_source=x', { headers: { 'x-agent-protocol': '' } }),
+    ]) {
+      expect(r.status).toBe(400);
+      expect(r.json.error.message).not.toContain('saved');
+      expect(JSON.stringify(r.json.error.details.fields)).not.toContain('saved');
+      expect(r.json.error.details.fields[0].message).toContain('Remove it or rename it and resend.');
+    }
   });
 
   test('HTML pages ignore parameters they do not read (link tracking)', async () => {

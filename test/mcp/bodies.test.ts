@@ -117,7 +117,18 @@ describe('a client that hangs up mid-body is logged as 499 CLIENT_CLOSED_REQUEST
       const h = path === '/mcp' ? mcpHeaders() : headers;
       await hangUp(s.url, 'POST', path, { ...h, 'x-request-id': id }, first, () => s.arrivals.length > taken);
       await until(`the log line of ${path}`, () => linesOf(id).length > 0);
-      expect(linesOf(id)).toEqual([{ event: 'request', request_id: id, method: 'POST', path, status: 499, code: 'CLIENT_CLOSED_REQUEST' }]);
+      expect(linesOf(id)).toEqual([
+        {
+          event: 'request',
+          request_id: id,
+          method: 'POST',
+          path,
+          status: 499,
+          code: 'CLIENT_CLOSED_REQUEST',
+          client: expect.any(String),
+          duration_ms: expect.any(Number),
+        },
+      ]);
       expect(faultsOf(id)).toEqual([]);
     });
   }
@@ -139,7 +150,9 @@ describe("/mcp's own answers are logged with their real status", () => {
     expect(await call(ok, { authorization: `Bearer ${token}` })).toBe(200);
     expect(await call(refused, {})).toBe(401);
     await until('the 401 to be logged', () => linesOf(refused).length > 0);
-    expect(linesOf(refused)).toEqual([{ event: 'request', request_id: refused, method: 'POST', path: '/mcp', status: 401 }]);
+    expect(linesOf(refused)).toEqual([
+      { event: 'request', request_id: refused, method: 'POST', path: '/mcp', status: 401, client: expect.any(String), duration_ms: expect.any(Number) },
+    ]);
     expect(linesOf(ok)).toEqual([]);
   });
 

@@ -245,7 +245,7 @@ describe('the request log', () => {
       }
       const me = lines.filter((l) => l.path === '/v1/me');
       expect(me.length).toBe(2);
-      const shape = (l: Record<string, unknown>) => ({ ...l, request_id: typeof l.request_id });
+      const shape = (l: Record<string, unknown>) => ({ ...l, request_id: typeof l.request_id, duration_ms: typeof l.duration_ms });
       expect(shape(me[0]!)).toEqual(shape(me[1]!));
       expect(me[0]).toMatchObject({ event: 'request', method: 'GET', path: '/v1/me', status: 200 });
     } finally {
