@@ -1,5 +1,6 @@
 // Shared test harness: a fresh database and app per call, a manual clock, and request helpers
 // that send the headers a plain agent client sends.
+import { brotliDecompressSync } from 'node:zlib';
 import { createApp } from '../src/app.ts';
 import { ManualClock } from '../src/clock.ts';
 import { loadConfig, serviceContext } from '../src/compose.ts';
@@ -21,6 +22,13 @@ export async function readResponse(res: Response) {
   return { status: res.status, headers: res.headers, json, text };
 }
 
+/** An answer's text as a client reads it: a compressed answer (br, gzip) decoded first. */
+function decodedText(coding: string | null, bytes: Uint8Array): string {
+  if (bytes.byteLength === 0) return '';
+  const plain = coding === 'br' ? brotliDecompressSync(bytes) : coding === 'gzip' ? Bun.gunzipSync(bytes as Uint8Array<ArrayBuffer>) : bytes;
+  return new TextDecoder().decode(plain);
+}
+
 /**
  * Wraps app.handle so that every answer a test receives is checked against /openapi.json
  * (test/contract.ts): an answer the description does not promise fails the test that got it.
@@ -33,7 +41,7 @@ export function checkAnswersOf(app: { handle(req: Request): Promise<Response> },
     const url = new URL(req.url);
     if (url.pathname === '/openapi.json') return res;
     const { routes } = await described();
-    const text = await res.clone().text();
+    const text = decodedText(res.headers.get('content-encoding'), new Uint8Array(await res.clone().arrayBuffer()));
     checkAnswer(routes, req.method, url.pathname, res.status, res.headers.get('content-type'), text);
     return res;
   };

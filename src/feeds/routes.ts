@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { cacheHeaders, mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
-import { type Http, publicCache, sendDocument } from '../http/public-cache.ts';
+import { type Http, publicCache, sendDocument, type DocumentBody } from '../http/public-cache.ts';
 import { notModified } from '../public/envelope.ts';
 import { ACTIVITY_FEED_ENTRIES, ARTICLES_FEED_ENTRIES, activityAtom, articlesAtom } from './atom.ts';
 import { ACTIVITY_FEED_PATH, ARTICLES_FEED_PATH, ROBOTS_PATH, SITEMAP_PART_PREFIX, SITEMAP_PATH } from './paths.ts';
@@ -20,7 +20,7 @@ const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 const XML_TYPE = 'application/xml; charset=utf-8';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
-function serve(ctx: AppContext, http: Http, key: string, maxAgeSeconds: number, contentType: string, build: () => string): string | null {
+function serve(ctx: AppContext, http: Http, key: string, maxAgeSeconds: number, contentType: string, build: () => string): DocumentBody {
   const document = publicCache(ctx).get(key, maxAgeSeconds * 1000, build);
   return sendDocument(document, http, ctx.clock.now(), { maxAgeSeconds, contentType, headers: { 'x-content-type-options': 'nosniff' } });
 }

@@ -11,6 +11,8 @@
 // It runs before Elysia sees the request at all (plugin.ts wraps every handler): no context, no
 // hooks, no routing. Each answer reads only what it must: the address, the request headers that
 // decide (Cookie, Authorization, the Vary ones, If-None-Match, X-Request-Id), the clock once.
+import { type Coding, type Encoded, encodedBody, preferredCoding } from './compress.ts';
+import { encodedTag, matchesEtag } from './etag.ts';
 import { pathOf, routeFamily } from './families.ts';
 
 /** A cached document as the hot path sees it (public-cache.ts's CachedDocument is one). */
@@ -18,6 +20,7 @@ export interface HotDocument {
   body: string;
   builtAt: number; // ms
   etag: string;
+  encoded?: Encoded; // its compressed bytes by coding (compress.ts), kept with the document
 }
 
 /** The answers remembered at one address, one per variant of the headers it varies on. */
@@ -32,17 +35,42 @@ export interface Prepared {
   address: string; // the address it answers (path and query as sent)
   family: string; // the route family of the address (families.ts), for the read limit and metrics
   fixed: Readonly<Record<string, string>>; // the route's headers, less those that change per answer
-  // The headers of the latest answer but its request id: rebuilt when the bytes or their age
-  // (in whole seconds) change. Copying a Headers is cheaper than making one from an object.
-  // The bytes are encoded once per document (a string body is transcoded to UTF-8 on every answer),
-  // into a Blob: a Response shares a Blob's bytes, where it copies an ArrayBuffer's (46 KB each time).
-  template?: { doc: HotDocument; age: number; headers: Headers; bytes: Blob };
+  codings: boolean; // whether the answer varies on Accept-Encoding (a text document: compress.ts)
+  // Per form of the bytes (identity, br, gzip): the headers of the latest answer but its request
+  // id, rebuilt when the bytes or their age (in whole seconds) change. Copying a Headers is cheaper
+  // than making one from an object. The bytes are encoded once per document (a string body is
+  // transcoded to UTF-8 on every answer), into a Blob: a Response shares a Blob's bytes, where it
+  // copies an ArrayBuffer's (46 KB each time).
+  templates?: Partial<Record<Form, Template>>;
 }
+
+type Form = 'identity' | Coding;
+
+interface Template {
+  doc: HotDocument;
+  age: number;
+  headers: Headers;
+  bytes: Blob;
+}
+
+/** The bytes the templates of one answer hold. */
+const heldBy = (p: Prepared | undefined): number => {
+  let n = 0;
+  for (const t of Object.values(p?.templates ?? {})) n += t.bytes.size;
+  return n;
+};
 
 const ENCODER = new TextEncoder();
 
-// Set per answer by the hot path itself (the age and tag of the bytes, the request's id).
-const PER_ANSWER = new Set(['age', 'etag', 'x-request-id']);
+// Set per answer by the hot path itself (the age, tag and coding of the bytes, the request's id).
+const PER_ANSWER = new Set(['age', 'etag', 'x-request-id', 'content-encoding']);
+
+/** A 304 with the answer's headers but its coding: it has no body to code. */
+function notModified(headers: Headers): Response {
+  const answer = new Response(null, { status: 304, headers });
+  answer.headers.delete('content-encoding');
+  return answer;
+}
 
 /** The address a request names without its origin: path and query exactly as sent. */
 export function addressOf(url: string): string {
@@ -59,6 +87,10 @@ const varyOf = (headers: Readonly<Record<string, string>>): string[] => {
         .filter(Boolean)
     : [];
 };
+
+// Accept-Encoding picks the form of the bytes within one remembered answer (respond), not a
+// variant of its own: clients send many spellings of the same few choices.
+const ENCODING = 'accept-encoding';
 
 const variantOf = (headers: Headers, vary: readonly string[]): string => {
   let out = '';
@@ -99,20 +131,21 @@ export class HotReads {
     const address = addressOf(request.url);
     const fixed: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) if (!PER_ANSWER.has(name.toLowerCase())) fixed[name] = value;
-    const vary = varyOf(fixed);
+    const varied = varyOf(fixed);
+    const codings = varied.includes(ENCODING);
+    const vary = varied.filter((h) => h !== ENCODING);
     let slot = this.slots.get(address);
     if (slot) this.drop(address, slot.vary.join() === vary.join() ? null : slot); // re-inserted below: the newest last
     if (!slot || slot.vary.join() !== vary.join()) slot = { vary, variants: new Map() };
     this.slots.set(address, slot);
     const variant = variantOf(request.headers, vary);
-    const old = slot.variants.get(variant);
-    if (old?.template) this.bytes -= old.template.bytes.size;
+    this.bytes -= heldBy(slot.variants.get(variant));
     slot.variants.delete(variant);
-    slot.variants.set(variant, { key, address, family, fixed });
+    slot.variants.set(variant, { key, address, family, fixed, codings });
     // A variant per distinct header value, bounded like the addresses.
     if (slot.variants.size > 8) {
       const [first, gone] = slot.variants.entries().next().value!;
-      if (gone.template) this.bytes -= gone.template.bytes.size;
+      this.bytes -= heldBy(gone);
       slot.variants.delete(first);
     }
     this.trim(address);
@@ -144,10 +177,10 @@ export class HotReads {
   /** The document `serving` names while the cache holds it fresh at `now`; else null, and its bytes go. */
   document(serving: Prepared, now?: number): HotDocument | null {
     const doc = this.current(serving.key, now);
-    if (!doc && serving.template) {
+    if (!doc && serving.templates) {
       // Stale or taken down: the route answers and remembers the next copy. The old bytes go now.
-      this.bytes -= serving.template.bytes.size;
-      serving.template = undefined;
+      this.bytes -= heldBy(serving);
+      serving.templates = undefined;
     }
     return doc;
   }
@@ -161,27 +194,30 @@ export class HotReads {
   respond(serving: Prepared, doc: HotDocument, requestHeaders: Headers, now: number, requestId: string): Response {
     this.answered++;
     const age = Math.max(0, Math.floor((now - doc.builtAt) / 1000));
-    let template = serving.template;
+    // The coding the caller prefers, when the document is text and compressing it paid.
+    const coding = serving.codings ? preferredCoding(requestHeaders.get(ENCODING)) : null;
+    const encoded = coding === null ? null : encodedBody(doc, coding);
+    const form: Form = encoded === null ? 'identity' : coding!;
+    const templates = (serving.templates ??= {});
+    let template = templates[form];
     if (template?.doc !== doc || template.age !== age) {
       const headers = new Headers(serving.fixed);
       headers.set('age', String(age));
-      headers.set('etag', doc.etag);
+      headers.set('etag', form === 'identity' ? doc.etag : encodedTag(doc.etag, form));
+      if (form !== 'identity') headers.set('content-encoding', form);
       let bytes: Blob;
       if (template?.doc === doc) bytes = template.bytes;
       else {
-        bytes = new Blob([ENCODER.encode(doc.body)]);
+        bytes = new Blob([encoded ?? ENCODER.encode(doc.body)]);
         this.bytes += bytes.size - (template?.bytes.size ?? 0);
       }
-      template = serving.template = { doc, age, headers, bytes };
+      template = templates[form] = { doc, age, headers, bytes };
       this.trim(serving.address); // once per document and second, not per answer
     }
     // A Response copies the Headers it is given: the template is copied once, into the answer,
     // and the answer's own copy takes the request id (no intermediate Headers to copy again).
     const held = requestHeaders.get('if-none-match');
-    const answer =
-      held !== null && matchesEtag(held, doc.etag)
-        ? new Response(null, { status: 304, headers: template.headers })
-        : new Response(template.bytes, { headers: template.headers });
+    const answer = held !== null && matchesEtag(held, doc.etag) ? notModified(template.headers) : new Response(template.bytes, { headers: template.headers });
     answer.headers.set('x-request-id', requestId);
     return answer;
   }
@@ -189,7 +225,7 @@ export class HotReads {
   /** Forgets a slot and its bytes (with `slot` null: only takes the address out of the order). */
   private drop(address: string, slot: Slot | null): void {
     this.slots.delete(address);
-    if (slot) for (const v of slot.variants.values()) if (v.template) this.bytes -= v.template.bytes.size;
+    if (slot) for (const v of slot.variants.values()) this.bytes -= heldBy(v);
   }
 
   /** The oldest addresses go while over either bound; `keep` (the one in use) stays. */
@@ -214,12 +250,4 @@ export class HotReads {
   get heldBytes(): number {
     return this.bytes;
   }
-}
-
-/** Weak comparison (RFC 9110 §13.1.2): a CDN that compressed the body may have weakened the tag. */
-export function matchesEtag(header: string, etag: string): boolean {
-  return header.split(',').some((t) => {
-    const tag = t.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
 }

@@ -22,10 +22,12 @@
 import type { Context } from 'elysia';
 import type { Clock } from '../clock.ts';
 import type { AppContext } from '../context.ts';
+import { type Coding, compressibleType, type Encoded, encodedBody, preferredCoding, varyWithEncoding } from './compress.ts';
+import { encodedTag, matchesEtag } from './etag.ts';
 import { ApiError, type ErrorCode, fail } from './errors.ts';
 import { getOrSet } from '../lib/maps.ts';
 import { PROCESS_METRICS } from '../lib/metrics.ts';
-import { HotReads, matchesEtag } from './hot-reads.ts';
+import { HotReads } from './hot-reads.ts';
 import { publicCacheStore } from './public-cache-store.ts';
 import { watchRemovals } from './removal-watch.ts';
 
@@ -42,6 +44,8 @@ export interface CachedDocument {
   body: string;
   builtAt: number; // ms
   etag: string;
+  /** The body's compressed bytes by coding, made on first demand (compress.ts). */
+  encoded?: Encoded;
 }
 
 interface Entry extends CachedDocument {
@@ -218,12 +222,14 @@ export class DocumentCache {
     let body: string;
     let etag: string | undefined;
     let content: bigint | number | undefined;
+    let encoded: Encoded | undefined;
     if (typeof built === 'string') body = built;
     else {
       content = Bun.hash(built.content);
       if (old && old.content === content) {
         body = old.body;
         etag = old.etag;
+        encoded = old.encoded; // the same bytes: their compressed forms still hold
       } else body = built.body();
     }
     const entry: Entry = {
@@ -234,6 +240,7 @@ export class DocumentCache {
       expiresAt: at.now + maxAgeMs,
       size: body.length,
       content,
+      ...(encoded ? { encoded } : {}),
     };
     origins.set(entry, { cache: this, key });
     // The removal counter only grows, and a clock only forward: the later start wins.
@@ -317,38 +324,51 @@ export function publicCache(ctx: AppContext): DocumentCache {
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const HTML_TYPE = 'text/html; charset=utf-8';
 
+/** A served document's body: its text, its compressed bytes, or null with 304. */
+export type DocumentBody = string | Uint8Array | null;
+
 /** What a route handler gets from Elysia that serving a document needs. */
 export type Http = Pick<Context, 'request' | 'set'>;
 
 /**
- * Serves a cached document: its headers go into `set` and its stored body string is the return
- * value (Elysia's fast path: no Response to merge headers into, no re-serialization), or null
- * with 304 when the caller already holds these bytes. Cache-Control names the document's whole
- * max-age and `Age` how old the bytes are, so a browser or CDN keeps them for what is left of it
- * (max-age − Age) and never longer than `maxAgeSeconds` after they were built.
+ * Serves a cached document: its headers go into `set` and its stored body is the return value
+ * (Elysia's fast path: no Response to merge headers into, no re-serialization), or null with 304
+ * when the caller already holds these bytes. Cache-Control names the document's whole max-age and
+ * `Age` how old the bytes are, so a browser or CDN keeps them for what is left of it (max-age −
+ * Age) and never longer than `maxAgeSeconds` after they were built. A text document is answered
+ * in the coding the caller prefers (br, gzip), compressed once per copy (compress.ts), with
+ * Vary: Accept-Encoding and the coding's own ETag.
  */
 export function sendDocument(
   doc: CachedDocument,
   http: Http,
   now: number,
   opts: { maxAgeSeconds: number; contentType: string; headers?: Record<string, string> },
-): string | null {
+): DocumentBody {
   const h = http.set.headers;
   if (opts.headers) Object.assign(h, opts.headers);
   h['content-type'] = opts.contentType;
   h['cache-control'] = `public, max-age=${opts.maxAgeSeconds}`;
   h.age = String(Math.max(0, Math.floor((now - doc.builtAt) / 1000)));
-  h.etag = doc.etag;
+  let encoded: Uint8Array | null = null;
+  let coding: Coding | null = null;
+  if (compressibleType(opts.contentType)) {
+    h.vary = varyWithEncoding(h.vary as string | undefined);
+    coding = preferredCoding(http.request.headers.get('accept-encoding'));
+    encoded = coding === null ? null : encodedBody(doc, coding);
+  }
+  h.etag = encoded !== null && coding !== null ? encodedTag(doc.etag, coding) : doc.etag;
   const held = http.request.headers.get('if-none-match');
   if (held !== null && matchesEtag(held, doc.etag)) {
     http.set.status = 304;
     return null;
   }
+  if (encoded !== null) h['content-encoding'] = coding!; // a 304 has no body to code
   // The next anonymous GET of this address is answered from here before routing, with all the
   // headers set so far (the conventions' CORS, the route's own): see hot-reads.ts.
   const origin = origins.get(doc);
   if (origin) origin.cache.hot.remember(http.request, origin.key, h as Record<string, string>);
-  return doc.body;
+  return encoded ?? doc.body;
 }
 
 /**
@@ -383,7 +403,7 @@ export interface JsonDocument {
 }
 
 /** A JSON public document through the cache: built by `build`, serialized once, served as bytes. */
-export function cachedJson(ctx: AppContext, http: Http, key: string, maxAgeSeconds: number, build: () => unknown, stamps?: readonly string[]): string | null {
+export function cachedJson(ctx: AppContext, http: Http, key: string, maxAgeSeconds: number, build: () => unknown, stamps?: readonly string[]): DocumentBody {
   const doc = publicCache(ctx).get(key, maxAgeSeconds * 1000, () => stableJson(build(), stamps));
   return sendDocument(doc, http, ctx.clock.now(), { maxAgeSeconds, contentType: JSON_TYPE });
 }
@@ -399,7 +419,7 @@ const unavailable = (doc: { key: string; unavailable: ErrorCode }, e: unknown): 
  * cache's change counters is logged and answered 503 with that code, never a partial document.
  * A deliberate refusal (an ApiError such as 400 or 404) passes through unchanged.
  */
-export function guardedJson(ctx: AppContext, http: Http, doc: JsonDocument & { unavailable: ErrorCode }, build: () => unknown): string | null {
+export function guardedJson(ctx: AppContext, http: Http, doc: JsonDocument & { unavailable: ErrorCode }, build: () => unknown): DocumentBody {
   try {
     return cachedJson(ctx, http, doc.key, doc.maxAgeSeconds, build, doc.stamps);
   } catch (e) {
@@ -418,7 +438,7 @@ export function guardedJsonStale(
   http: Http,
   doc: JsonDocument & { unavailable: ErrorCode },
   build: () => Promise<unknown>,
-): string | null | Promise<string | null> {
+): DocumentBody | Promise<DocumentBody> {
   const maxAgeMs = doc.maxAgeSeconds * 1000;
   const send = (d: CachedDocument) => sendDocument(d, http, ctx.clock.now(), { maxAgeSeconds: doc.maxAgeSeconds, contentType: JSON_TYPE });
   try {

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded } from '../http/schema.ts';
-import { guardedJson, type Http } from '../http/public-cache.ts';
+import { guardedJson, type Http, type DocumentBody } from '../http/public-cache.ts';
 import { cacheHeaders, type HeaderDoc, jsonAnswer } from '../http/contract.ts';
 import { scoreHistoryDocumentSchema } from './document.ts';
 import { type HistoryWindow, WINDOW_NAMES, WINDOWS } from './document.ts';
@@ -40,7 +40,7 @@ const DESCRIPTION = [
 ].join('\n\n');
 
 /** The history of one window through the public cache; a read that fails answers 503. */
-const serveHistory = (ctx: AppContext, http: Http, window: HistoryWindow): string | null =>
+const serveHistory = (ctx: AppContext, http: Http, window: HistoryWindow): DocumentBody =>
   guardedJson(ctx, http, { key: `score-history:${window}`, maxAgeSeconds: HISTORY_MAX_AGE_SECONDS, unavailable: 'SCORE_UNAVAILABLE' }, () =>
     readScoreHistory(ctx, window),
   );

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { type PageRequest, pageOf, pageRequest } from '../http/paging.ts';
-import { HTML_TYPE, type Http, publicCache, sendDocument } from '../http/public-cache.ts';
+import { HTML_TYPE, type Http, publicCache, sendDocument, type DocumentBody } from '../http/public-cache.ts';
 import { esc, pageHeaders, pageHtml, timeHtml } from '../pages/html.ts';
 import { ENVELOPE, id, time } from '../public/envelope.ts';
 import { publicUrl } from './email.ts';
@@ -112,7 +112,7 @@ ${doc.items.length ? `<ul class="items">${items}</ul>` : '<p>Nothing has been se
 const PAGE_ITEMS = 50;
 
 /** The /outreach page: the log's page as HTML (its newest items, or those before a cursor), through the same cache. */
-export function serveLogPage(ctx: AppContext, http: Http, before: string | undefined): string | null {
+export function serveLogPage(ctx: AppContext, http: Http, before: string | undefined): DocumentBody {
   const req = pageRequest(LOG_FEED, { limit: PAGE_ITEMS, ...(before ? { before } : {}) });
   const doc = publicCache(ctx).get(`page:${logCacheKey(req)}`, LOG_MAX_AGE_SECONDS * 1000, () => pageHtml('Outreach log · svc', renderLog(readLog(ctx, req))));
   const { 'content-type': _, ...headers } = pageHeaders();

@@ -2,7 +2,7 @@
 // from src/docs/routes.ts): what the board is, the newest published articles, the newest board
 // activity and where the public documents are. Kept in the public cache for a few seconds.
 import type { AppContext } from '../context.ts';
-import { type Http, HTML_TYPE, publicCache, sendDocument } from '../http/public-cache.ts';
+import { type Http, HTML_TYPE, publicCache, sendDocument, type DocumentBody } from '../http/public-cache.ts';
 import { readActivity } from '../public/activity.ts';
 import { publicFeed } from '../pubs/reads.ts';
 import { ACTIVITY_FEED, ARTICLES_FEED } from '../feeds/paths.ts';
@@ -67,7 +67,7 @@ function build(ctx: AppContext): string {
 }
 
 /** GET / for a browser: the home page. */
-export function homePage(ctx: AppContext, http: Http): string | null {
+export function homePage(ctx: AppContext, http: Http): DocumentBody {
   const doc = publicCache(ctx).get('page:home', HOME_MAX_AGE_SECONDS * 1000, () => build(ctx));
   return sendDocument(doc, http, ctx.clock.now(), { maxAgeSeconds: HOME_MAX_AGE_SECONDS, contentType: HTML_TYPE, headers: pageHeaders(HOME_OPTIONS) });
 }

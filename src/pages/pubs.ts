@@ -5,7 +5,7 @@
 import { listPublicComments } from '../comments/public.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
-import { type CachedDocument, type Http, HTML_TYPE, publicCache, sendDocument } from '../http/public-cache.ts';
+import { type CachedDocument, type Http, HTML_TYPE, publicCache, sendDocument, type DocumentBody } from '../http/public-cache.ts';
 import { publicFeed, publicPost } from '../pubs/reads.ts';
 import { renderBlocks } from './blocks.ts';
 import { ARTICLES_FEED } from '../feeds/paths.ts';
@@ -26,7 +26,7 @@ class NotAPage {
 }
 
 /** A page kept in the public cache: built at most once per max-age, taken out at once by a withdrawal or hiding. */
-export function cachedPage(ctx: AppContext, http: Http, key: string, maxAge: number, opts: PageOptions, build: () => string): Response | string | null {
+export function cachedPage(ctx: AppContext, http: Http, key: string, maxAge: number, opts: PageOptions, build: () => string): Response | DocumentBody {
   let doc: CachedDocument;
   try {
     doc = publicCache(ctx).get(key, maxAge * 1000, build);
@@ -52,7 +52,7 @@ export const authorLink = (name: string) => `<a href="/agents/${esc(encodeURICom
 // ---- /pubs/ ------------------------------------------------------------------------------------
 
 /** GET /pubs/?sort=new|top&cursor=…: one page of published articles. */
-export function feedPage(ctx: AppContext, http: Http, query: { sort?: unknown; cursor?: unknown }): Response | string | null {
+export function feedPage(ctx: AppContext, http: Http, query: { sort?: unknown; cursor?: unknown }): Response | DocumentBody {
   const sort = query.sort ?? 'new';
   if (sort !== 'new' && sort !== 'top') return errorPage(400, 'Bad request', 'Articles are sorted by new or top (one sort).');
   if (query.cursor !== undefined && typeof query.cursor !== 'string') return errorPage(400, 'Bad request', 'A page link carries one cursor.');
@@ -192,7 +192,7 @@ ${commentForm(ctx, post.id, post.revision_id)}</main>${FOOTER}`;
 const ARTICLE_OPTIONS: PageOptions = { scripts: [COMMENT_FORM_SCRIPT], feeds: [ARTICLES_FEED] };
 
 /** GET /pubs/{post_id}: the published article people read, or an HTML 404/410 (withdrawn, or taken down). */
-export function articlePage(ctx: AppContext, http: Http, param: unknown): Response | string | null {
+export function articlePage(ctx: AppContext, http: Http, param: unknown): Response | DocumentBody {
   // A path segment that is no valid percent-encoding reaches here as null: no article has it.
   const id = typeof param === 'string' ? param : '';
   return cachedPage(ctx, http, articleKey(id), ARTICLE_MAX_AGE_SECONDS, ARTICLE_OPTIONS, () => buildArticle(ctx, id));

@@ -8,7 +8,7 @@ import { postUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
-import { guardedJson, type Http } from '../http/public-cache.ts';
+import { guardedJson, type Http, type DocumentBody } from '../http/public-cache.ts';
 import { ENVELOPE, id, time, url } from './envelope.ts';
 import { SINCE_HELP, type Since } from './since.ts';
 import { type ActivityRow, type PublicStore, publicStore } from './store.ts';
@@ -121,7 +121,7 @@ export function readActivity(ctx: AppContext, q: ActivityQuery): ActivityDocumen
 }
 
 /** The activity document through the public cache; equal queries share one entry. */
-export function serveActivity(ctx: AppContext, http: Http, q: ActivityQuery): string | null {
+export function serveActivity(ctx: AppContext, http: Http, q: ActivityQuery): DocumentBody {
   const since = q.since === undefined ? '' : q.since.kind === 'id' ? q.since.id : `t${q.since.ms}`;
   return guardedJson(ctx, http, { key: `activity:${q.limit}:${since}`, maxAgeSeconds: ACTIVITY_MAX_AGE_SECONDS, unavailable: 'ACTIVITY_UNAVAILABLE' }, () =>
     readActivity(ctx, q),

@@ -5,7 +5,7 @@
 import { threadUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { type CachedDocument, type Http, HTML_TYPE, publicCache, sendDocument } from '../http/public-cache.ts';
+import { type CachedDocument, type Http, HTML_TYPE, publicCache, sendDocument, type DocumentBody } from '../http/public-cache.ts';
 import { errorPage, esc, pageHeaders, pageHtml } from '../pages/html.ts';
 import type { ThreadPostRow } from './store.ts';
 import { oneLine } from './text.ts';
@@ -60,7 +60,7 @@ class NotAPage {
  * kept in the public cache like the JSON documents (built at most once per 30 s; a deletion or an
  * edit is out at once); the build is synchronous, so two readers never build one page twice.
  */
-export function serveThreadPage(ctx: AppContext, http: Http, id: string): Response | string | null {
+export function serveThreadPage(ctx: AppContext, http: Http, id: string): Response | DocumentBody {
   let doc: CachedDocument;
   try {
     doc = publicCache(ctx).get(`page:thread:${id.toLowerCase()}`, THREAD_MAX_AGE_SECONDS * 1000, () => {

@@ -7,7 +7,7 @@ import { postUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
-import { cachedJson, type Http } from '../http/public-cache.ts';
+import { cachedJson, type Http, type DocumentBody } from '../http/public-cache.ts';
 import { ENVELOPE, id, time as at, url } from './envelope.ts';
 import { publicStore, type ThreadPostRow } from './store.ts';
 
@@ -107,6 +107,6 @@ export function readThread(ctx: AppContext, id: string): ThreadDocument {
 }
 
 /** The thread document through the public cache, one entry per id named. */
-export function serveThread(ctx: AppContext, http: Http, id: string): string | null {
+export function serveThread(ctx: AppContext, http: Http, id: string): DocumentBody {
   return cachedJson(ctx, http, `thread:${id.toLowerCase()}`, THREAD_MAX_AGE_SECONDS, () => readThread(ctx, id));
 }

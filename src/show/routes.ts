@@ -7,7 +7,7 @@ import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer as privateAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
-import { guardedJson, type Http } from '../http/public-cache.ts';
+import { guardedJson, type Http, type DocumentBody } from '../http/public-cache.ts';
 import { documentAnswers } from '../public/envelope.ts';
 import { readShow, SHOW_MAX_AGE_SECONDS, SHOW_PAGE_MAX, ShowDocumentSchema, type ShowPosition, showPosition } from './document.ts';
 import { OFFICE_SHOW_MAX } from './office.ts';
@@ -43,7 +43,7 @@ function cursorOf(ctx: AppContext, before: string | undefined): { id: string; at
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const serveShow = (ctx: AppContext, http: Http, before: string | undefined): string | null => {
+const serveShow = (ctx: AppContext, http: Http, before: string | undefined): DocumentBody => {
   const cursor = cursorOf(ctx, before);
   return guardedJson(
     ctx,

@@ -114,7 +114,7 @@ describe('the hot path of a cached public document', () => {
     expect(json.headers.get('content-type')).toContain('application/json');
     const again = await read(t, '/', html);
     expect(again.text).toBe(page.text);
-    expect(again.headers.get('vary')).toBe('Accept');
+    expect(again.headers.get('vary')).toBe('Accept, Accept-Encoding');
     expect(publicCache(t.ctx).hot.answered).toBe(1);
     expect((await read(t, '/', { accept: 'application/json' })).headers.get('content-type')).toContain('application/json');
     expect(publicCache(t.ctx).hot.answered).toBe(1);
