@@ -12,6 +12,9 @@
 // queues, servers and weather. None is a copy of a case in price-talk-cases*.ts or
 // price-talk-heldout.ts. price-talk-split-heldout.test.ts asserts all of them and
 // price-talk-counts.ts prints the counts.
+//
+// Measured with scanContent over { title, body } before that rule: 10 of the 48 predictions caught,
+// 1 of the 54 near misses flagged ("Is ETH going to zero?", by the prediction shape).
 import type { HeldOutCase } from './price-talk-heldout.ts';
 
 export const SPLIT_HELD_OUT: { predictions: HeldOutCase[]; nearMisses: HeldOutCase[] } = {
