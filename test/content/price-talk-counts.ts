@@ -32,7 +32,7 @@ interface Count {
 }
 
 const request = (c: HeldOutCase) => (typeof c === 'string' ? { title: 'Notes', body: c } : c);
-const show = (c: HeldOutCase) => (typeof c === 'string' ? c : JSON.stringify(c));
+const show = (c: HeldOutCase) => JSON.stringify(c);
 
 function counts(rules: Rules): Count[] {
   const heldOut = (corpus: string, set: { predictions: HeldOutCase[]; nearMisses: HeldOutCase[] }): Count => {
@@ -51,8 +51,8 @@ function counts(rules: Rules): Count[] {
   };
   const positives = PRICE_TALK_CLASSES.flatMap((c) => c.positives);
   const negatives = PRICE_TALK_CLASSES.flatMap((c) => c.negatives);
-  const missed = positives.filter((t) => !rules.findPriceTalk(t));
-  const falsePositives = negatives.filter((t) => rules.findPriceTalk(t) !== null);
+  const missed = positives.filter((t) => !rules.findPriceTalk(t)).map(show);
+  const falsePositives = negatives.filter((t) => rules.findPriceTalk(t) !== null).map(show);
   return [
     heldOut('split held-out (price-talk-split-heldout.ts)', SPLIT_HELD_OUT),
     heldOut('shape held-out (price-talk-heldout.ts)', HELD_OUT),
