@@ -10,7 +10,7 @@ export const CONTENT_CODES = {
   PRICE_TALK: {
     status: 422,
     message: 'Price predictions and buy/sell calls are not allowed.',
-    fix: 'Remove the phrase in details.match (a buy/sell call, or a prediction: a token, a movement and a target, in any field); report measured numbers with source and time instead.',
+    fix: 'Remove the phrase in details.match (a buy/sell call, or a prediction: a token, a movement and a target, in any field; a call and a prediction about it in one sentence or two adjacent ones count together, "Sell your ETH, it\'s going to zero"); report measured numbers with source and time instead.',
   },
   SELF_PITCH: {
     status: 422,

@@ -11,6 +11,7 @@ import {
   MULTIPLE,
   NOT_A_COUNT,
   NOT_AFTER,
+  NOT_ASKED,
   NUM,
   PRICE,
   PRICE_OR_NUMBER,
@@ -35,13 +36,13 @@ export const ADVERB = `(?: (?:easily|definitely|surely|literally|totally|probabl
 export const REACH = `(?:reach|hit|touch|see|be at|be worth|be trading at|be|retest|test|flip|go to|go up to|get to|break|cross|top|clear|smash|print|trade at|trade above|(?:run|rally|climb|pump|moon|rip|fly|send|rise|rocket|surge|jump|drop|fall|crash|dump|sink|tank|bleed) to)`;
 // Slang moves need no token named ("it's about to moon"); plain verbs do ("SOL will double"),
 // since "the build will go up" and "it will crash" are everyday predictions.
-const SLANG_MOVE = `(?:moon|go parabolic|go vertical|${MULTIPLE}|pump(?! (?:the|a|an|some|more|data|messages|events|it|them|out|up|into|through)${E})|(?:rip|send)(?: it)?(?= ?(?:[.!,;:)🚀🔥📈🌕]|$|soon|hard|higher|again|from here)))`;
-const MOVE = `(?:double|triple|quadruple|explode|skyrocket|soar|surge|rally|go up|go higher|rise|climb|fly|take off|dump|crash|tank|collapse|go to (?:zero|0)|rug|bleed|drop|fall|recover|break out|bounce|flip (?:eth|btc|bitcoin|ethereum|sol|solana))`;
+export const SLANG_MOVE = `(?:moon|go parabolic|go vertical|${MULTIPLE}|pump(?! (?:the|a|an|some|more|data|messages|events|it|them|out|up|into|through)${E})|(?:rip|send)(?: it)?(?= ?(?:[.!,;:)🚀🔥📈🌕]|$|soon|hard|higher|again|from here)))`;
+export const MOVE = `(?:double|triple|quadruple|explode|skyrocket|soar|surge|rally|go up|go higher|rise|climb|fly|take off|dump|crash|tank|collapse|go to (?:zero|0)|rug|bleed|drop|fall|recover|break out|bounce|flip (?:eth|btc|bitcoin|ethereum|sol|solana))`;
 
-const TRADE_VERB = `(?:buy|sell|grab|scoop(?: up)?|snag|ape(?: into| in)?|dump|short|long|accumulate|stack|load up on|load up|bag|cop|pick up|get in on|fade|hodl|hold|bid|yolo(?: into)?|rotate into|go (?:long|short)(?: on)?|buy up|back up the truck on|(?:fill|load) (?:up )?(?:your|ur) bags? (?:with|on)|(?:go )?all[- ]in on|get in (?:early )?on)`;
+export const TRADE_VERB = `(?:buy|sell|grab|scoop(?: up)?|snag|ape(?: into| in)?|dump|short|long|accumulate|stack|load up on|load up|bag|cop|pick up|get in on|fade|hodl|hold|bid|yolo(?: into)?|rotate into|go (?:long|short)(?: on)?|buy up|back up the truck on|(?:fill|load) (?:up )?(?:your|ur) bags? (?:with|on)|(?:go )?all[- ]in on|get in (?:early )?on)`;
 // "a long SOL transaction", "so short": the adjective, not the trade.
-const NOT_ADJECTIVE = `(?!(?<=(?:a|the|too|so|very|how|as|is|are|was) )(?:long|short)${E})`;
-const QUANTITY = `(?:(?:your|ur|some|more|all (?:your|ur|the)|a bag of|a (?:bunch|ton|lot|stack|few) of|the) )?`;
+export const NOT_ADJECTIVE = `(?!(?<=(?:a|the|too|so|very|how|as|is|are|was) )(?:long|short)${E})`;
+export const QUANTITY = `(?:(?:your|ur|some|more|all (?:your|ur|the)|a bag of|a (?:bunch|ton|lot|stack|few) of|the) )?`;
 const LEVEL_OR_PRICE = `(?:under|below|above|sub|at|@|around|near) ?${PRICE_OR_NUMBER}`;
 const SOON_EVENT = `(?:it|they|everyone|anyone|others|the (?:pump|dump|crash|rug|run|listing|launch|unlock|halving|breakout|news|announcement|rally|crowd|masses|whales|airdrop|squeeze|etf|merge)|listing|launch|(?:it'?s|its) too late)`;
 // What turns "buy SOL" from a step in a test into a call: urgency, a level, a plan or a cheer.
@@ -64,7 +65,7 @@ const MODAL_NEED = /will|'ll|gonna|could|should|might|can|may|must|head| to/i;
 const PRICE_NEED = /\d|dollar|buck|penny/i;
 const FUTURE_NEED = /by |before |until |til |till |in |around |eo[ymwq]|next |this |soon|shortly|tomorrow|tonight/i;
 const LEVEL_KEY_NEED = /entr|buy|tp|take|sl|stop|target|tgt|invalidation/i;
-const TRADE_VERB_NEED =
+export const TRADE_VERB_NEED =
   /buy|sell|grab|scoop|snag|ape|dump|short|long|accumulate|stack|load|bag|cop|pick up|get in|fade|hodl|hold|bid|yolo|rotate into|go |truck|fill|all[- ]in/i;
 
 const TRADING: { description: string; regex: string; gate?: string; need?: readonly RegExp[]; requires?: Prerequisite }[] = [
@@ -114,14 +115,16 @@ const TRADING: { description: string; regex: string; gate?: string; need?: reado
   },
   {
     description: 'a named token predicted at a bare number: "LINK going to 50", "SOL price will hit 1000"',
-    regex: re(`${PRICED}${IS} (?:(?:going|headed|heading|on (?:its|the) way) (?:to|for)|${MODAL}${ADVERB} ${REACH}) ${PRICE_OR_NUMBER}${NOT_A_COUNT}`),
+    regex: re(
+      `${NOT_ASKED}${PRICED}${IS} (?:(?:going|headed|heading|on (?:its|the) way) (?:to|for)|${MODAL}${ADVERB} ${REACH}) ${PRICE_OR_NUMBER}${NOT_A_COUNT}`,
+    ),
     gate: ` (?:(?:going|headed|heading|on (?:its|the) way) (?:to|for)|${MODAL}${ADVERB} ${REACH}) ${PRICE_OR_NUMBER}`,
     need: [/going|way|will|'ll|gonna|could|should|might|can|may|must|head| to/i, PRICE_NEED],
     requires: PRICED_PREREQUISITE,
   },
   {
     description: 'a token on its way to a price: "it\'s going to $1", "BONK heading to 0.001"',
-    regex: re(`${SUBJECT}${IS} (?:going|headed|heading|on (?:its|the|our) way|off|back) (?:to|for) ${PRICE}${NOT_A_COUNT}`),
+    regex: re(`${NOT_ASKED}${SUBJECT}${IS} (?:going|headed|heading|on (?:its|the|our) way|off|back) (?:to|for) ${PRICE}${NOT_A_COUNT}`),
     gate: ` (?:going|headed|heading|on (?:its|the|our) way|off|back) (?:to|for) ${PRICE}`,
     need: [/ to | for /i, PRICE_NEED],
   },

@@ -25,11 +25,30 @@ const FR_RISE = String.raw`va (?:monter|exploser|grimper|s'envoler|pomper|d[ée]
 const DE_RISE = `(?:wird|werden) (?:bald |sicher |definitiv )?(?:steigen|explodieren|pumpen|durch die decke gehen|abheben|sich verdoppeln|zum mond)`;
 const IT_RISE = `salir[àa]|esploder[àa]|andr[àa] (?:alla luna|su)`;
 
+// The imperatives of "buy" and "sell", by language, and what may stand between them and a token.
+const ES_CALL = `c[oó]mpr(?:a|e|en|ad|ar)(?:lo|la|los|las)?|v[eé]nd(?:e|a|an|ed|er)(?:lo|la|los|las)?`;
+const ES_DET = `(?:tu|tus|su|sus|el|la|los|las|m[aá]s|algo de) `;
+const PT_CALL = `(?:compr(?:e|a|em|ar)|vend(?:e|a|am|er))(?:-(?:o|a|os|as))?`;
+const PT_DET = `(?:seu|seus|sua|suas|o|a|os|as|mais|um pouco de) `;
+const IT_CALL = `compra(?:lo|la|te)?|vendi(?:lo|la)?|vendete`;
+const IT_DET = `(?:il|lo|la|i|gli|le|del|dei|degli|della|delle|un po' di|altri|altro) `;
+
+/**
+ * A call on a token, then in the same sentence a rise with its subject left out after a
+ * conjunction ("Compra SOL porque va a subir"): the i18n form of price-talk-split.ts. The rise
+ * must follow the conjunction directly, so "porque la latencia va a subir" names what rises.
+ * French and German say the subject ("car il va exploser", "denn er wird steigen"), which the
+ * rise patterns below already read. A rise followed by an article has an object ("va a explotar
+ * la base de datos"): a thing that blows up, not a price.
+ */
+const callThenRise = (call: string, det: string, conjunctions: string, rise: string, articles: string): string =>
+  `${B}(?:${call}) (?:${det})?${TOKEN}[^.!?]{0,40}?${B}(?:${conjunctions}) (?:${rise})${E}(?! (?:${articles})${E})`;
+
 const I18N: { description: string; regex: string; gate?: string; need?: readonly RegExp[] }[] = [
   {
     description: 'es: "compra ya", "véndelo ahora"',
     regex: re(
-      `${B}(?:c[oó]mpr(?:a|e|en|ad|ar)(?:lo|la|los|las)?|v[eé]nd(?:e|a|an|ed|er)(?:lo|la|los|las)?) (?:(?:tu|tus|su|sus|el|la|los|las|m[aá]s|algo de) )?(?:${TOKEN} )?(?:ya(?! no${E})|ahora(?: mismo)?|hoy mismo|r[aá]pido|antes de que (?:suba|explote|despegue|sea tarde)|mientras (?:est[eé]|est[aá]) barat[oa])${E}`,
+      `${B}(?:${ES_CALL}) (?:${ES_DET})?(?:${TOKEN} )?(?:ya(?! no${E})|ahora(?: mismo)?|hoy mismo|r[aá]pido|antes de que (?:suba|explote|despegue|sea tarde)|mientras (?:est[eé]|est[aá]) barat[oa])${E}`,
     ),
     need: [/compr|cómpr|vend|vénd/i],
   },
@@ -40,6 +59,12 @@ const I18N: { description: string; regex: string; gate?: string; need?: readonly
     need: [/va a|van a|subir|explotar|despegar|disparar/i],
   },
   {
+    description: 'es: a call, then "porque va a subir"',
+    regex: re(callThenRise(ES_CALL, ES_DET, 'porque|que|pues|ya que|y', ES_RISE, 'el|la|los|las|un|una|unos|unas|en|de|del|al')),
+    gate: verbsOf(ES_RISE),
+    need: [/compr|cómpr|vend|vénd/i, /va a|van a|subir|explotar|despegar|disparar/i],
+  },
+  {
     description: 'es: "a la luna" said of a token',
     regex: re(`${TOKEN} (?:va |van |se va |directo |rumbo )?(?:a|hasta) la luna${E}`),
     gate: ' la luna',
@@ -48,7 +73,7 @@ const I18N: { description: string; regex: string; gate?: string; need?: readonly
   {
     description: 'pt: "compre agora", "compra já"',
     regex: re(
-      `${B}(?:compr(?:e|a|em|ar)|vend(?:e|a|am|er))(?:-(?:o|a|os|as))? (?:(?:seu|seus|sua|suas|o|a|os|as|mais|um pouco de) )?(?:${TOKEN} )?(?:j[aá](?! n[ãa]o${E})|agora(?: mesmo)?|hoje mesmo|logo|antes que (?:suba|exploda|seja tarde)|enquanto (?:est[aá]|t[aá]) barat[oa])${E}`,
+      `${B}${PT_CALL} (?:${PT_DET})?(?:${TOKEN} )?(?:j[aá](?! n[ãa]o${E})|agora(?: mesmo)?|hoje mesmo|logo|antes que (?:suba|exploda|seja tarde)|enquanto (?:est[aá]|t[aá]) barat[oa])${E}`,
     ),
     need: [/compr|vend/i],
   },
@@ -57,6 +82,12 @@ const I18N: { description: string; regex: string; gate?: string; need?: readonly
     regex: re(subjectThen(`o pre[cç]o|esse token|essa moeda|isso`, PT_RISE)),
     gate: verbsOf(PT_RISE),
     need: [/vai |vao |vão |ira |irá |subir|explodir|decolar|disparar/i],
+  },
+  {
+    description: 'pt: a call, then "porque vai subir"',
+    regex: re(callThenRise(PT_CALL, PT_DET, 'porque|que|pois|j[aá] que|e', PT_RISE, 'o|os|as|um|uma|no|na|do|da|em|de')),
+    gate: verbsOf(PT_RISE),
+    need: [/compr|vend/i, /vai |vao |vão |ira |irá |subir|explodir|decolar|disparar/i],
   },
   { description: 'pt: "para a lua" said of a token', regex: re(`${TOKEN} (?:vai |rumo |direto )?(?:pra|para a|[àa]) lua${E}`), gate: ' lua', need: [/ lua/i] },
   {
@@ -94,9 +125,15 @@ const I18N: { description: string; regex: string; gate?: string; need?: readonly
   { description: 'de: "zum Mond" said of a token', regex: re(`${TOKEN} (?:geht |fliegt )?(?:zum|auf den) mond${E}`), gate: ' mond', need: [/ mond/i] },
   {
     description: 'it: "compra ora", "salirà"',
-    regex: re(`${B}(?:compra(?:lo|la|te)?|vendi(?:lo|la)?|vendete) (?:ora|adesso|subito|oggi)${E}|${subjectThen(`il prezzo|questo token`, IT_RISE)}`),
-    gate: `(?:compra(?:lo|la|te)?|vendi(?:lo|la)?|vendete) (?:ora|adesso|subito|oggi)${E}|${verbsOf(IT_RISE)}`,
+    regex: re(`${B}(?:${IT_CALL}) (?:ora|adesso|subito|oggi)${E}|${subjectThen(`il prezzo|questo token`, IT_RISE)}`),
+    gate: `(?:${IT_CALL}) (?:ora|adesso|subito|oggi)${E}|${verbsOf(IT_RISE)}`,
     need: [/compra|vend|salir|esploder|andr/i],
+  },
+  {
+    description: 'it: a call, then "perché salirà"',
+    regex: re(callThenRise(IT_CALL, IT_DET, 'perch[ée]|che|poich[ée]|e|quindi', IT_RISE, 'il|lo|la|i|gli|le|un|una|nel|nella|del|della|in|di')),
+    gate: verbsOf(IT_RISE),
+    need: [/compra|vend/i, /salir|esploder|andr/i],
   },
 ];
 

@@ -11,10 +11,11 @@
 //  - the target ends the claim: after it comes punctuation, the end, or a word that carries a
 //    prediction on ("by", "soon", "eventually", "and" …), never a noun it would count ("zero
 //    downtime", "1,000 peers", "10x speed", "100 requests per second", NOT_A_COUNT and FOLLOW).
+//  - a question asked with the verb first is not a claim ("Is ETH going to zero?", NOT_ASKED).
 // Measured on a held-out set written before this rule (test/content/price-talk-heldout.ts).
 import { lazyPhrase, type PhrasePattern } from './phrases.ts';
 import { ADVERB, IS, MODAL, REACH } from './price-talk-calls.ts';
-import { NOT_A_COUNT, NOT_AFTER, PRICE, PRICED, PRICED_PREREQUISITE } from './price-talk-vocab.ts';
+import { NOT_A_COUNT, NOT_AFTER, NOT_ASKED, PRICE, PRICED, PRICED_PREREQUISITE } from './price-talk-vocab.ts';
 
 const MOVEMENT = [
   `${IS} (?:going|heading|headed|on (?:its|the) way) (?:to|for|towards?)`,
@@ -25,7 +26,7 @@ const MOVEMENT = [
 
 // A price ("$25k", "1k", "a dollar", "10 dollars"), a number written with thousands separators
 // ("300,000"), a multiple ("100x"), zero, or the moon.
-const TARGET = String.raw`(?:${PRICE}|\d{1,3}(?:,\d{3}){1,4}(?:\.\d{1,12})?|zero|0(?![.,]?\d)|(?:the )?moon)`;
+export const TARGET = String.raw`(?:${PRICE}|\d{1,3}(?:,\d{3}){1,4}(?:\.\d{1,12})?|zero|0(?![.,]?\d)|(?:the )?moon)`;
 
 // Words that may follow a target and keep the sentence a prediction: a time, a hedge, a cheer, a
 // conjunction. Any other word makes the number a count of that word.
@@ -36,12 +37,12 @@ const FOLLOW_WORDS = [
   'lol|lmao|fr|ngl|imo|imho|tbh|lfg|wagmi|ser|bro|frens|baby|i|you|we|they|it|is|are|will|no',
 ].join('|');
 // A punctuation mark ends the claim, but a hyphen before a word joins a compound ("zero-fee").
-const FOLLOW = String.raw`(?=\s*$|\s*(?:[^\p{L}\p{N}\s-]|-(?![\p{L}\p{N}]))|\s+(?:${FOLLOW_WORDS})(?![\p{L}\p{N}]))`;
+export const FOLLOW = String.raw`(?=\s*$|\s*(?:[^\p{L}\p{N}\s-]|-(?![\p{L}\p{N}]))|\s+(?:${FOLLOW_WORDS})(?![\p{L}\p{N}]))`;
 
 export const SHAPE_PATTERNS: PhrasePattern[] = [
   lazyPhrase(
     'a prediction: a token, a movement and a target ("BTC goes to 250k", "the token is heading for zero")',
-    `${NOT_AFTER}${PRICED}(?:${MOVEMENT}) ${TARGET}${NOT_A_COUNT}${FOLLOW}`,
+    `${NOT_ASKED}${NOT_AFTER}${PRICED}(?:${MOVEMENT}) ${TARGET}${NOT_A_COUNT}${FOLLOW}`,
     'iu',
     // The movement and the target: a text without them skips the token lookbehinds.
     `(?:${MOVEMENT}) ${TARGET}${NOT_A_COUNT}${FOLLOW}`,

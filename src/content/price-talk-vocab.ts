@@ -50,6 +50,12 @@ export const PRICED_PREREQUISITE: Prerequisite = {
   },
 };
 
+/**
+ * Not the subject of a question asked with the verb first ("Is ETH going to zero?", "Is the token
+ * heading for 1k?"): a question predicts nothing. "ETH to 10k?" has no such verb and stays a call.
+ */
+export const NOT_ASKED = `(?<!(?:^|[.!?] ?)(?:is|are|was|were|will|would|does|do|did|can|could|should|shall|might|may|has|have) )`;
+
 /** A subject a slang prediction can be about without naming the token ("it's about to moon"). */
 export const IT = String.raw`(?:(?<![\p{L}])(?:it|this|that|this one)(?![\p{L}]))`;
 

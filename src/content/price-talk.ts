@@ -7,13 +7,15 @@
 // words in market reporting ("buy and sell counts", "buy-side liquidity"), so only the calls
 // ("buy now", "sell before", "ape in") are matched. The patterns here are the hype phrases; the
 // trading language (targets, imperatives on a ticker, TP/SL) is in price-talk-calls.ts and the
-// other languages in price-talk-i18n.ts. Text is also read once as leetspeak ("S0L t0 1k").
+// other languages in price-talk-i18n.ts; a prediction by its shape is in price-talk-shape.ts, and a
+// call and a prediction split over two clauses in price-talk-split.ts. Text is also read once as leetspeak ("S0L t0 1k").
 import { NeedIndex } from './needs.ts';
 import { execPhrase, MAX_MATCH, phraseForm, phraseScan, tidyForPhrases } from './phrases.ts';
 import type { PhrasePattern } from './phrases.ts';
 import { TRADING_PATTERNS } from './price-talk-calls.ts';
 import { I18N_PATTERNS } from './price-talk-i18n.ts';
 import { SHAPE_PATTERNS } from './price-talk-shape.ts';
+import { SPLIT_PATTERNS } from './price-talk-split.ts';
 import { leetCopy } from './price-talk-vocab.ts';
 
 const MULTIPLE = String.raw`\d{1,5}x`;
@@ -69,7 +71,7 @@ const HYPE_PATTERNS: PhrasePattern[] = [
   },
 ];
 
-export const PRICE_TALK_PATTERNS: readonly PhrasePattern[] = [...HYPE_PATTERNS, ...TRADING_PATTERNS, ...SHAPE_PATTERNS, ...I18N_PATTERNS];
+export const PRICE_TALK_PATTERNS: readonly PhrasePattern[] = [...HYPE_PATTERNS, ...TRADING_PATTERNS, ...SHAPE_PATTERNS, ...SPLIT_PATTERNS, ...I18N_PATTERNS];
 
 let needIndex: NeedIndex | undefined;
 /** The patterns' needs in one automaton (needs.ts), built on the first text scanned. */

@@ -64,8 +64,9 @@ describe('hostile bodies built from the prefixes and alphabets the detectors loo
 describe('64 KB bodies built from the price-talk vocabulary finish', () => {
   // Digit and comma runs once made a number pattern retry every shorter prefix (quadratic); each
   // unit here is the start of some pattern, at every position of the text. Only the two that
-  // repeat into a real trade plan ("entry 1 entry 1", "TP 1/TP 1") are price talk.
-  const plan = (match: string): ContentViolation => ({ code: 'PRICE_TALK', match, where: 'body' });
+  // repeat into a real trade plan ("entry 1 entry 1", "TP 1/TP 1") and a call with its prediction
+  // are price talk.
+  const priceTalk = (match: string): ContentViolation => ({ code: 'PRICE_TALK', match, where: 'body' });
   const units: [string, ContentViolation | null][] = [
     ['1,', null],
     ['1', null],
@@ -75,8 +76,8 @@ describe('64 KB bodies built from the price-talk vocabulary finish', () => {
     ['SOL to ', null],
     ['S0L ', null],
     ['E1 ', null],
-    ['entry 1 ', plan('entry 1 entry 1')],
-    ['TP 1/', plan('TP 1/TP 1')],
+    ['entry 1 ', priceTalk('entry 1 entry 1')],
+    ['TP 1/', priceTalk('TP 1/TP 1')],
     ['buy SOL ', null],
     // the prediction shape (price-talk-shape.ts): a subject and a movement with no target, or a
     // target that runs on into the next subject
@@ -85,6 +86,14 @@ describe('64 KB bodies built from the price-talk vocabulary finish', () => {
     ['ETH heading for zero ', null],
     ['BTC goes to 1,000 ', null],
     ['the price ', null],
+    // a call and a prediction over two clauses (price-talk-split.ts): a call with a prediction
+    // left open, a move with no time, a time with no target; the one whole pair is price talk
+    ['sell ETH, it will ', null],
+    ['ETH drops to 1 ', null],
+    ['soon ETH drops to ', null],
+    ['ETH is dropping to ', null],
+    ['compra SOL porque ', null],
+    ['sell ETH. it will double. ', priceTalk('sell ETH. it will double')],
     ['compra ', null],
     ['jetzt ', null],
     ['🚀', null],

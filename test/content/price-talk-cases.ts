@@ -290,6 +290,40 @@ const CALL_CLASSES: PriceTalkClass[] = [
       'Compramos SOL en el test de integración.',
     ],
   },
+  {
+    // The held-out set for this class is price-talk-split-heldout.ts; these are the forms found
+    // while probing the rule afterwards (line breaks, other punctuation, nouns after the token).
+    name: 'a call and a prediction over two clauses',
+    positives: [
+      "Weekly notes\nSell your ETH, it's going to zero",
+      "It's going to zero\nSell your ETH",
+      'Measured notes\nYou should sell your ETH, it will crash.',
+      "Sell your ETH; it's going to zero.",
+      'Buy SOL: it will double.',
+      "Sell your ETH (it's going to zero).",
+      'Exit ETH. Then it will recover.',
+      'Vende tu SOL porque va a explotar.',
+      'ETH is rallying to 5k by spring.',
+    ],
+    negatives: [
+      'Exit the ETH shell, it will crash.',
+      'Hold the SOL release. It will break.',
+      'Run the ETH tests. It goes to 100 runs.',
+      "Sell ETH? It's going to zero?",
+      'Use ETH for gas. It will drop to 5 gwei soon.',
+      'Sell your ETH and it goes to the treasury.',
+      'Buy the ETH book, it will change your life.',
+      'Stack SOL in the cache, it will double throughput.',
+      "Sell your ETH node, it's going to 0 peers.",
+      'Buy SOL for the demo, it will go up on the dashboard.',
+      'How To Buy SOL On Devnet. It Will Fail Without Fees',
+      'We Sell ETH Every Friday, It Goes To The Treasury',
+      'Compra SOL y la latencia va a subir.',
+      'Vende tu SOL porque va a explotar la base de datos.',
+      'ETH drops to $1,800, per CoinGecko at 14:00 UTC.',
+      'Is the token heading for 1k?',
+    ],
+  },
 ];
 
 export const PRICE_TALK_CLASSES: PriceTalkClass[] = [...CALL_CLASSES, ...FORM_CLASSES];

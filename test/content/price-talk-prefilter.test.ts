@@ -11,6 +11,7 @@ import { leetCopy } from '../../src/content/price-talk-vocab.ts';
 import { seededRandom } from './fixtures.ts';
 import { PRICE_TALK_CLASSES } from './price-talk-cases.ts';
 import { HELD_OUT, type HeldOutCase } from './price-talk-heldout.ts';
+import { SPLIT_HELD_OUT } from './price-talk-split-heldout.ts';
 import { SELF_PITCH_CASES } from './self-pitch-cases.ts';
 
 const flat = (c: HeldOutCase): string[] => (typeof c === 'string' ? [c] : [c.title, c.body]);
@@ -18,6 +19,8 @@ const SEEDS: string[] = [
   ...PRICE_TALK_CLASSES.flatMap((c) => [...c.positives, ...c.negatives]),
   ...HELD_OUT.predictions.flatMap(flat),
   ...HELD_OUT.nearMisses.flatMap(flat),
+  ...SPLIT_HELD_OUT.predictions.flatMap(flat),
+  ...SPLIT_HELD_OUT.nearMisses.flatMap(flat),
   ...SELF_PITCH_CASES.positives,
   ...SELF_PITCH_CASES.negatives,
 ];
@@ -32,6 +35,7 @@ const PROSE = [
   'SOL va vers la lune, BONK rumbo a la luna, PEPE para a lua, DOGE geht zum Mond.',
   'La latencia va a subir si el servidor se queda sin memoria.',
   'The pump is incoming, breakout imminent; we shipped the moon lander fix, coming soon to the relay.',
+  'Nobody here will make you rich, and generational wealth is not a metric; it drops to zero soon after the lease ends.',
 ];
 // Pieces the patterns are written in, so recombined texts land on and near their joints.
 const PIECES =
