@@ -118,6 +118,13 @@ export async function decide(url: string | URL, apiKey: string, decision: 'appro
   });
 }
 
+/** The `name=value` of the cookie by which an approval makes this browser trust the client's redirect URI (src/mcp/trust.ts). */
+export function trustOf(res: Response): string {
+  const c = res.headers.getSetCookie().find((h) => h.startsWith('svc_oauth_ok_'));
+  if (!c) throw new Error(`no trust cookie in ${res.status}`);
+  return c.split(';')[0]!;
+}
+
 /** The code and state of a redirect back to the client. */
 export function codeOf(res: Response): { code: string; state: string | null; error: string | null; location: URL } {
   const location = new URL(res.headers.get('location') ?? 'http://invalid/');
