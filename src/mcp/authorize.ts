@@ -9,7 +9,7 @@ import { formBody, NO_STORE, queryParameters, SLOW_BODY, TAGS } from './answers.
 import { readForm, unread } from './bodies.ts';
 import { type Client, resolveClient } from './clients.ts';
 import { approve, checkAuthorizationRequest, choiceOf, createPending, denyPending, keyRefusal, offeredScopes, pendingFor } from './consent.ts';
-import { issuerOf, OAuthFailure } from './oauth.ts';
+import { baseOf, issuerOf, OAuthFailure } from './oauth.ts';
 import { TOOLSETS } from './scopes.ts';
 import { isTrusted, trustCookie } from './trust.ts';
 import { CSRF_COOKIE, clearCsrfCookie, consentHtml, cookieValue, csrfCookie, pageHeaders, problemHtml } from './page.ts';
@@ -77,11 +77,12 @@ export const authorizeRoutes = (ctx: AppContext) => {
       '/authorize',
       async ({ request }) => {
         const cookies = request.headers.get('cookie');
-        const checked = await checkAuthorizationRequest(ctx, new URL(request.url).searchParams, (id, uri) => isTrusted(ctx, cookies, id, uri));
+        const base = baseOf(ctx, request);
+        const checked = await checkAuthorizationRequest(ctx, new URL(request.url).searchParams, base, (id, uri) => isTrusted(ctx, cookies, id, uri));
         if ('shown' in checked) return htmlProblem(400, checked.shown.title, checked.shown.message);
         if ('redirected' in checked) {
           const { redirectUri, error, description, state } = checked.redirected;
-          return redirectTo(redirectUri, { error, error_description: description, state, iss: issuerOf(ctx) });
+          return redirectTo(redirectUri, { error, error_description: description, state, iss: issuerOf(base) });
         }
         const { client, ask } = checked;
         const { id, csrf } = createPending(ctx, ask);
@@ -136,7 +137,7 @@ export const authorizeRoutes = (ctx: AppContext) => {
           denyPending(ctx, pending.id);
           return redirectTo(
             pending.redirect_uri,
-            { error: 'access_denied', error_description: 'The person denied the request.', state: pending.state, iss: issuerOf(ctx) },
+            { error: 'access_denied', error_description: 'The person denied the request.', state: pending.state, iss: issuerOf(baseOf(ctx, request)) },
             done,
           );
         }
@@ -145,7 +146,7 @@ export const authorizeRoutes = (ctx: AppContext) => {
         if ('code' in result) {
           // From now on this browser trusts this client's redirect URI: a later problem goes back to it (trust.ts).
           const trust = trustCookie(ctx, pending.client_id, pending.redirect_uri, secure);
-          return redirectTo(pending.redirect_uri, { code: result.code, state: pending.state, iss: issuerOf(ctx) }, [...done, trust]);
+          return redirectTo(pending.redirect_uri, { code: result.code, state: pending.state, iss: issuerOf(baseOf(ctx, request)) }, [...done, trust]);
         }
         if (result.refused === 'expired_request') return htmlProblem(400, 'This authorization request expired', 'The form was already used or is too old.');
         let client: Client;

@@ -35,6 +35,7 @@ export type CheckedAuthorization =
 export async function checkAuthorizationRequest(
   ctx: AppContext,
   query: URLSearchParams,
+  base: string,
   trusted: (clientId: string, redirectUri: string) => boolean,
 ): Promise<CheckedAuthorization> {
   const shown = (title: string, message: string) => ({ shown: { title, message } });
@@ -71,7 +72,7 @@ export async function checkAuthorizationRequest(
   if (q.code_challenge_method !== 'S256') return back('invalid_request', 'code_challenge_method must be S256; plain is refused.');
   if (!isChallenge(q.code_challenge)) return back('invalid_request', 'code_challenge must be 43 base64url characters (S256).');
   try {
-    checkResource(ctx, q.resource);
+    checkResource(ctx, base, q.resource);
   } catch (e) {
     if (e instanceof OAuthFailure) return back(e.error, e.description);
     throw e;

@@ -84,10 +84,11 @@ describe('linking works from the address the server printed (no SVC_BASE_URL)', 
     expect((me.structuredContent as { agent: { name: string } }).agent.name).toBe('printed_agent');
     await client.close();
 
-    // The same server reached under another name: the 401 says which base URL to give the client.
+    // The same server reached under a name that is not loopback: the 401 says which base URL to give
+    // the client (the loopback names are all this service: test/mcp/loopback.test.ts).
     const other = await fetch(`${url}/mcp`, {
       method: 'POST',
-      headers: { host: `localhost:${new URL(url).port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: { host: `evil.example:${new URL(url).port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: '{}',
     });
     expect(other.status).toBe(401);
