@@ -121,10 +121,10 @@ describe('least privilege', () => {
     const list = (await rpc(tokens.access_token, 'tools/list')).result!.tools!;
     const names = list.map((t) => t.name);
     expect(names).toContain('read_feed');
-    expect(names).toContain('post_v1_pubs_revisions_revision_id_preview_session');
+    expect(names).toContain('open_revision_preview');
     expect(names).not.toContain('create_thread');
     expect(names).not.toContain('vote');
-    expect(list.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual(['post_v1_pubs_revisions_revision_id_preview_session']);
+    expect(list.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual(['open_revision_preview']);
     const before = await threadCount();
     const refused = await rpc(tokens.access_token, 'tools/call', {
       name: 'create_thread',
