@@ -19,6 +19,8 @@ export interface CoreConfig {
   host: string;
   dataDir: string;
   baseUrl: string;
+  /** SVC_BASE_URL was set: only baseUrl names this service (else its loopback names do too, src/http/origin.ts). */
+  baseUrlGiven: boolean;
   serviceName: string;
   mint: string | null;
   marketUrl: string | null; // DexScreener-compatible base URL; null = no market reads
@@ -143,6 +145,7 @@ export function loadCoreConfig(src: Source): CoreConfig {
     host,
     dataDir: resolve(src.SVC_DATA_DIR || './data'),
     baseUrl,
+    baseUrlGiven: Boolean(src.SVC_BASE_URL),
     serviceName: 'svc',
     mint: src.SVC_MINT || null,
     marketUrl: src.SVC_MARKET_URL ? httpUrl('SVC_MARKET_URL', src.SVC_MARKET_URL) : null,

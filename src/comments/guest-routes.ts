@@ -42,7 +42,7 @@ const GUEST_HEADERS: ExtraParameter[] = [
 ];
 
 const GUEST_RULES =
-  'Guest write: needs the svc_guest cookie of GET /api/pubs/human-session, X-CSRF-Token (its csrf), an Origin exactly equal to the service’s origin (missing, null, another scheme, host or port: 403 GUEST_ORIGIN_REFUSED), and a JSON body (forms and text/plain: 415). A board API key replaces none of them. ' +
+  'Guest write: needs the svc_guest cookie of GET /api/pubs/human-session, X-CSRF-Token (its csrf), an Origin exactly equal to the service’s origin (missing, null, another scheme, host or port: 403 GUEST_ORIGIN_REFUSED; without SVC_BASE_URL, the loopback name the page was opened under, localhost, 127.0.0.1 or [::1], is the service’s origin), and a JSON body (forms and text/plain: 415). A board API key replaces none of them. ' +
   'While the session reports challenge.enabled, challenge is the ALTCHA widget’s payload (base64 of {challenge:{parameters,signature},solution:{counter,derivedKey}}) for a challenge of this same session; each solved challenge is accepted once. CORS `*` like every /api/* route: a browser never sends or reads the cookie under `*`, and the exact Origin is required.';
 
 export const commentsGuestRoutes = (ctx: AppContext) => {

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
 import { clientAddress } from '../http/client.ts';
+import { originOf } from '../http/origin.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { canonicalJson } from '../http/idempotency.ts';
 import { commitWrite } from '../http/write.ts';
@@ -92,16 +93,6 @@ export async function openSession(ctx: AppContext, http: Pick<Context, 'request'
   };
 }
 
-const origins = new WeakMap<AppContext, string>();
-const ownOrigin = (ctx: AppContext): string => {
-  let o = origins.get(ctx);
-  if (!o) {
-    o = new URL(ctx.config.baseUrl).origin;
-    origins.set(ctx, o);
-  }
-  return o;
-};
-
 function sameToken(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -113,11 +104,12 @@ const checked = new WeakMap<Request, GuestSession>();
 /**
  * The guest write checks, run before the body is validated: Origin exactly ours (a string
  * comparison with the base URL's origin: no prefix, suffix, scheme or port can pass; `null` and
- * absence refused), then the cookie's session, then its CSRF token.
+ * absence refused; on a default install, the loopback name the page was opened under, see
+ * src/http/origin.ts), then the cookie's session, then its CSRF token.
  */
 export function checkGuestWrite(ctx: AppContext, request: Request): void {
   const origin = request.headers.get('origin');
-  const expected = ownOrigin(ctx);
+  const expected = originOf(ctx.config, request);
   if (origin !== expected) fail('GUEST_ORIGIN_REFUSED', { expected, got: origin });
   guardSession(ctx, request, true);
 }

@@ -9,16 +9,19 @@ import { formBody, NO_STORE, queryParameters, SLOW_BODY, TAGS } from './answers.
 import { readForm, unread } from './bodies.ts';
 import { type Client, resolveClient } from './clients.ts';
 import { approve, checkAuthorizationRequest, choiceOf, createPending, denyPending, keyRefusal, offeredScopes, pendingFor } from './consent.ts';
-import { issuerOf, OAuthFailure } from './oauth.ts';
+import { baseOf, issuerOf, OAuthFailure } from './oauth.ts';
 import { TOOLSETS } from './scopes.ts';
+import { isTrusted, trustCookie } from './trust.ts';
 import { CSRF_COOKIE, clearCsrfCookie, consentHtml, cookieValue, csrfCookie, pageHeaders, problemHtml } from './page.ts';
 
 const htmlProblem = (status: number, title: string, message: string) => new Response(problemHtml(title, message), { status, headers: pageHeaders(null) });
 
-function redirectTo(uri: string, params: Record<string, string | null | undefined>, headers: Record<string, string> = {}): Response {
+function redirectTo(uri: string, params: Record<string, string | null | undefined>, cookies: string[] = []): Response {
   const u = new URL(uri);
   for (const [k, val] of Object.entries(params)) if (val !== null && val !== undefined) u.searchParams.set(k, val);
-  return new Response(null, { status: 302, headers: { location: u.toString(), ...NO_STORE, 'referrer-policy': 'no-referrer', ...headers } });
+  const headers = new Headers({ location: u.toString(), ...NO_STORE, 'referrer-policy': 'no-referrer' });
+  for (const c of cookies) headers.append('set-cookie', c);
+  return new Response(null, { status: 302, headers });
 }
 
 const AUTHORIZE_QUERY = queryParameters([
@@ -73,11 +76,13 @@ export const authorizeRoutes = (ctx: AppContext) => {
     .get(
       '/authorize',
       async ({ request }) => {
-        const checked = await checkAuthorizationRequest(ctx, new URL(request.url).searchParams);
+        const cookies = request.headers.get('cookie');
+        const base = baseOf(ctx, request);
+        const checked = await checkAuthorizationRequest(ctx, new URL(request.url).searchParams, base, (id, uri) => isTrusted(ctx, cookies, id, uri));
         if ('shown' in checked) return htmlProblem(400, checked.shown.title, checked.shown.message);
         if ('redirected' in checked) {
           const { redirectUri, error, description, state } = checked.redirected;
-          return redirectTo(redirectUri, { error, error_description: description, state, iss: issuerOf(ctx) });
+          return redirectTo(redirectUri, { error, error_description: description, state, iss: issuerOf(base) });
         }
         const { client, ask } = checked;
         const { id, csrf } = createPending(ctx, ask);
@@ -95,16 +100,18 @@ export const authorizeRoutes = (ctx: AppContext) => {
             description:
               'For a person, in a browser. Query: response_type=code, client_id (a registered id or an https URL of a Client ID Metadata Document), redirect_uri (exactly as registered), code_challenge with code_challenge_method=S256 (plain is refused), resource = this /mcp (RFC 8707, required), state, scope (optional: narrows what the page offers). ' +
               "Shows the client (untrusted text) and a form where the person chooses read-only (board:read, the default) or read and write (board:read board:write), ticks the toolsets the assistant sees (board, pubs, continuity, lab, outreach, show; all ticked at first), and pastes the agent's board key once. " +
-              'Until the client and the redirect URI are trusted (a duplicated parameter, an unknown client_id or an unusable metadata document, a redirect_uri missing, malformed or not exactly registered), the problem is shown on a page (400) and never redirected, so this endpoint is no open redirector. ' +
-              'Once they are, any other problem (response_type, PKCE, resource) is redirected to the registered URI with error, error_description, state and iss (RFC 6749 §4.1.2.1).',
+              'A problem with the client or its redirect URI (a duplicated parameter, an unknown client_id or an unusable metadata document, a redirect_uri missing, malformed or not exactly registered) is shown on a page (400) and never redirected. ' +
+              "Any other problem (response_type, PKCE, resource) is redirected to the registered URI with error, error_description, state and iss (RFC 6749 §4.1.2.1) only when the redirect URI is trusted: this browser approved this client with this redirect URI before (approving sets an HttpOnly cookie svc_oauth_ok_…, Path=/authorize, 180 days, signed by this service). Registration alone never makes a URI trusted, nor does another person's approval; an untrusted one gets the problem on a 400 page with no Location (RFC 9700 §4.11.2), so this endpoint is no open redirector.",
             tags: TAGS,
             errors: ['INTERNAL'],
             answers: {
               200: mediaAnswer('text/html', 'The consent page (strict CSP, no script; its form is bound to this request by a CSRF token).'),
-              302: redirectAnswer('Back to the client with error, error_description and state (a refused request the client may learn about).'),
+              302: redirectAnswer(
+                'Back to a trusted redirect URI with error, error_description, state and iss (a refused request the client may learn about).',
+              ),
               400: mediaAnswer(
                 'text/html',
-                'An unknown or invalid client, or a redirect URI it did not register (or one that is not https or loopback http): not redirected.',
+                'An unknown or invalid client, a redirect URI it did not register (or one that is not https or loopback http), or any problem while the redirect URI is not trusted by this browser: shown, not redirected.',
               ),
             },
           }),
@@ -125,18 +132,22 @@ export const authorizeRoutes = (ctx: AppContext) => {
         const pending = pendingFor(ctx, form.request_id ?? '', csrf, cookieValue(request.headers.get('cookie'), CSRF_COOKIE));
         if (pending === 'expired') return htmlProblem(400, 'This authorization request expired', 'The form was already used or is too old.');
         if (pending === 'csrf') return htmlProblem(403, 'Form check failed', 'The form was not sent from the page this service showed you.');
-        const done = { 'set-cookie': clearCsrfCookie(secure) };
+        const done = [clearCsrfCookie(secure)];
         if (form.decision !== 'approve') {
           denyPending(ctx, pending.id);
           return redirectTo(
             pending.redirect_uri,
-            { error: 'access_denied', error_description: 'The person denied the request.', state: pending.state, iss: issuerOf(ctx) },
+            { error: 'access_denied', error_description: 'The person denied the request.', state: pending.state, iss: issuerOf(baseOf(ctx, request)) },
             done,
           );
         }
         const choice = choiceOf(form, pending.scope);
         const result = approve(ctx, pending, form.api_key ?? '', choice);
-        if ('code' in result) return redirectTo(pending.redirect_uri, { code: result.code, state: pending.state, iss: issuerOf(ctx) }, done);
+        if ('code' in result) {
+          // From now on this browser trusts this client's redirect URI: a later problem goes back to it (trust.ts).
+          const trust = trustCookie(ctx, pending.client_id, pending.redirect_uri, secure);
+          return redirectTo(pending.redirect_uri, { code: result.code, state: pending.state, iss: issuerOf(baseOf(ctx, request)) }, [...done, trust]);
+        }
         if (result.refused === 'expired_request') return htmlProblem(400, 'This authorization request expired', 'The form was already used or is too old.');
         let client: Client;
         try {
@@ -166,7 +177,7 @@ export const authorizeRoutes = (ctx: AppContext) => {
           ...doc({
             summary: 'Approve or deny on the authorization page',
             description:
-              'The consent form (application/x-www-form-urlencoded): request_id, csrf_token (also the cookie), decision=approve|deny, api_key (the board key, checked and never stored), access=read|write (read when left out), toolset_<name>=on per toolset. Approved: 302 to the client with code, state and iss. Denied: 302 with error=access_denied.',
+              "The consent form (application/x-www-form-urlencoded): request_id, csrf_token (also the cookie), decision=approve|deny, api_key (the board key, checked and never stored), access=read|write (read when left out), toolset_<name>=on per toolset. Approved: 302 to the client with code, state and iss, and a cookie by which this browser trusts that client's redirect URI from then on (see GET /authorize). Denied: 302 with error=access_denied (the person chose it on the page that showed where it goes).",
             tags: TAGS,
             errors: ['INTERNAL'],
             answers: {

@@ -22,16 +22,22 @@ export interface AuthorizationAsk {
 }
 
 /**
- * GET /authorize's query, checked. Until the client and the redirect URI are trusted a problem is
- * `shown` on a page and never redirected (no open redirector); after that it is `redirected` back to
- * the registered URI (RFC 6749 §4.1.2.1). Otherwise the client and what it asks for.
+ * GET /authorize's query, checked. A problem with the client or its redirect URI is `shown` on a
+ * page and never redirected. Any other problem is `redirected` back to the registered URI (RFC 6749
+ * §4.1.2.1) only when `trusted` says this browser approved that client and URI before (trust.ts);
+ * otherwise it is shown too (RFC 9700 §4.11.2: no open redirector). Else the client and what it asks for.
  */
 export type CheckedAuthorization =
   | { shown: { title: string; message: string } }
   | { redirected: { redirectUri: string; error: string; description: string; state: string | undefined } }
   | { client: Client; ask: AuthorizationAsk };
 
-export async function checkAuthorizationRequest(ctx: AppContext, query: URLSearchParams): Promise<CheckedAuthorization> {
+export async function checkAuthorizationRequest(
+  ctx: AppContext,
+  query: URLSearchParams,
+  base: string,
+  trusted: (clientId: string, redirectUri: string) => boolean,
+): Promise<CheckedAuthorization> {
   const shown = (title: string, message: string) => ({ shown: { title, message } });
   const q: Record<string, string> = Object.create(null);
   for (const [k, val] of query) {
@@ -54,13 +60,19 @@ export async function checkAuthorizationRequest(ctx: AppContext, query: URLSearc
   // A URI stored under looser rules before (a private-use scheme) is not redirected to either.
   const unsafe = redirectUriProblem(redirectUri);
   if (unsafe) return shown('Redirect URI not accepted', `The client's redirect URI ${unsafe}.`);
-  const back = (error: string, description: string) => ({ redirected: { redirectUri, error, description, state: q.state } });
+  const back = (error: string, description: string): CheckedAuthorization =>
+    trusted(client.client_id, redirectUri)
+      ? { redirected: { redirectUri, error, description, state: q.state } }
+      : shown(
+          'Invalid authorization request',
+          `${description} (OAuth error ${error}.) This service sends a problem back to an application only at an address you approved it with before in this browser, so it is shown here instead.`,
+        );
   if (q.response_type !== 'code') return back('unsupported_response_type', 'response_type must be code.');
   if (!q.code_challenge) return back('invalid_request', 'code_challenge is required (PKCE).');
   if (q.code_challenge_method !== 'S256') return back('invalid_request', 'code_challenge_method must be S256; plain is refused.');
   if (!isChallenge(q.code_challenge)) return back('invalid_request', 'code_challenge must be 43 base64url characters (S256).');
   try {
-    checkResource(ctx, q.resource);
+    checkResource(ctx, base, q.resource);
   } catch (e) {
     if (e instanceof OAuthFailure) return back(e.error, e.description);
     throw e;

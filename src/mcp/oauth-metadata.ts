@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { jsonAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { TAGS } from './answers.ts';
-import { issuerOf, resourceOf } from './oauth.ts';
+import { baseOf, issuerOf, resourceOf } from './oauth.ts';
 import { SCOPES } from './scopes.ts';
 
 const ProtectedResource = v.object({
@@ -39,19 +39,21 @@ const AuthorizationServer = v.object({
   service_documentation: v.pipe(v.string(), v.url()),
 });
 
-const protectedResource = (ctx: AppContext): v.InferOutput<typeof ProtectedResource> => ({
-  resource: resourceOf(ctx),
-  authorization_servers: [issuerOf(ctx)],
+// Both documents name the base URL the request names (src/mcp/oauth.ts baseOf): SVC_BASE_URL, or on
+// a default install the loopback name the client used, as RFC 9728 §3.3 and RFC 8414 §3.3 want the
+// resource and the issuer to match the address the client asked.
+const protectedResource = (base: string): v.InferOutput<typeof ProtectedResource> => ({
+  resource: resourceOf(base),
+  authorization_servers: [issuerOf(base)],
   bearer_methods_supported: ['header'],
   scopes_supported: [...SCOPES],
   resource_name: 'svc board tools (MCP)',
-  resource_documentation: `${ctx.config.baseUrl}/docs`,
+  resource_documentation: `${base}/docs`,
 });
 
-const authorizationServer = (ctx: AppContext): v.InferOutput<typeof AuthorizationServer> => {
-  const base = ctx.config.baseUrl;
+const authorizationServer = (base: string): v.InferOutput<typeof AuthorizationServer> => {
   return {
-    issuer: issuerOf(ctx),
+    issuer: issuerOf(base),
     authorization_endpoint: `${base}/authorize`,
     token_endpoint: `${base}/token`,
     registration_endpoint: `${base}/register`,
@@ -72,7 +74,8 @@ const authorizationServer = (ctx: AppContext): v.InferOutput<typeof Authorizatio
 const prmDetail = (path: string) =>
   doc({
     summary: `Protected-resource metadata of /mcp (RFC 9728)${path.endsWith('/mcp') ? ', path form' : ''}`,
-    description: 'Where an MCP client learns which authorization server issues tokens for /mcp (this service) and the resource indicator to ask for.',
+    description:
+      "Where an MCP client learns which authorization server issues tokens for /mcp (this service) and the resource indicator to ask for. Without SVC_BASE_URL, the URLs name the loopback address the request came to (localhost, 127.0.0.1 or [::1] at the server's port); any other address gets the default base URL.",
     tags: TAGS,
     errors: ['INTERNAL'],
     answers: { 200: jsonAnswer(ProtectedResource, 'The metadata document.') },
@@ -80,15 +83,17 @@ const prmDetail = (path: string) =>
 
 export const oauthMetadataRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'mcp-oauth-metadata', seed: ctx })
-    .get('/.well-known/oauth-protected-resource', () => Response.json(protectedResource(ctx)), { detail: prmDetail('/.well-known/oauth-protected-resource') })
-    .get('/.well-known/oauth-protected-resource/mcp', () => Response.json(protectedResource(ctx)), {
+    .get('/.well-known/oauth-protected-resource', ({ request }) => Response.json(protectedResource(baseOf(ctx, request))), {
+      detail: prmDetail('/.well-known/oauth-protected-resource'),
+    })
+    .get('/.well-known/oauth-protected-resource/mcp', ({ request }) => Response.json(protectedResource(baseOf(ctx, request))), {
       detail: prmDetail('/.well-known/oauth-protected-resource/mcp'),
     })
-    .get('/.well-known/oauth-authorization-server', () => Response.json(authorizationServer(ctx)), {
+    .get('/.well-known/oauth-authorization-server', ({ request }) => Response.json(authorizationServer(baseOf(ctx, request))), {
       detail: doc({
         summary: 'Authorization-server metadata (RFC 8414)',
         description:
-          'Authorization code with PKCE S256 only, public clients (no secret), Client ID Metadata Documents (an https client_id) first and dynamic registration as the fallback, tokens bound to the resource /mcp.',
+          'Authorization code with PKCE S256 only, public clients (no secret), Client ID Metadata Documents (an https client_id) first and dynamic registration as the fallback, tokens bound to the resource /mcp. Without SVC_BASE_URL, the issuer and endpoints name the loopback address the request came to; a token asked for under one loopback name is good under the others (one service).',
         tags: TAGS,
         errors: ['INTERNAL'],
         answers: { 200: jsonAnswer(AuthorizationServer, 'The metadata document.') },

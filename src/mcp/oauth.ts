@@ -8,6 +8,7 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { perDatabase, tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
+import { baseUrlOf, ownBaseUrls } from '../http/origin.ts';
 import { rereadAfterWrites } from '../http/removal-watch.ts';
 import { type Grant, grantOf, WRITE } from './scopes.ts';
 import { mcpStore, type TokenRow } from './store.ts';
@@ -31,11 +32,24 @@ export function secret(prefix: string, bytes = 32): string {
   return `${prefix}${Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url')}`;
 }
 
-/** The one audience of every token: this service's /mcp. */
-export const resourceOf = (ctx: AppContext): string => `${ctx.config.baseUrl}/mcp`;
-export const issuerOf = (ctx: AppContext): string => ctx.config.baseUrl;
+/**
+ * The base URL a request names (src/http/origin.ts): SVC_BASE_URL, or on a default install the
+ * loopback name the client used. The metadata, the issuer, `iss` and the 401's pointer name it, so
+ * an MCP client at http://localhost:PORT/mcp finds the resource it expects (the SDK compares them).
+ */
+export const baseOf = (ctx: AppContext, request: Request): string => baseUrlOf(ctx.config, request);
+/** This service's /mcp as `base` names it: the audience a token is asked for. */
+export const resourceOf = (base: string): string => `${base}/mcp`;
+export const issuerOf = (base: string): string => base;
 /** Where the protected-resource metadata of /mcp is (RFC 9728): the 401 of /mcp points there. */
-export const resourceMetadataOf = (ctx: AppContext): string => `${ctx.config.baseUrl}/.well-known/oauth-protected-resource/mcp`;
+export const resourceMetadataOf = (base: string): string => `${base}/.well-known/oauth-protected-resource/mcp`;
+
+/**
+ * Whether `resource` is this service's /mcp. On a default install that is /mcp under any loopback
+ * name: they reach one process and one database, so a token asked for under one is good under the
+ * others (audience binding keeps a token from being replayed at another server, which these are not).
+ */
+const isOwnResource = (ctx: AppContext, resource: string): boolean => ownBaseUrls(ctx.config).some((b) => resourceOf(b) === resource);
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -45,14 +59,14 @@ export const s256 = (verifier: string): string => new Bun.CryptoHasher('sha256')
 
 export const isChallenge = (c: string): boolean => CHALLENGE.test(c);
 
-/** Checks the resource indicator a client sent: required, and it must name this /mcp exactly. */
-export function checkResource(ctx: AppContext, resource: string | undefined): string {
-  if (!resource) throw new OAuthFailure(400, 'invalid_target', `resource is required: send resource=${resourceOf(ctx)} (RFC 8707).`);
-  if (resource !== resourceOf(ctx)) {
+/** Checks the resource indicator a client sent: required, and it must name this /mcp exactly (`base` names it in the refusal). */
+export function checkResource(ctx: AppContext, base: string, resource: string | undefined): string {
+  if (!resource) throw new OAuthFailure(400, 'invalid_target', `resource is required: send resource=${resourceOf(base)} (RFC 8707).`);
+  if (!isOwnResource(ctx, resource)) {
     throw new OAuthFailure(
       400,
       'invalid_target',
-      `This server issues tokens only for ${resourceOf(ctx)}; resource was ${JSON.stringify(resource.slice(0, 200))}.`,
+      `This server issues tokens only for ${resourceOf(base)}; resource was ${JSON.stringify(resource.slice(0, 200))}.`,
     );
   }
   return resource;
@@ -79,21 +93,21 @@ function issue(ctx: AppContext, connectionId: string, scope: string | null): Iss
 }
 
 /** The token endpoint: grant_type=authorization_code or refresh_token. */
-export function grantTokens(ctx: AppContext, p: Record<string, string>): Issued {
-  if (p.grant_type === 'authorization_code') return exchangeCode(ctx, p);
-  if (p.grant_type === 'refresh_token') return refresh(ctx, p);
+export function grantTokens(ctx: AppContext, p: Record<string, string>, base: string): Issued {
+  if (p.grant_type === 'authorization_code') return exchangeCode(ctx, p, base);
+  if (p.grant_type === 'refresh_token') return refresh(ctx, p, base);
   throw new OAuthFailure(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
 }
 
 /** grant_type=authorization_code. */
-export function exchangeCode(ctx: AppContext, p: Record<string, string>): Issued {
+export function exchangeCode(ctx: AppContext, p: Record<string, string>, base: string): Issued {
   const s = mcpStore(ctx.db);
   for (const f of ['code', 'code_verifier', 'client_id']) {
     if (!p[f]) throw new OAuthFailure(400, 'invalid_request', `${f} is required.`);
   }
   if (!VERIFIER.test(p.code_verifier!))
     throw new OAuthFailure(400, 'invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636).');
-  const resource = checkResource(ctx, p.resource);
+  const resource = checkResource(ctx, base, p.resource);
   const now = ctx.clock.now();
   // A refusal that revokes is answered after the revocation commits (a throw would roll it back).
   return settled(
@@ -154,12 +168,12 @@ function liveConnection(ctx: AppContext, connectionId: string) {
 }
 
 /** grant_type=refresh_token: rotated on use; a used one presented again revokes the family. */
-export function refresh(ctx: AppContext, p: Record<string, string>): Issued {
+export function refresh(ctx: AppContext, p: Record<string, string>, base: string): Issued {
   const s = mcpStore(ctx.db);
   if (!p.refresh_token) throw new OAuthFailure(400, 'invalid_request', 'refresh_token is required.');
   if (!p.client_id) throw new OAuthFailure(400, 'invalid_request', 'client_id is required.');
   // RFC 8707 §2.2: on a refresh, resource may be left out (the grant's own, /mcp, is kept); one sent must be /mcp.
-  if (p.resource !== undefined) checkResource(ctx, p.resource);
+  if (p.resource !== undefined) checkResource(ctx, base, p.resource);
   const now = ctx.clock.now();
   return settled(
     tx(ctx.db, (): Issued | OAuthFailure => {
@@ -267,7 +281,7 @@ export function checkBearer(ctx: AppContext, authorization: string | null): Bear
   if (t.expires_at <= now) return { error: 'invalid', description: 'The access token expired: refresh it.' };
   if (t.token_revoked_at !== null || t.connection_revoked_at !== null) return { error: 'invalid', description: 'The access token was revoked.' };
   if (!t.key_ok) return { error: 'invalid', description: 'The board key this connection was linked with is no longer valid.' };
-  if (t.resource !== resourceOf(ctx)) return { error: 'invalid', description: 'The access token was issued for another resource.' };
+  if (!isOwnResource(ctx, t.resource)) return { error: 'invalid', description: 'The access token was issued for another resource.' };
   if (!account) return { error: 'invalid', description: 'The account is gone.' };
   if (t.last_used_at === null || now - t.last_used_at >= TOUCH_MS) mcpStore(ctx.db).touchConnection.run(now, t.connection_id);
   return { account, connectionId: t.connection_id, clientId: t.client_id, token, expiresAt: t.expires_at, grant: grant! };

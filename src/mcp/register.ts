@@ -37,7 +37,8 @@ const REGISTER_BODY = {
             minItems: 1,
             maxItems: 10,
             items: URI,
-            description: 'https, or http on 127.0.0.1, [::1] or localhost (any port); no fragment, no user name. Matched exactly at /authorize.',
+            description:
+              'https, or http on 127.0.0.1, [::1] or localhost (any port); no fragment, no user name. Matched exactly at /authorize. Registering a URI does not make /authorize redirect problems to it: only a browser that approved this client with it does (see GET /authorize).',
           },
           client_name: { type: 'string' as const, description: 'Shown to the person on the authorization page (untrusted text; at most 200 characters kept).' },
           client_uri: { ...URI, description: 'Shown on the authorization page as the web site the client names (untrusted, never a link).' },

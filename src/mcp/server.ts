@@ -12,7 +12,7 @@
 import type { AnyElysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { directReadOf, directReads, readDirect } from './dispatch.ts';
-import type { Bearer } from './oauth.ts';
+import { type Bearer, baseOf, resourceOf } from './oauth.ts';
 import { type Grant, refusalOf } from './scopes.ts';
 import { ToolArgumentError, toolErrorJson, toolRequest, toolResultJson, toolResultOf } from './tool-calls.ts';
 import { buildTools, type Tool, type Toolset } from './tools.ts';
@@ -206,7 +206,7 @@ export async function handleMcp(ctx: AppContext, app: App, request: Request, par
         clientId: bearer.clientId,
         scopes: bearer.grant.scopes,
         expiresAt: Math.floor(bearer.expiresAt / 1000),
-        resource: new URL(`${ctx.config.baseUrl}/mcp`),
+        resource: new URL(resourceOf(baseOf(ctx, request))),
         extra: { accountId: bearer.account.id, connectionId: bearer.connectionId },
       },
     });

@@ -7,7 +7,7 @@ import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { formBody, NO_STORE, oauth, oauthError, slowOAuthBody, TAGS } from './answers.ts';
 import { readForm, unread } from './bodies.ts';
-import { grantTokens } from './oauth.ts';
+import { baseOf, grantTokens } from './oauth.ts';
 
 const Tokens = v.object({
   access_token: v.pipe(v.string(), v.description('Opaque; valid for /mcp only, expires_in seconds.')),
@@ -46,7 +46,7 @@ export const tokenRoutes = (ctx: AppContext) =>
     '/token',
     ({ request }) =>
       oauth(async () => {
-        const tokens = grantTokens(ctx, await readForm(ctx, request));
+        const tokens = grantTokens(ctx, await readForm(ctx, request), baseOf(ctx, request));
         return Response.json(tokens, { headers: NO_STORE });
       }),
     {

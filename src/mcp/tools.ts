@@ -71,8 +71,17 @@ export const EXCLUDED_OPERATIONS: readonly string[] = [
  */
 export const KEYLESS_AGENT_READS: readonly string[] = ['GET /votes', 'GET /pins'];
 
-/** Friendlier names for the board's everyday calls; the rest are named from method and path. */
-const NAMES: Record<string, string> = {
+/**
+ * Every tool's name: verb_noun in snake_case, what an assistant picks a tool by (`comment_on_article`,
+ * not the route's shape). Names are stable: an assistant or a script that learned one keeps it, so a
+ * name, once given, is never changed (the board's first names, `me` … `wait`, stay as they were).
+ * The MCP spec's tool names are 1–64 characters of A-Z a-z 0-9 _ - . /; clients prefix them with
+ * the server's name and some accept only [A-Za-z0-9_-], so these stay lower case, digits and _, at
+ * most 40 characters (test/mcp/names.test.ts). An agent route without an entry here gets a name
+ * from its method and path, and that test fails until it has one.
+ */
+export const NAMES: Record<string, string> = {
+  // The board.
   'GET /v1/me': 'me',
   'GET /v1/posts': 'read_feed',
   'POST /v1/posts': 'create_thread',
@@ -94,13 +103,56 @@ const NAMES: Record<string, string> = {
   'POST /v1/continuity/checkpoint': 'checkpoint',
   'GET /v1/continuity/wait': 'wait',
   'GET /v1/office': 'read_office',
+  // The outside mirror.
+  'GET /v1/ext': 'read_mirror',
+  'GET /v1/ext/{id}': 'read_mirror_post',
+  'GET /v1/ext/{id}/original': 'read_mirror_original',
+  'GET /v1/ext/wanted': 'list_wanted_mirror_posts',
+  'POST /v1/ext/{id}/link': 'link_mirror_post',
+  'POST /v1/ext/{id}/withdraw': 'withdraw_mirror_post',
+  // Lab pages.
+  'GET /v1/lab/pages': 'list_lab_pages',
+  'GET /v1/lab/pages/{slug}': 'read_lab_page',
+  'GET /v1/lab/pages/{slug}/stats': 'read_lab_page_stats',
+  'PUT /v1/lab/pages/{slug}': 'publish_lab_page',
+  'DELETE /v1/lab/pages/{slug}': 'delete_lab_page',
+  // Articles (pubs).
+  'GET /v1/pubs/posts': 'list_articles',
+  'POST /v1/pubs/posts': 'submit_article',
+  'GET /v1/pubs/posts/{post_id}': 'read_article',
+  'GET /v1/pubs/posts/{post_id}/comments': 'list_article_comments',
+  'POST /v1/pubs/posts/{post_id}/comments': 'comment_on_article',
+  'POST /v1/pubs/posts/{post_id}/revisions': 'submit_revision',
+  'POST /v1/pubs/posts/{post_id}/withdraw': 'withdraw_article',
+  'GET /v1/pubs/revisions/{revision_id}': 'read_revision',
+  'POST /v1/pubs/revisions/{revision_id}/appeals': 'appeal_decision',
+  'POST /v1/pubs/revisions/{revision_id}/preview-session': 'open_revision_preview',
+  'GET /v1/pubs/review-queue/next': 'get_next_review',
+  'POST /v1/pubs/votes': 'vote_on_revision',
+  'GET /v1/pubs/activity': 'read_pubs_activity',
+  'GET /v1/pubs/capabilities': 'read_pubs_capabilities',
+  'GET /v1/pubs/profile/me': 'read_trust_profile',
+  'GET /v1/me/publications/lookup': 'find_publication_by_key',
+  'POST /v1/pubs/uploads': 'start_upload',
+  'POST /v1/pubs/uploads/{upload_id}/parts': 'send_upload_part',
+  'POST /v1/pubs/uploads/{upload_id}/commit': 'commit_upload',
+  // Outreach.
+  'GET /v1/outreach/contacts': 'list_outreach_contacts',
+  'POST /v1/outreach/contacts': 'add_outreach_contact',
+  'POST /v1/outreach/email': 'send_outreach_email',
+  'GET /v1/outreach/sent': 'list_sent_outreach',
+  'POST /v1/outreach/post': 'post_to_outreach_channel',
+  // Show.
+  'POST /v1/show/{id}/posted': 'record_show_posted',
+  'POST /v1/show/{id}/metrics': 'record_show_metrics',
 };
 
 /** The input member that carries the Idempotency-Key. */
 export const KEY_MEMBER = 'idempotency_key';
 const NESTED_BODY = 'json_body';
 
-const derivedName = (method: string, path: string): string =>
+/** The name of a route NAMES does not list yet (names.test.ts fails on it). */
+export const derivedName = (method: string, path: string): string =>
   `${method.toLowerCase()}_${path.replace(/[{}]/g, '').split('/').filter(Boolean).join('_')}`.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 64);
 
 /** Inlines `#/components/schemas/X` references and drops dialect lines, so each tool schema stands alone. */

@@ -6,9 +6,10 @@ import type { AppContext } from '../context.ts';
 import { jsonAnswer } from '../http/contract.ts';
 import { LAB_PUBLISH_BYTES } from '../http/plugin.ts';
 import { doc } from '../http/openapi-detail.ts';
+import { originOf } from '../http/origin.ts';
 import { NO_STORE, OAuthError, SLOW_BODY, TAGS } from './answers.ts';
 import { readBody, unread } from './bodies.ts';
-import { checkBearer, resourceMetadataOf } from './oauth.ts';
+import { baseOf, checkBearer, resourceMetadataOf } from './oauth.ts';
 import { SCOPES } from './scopes.ts';
 import { type App, handleMcp } from './server.ts';
 
@@ -44,23 +45,24 @@ function rpcFailure(status: number, code: number, message: string, headers: Reco
 
 /**
  * When the client reached /mcp at another address than the base URL (http://127.0.0.1:8080 for a
- * base URL of http://localhost:8080, or the reverse), the tokens' audience and the metadata name
- * the base URL, and the MCP client refuses them: the answer says which URL to give the client.
+ * base URL of https://board.example, or the reverse), the tokens' audience and the metadata name
+ * the base URL, and the MCP client refuses them: the answer says which URL to give the client. On a
+ * default install the loopback names are the base URL too (src/http/origin.ts): no hint for them.
  */
-function otherAddressHint(ctx: AppContext, request: Request): string {
-  const base = new URL(ctx.config.baseUrl);
+function otherAddressHint(ctx: AppContext, request: Request, base: string): string {
   const forwarded = ctx.config.trustProxy ? request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
   const host = forwarded || request.headers.get('host');
-  if (!host || host.toLowerCase() === base.host.toLowerCase()) return '';
-  return ` This server's base URL is ${ctx.config.baseUrl} (SVC_BASE_URL): give your MCP client ${ctx.config.baseUrl}/mcp, not the address ${JSON.stringify(host.slice(0, 100))} this request came to; tokens are issued for ${ctx.config.baseUrl}/mcp only.`;
+  if (!host || host.toLowerCase() === new URL(base).host.toLowerCase()) return '';
+  return ` This server's base URL is ${base} (SVC_BASE_URL): give your MCP client ${base}/mcp, not the address ${JSON.stringify(host.slice(0, 100))} this request came to; tokens are issued for ${base}/mcp only.`;
 }
 
 /** The bearer check of /mcp: 401 with the metadata URL (RFC 9728 §5.1), or the linked agent. */
 function bearerOr401(ctx: AppContext, request: Request) {
   const b = checkBearer(ctx, request.headers.get('authorization'));
   if ('error' in b) {
-    const prmUrl = resourceMetadataOf(ctx);
-    const description = `${b.description}${otherAddressHint(ctx, request)}`;
+    const base = baseOf(ctx, request);
+    const prmUrl = resourceMetadataOf(base);
+    const description = `${b.description}${otherAddressHint(ctx, request, base)}`;
     const challenge =
       b.error === 'missing'
         ? `Bearer resource_metadata="${prmUrl}", scope="${SCOPES.join(' ')}"`
@@ -77,13 +79,12 @@ function bearerOr401(ctx: AppContext, request: Request) {
 
 /** `app` is the whole service: tool calls are dispatched to its agent routes (see src/http/auth.ts delegate, src/mcp/dispatch.ts). */
 export const transportRoutes = (ctx: AppContext, app: App) => {
-  const origin = new URL(ctx.config.baseUrl).origin;
   return new Elysia({ name: 'mcp-transport', seed: ctx })
     .post(
       '/mcp',
       async ({ request, set }) => {
         const from = request.headers.get('origin');
-        if (from !== null && from !== origin) return rpcFailure(403, -32000, 'Forbidden: this Origin may not call /mcp.');
+        if (from !== null && from !== originOf(ctx.config, request)) return rpcFailure(403, -32000, 'Forbidden: this Origin may not call /mcp.');
         const auth = bearerOr401(ctx, request);
         if (auth.response) return auth.response;
         const text = await readBody(ctx, request, MCP_BYTES);
@@ -109,7 +110,7 @@ export const transportRoutes = (ctx: AppContext, app: App) => {
         parse: unread,
         detail: doc({
           summary: 'MCP over streamable HTTP (JSON-RPC)',
-          description: `${mcpAuthText} Stateless: every POST stands alone (no session), answered as JSON. tools/list gives one tool per agent route with its input schema, limited to what the person granted (scope board:read or board:read board:write, and the toolsets ticked); tools/call runs the route as the linked agent, with its rules, quotas and error codes (a read's handler is run in-process with the route's own schemas, the same answer as through the HTTP layer; writes and anything unusual go through the whole service) (a tool error carries the envelope's code, message and details; a tool the grant does not allow is a tool error INSUFFICIENT_SCOPE naming the missing scope or toolset, and its route is not called). At another address than the base URL, the 401 names the base URL to use. A token revoked through this server is refused on its very next call; one revoked by another process (svc admin) within 250 ms.`,
+          description: `${mcpAuthText} Stateless: every POST stands alone (no session), answered as JSON. tools/list gives one tool per agent route with its input schema, limited to what the person granted (scope board:read or board:read board:write, and the toolsets ticked); tools/call runs the route as the linked agent, with its rules, quotas and error codes (a read's handler is run in-process with the route's own schemas, the same answer as through the HTTP layer; writes and anything unusual go through the whole service) (a tool error carries the envelope's code, message and details; a tool the grant does not allow is a tool error INSUFFICIENT_SCOPE naming the missing scope or toolset, and its route is not called). At another address than the base URL, the 401 names the base URL to use; without SVC_BASE_URL, localhost, 127.0.0.1 and [::1] at the server's port are all the base URL (the 401 and the metadata name the one the client used, and a token is good under each). A token revoked through this server is refused on its very next call; one revoked by another process (svc admin) within 250 ms.`,
           tags: TAGS,
           errors: ['INTERNAL'],
           answers: {

@@ -131,6 +131,45 @@ describe('a guest comment needs the cookie, its CSRF token and our exact Origin'
     });
   }
 
+  describe('without SVC_BASE_URL, the loopback name the page was opened under is this service (src/http/origin.ts)', () => {
+    /** A default install on port 8080; every request of the app goes to `base` instead of the harness's address. */
+    const at = async (base: string, env: Record<string, string> = { SVC_BASE_URL: '', SVC_PORT: '8080' }) => {
+      const h = await commentsApp(env);
+      const handle = h.t.app.handle;
+      h.t.app.handle = (req: Request) => handle(new Request(req.url.replace(/^http:\/\/localhost/, base), req));
+      return h;
+    };
+    const ACCEPTED = ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://[::1]:8080'];
+    for (const origin of ACCEPTED) {
+      test(`a page at ${origin} comments with Origin ${origin}`, async () => {
+        const h = await at(origin);
+        const g = await h.guest();
+        expect((await h.guestComment(g, {}, { origin })).status).toBe(201);
+      });
+    }
+    const REFUSED: [string, string, string][] = [
+      ['another loopback name than the page’s', 'http://localhost:8080', 'http://127.0.0.1:8080'],
+      ['a host that is not loopback, even as its own Origin', 'http://evil.example:8080', 'http://evil.example:8080'],
+      ['a name that starts like localhost', 'http://localhost.evil.example:8080', 'http://localhost.evil.example:8080'],
+      ['localhost at another port than the server’s', 'http://localhost:8081', 'http://localhost:8081'],
+    ];
+    for (const [what, base, origin] of REFUSED) {
+      test(`refused: ${what} (${origin} at ${base})`, async () => {
+        const h = await at(base);
+        const g = await h.guest();
+        const r = await h.guestComment(g, {}, { origin });
+        expect([r.status, r.json.error.code]).toEqual([403, 'GUEST_ORIGIN_REFUSED']);
+      });
+    }
+    test('refused: with SVC_BASE_URL set, localhost is not http://127.0.0.1:8080', async () => {
+      const h = await at('http://localhost:8080', { SVC_BASE_URL: 'http://127.0.0.1:8080' });
+      const g = await h.guest();
+      const r = await h.guestComment(g, {}, { origin: 'http://localhost:8080' });
+      expect([r.status, r.json.error.code, r.json.error.details.expected]).toEqual([403, 'GUEST_ORIGIN_REFUSED', 'http://127.0.0.1:8080']);
+      expect((await h.guestComment(g, {}, { origin: 'http://127.0.0.1:8080' })).status).toBe(201);
+    });
+  });
+
   test('a board API key does not replace the guest checks', async () => {
     const h = await commentsApp();
     const g = await h.guest();

@@ -161,7 +161,7 @@ describe('what goes through the whole app', () => {
   });
 
   test('a path another route takes (GET /v1/ext/{id} with id "wanted" is GET /v1/ext/wanted)', async () => {
-    const { text, inner } = await callTool('get_v1_ext_id', { id: 'wanted' });
+    const { text, inner } = await callTool('read_mirror_post', { id: 'wanted' });
     expect(inner).toEqual(['GET /v1/ext/wanted']);
     const rest = await s.call('GET', '/v1/ext/wanted', { key: agent.key });
     expect(resultOf(text)._meta.status).toBe(rest.status);

@@ -16,6 +16,7 @@ import {
   type Served,
   s256,
   serve,
+  trustOf,
 } from './harness.ts';
 
 let s: Served;
@@ -75,14 +76,15 @@ describe('PKCE and the code', () => {
     expect((await exchangeCode(s, id, code, verifier)).status).toBe(200);
   });
 
-  test('plain PKCE is refused back to the client with state; a missing challenge too', async () => {
+  test('plain PKCE is refused back to a client this browser approved, with state; a missing challenge too', async () => {
     const id = await registerClient(s);
     const verifier = newVerifier();
-    const plain = await fetch(authorizeUrl(s, id, verifier, { code_challenge: verifier, code_challenge_method: 'plain' }), { redirect: 'manual' });
+    const headers = { cookie: trustOf(await decide(authorizeUrl(s, id, newVerifier()), agent.key)) };
+    const plain = await fetch(authorizeUrl(s, id, verifier, { code_challenge: verifier, code_challenge_method: 'plain' }), { redirect: 'manual', headers });
     expect(plain.status).toBe(302);
     expect(codeOf(plain).error).toBe('invalid_request');
     expect(codeOf(plain).state).toBe('st');
-    const none = await fetch(authorizeUrl(s, id, verifier, { code_challenge: undefined, code_challenge_method: undefined }), { redirect: 'manual' });
+    const none = await fetch(authorizeUrl(s, id, verifier, { code_challenge: undefined, code_challenge_method: undefined }), { redirect: 'manual', headers });
     expect(codeOf(none).error).toBe('invalid_request');
     const s256ok = await fetch(authorizeUrl(s, id, verifier), { redirect: 'manual' });
     expect(s256ok.status).toBe(200);
@@ -156,10 +158,11 @@ describe('redirect URIs', () => {
 });
 
 describe('the resource (audience)', () => {
-  test('another resource or none at /authorize is invalid_target, sent back to the client', async () => {
+  test('another resource or none at /authorize is invalid_target, sent back to a client this browser approved', async () => {
     const id = await registerClient(s);
+    const trust = trustOf(await decide(authorizeUrl(s, id, newVerifier()), agent.key));
     for (const r of ['https://other.example/mcp', `${s.url}/mcp/`, undefined]) {
-      const res = await fetch(authorizeUrl(s, id, newVerifier(), { resource: r }), { redirect: 'manual' });
+      const res = await fetch(authorizeUrl(s, id, newVerifier(), { resource: r }), { redirect: 'manual', headers: { cookie: trust } });
       expect(res.status).toBe(302);
       expect(codeOf(res).error).toBe('invalid_target');
     }

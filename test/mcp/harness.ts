@@ -7,15 +7,19 @@ import { makeApp } from '../helpers.ts';
 
 export type Served = ReturnType<typeof makeApp> & { url: string; stop(): void; faults: string[]; arrivals: string[] };
 
-/** A fresh app served on 127.0.0.1; its base URL is the served address (the tokens' audience depends on it). */
-export function serve(env: Record<string, string> = {}): Served {
+/**
+ * A fresh app served on 127.0.0.1; its base URL is the served address (the tokens' audience depends
+ * on it). `defaultInstall`: no SVC_BASE_URL (the default base URL http://127.0.0.1:PORT), served on
+ * both stacks so that localhost, 127.0.0.1 and [::1] all reach it.
+ */
+export function serve(env: Record<string, string> = {}, opts: { defaultInstall?: boolean } = {}): Served {
   let target: ReturnType<typeof makeApp> | undefined;
   // An answer the description does not promise (test/contract.ts) is kept here: each file checks the list is empty.
   const faults: string[] = [];
   // `METHOD /path` of every request the server took, as soon as it took it (before its body is read).
   const arrivals: string[] = [];
   const server = Bun.serve({
-    hostname: '127.0.0.1',
+    hostname: opts.defaultInstall ? '::' : '127.0.0.1',
     port: 0,
     idleTimeout: 60,
     async fetch(req) {
@@ -29,7 +33,7 @@ export function serve(env: Record<string, string> = {}): Served {
     },
   });
   const url = `http://127.0.0.1:${server.port}`;
-  target = makeApp({ SVC_BASE_URL: url, ...env });
+  target = makeApp(opts.defaultInstall ? { ...env, SVC_BASE_URL: '', SVC_PORT: String(server.port) } : { SVC_BASE_URL: url, ...env });
   return { ...target, url, faults, arrivals, stop: () => server.stop(true) };
 }
 
@@ -116,6 +120,13 @@ export async function decide(url: string | URL, apiKey: string, decision: 'appro
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie },
     body: new URLSearchParams({ request_id: page.requestId, csrf_token: page.csrf, api_key: apiKey, decision, ...choice }).toString(),
   });
+}
+
+/** The `name=value` of the cookie by which an approval makes this browser trust the client's redirect URI (src/mcp/trust.ts). */
+export function trustOf(res: Response): string {
+  const c = res.headers.getSetCookie().find((h) => h.startsWith('svc_oauth_ok_'));
+  if (!c) throw new Error(`no trust cookie in ${res.status}`);
+  return c.split(';')[0]!;
 }
 
 /** The code and state of a redirect back to the client. */

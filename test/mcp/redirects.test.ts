@@ -1,10 +1,11 @@
 // /authorize is no open redirector: a client may name only https redirect URIs or loopback http
-// ones (RFC 8252), refused at /register with invalid_redirect_uri (RFC 7591); until the client and
-// its redirect URI are trusted, a problem is shown on a page and never redirected; once they are,
-// a problem is sent back to the registered URI with error and state (RFC 6749 §4.1.2.1).
+// ones (RFC 8252), refused at /register with invalid_redirect_uri (RFC 7591); a problem with the
+// client or its redirect URI is shown on a page and never redirected; any other problem is sent back
+// to the registered URI with error and state (RFC 6749 §4.1.2.1) only in a browser that approved
+// that client with that URI before (src/mcp/trust.ts), and shown on a page everywhere else.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mcpStore } from '../../src/mcp/store.ts';
-import { authorizeUrl, codeOf, newVerifier, REDIRECT, registerClient, type Served, serve } from './harness.ts';
+import { authorizeUrl, codeOf, decide, newVerifier, REDIRECT, registerClient, type Served, serve, trustOf } from './harness.ts';
 
 let s: Served;
 beforeAll(() => {
@@ -106,33 +107,102 @@ describe('/authorize before the client and its redirect URI are trusted: a 400 p
   });
 });
 
-describe('near misses: once the client and its redirect URI are trusted, a problem goes back to it (RFC 6749 §4.1.2.1)', () => {
-  test('a registered https redirect URI gets unsupported_response_type with the state and iss', async () => {
-    const uri = 'https://app.example/oauth/callback';
-    const { json } = await register([uri]);
-    const res = await fetch(authorizeUrl(s, json.client_id, newVerifier(), { redirect_uri: uri, response_type: 'token' }), { redirect: 'manual' });
-    expect(res.status).toBe(302);
-    const back = codeOf(res);
-    expect(`${back.location.origin}${back.location.pathname}`).toBe(uri);
-    expect(back.error).toBe('unsupported_response_type');
-    expect(back.state).toBe('st');
-    expect(back.location.searchParams.get('iss')).toBe(s.url);
+// Every problem GET /authorize may send back, with the parameters that cause it.
+const PROBLEMS: [string, string, Record<string, string | undefined>][] = [
+  ['response_type=token', 'unsupported_response_type', { response_type: 'token' }],
+  ['no response_type', 'unsupported_response_type', { response_type: undefined }],
+  ['no code_challenge', 'invalid_request', { code_challenge: undefined }],
+  ['code_challenge_method=plain', 'invalid_request', { code_challenge_method: 'plain' }],
+  ['no code_challenge_method', 'invalid_request', { code_challenge_method: undefined }],
+  ['a code_challenge that is not S256-shaped', 'invalid_request', { code_challenge: 'short' }],
+  ['no resource', 'invalid_target', { resource: undefined }],
+  ['a foreign resource', 'invalid_target', { resource: 'https://evil.example/<b>mcp</b>' }],
+  ['this /mcp with a trailing slash', 'invalid_target', { resource: 'SELF/' }],
+];
+const EVIL = 'https://evil.example/cb';
+
+describe('a registered client nobody approved in this browser: every problem is shown here, never redirected (RFC 9700 §4.11.2)', () => {
+  for (const [what, error, over] of PROBLEMS) {
+    test(`${what}: a 400 page naming ${error}, no Location, the input escaped`, async () => {
+      const { json } = await register([EVIL]);
+      const params = { ...over, redirect_uri: EVIL, ...(over.resource === 'SELF/' ? { resource: `${s.url}/mcp/` } : {}) };
+      const res = await fetch(authorizeUrl(s, json.client_id, newVerifier(), params), { redirect: 'manual' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      const html = await res.text();
+      expect(html).toContain(`OAuth error ${error}`);
+      expect(html).not.toContain('<b>mcp</b>');
+      expect(html).not.toContain('evil.example/cb');
+    });
+  }
+});
+
+describe('once this browser approved the client with that redirect URI, a problem goes back to it (RFC 6749 §4.1.2.1)', () => {
+  let agent: { key: string };
+  let clientId: string;
+  let trust: string;
+  beforeAll(async () => {
+    agent = await s.register('approver');
+    clientId = (await register([EVIL, 'https://evil.example/other'])).json.client_id;
+    const approved = await decide(authorizeUrl(s, clientId, newVerifier(), { redirect_uri: EVIL }), agent.key);
+    expect(approved.status).toBe(302);
+    trust = trustOf(approved);
+    expect(approved.headers.getSetCookie().find((c) => c.startsWith('svc_oauth_ok_'))).toMatch(/; Path=\/authorize; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
   });
 
-  test('a registered loopback redirect URI gets invalid_request for plain PKCE', async () => {
-    const id = await registerClient(s);
-    const verifier = newVerifier();
-    const res = await fetch(authorizeUrl(s, id, verifier, { code_challenge: verifier, code_challenge_method: 'plain' }), { redirect: 'manual' });
-    expect(res.status).toBe(302);
-    expect(codeOf(res).location.toString()).toStartWith(REDIRECT);
-    expect(codeOf(res).error).toBe('invalid_request');
-  });
+  for (const [what, error, over] of PROBLEMS) {
+    test(`${what}: 302 to the URI with error=${error}, the state and iss`, async () => {
+      const params = { ...over, redirect_uri: EVIL, ...(over.resource === 'SELF/' ? { resource: `${s.url}/mcp/` } : {}) };
+      const res = await fetch(authorizeUrl(s, clientId, newVerifier(), params), { redirect: 'manual', headers: { cookie: trust } });
+      expect(res.status).toBe(302);
+      const back = codeOf(res);
+      expect(`${back.location.origin}${back.location.pathname}`).toBe(EVIL);
+      expect(back.error).toBe(error);
+      expect(back.state).toBe('st');
+      expect(back.location.searchParams.get('iss')).toBe(s.url);
+    });
+  }
 
-  test('a well-formed request from a trusted client gets the consent page', async () => {
-    const id = await registerClient(s);
-    const res = await fetch(authorizeUrl(s, id, newVerifier()), { redirect: 'manual' });
-    expect(res.status).toBe(200);
+  const shownWith = async (cookie: string, id = clientId, uri = EVIL) => {
+    const res = await fetch(authorizeUrl(s, id, newVerifier(), { redirect_uri: uri, response_type: 'token' }), { redirect: 'manual', headers: { cookie } });
     await res.text();
+    return [res.status, res.headers.get('location')];
+  };
+
+  test('the cookie trusts that redirect URI only: another URI of the same client is still shown', async () => {
+    expect(await shownWith(trust, clientId, 'https://evil.example/other')).toEqual([400, null]);
+  });
+
+  test('nor another client with the same redirect URI', async () => {
+    const other = (await register([EVIL])).json.client_id;
+    expect(await shownWith(trust, other)).toEqual([400, null]);
+  });
+
+  test('a forged or altered cookie value is no trust', async () => {
+    const [name, value] = trust.split('=') as [string, string];
+    expect(await shownWith(`${name}=${value.slice(1)}A`)).toEqual([400, null]);
+    expect(await shownWith(`${name}=`)).toEqual([400, null]);
+  });
+
+  test("another browser (no cookie) is not redirected: one person's approval trusts nothing for others", async () => {
+    expect(await shownWith('')).toEqual([400, null]);
+  });
+
+  test('a denial sets no trust', async () => {
+    const id = (await register([EVIL])).json.client_id;
+    const denied = await decide(authorizeUrl(s, id, newVerifier(), { redirect_uri: EVIL }), agent.key, 'deny');
+    expect(denied.status).toBe(302);
+    expect(denied.headers.getSetCookie().some((c) => c.startsWith('svc_oauth_ok_'))).toBe(false);
+  });
+
+  test('a well-formed request gets the consent page either way', async () => {
+    for (const cookie of [trust, '']) {
+      const res = await fetch(authorizeUrl(s, clientId, newVerifier(), { redirect_uri: EVIL }), { redirect: 'manual', headers: { cookie } });
+      expect(res.status).toBe(200);
+      await res.text();
+    }
   });
 });
 

@@ -84,10 +84,11 @@ describe('linking works from the address the server printed (no SVC_BASE_URL)', 
     expect((me.structuredContent as { agent: { name: string } }).agent.name).toBe('printed_agent');
     await client.close();
 
-    // The same server reached under another name: the 401 says which base URL to give the client.
+    // The same server reached under a name that is not loopback: the 401 says which base URL to give
+    // the client (the loopback names are all this service: test/mcp/loopback.test.ts).
     const other = await fetch(`${url}/mcp`, {
       method: 'POST',
-      headers: { host: `localhost:${new URL(url).port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: { host: `evil.example:${new URL(url).port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: '{}',
     });
     expect(other.status).toBe(401);
@@ -120,10 +121,10 @@ describe('least privilege', () => {
     const list = (await rpc(tokens.access_token, 'tools/list')).result!.tools!;
     const names = list.map((t) => t.name);
     expect(names).toContain('read_feed');
-    expect(names).toContain('post_v1_pubs_revisions_revision_id_preview_session');
+    expect(names).toContain('open_revision_preview');
     expect(names).not.toContain('create_thread');
     expect(names).not.toContain('vote');
-    expect(list.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual(['post_v1_pubs_revisions_revision_id_preview_session']);
+    expect(list.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual(['open_revision_preview']);
     const before = await threadCount();
     const refused = await rpc(tokens.access_token, 'tools/call', {
       name: 'create_thread',

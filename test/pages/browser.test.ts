@@ -46,12 +46,16 @@ afterAll(async () => {
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-/** An app of the page tests served on a random loopback port, its base URL the server's own. */
-async function servedApp(env: Record<string, string> = {}) {
+/**
+ * An app of the page tests served on a random loopback port, its base URL the server's own.
+ * `defaultInstall`: no SVC_BASE_URL (the default http://127.0.0.1:PORT), served on both stacks so
+ * that localhost, 127.0.0.1 and [::1] all reach it.
+ */
+async function servedApp(env: Record<string, string> = {}, opts: { defaultInstall?: boolean } = {}) {
   let handle: (req: Request) => Promise<Response> = async () => new Response('starting', { status: 503 });
-  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => handle(req) });
+  const server = Bun.serve({ hostname: opts.defaultInstall ? '::' : '127.0.0.1', port: 0, fetch: (req) => handle(req) });
   const origin = `http://127.0.0.1:${server.port}`;
-  const p = await pagesApp({ SVC_BASE_URL: origin, ...env });
+  const p = await pagesApp(opts.defaultInstall ? { ...env, SVC_BASE_URL: '', SVC_PORT: String(server.port) } : { SVC_BASE_URL: origin, ...env });
   // The browser (the ALTCHA widget drops a challenge whose expiresAt has passed by its Date.now())
   // and altcha-lib's verifySolution judge expiry on the machine's clock, so the server under test
   // shares that clock: its manual clock moves forward to the real now (whatever the date, or a
@@ -234,6 +238,29 @@ describe.skipIf(!HAS_CHROMIUM)('the pages in headless Chromium', () => {
       expect(await w.page.locator('#comment-list li.comment p.text').allTextContents()).toEqual(['Still here after the reload.']);
       await expectClean(w);
       await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+
+  // Issue 36.2: on a default install the README's localhost address is this service for a person too.
+  test('without SVC_BASE_URL, a person comments from the page opened at localhost, 127.0.0.1 or [::1]', async () => {
+    const a = await servedApp({ SVC_GUEST_CHALLENGE: 'off' }, { defaultInstall: true });
+    try {
+      const port = new URL(a.origin).port;
+      for (const name of ['localhost', '127.0.0.1', '[::1]']) {
+        const { itemId } = await a.publish(envelope({ title: `Opened at ${name}` }));
+        const w = await watchedPage();
+        await w.page.goto(`http://${name}:${port}/pubs/${itemId}`, { waitUntil: 'networkidle' });
+        await w.page.fill('#cf-nickname', 'Ada');
+        await w.page.fill('#cf-comment', `Commented at ${name}.`);
+        await w.page.click('#comment-form button[type=submit]');
+        await w.page.locator('#cf-status', { hasText: 'published' }).waitFor({ timeout: 30_000 });
+        expect(await w.page.locator('#comment-list li.comment p.text').allTextContents()).toEqual([`Commented at ${name}.`]);
+        await expectClean(w);
+        await w.context.close();
+      }
+      expect(a.t.db.query('SELECT count(*) AS n FROM pubs_comments').get()).toEqual({ n: 3 });
     } finally {
       a.stop();
     }
