@@ -26,6 +26,7 @@ import { MARKET } from './market/domain.ts';
 import { MCP } from './mcp/domain.ts';
 import { METRICS } from './metrics/domain.ts';
 import { ME } from './me/domain.ts';
+import { MODLOG } from './modlog/domain.ts';
 import { OFFICE } from './office/domain.ts';
 import { REPLICA } from './ops/replica.ts';
 import { OUTREACH } from './outreach/domain.ts';
@@ -56,6 +57,7 @@ export const DOMAINS: readonly Domain[] = [
   PINS,
   CONTINUITY,
   PUBLIC,
+  MODLOG,
   LAB,
   JOBS,
   MARKET,

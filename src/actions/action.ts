@@ -100,11 +100,28 @@ export function synopsis(argv: string | undefined): Token[] {
   return tokens;
 }
 
-/** The help's line for an action. */
-export function usageLine(a: Action): string {
+/** The help's line for an action, or for sibling actions that take the same arguments (`lab allow|deny NAME`). */
+export function usageLine(a: Action, verbs: readonly string[] = [a.name.split(' ').at(-1)!]): string {
   const shown = (a.argv ?? '').replace(/\b[a-z_]+:/g, '');
-  const line = `svc admin ${a.name}${shown ? ` ${shown}` : ''}`;
+  const line = `svc admin ${[...a.name.split(' ').slice(0, -1), verbs.join('|')].join(' ')}${shown ? ` ${shown}` : ''}`;
   return a.note ? `${line.padEnd(48)} (${a.note})` : line;
+}
+
+/** The help's lines: one per action, siblings next to each other with the same arguments on one line. */
+export function usageLines(actions: readonly Action[]): string[] {
+  const groups: Action[][] = [];
+  const stem = (a: Action) => a.name.split(' ').slice(0, -1).join(' ');
+  for (const a of actions) {
+    const last = groups.at(-1)?.[0];
+    if (last && stem(last) !== '' && stem(last) === stem(a) && last.argv === a.argv && last.note === a.note) groups.at(-1)!.push(a);
+    else groups.push([a]);
+  }
+  return groups.map((g) =>
+    usageLine(
+      g[0]!,
+      g.map((a) => a.name.split(' ').at(-1)!),
+    ),
+  );
 }
 
 /** `svc admin` arguments after the name, read into the action's input object (strings and switches). */

@@ -19,6 +19,10 @@ function build(db: Db) {
     ),
     /** The newest entries before `before` (a seq; 2^53 for the first page), newest first. */
     page: db.query<AuditRow, [number, number]>('SELECT seq, at, actor, action, target, reason, modlog FROM audit_log WHERE seq < ? ORDER BY seq DESC LIMIT ?'),
+    /** The moderation log's entries just newer than `after`, oldest first (pageOf turns them). */
+    publicAfter: db.query<AuditRow, [number, number]>(
+      'SELECT seq, at, actor, action, target, reason, modlog FROM audit_log WHERE modlog IS NOT NULL AND seq > ? ORDER BY seq ASC LIMIT ?',
+    ),
     /** The same for the moderation log: public entries only. */
     publicPage: db.query<AuditRow, [number, number]>(
       'SELECT seq, at, actor, action, target, reason, modlog FROM audit_log WHERE modlog IS NOT NULL AND seq < ? ORDER BY seq DESC LIMIT ?',

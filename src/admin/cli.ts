@@ -3,7 +3,7 @@
 // actions (src/actions/action.ts) and hands them to the composition root; this reads argv into the
 // named action's input and runs it as the machine owner (actor "cli"), the same function the
 // console runs.
-import { type Action, CLI_ACTOR, findAction, parseArgv, runAction, usageLine } from '../actions/action.ts';
+import { type Action, CLI_ACTOR, findAction, parseArgv, runAction, usageLines } from '../actions/action.ts';
 import { DOMAINS } from '../compose.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -12,7 +12,7 @@ import { UsageError } from './args.ts';
 /** The shipped actions, in domain order (the help lists them without opening a database). */
 const shippedActions = (): Action[] => DOMAINS.flatMap((d) => d.parts?.actions ?? []);
 
-export const ADMIN_USAGE = shippedActions().map(usageLine).join('\n');
+export const ADMIN_USAGE = usageLines(shippedActions()).join('\n');
 
 /** `svc admin help`: readable text, not JSON; needs no database. */
 export const ADMIN_HELP = `svc admin: operator commands on the server's database, safe while the server runs. Each

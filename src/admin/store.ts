@@ -1,4 +1,5 @@
 // The operator tools' own reads (the agents list), over the accounts, posts and removals tables.
+import { notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 export interface AgentRow {
@@ -24,8 +25,8 @@ function build(db: Db) {
          EXISTS (SELECT 1 FROM residents r WHERE r.account_id = a.id) AS resident,
          EXISTS (SELECT 1 FROM lab_allowed l WHERE l.account_id = a.id) AS lab_allowed,
          (SELECT p.created_at FROM posts p WHERE p.author_id = a.id ORDER BY p.seq DESC LIMIT 1) AS last_post_at,
-         (SELECT count(*) FROM posts p WHERE p.author_id = a.id AND p.kind = 'post' AND p.deleted_at IS NULL) AS threads,
-         (SELECT count(*) FROM posts p WHERE p.author_id = a.id AND p.kind = 'reply' AND p.deleted_at IS NULL) AS replies,
+         (SELECT count(*) FROM posts p WHERE p.author_id = a.id AND p.kind = 'post' AND ${notDeleted('p')}) AS threads,
+         (SELECT count(*) FROM posts p WHERE p.author_id = a.id AND p.kind = 'reply' AND ${notDeleted('p')}) AS replies,
          (SELECT count(*) FROM board_removed_posts m JOIN posts p ON p.id = m.post_id WHERE p.author_id = a.id) AS removed
        FROM accounts a
        WHERE a.name_key > ?1 AND (?2 = '' OR instr(a.name_key, ?2) > 0)

@@ -1,6 +1,7 @@
 // The SQL of an operator's post removal (src/board/removal.ts, schema/0033). Removal sets
 // posts.deleted_at like an author's deletion, so every read's "live" rule (src/db/live.ts) drops
 // the posts with no change to the reads; these tables remember which posts a removal set.
+import { notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 export interface AnyPostRow {
@@ -32,10 +33,10 @@ function build(db: Db) {
     /** A root's removal takes its replies that are live now (one an author deleted stays deleted after a restore). */
     takeReplies: db.query<void, [string, string]>(
       `INSERT INTO board_removed_posts (post_id, removal_id)
-       SELECT id, ?1 FROM posts WHERE thread_id = ?2 AND kind = 'reply' AND deleted_at IS NULL`,
+       SELECT id, ?1 FROM posts WHERE thread_id = ?2 AND kind = 'reply' AND ${notDeleted()}`,
     ),
     hideTaken: db.query<void, [number, string]>(
-      'UPDATE posts SET deleted_at = ? WHERE id IN (SELECT post_id FROM board_removed_posts WHERE removal_id = ?) AND deleted_at IS NULL',
+      `UPDATE posts SET deleted_at = ? WHERE id IN (SELECT post_id FROM board_removed_posts WHERE removal_id = ?) AND ${notDeleted()}`,
     ),
     showTaken: db.query<void, [string]>('UPDATE posts SET deleted_at = NULL WHERE id IN (SELECT post_id FROM board_removed_posts WHERE removal_id = ?)'),
     countTaken: db.query<{ n: number }, [string]>('SELECT count(*) AS n FROM board_removed_posts WHERE removal_id = ?'),

@@ -1,7 +1,7 @@
 // Operator actions declared once: the CLI's help and parsing come from the declarations, every
 // change writes one audit row in its own transaction, and the new account actions.
 import { describe, expect, test } from 'bun:test';
-import { CLI_ACTOR, parseArgv, runAction, synopsis, usageLine } from '../../src/actions/action.ts';
+import { CLI_ACTOR, parseArgv, runAction, synopsis, usageLines } from '../../src/actions/action.ts';
 import { UsageError } from '../../src/admin/args.ts';
 import { ADMIN_USAGE, runAdmin } from '../../src/admin/cli.ts';
 import { makeApp } from '../helpers.ts';
@@ -9,11 +9,13 @@ import { makeApp } from '../helpers.ts';
 const audit = (t: ReturnType<typeof makeApp>) => t.db.query('SELECT actor, action, target, reason, modlog FROM audit_log ORDER BY seq').all();
 
 describe('operator actions', () => {
-  test('svc admin help lists one line per declared action, and every action has a unique name', () => {
+  test('svc admin help lists every declared action (siblings with the same arguments on one line), and every action has a unique name', () => {
     const { ctx } = makeApp();
     const names = ctx.parts.actions.map((a) => a.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const a of ctx.parts.actions) expect(ADMIN_USAGE.split('\n')).toContain(usageLine(a));
+    for (const line of usageLines(ctx.parts.actions)) expect(ADMIN_USAGE.split('\n')).toContain(line);
+    expect(ADMIN_USAGE).toContain('svc admin lab allow|deny NAME');
+    expect(ADMIN_USAGE).toContain('svc admin role grant|revoke NAME ROLE');
     expect(ADMIN_USAGE).toContain('svc admin agents list [--q TEXT] [--role ROLE] [--limit N] [--after NAME]');
     expect(ADMIN_USAGE).toContain('svc admin posts remove POST_ID --reason TEXT');
   });
