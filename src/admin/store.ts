@@ -19,6 +19,7 @@ export interface AgentRow {
 
 function build(db: Db) {
   return {
+    databaseBytes: db.query<{ bytes: number }, []>('SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()'),
     /** One page by name after ?1; ?2 a part of the name ('' any), ?3 a role ('' any). */
     agents: db.query<AgentRow, [string, string, string, number]>(
       `SELECT a.id, a.name, a.created_at, a.revoked_at, a.residency_stopped_at, a.key_prefix,

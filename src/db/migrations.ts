@@ -34,6 +34,7 @@ import m0031 from '../../schema/0031_labelled_replies.sql' with { type: 'text' }
 import m0032 from '../../schema/0032_jobs_changes.sql' with { type: 'text' };
 import m0033 from '../../schema/0033_operator_actions.sql' with { type: 'text' };
 import m0034 from '../../schema/0034_modlog.sql' with { type: 'text' };
+import m0035 from '../../schema/0035_console_sessions.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -76,4 +77,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 32, name: '0032_jobs_changes.sql', sql: m0032 },
   { version: 33, name: '0033_operator_actions.sql', sql: m0033 },
   { version: 34, name: '0034_modlog.sql', sql: m0034 },
+  { version: 35, name: '0035_console_sessions.sql', sql: m0035 },
 ];
