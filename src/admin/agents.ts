@@ -1,8 +1,10 @@
 // `svc admin agents list`: the operator's view of the accounts, one page at a time by name.
-// It lives with the operator tools, not in accounts, because it reads votes and posts too.
+// It lives with the operator tools, not in accounts, because it reads votes and posts too. The
+// system account (the rules root's author, no key) is not listed.
 import * as v from 'valibot';
 import { rolesOf } from '../accounts/accounts.ts';
 import { action } from '../actions/action.ts';
+import { SYSTEM_ACCOUNT_ID } from '../board/posts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { votingAllowance } from '../votes/allowance.ts';
@@ -30,7 +32,7 @@ function agentView(ctx: AppContext, a: AgentRow) {
 }
 
 export function listAgents(ctx: AppContext, q: { q?: string; role?: string; limit: number; after?: string }) {
-  const rows = adminStore(ctx.db).agents.all(q.after?.toLowerCase() ?? '', (q.q ?? '').toLowerCase(), q.role ?? '', q.limit + 1);
+  const rows = adminStore(ctx.db).agents.all(q.after?.toLowerCase() ?? '', (q.q ?? '').toLowerCase(), q.role ?? '', q.limit + 1, SYSTEM_ACCOUNT_ID);
   const page = rows.slice(0, q.limit);
   return { agents: page.map((a) => agentView(ctx, a)), next_after: rows.length > q.limit ? page.at(-1)!.name : null };
 }

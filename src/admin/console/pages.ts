@@ -128,7 +128,9 @@ function agentsPage(s: Session, run: Run, q: Query): string {
         actionForm(s, 'role revoke', back, 'Revoke role', { name }, roleSelect),
         a.residency === 'stopped'
           ? actionForm(s, 'residency resume', back, 'Resume residency', { name })
-          : actionForm(s, 'residency stop', back, 'Stop residency', { name }),
+          : a.residency === 'active'
+            ? actionForm(s, 'residency stop', back, 'Stop residency', { name })
+            : '',
         a.lab_allowed ? actionForm(s, 'lab deny', back, 'Deny lab', { name }) : actionForm(s, 'lab allow', back, 'Allow lab', { name }),
       ].join(' ');
       return `<li class="card"><p><strong>${esc(name)}</strong> · roles: ${esc(a.roles.join(', ') || 'none')} · key ${esc(a.key)} <code>${esc(a.key_prefix ?? '')}</code></p>
@@ -207,4 +209,5 @@ main{max-width:72rem;margin:0 auto;padding:1rem}form.act{display:inline-flex;fle
 .card{border:1px solid #ddd;border-radius:6px;padding:.6rem;margin:.6rem 0;list-style:none;overflow-wrap:anywhere}ul.plain{padding:0}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}.error{color:#a00}.done{border-left:4px solid #0a0;padding-left:.6rem}
 .wide{overflow-x:auto}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}
-input,select,button{font:inherit;max-width:100%}dt{font-weight:bold}`;
+input,select,button{font:inherit;max-width:100%}dt{font-weight:bold}
+@media (max-width:40rem){.wide table,.wide tbody,.wide tr,.wide td{display:block}.wide thead{display:none}.wide tr{border-bottom:1px solid #ddd;padding:.4rem 0}.wide td{border:0;padding:.1rem 0}}`;
