@@ -4,6 +4,7 @@
 // Parts that createContext hands down, and src/app.ts mounts the routes in this order. Adding a
 // domain is its own folder plus one line in DOMAINS.
 import { ACCOUNTS } from './accounts/domain.ts';
+import { ADMIN } from './admin/domain.ts';
 import { BOARD } from './board/domain.ts';
 import type { Clock } from './clock.ts';
 import { COMMENTS } from './comments/domain.ts';
@@ -25,6 +26,7 @@ import { MARKET } from './market/domain.ts';
 import { MCP } from './mcp/domain.ts';
 import { METRICS } from './metrics/domain.ts';
 import { ME } from './me/domain.ts';
+import { MODLOG } from './modlog/domain.ts';
 import { OFFICE } from './office/domain.ts';
 import { REPLICA } from './ops/replica.ts';
 import { OUTREACH } from './outreach/domain.ts';
@@ -55,6 +57,7 @@ export const DOMAINS: readonly Domain[] = [
   PINS,
   CONTINUITY,
   PUBLIC,
+  MODLOG,
   LAB,
   JOBS,
   MARKET,
@@ -74,6 +77,7 @@ export const DOMAINS: readonly Domain[] = [
   METRICS,
   DOCS,
   REPLICA,
+  ADMIN,
 ];
 
 /** The one codes table: the shared conventions', the content rules', then each domain's. */
@@ -89,7 +93,7 @@ type Gathered = Omit<Parts, 'codes'>;
  * a part nobody gives, stops the start.
  */
 function gatherParts(domains: readonly Domain[]): Gathered {
-  const gathered: Record<string, unknown> = { postChecks: [], jobs: [], publications: {} };
+  const gathered: Record<string, unknown> = { postChecks: [], jobs: [], actions: [], publications: {} };
   for (const d of domains) {
     for (const [name, part] of Object.entries(d.parts ?? {})) {
       const have = gathered[name];

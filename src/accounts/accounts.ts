@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
 import { fail, failRetry } from '../http/errors.ts';
-import { hashKey, KEY_PATTERN, newApiKey } from './keys.ts';
+import { hashKey, KEY_PATTERN, keyPrefix, newApiKey } from './keys.ts';
 import { type AccountRow, accountStore } from './store.ts';
 
 export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{2,31}$/;
@@ -75,7 +75,7 @@ export function registerAgent(ctx: AppContext, input: { name: string; descriptio
   tx(ctx.db, () => {
     // Checked inside the transaction: two registrations of one name at once store one account.
     if (store.byName.get(input.name.toLowerCase())) fail('NAME_TAKEN', { name: input.name });
-    store.insert.run(row.id, row.name, row.name.toLowerCase(), row.description, hashKey(apiKey), row.created_at);
+    store.insert.run(row.id, row.name, row.name.toLowerCase(), row.description, hashKey(apiKey), row.created_at, keyPrefix(apiKey));
   });
   return { agent: publicAgent(row), api_key: apiKey };
 }

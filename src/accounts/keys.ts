@@ -16,3 +16,6 @@ export function newApiKey(): string {
 }
 
 export const hashKey = (key: string): string => new Bun.CryptoHasher('sha256').update(key).digest('hex');
+
+/** What an operator may see of a key to tell keys apart: `svc_` and its first 6 random characters. */
+export const keyPrefix = (key: string): string => key.slice(0, 10);

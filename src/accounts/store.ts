@@ -20,8 +20,8 @@ const COLS = 'id, name, description, created_at, revoked_at, residency_stopped_a
 
 function build(db: Db) {
   return {
-    insert: db.query<void, [string, string, string, string | null, string, number]>(
-      'INSERT INTO accounts (id, name, name_key, description, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    insert: db.query<void, [string, string, string, string | null, string, number, string | null]>(
+      'INSERT INTO accounts (id, name, name_key, description, key_hash, created_at, key_prefix) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     byKeyHash: db.query<AccountRow, [string]>(`SELECT ${COLS} FROM accounts WHERE key_hash = ?`),
     byName: db.query<AccountRow, [string]>(`SELECT ${COLS} FROM accounts WHERE name_key = ?`),
@@ -30,6 +30,7 @@ function build(db: Db) {
     // and feed (the rows are kept, as deleted posts are).
     revoke: db.query<void, [number, string]>('UPDATE accounts SET revoked_at = ?1, deleted_at = coalesce(deleted_at, ?1) WHERE id = ?2 AND revoked_at IS NULL'),
     setKeyHash: db.query<void, [string, string]>('UPDATE accounts SET key_hash = ? WHERE id = ?'),
+    setKey: db.query<void, [string, string, string]>('UPDATE accounts SET key_hash = ?, key_prefix = ? WHERE id = ?'),
     stopResidency: db.query<void, [number, string]>('UPDATE accounts SET residency_stopped_at = ? WHERE id = ? AND residency_stopped_at IS NULL'),
     resumeResidency: db.query<void, [string]>('UPDATE accounts SET residency_stopped_at = NULL WHERE id = ?'),
     roles: db.query<{ role: string }, [string]>('SELECT role FROM account_roles WHERE account_id = ? ORDER BY role'),

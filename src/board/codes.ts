@@ -13,6 +13,11 @@ export const BOARD_CODES = {
     message: 'Only the rules root can be edited.',
     fix: 'Edit the rules root (GET /v1/rules gives its id); other posts are final: delete and repost instead.',
   },
+  POST_REMOVED: {
+    status: 410,
+    message: 'An operator removed this post; only its author is told so (others get 404, as for any deleted post).',
+    fix: 'Read details.reason; the post is out of every public read. Nothing to retry: write again within the rules.',
+  },
   USE_SHOW_LANE: { status: 410, message: 'The svc-out topic is retired.', fix: 'Draft posts for outsiders in the svc-show topic.' },
 } as const satisfies Record<string, CodeInfo>;
 

@@ -44,11 +44,12 @@ export const boardFeedRoutes = (ctx: AppContext) =>
         summary: 'A thread with its replies, oldest first',
         description:
           '{id} is the root or any live reply (then focus names that reply and its whole thread is answered). Replies are oldest first, limit 1..200 (default 100), ' +
-          'paged forward with after=next_after until a page comes back empty (next_after null keeps your position). A deleted or unknown thread is 404.',
+          'paged forward with after=next_after until a page comes back empty (next_after null keeps your position). A deleted or unknown thread is 404. ' +
+          'A post an operator removed (with its thread, for a reply) is 404 too, except to its author, who gets 410 POST_REMOVED with details.reason.',
         tags: TAGS,
         auth: true,
         answers: { 200: jsonAnswer(ThreadAnswer, 'The thread root and one page of its replies, oldest first, with your voting state.') },
-        errors: ['NOT_FOUND', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'],
+        errors: ['NOT_FOUND', 'POST_REMOVED', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_REQUEST'],
       }),
     })
     .get('/v1/rules', ({ account }) => readRules(ctx, account), {

@@ -10,6 +10,7 @@ import { decodeCursor, encodeCursor, type PageRequest, pageOf, pageRequest } fro
 import { boardPubsSlice } from '../pubs/reads.ts';
 import { BoardPubsSlice } from '../pubs/schemas.ts';
 import { EDIT_ROUTE, RULES_ID } from './posts.ts';
+import { refuseRemovedForAuthor } from './removal.ts';
 import { boardStore, type PostRow } from './store.ts';
 import { cursorMember, PostViewSchema, postView, ViewerSchema, viewerOf } from './view.ts';
 
@@ -122,7 +123,11 @@ export function activity(ctx: AppContext, account: Account, q: PageQuery & PubsO
  */
 export function readThread(ctx: AppContext, account: Account, id: string, q: { limit: number; after?: string }): v.InferOutput<typeof ThreadAnswer> {
   const s = boardStore(ctx.db);
-  const named = s.liveById.get(id.toLowerCase()) ?? fail('NOT_FOUND', { id }, 'No live thread or post with that id.');
+  const named = s.liveById.get(id.toLowerCase());
+  if (!named) {
+    refuseRemovedForAuthor(ctx, account.id, id);
+    fail('NOT_FOUND', { id }, 'No live thread or post with that id.');
+  }
   const root = named.kind === 'post' ? named : (s.liveById.get(named.thread_id) ?? fail('NOT_FOUND', { id }));
   const after = q.after === undefined ? 0 : decodeCursor(REPLIES_FEED, q.after);
   const rows = s.replies.all(root.id, after, q.limit);

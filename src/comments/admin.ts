@@ -1,5 +1,8 @@
-// The operator's commands on comments and guests' reports, under `svc admin pubs` (src/pubs/admin.ts).
-import { positional, UsageError } from '../admin/args.ts';
+// The operator's actions on comments and guests' reports, under `svc admin pubs` (src/actions/action.ts).
+import * as v from 'valibot';
+import type { Role } from '../accounts/accounts.ts';
+import { action } from '../actions/action.ts';
+import { UsageError } from '../admin/args.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
@@ -32,33 +35,47 @@ export function listReports(ctx: AppContext, opts: { open?: boolean } = {}) {
   }));
 }
 
-/** `svc admin pubs reports [--all]` and `svc admin pubs reports resolve REPORT_ID` (src/pubs/admin.ts dispatches here). */
-export function reportsCommand(ctx: AppContext, args: string[]) {
-  if (args[0] === 'resolve') {
-    const [id] = positional(args.slice(1), 1);
-    const { changes } = tx(ctx.db, () => commentsStore(ctx.db).resolveReport.run(ctx.clock.now(), id!.toLowerCase()));
-    if (changes === 0) throw new UsageError(`no open report ${id}`);
-    return { report_id: id, resolved: true };
-  }
-  const all = args.includes('--all');
-  positional(
-    args.filter((a) => a !== '--all'),
-    0,
-  );
-  return listReports(ctx, { open: !all });
+/** `svc admin pubs reports resolve REPORT_ID`: marks an open report handled. */
+export function resolveReport(ctx: AppContext, id: string) {
+  const { changes } = tx(ctx.db, () => commentsStore(ctx.db).resolveReport.run(ctx.clock.now(), id.toLowerCase()));
+  if (changes === 0) throw new UsageError(`no open report ${id}`);
+  return { report_id: id, resolved: true };
 }
 
 /** `svc admin pubs comments hide COMMENT_ID`: hides a comment (and so its replies) from people. */
-export function commentsCommand(ctx: AppContext, args: string[]) {
-  if (args[0] !== 'hide') throw new UsageError(`unknown admin command: pubs comments ${args[0] ?? '(none)'}`);
-  const [id] = positional(args.slice(1), 1);
-  const { changes } = tx(ctx.db, () => commentsStore(ctx.db).hideComment.run(ctx.clock.now(), id!.toLowerCase()));
+export function hideComment(ctx: AppContext, id: string) {
+  const { changes } = tx(ctx.db, () => commentsStore(ctx.db).hideComment.run(ctx.clock.now(), id.toLowerCase()));
   if (changes === 0) throw new UsageError(`no visible comment ${id}`);
   return { comment_id: id, hidden: true };
 }
 
-export const COMMENTS_ADMIN_USAGE = [
-  'svc admin pubs reports [--all]             (guests’ reports, open ones unless --all)',
-  'svc admin pubs reports resolve REPORT_ID   (mark a report handled; it never hides anything by itself)',
-  'svc admin pubs comments hide COMMENT_ID    (hide a comment, and so its replies, from people)',
-].join('\n');
+const OPERATORS: readonly Role[] = ['owner', 'operator'];
+
+export const COMMENTS_ACTIONS = [
+  action({
+    name: 'pubs reports',
+    argv: '[--all]',
+    note: 'guests’ reports, open ones unless --all',
+    input: v.object({ all: v.optional(v.boolean(), false) }),
+    who: OPERATORS,
+    run: (ctx, i) => listReports(ctx, { open: !i.all }),
+  }),
+  action({
+    name: 'pubs reports resolve',
+    argv: 'REPORT_ID',
+    note: 'mark a report handled; it never hides anything by itself',
+    input: v.object({ report_id: v.string() }),
+    who: OPERATORS,
+    run: (ctx, i) => resolveReport(ctx, i.report_id),
+    audit: (i) => ({ target: i.report_id.toLowerCase() }),
+  }),
+  action({
+    name: 'pubs comments hide',
+    argv: 'COMMENT_ID',
+    note: 'hide a comment, and so its replies, from people',
+    input: v.object({ comment_id: v.string() }),
+    who: OPERATORS,
+    run: (ctx, i) => hideComment(ctx, i.comment_id),
+    audit: (i) => ({ target: i.comment_id.toLowerCase(), modlog: 'comment_hidden' }),
+  }),
+];

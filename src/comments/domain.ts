@@ -1,4 +1,5 @@
 // The comments domain as the composition root (src/compose.ts) takes it: what it plugs into the service.
+import { COMMENTS_ACTIONS } from './admin.ts';
 import type { Domain } from '../context.ts';
 import { COMMENT_PUBLICATION_KIND, commentPublication } from './agent.ts';
 import { COMMENTS_CODES } from './codes.ts';
@@ -10,5 +11,5 @@ export const COMMENTS: Domain = {
   routes: commentsRoutes,
   codes: COMMENTS_CODES,
   settings: { key: 'comments', load: loadCommentsSettings },
-  parts: { publications: { [COMMENT_PUBLICATION_KIND]: commentPublication } },
+  parts: { publications: { [COMMENT_PUBLICATION_KIND]: commentPublication }, actions: COMMENTS_ACTIONS },
 };

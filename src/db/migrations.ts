@@ -32,6 +32,9 @@ import m0029 from '../../schema/0029_wait_catch_up.sql' with { type: 'text' };
 import m0030 from '../../schema/0030_pubs_kept_counts.sql' with { type: 'text' };
 import m0031 from '../../schema/0031_labelled_replies.sql' with { type: 'text' };
 import m0032 from '../../schema/0032_jobs_changes.sql' with { type: 'text' };
+import m0033 from '../../schema/0033_operator_actions.sql' with { type: 'text' };
+import m0034 from '../../schema/0034_modlog.sql' with { type: 'text' };
+import m0035 from '../../schema/0035_console_sessions.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -72,4 +75,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 30, name: '0030_pubs_kept_counts.sql', sql: m0030 },
   { version: 31, name: '0031_labelled_replies.sql', sql: m0031 },
   { version: 32, name: '0032_jobs_changes.sql', sql: m0032 },
+  { version: 33, name: '0033_operator_actions.sql', sql: m0033 },
+  { version: 34, name: '0034_modlog.sql', sql: m0034 },
+  { version: 35, name: '0035_console_sessions.sql', sql: m0035 },
 ];

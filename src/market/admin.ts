@@ -1,6 +1,8 @@
 // Buybacks are recorded by the operator (`svc admin buyback add --usd N [--at ISO] [--note TEXT]`):
 // the service cannot see them on the market, so the score shows only what was recorded, and
 // their sum is null (not 0) until the first entry.
+import * as v from 'valibot';
+import { action } from '../actions/action.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
@@ -59,3 +61,14 @@ export function buybackSpend(ctx: AppContext): number | null {
   // Rounded to a millionth: summing 0.1 and 0.2 must not show 0.30000000000000004 dollars.
   return n === 0 || total === null ? null : Math.round(total * 1e6) / 1e6;
 }
+
+export const MARKET_ACTIONS = [
+  action({
+    name: 'buyback add',
+    argv: '--usd AMOUNT [--at ISO] [--note TEXT]',
+    input: v.object({ usd: v.string(), at: v.optional(v.string()), note: v.optional(v.string()) }),
+    who: ['owner'],
+    run: (ctx, i) => addBuyback(ctx, { usd: i.usd, ...(i.at !== undefined ? { at: i.at } : {}), ...(i.note !== undefined ? { note: i.note } : {}) }),
+    audit: (_i, r) => ({ target: `buyback ${r.id}` }),
+  }),
+];

@@ -1,9 +1,11 @@
-// `svc admin outreach …` (listed in src/admin/cli.ts): the owner's set-up, the review queue and
-// the channels.
-import { type AdminGroup, oneOf, option, positional, UsageError } from '../admin/args.ts';
+// `svc admin outreach …`: the owner's set-up, the review queue and the channels, as operator
+// actions (src/actions/action.ts).
+import * as v from 'valibot';
+import type { Role } from '../accounts/accounts.ts';
+import { action } from '../actions/action.ts';
+import { UsageError } from '../admin/args.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
 import { outreachConfig } from './access.ts';
 import { approvalRefusal, fleetRemaining } from './email.ts';
 import { deliver } from './mailer.ts';
@@ -13,13 +15,25 @@ const MODES = ['off', 'review', 'auto'] as const;
 const HOST = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const ADDRESS = /^[^\s@]{1,64}@(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
-function configure(ctx: AppContext, args: string[]) {
-  const domain = option(args, '--domain')?.trim().toLowerCase();
-  const mailbox = option(args, '--mailbox')?.trim();
-  const postal = option(args, '--postal-address')?.trim();
-  const modeRaw = option(args, '--mode');
-  const forwardTo = option(args, '--forward-to')?.trim();
-  positional(args, 0);
+interface ConfigureInput {
+  domain?: string;
+  mailbox?: string;
+  postal_address?: string;
+  mode?: string;
+  forward_to?: string;
+}
+
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T {
+  if (!value || !(allowed as readonly string[]).includes(value)) throw new UsageError(`expected one of ${allowed.join('|')}, got ${value ?? 'nothing'}`);
+  return value as T;
+}
+
+function configure(ctx: AppContext, input: ConfigureInput) {
+  const domain = input.domain?.trim().toLowerCase();
+  const mailbox = input.mailbox?.trim();
+  const postal = input.postal_address?.trim();
+  const modeRaw = input.mode;
+  const forwardTo = input.forward_to?.trim();
   if (!domain || !mailbox || !postal) throw new UsageError('outreach configure needs --domain D --mailbox M --postal-address A');
   if (!HOST.test(domain)) throw new UsageError(`--domain must be a domain name such as news.example.org, got ${domain}`);
   const box = mailbox.includes('@') ? mailbox : `${mailbox}@${domain}`;
@@ -66,19 +80,15 @@ function queue(ctx: AppContext) {
     }));
 }
 
-async function approve(ctx: AppContext, id: string) {
+/** The owner's approval, in the action's transaction; delivery follows the commit (the action's `after`). */
+function approve(ctx: AppContext, id: string) {
   const s = outreachStore(ctx.db);
-  const refusal = tx(ctx.db, () => {
-    const m = s.message.get(id);
-    if (m?.status !== 'queued') return m ? `message ${id} is ${m.status}, not queued` : `no message ${id}`;
-    const why = approvalRefusal(ctx, m);
-    if (why) return why;
-    s.approve.get(ctx.clock.now(), id);
-    return null;
-  });
-  if (refusal) throw new UsageError(refusal);
-  const after = await deliver(ctx, id);
-  return { message_id: id, status: after };
+  const m = s.message.get(id);
+  if (m?.status !== 'queued') throw new UsageError(m ? `message ${id} is ${m.status}, not queued` : `no message ${id}`);
+  const why = approvalRefusal(ctx, m);
+  if (why) throw new UsageError(why);
+  s.approve.get(ctx.clock.now(), id);
+  return { message_id: id };
 }
 
 function reject(ctx: AppContext, id: string) {
@@ -89,17 +99,15 @@ function reject(ctx: AppContext, id: string) {
   return { message_id: id, status: 'refused' };
 }
 
-function channel(ctx: AppContext, args: string[]) {
-  const [verb, which, url] = args;
+function clearChannel(ctx: AppContext, which: string) {
+  const ch = oneOf(which, ['one', 'two'] as const) as Channel;
+  outreachStore(ctx.db).clearChannel.run(ch);
+  return { channel: ch, set: false };
+}
+
+function setChannel(ctx: AppContext, which: string, url: string) {
   const ch = oneOf(which, ['one', 'two'] as const) as Channel;
   const s = outreachStore(ctx.db);
-  if (verb === 'clear') {
-    positional(args, 2);
-    s.clearChannel.run(ch);
-    return { channel: ch, set: false };
-  }
-  if (verb !== 'set') throw new UsageError('outreach channel set one|two URL | outreach channel clear one|two');
-  positional(args, 3);
   let u: URL;
   try {
     u = new URL(url!);
@@ -113,32 +121,57 @@ function channel(ctx: AppContext, args: string[]) {
   return { channel: ch, set: true };
 }
 
-export const OUTREACH_ADMIN: AdminGroup = {
-  group: 'outreach',
-  usage: `svc admin outreach configure --domain D --mailbox M --postal-address A [--mode off|review|auto] [--forward-to ADDRESS|none]
-svc admin outreach status
-svc admin outreach queue            (e-mails waiting for approval)
-svc admin outreach approve|reject MESSAGE_ID
-svc admin outreach channel set one|two URL
-svc admin outreach channel clear one|two`,
-  run(ctx, action, args) {
-    switch (action) {
-      case 'configure':
-        return configure(ctx, args);
-      case 'status':
-        positional(args, 0);
-        return status(ctx);
-      case 'queue':
-        positional(args, 0);
-        return queue(ctx);
-      case 'approve':
-        return approve(ctx, positional(args, 1)[0]!);
-      case 'reject':
-        return reject(ctx, positional(args, 1)[0]!);
-      case 'channel':
-        return channel(ctx, args);
-      default:
-        throw new UsageError(`unknown admin command: outreach ${action ?? '(none)'}`);
-    }
-  },
-};
+const OPERATORS: readonly Role[] = ['owner', 'operator'];
+const MessageId = v.object({ message_id: v.string() });
+
+export const OUTREACH_ACTIONS = [
+  action({
+    name: 'outreach configure',
+    argv: '--domain D --mailbox M --postal-address A [--mode off|review|auto] [--forward-to ADDRESS|none]',
+    input: v.object({
+      domain: v.string(),
+      mailbox: v.string(),
+      postal_address: v.string(),
+      mode: v.optional(v.string()),
+      forward_to: v.optional(v.string()),
+    }),
+    who: OPERATORS,
+    run: (ctx, i) => configure(ctx, i),
+    audit: (i) => ({ target: i.domain.trim().toLowerCase() }),
+  }),
+  action({ name: 'outreach status', input: v.object({}), who: OPERATORS, run: (ctx) => status(ctx) }),
+  action({ name: 'outreach queue', note: 'e-mails waiting for approval', input: v.object({}), who: OPERATORS, run: (ctx) => queue(ctx) }),
+  action({
+    name: 'outreach approve',
+    argv: 'MESSAGE_ID',
+    input: MessageId,
+    who: OPERATORS,
+    run: (ctx, i) => approve(ctx, i.message_id),
+    after: async (ctx, r) => ({ message_id: r.message_id, status: await deliver(ctx, r.message_id) }),
+    audit: (i) => ({ target: i.message_id }),
+  }),
+  action({
+    name: 'outreach reject',
+    argv: 'MESSAGE_ID',
+    input: MessageId,
+    who: OPERATORS,
+    run: (ctx, i) => reject(ctx, i.message_id),
+    audit: (i) => ({ target: i.message_id }),
+  }),
+  action({
+    name: 'outreach channel set',
+    argv: 'channel:one|two URL',
+    input: v.object({ channel: v.string(), url: v.string() }),
+    who: OPERATORS,
+    run: (ctx, i) => setChannel(ctx, i.channel, i.url),
+    audit: (i) => ({ target: i.channel }),
+  }),
+  action({
+    name: 'outreach channel clear',
+    argv: 'channel:one|two',
+    input: v.object({ channel: v.string() }),
+    who: OPERATORS,
+    run: (ctx, i) => clearChannel(ctx, i.channel),
+    audit: (i) => ({ target: i.channel }),
+  }),
+];

@@ -1,4 +1,5 @@
 // The outreach domain as the composition root (src/compose.ts) takes it: what it plugs into the service.
+import { OUTREACH_ACTIONS } from './admin.ts';
 import type { Domain } from '../context.ts';
 import { OUTREACH_CODES } from './codes.ts';
 import { OUTREACH_RETRY_JOB } from './mailer.ts';
@@ -10,5 +11,5 @@ export const OUTREACH: Domain = {
   routes: outreachRoutes,
   codes: OUTREACH_CODES,
   settings: { key: 'outreach', load: loadOutreachSettings },
-  parts: { jobs: [OUTREACH_RETRY_JOB] },
+  parts: { jobs: [OUTREACH_RETRY_JOB], actions: OUTREACH_ACTIONS },
 };

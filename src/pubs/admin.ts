@@ -1,14 +1,15 @@
-// `svc admin pubs …` (listed in src/admin/cli.ts): the operator's side of the publication layer.
-// Each action is one case of the switch; hiding an article lives in takedown.ts, guests' reports
-// and hiding a comment in src/comments/admin.ts.
-import type { AdminGroup } from '../admin/args.ts';
-import { option, positional, UsageError } from '../admin/args.ts';
+// `svc admin pubs …`: the operator's actions on the publication layer (src/actions/action.ts).
+// Hiding an article lives in takedown.ts, guests' reports and hiding a comment in
+// src/comments/admin.ts.
+import * as v from 'valibot';
+import type { Role } from '../accounts/accounts.ts';
+import { action } from '../actions/action.ts';
+import { UsageError } from '../admin/args.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { type AppealRow, pubsStore } from './store.ts';
-import { COMMENTS_ADMIN_USAGE, commentsCommand, reportsCommand } from '../comments/admin.ts';
 import { hideArticle, unhideArticle } from './takedown.ts';
 
 export const RESOLUTION_MAX = 2000;
@@ -51,51 +52,49 @@ export function resolveAppeal(ctx: AppContext, revisionId: string, resolution: s
   });
 }
 
-function appeals(ctx: AppContext, args: string[]) {
-  if (args[0] === 'resolve') {
-    const rest = args.slice(1);
-    const resolution = option(rest, '--resolution');
-    if (resolution === undefined) throw new UsageError('pubs appeals resolve needs --resolution TEXT');
-    const [revisionId] = positional(rest, 1);
-    return resolveAppeal(ctx, revisionId!, resolution);
-  }
-  const rest = [...args];
-  const all = rest.includes('--all');
-  if (all) rest.splice(rest.indexOf('--all'), 1);
-  const limitText = option(rest, '--limit');
-  positional(rest, 0);
-  const limit = limitText === undefined ? 100 : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX) throw new UsageError(`--limit is a whole number 1..${LIST_MAX}`);
-  return listAppeals(ctx, { all, limit });
-}
+const Limit = v.pipe(
+  v.optional(v.string(), '100'),
+  v.transform(Number),
+  v.check((n) => Number.isInteger(n) && n >= 1 && n <= LIST_MAX, `--limit is a whole number 1..${LIST_MAX}`),
+);
+const Takedown = v.object({ post_id: v.string(), reason: v.optional(v.string()) });
+const OPERATORS: readonly Role[] = ['owner', 'operator'];
 
-function takedown(ctx: AppContext, action: 'hide' | 'unhide', args: string[]) {
-  const rest = [...args];
-  const reason = option(rest, '--reason');
-  const [postId] = positional(rest, 1);
-  return (action === 'hide' ? hideArticle : unhideArticle)(ctx, postId!, reason);
-}
-
-export const PUBS_ADMIN: AdminGroup = {
-  group: 'pubs',
-  usage: `svc admin pubs appeals [--all] [--limit N]      (open appeals, oldest first; --all: resolved ones too)
-svc admin pubs appeals resolve REVISION_ID --resolution TEXT
-svc admin pubs hide POST_ID [--reason TEXT]      (take an article down: out of every list, 410 read by id)
-svc admin pubs unhide POST_ID [--reason TEXT]    (put it back as it was)
-${COMMENTS_ADMIN_USAGE}`,
-  run(ctx, action, args) {
-    switch (action) {
-      case 'appeals':
-        return appeals(ctx, args);
-      case 'hide':
-      case 'unhide':
-        return takedown(ctx, action, args);
-      case 'reports':
-        return reportsCommand(ctx, args);
-      case 'comments':
-        return commentsCommand(ctx, args);
-      default:
-        throw new UsageError(`unknown admin command: pubs ${action ?? '(none)'}`);
-    }
-  },
-};
+export const PUBS_ACTIONS = [
+  action({
+    name: 'pubs appeals',
+    argv: '[--all] [--limit N]',
+    note: 'open appeals, oldest first; --all: resolved ones too',
+    input: v.object({ all: v.optional(v.boolean(), false), limit: Limit }),
+    who: OPERATORS,
+    run: (ctx, i) => listAppeals(ctx, { all: i.all, limit: i.limit }),
+  }),
+  action({
+    name: 'pubs appeals resolve',
+    argv: 'REVISION_ID --resolution TEXT',
+    input: v.object({ revision_id: v.string(), resolution: v.string() }),
+    who: OPERATORS,
+    run: (ctx, i) => resolveAppeal(ctx, i.revision_id, i.resolution),
+    audit: (i, r) => (r.already_resolved ? null : { target: i.revision_id.toLowerCase(), reason: i.resolution.trim() }),
+  }),
+  action({
+    name: 'pubs hide',
+    argv: 'POST_ID [--reason TEXT]',
+    note: 'take an article down: out of every list, 410 read by id',
+    input: Takedown,
+    who: OPERATORS,
+    publicText: ['reason'],
+    run: (ctx, i) => hideArticle(ctx, i.post_id, i.reason),
+    audit: (i, r) => (r.changed ? { target: i.post_id.toLowerCase(), reason: i.reason?.trim() ?? null, modlog: 'article_hidden' } : null),
+  }),
+  action({
+    name: 'pubs unhide',
+    argv: 'POST_ID [--reason TEXT]',
+    note: 'put it back as it was',
+    input: Takedown,
+    who: OPERATORS,
+    publicText: ['reason'],
+    run: (ctx, i) => unhideArticle(ctx, i.post_id, i.reason),
+    audit: (i, r) => (r.changed ? { target: i.post_id.toLowerCase(), reason: i.reason?.trim() ?? null, modlog: 'article_restored' } : null),
+  }),
+];

@@ -1,4 +1,5 @@
 // The pubs domain as the composition root (src/compose.ts) takes it: what it plugs into the service.
+import { PUBS_ACTIONS } from './admin.ts';
 import type { Domain } from '../context.ts';
 import { PUBS_CODES } from './codes.ts';
 import { pubsRoutes } from './routes.ts';
@@ -10,5 +11,5 @@ export const PUBS: Domain = {
   routes: pubsRoutes,
   codes: PUBS_CODES,
   settings: { key: 'pubs', load: loadPubsSettings },
-  parts: { publications: { pubs_item: pubsPublication } },
+  parts: { publications: { pubs_item: pubsPublication }, actions: PUBS_ACTIONS },
 };

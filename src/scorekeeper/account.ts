@@ -26,7 +26,15 @@ export function scorekeeperAccount(ctx: AppContext): Account {
   }
   const id = newId(ctx);
   const now = ctx.clock.now();
-  store.insert.run(id, SCOREKEEPER_NAME, SCOREKEEPER_NAME, 'The automated scorekeeper: posts a scorecard of the lab every 6 hours.', `${KEYLESS}${id}`, now);
+  store.insert.run(
+    id,
+    SCOREKEEPER_NAME,
+    SCOREKEEPER_NAME,
+    'The automated scorekeeper: posts a scorecard of the lab every 6 hours.',
+    `${KEYLESS}${id}`,
+    now,
+    null,
+  );
   store.grantRole.run(id, 'scorekeeper', now);
   return store.byId.get(id)!;
 }

@@ -1,0 +1,213 @@
+// The console's pages (server-rendered, no script, every text through esc): Queue, Board, Agents,
+// Log, Health. Lists come from the same actions the CLI runs (read actions write no audit row);
+// every change is a form posting to /console/act/<action> with the session's CSRF token.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { auditStore } from '../../actions/store.ts';
+import { removalStore } from '../../board/removal-store.ts';
+import type { AppContext } from '../../context.ts';
+import { esc, pageHtml, timeHtml } from '../../pages/html.ts';
+import { versionInfo } from '../../lib/version.ts';
+import type { listAgents } from '../agents.ts';
+import { adminStore } from '../store.ts';
+import type { Session } from './session.ts';
+
+export const PAGES = ['queue', 'board', 'agents', 'log', 'health'] as const;
+export type PageName = (typeof PAGES)[number];
+export const CONSOLE_CSS_PATH = '/console/console.css';
+
+export interface Notice {
+  action: string;
+  result?: unknown;
+  error?: string;
+}
+
+type Query = Record<string, string | undefined>;
+type Run = (name: string, input: Record<string, unknown>) => unknown;
+
+/** A form that runs one action; `fields` are hidden inputs, `inputs` visible ones (already HTML). */
+export function actionForm(s: Session, name: string, back: string, label: string, fields: Record<string, string>, inputs = ''): string {
+  const hidden = Object.entries({ csrf: s.csrf, back, ...fields })
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('');
+  return `<form method="post" action="/console/act/${esc(name.replace(/ /g, '-'))}" class="act">${hidden}${inputs}<button>${esc(label)}</button></form>`;
+}
+
+const reasonInput = (required = true) =>
+  `<input name="reason" ${required ? 'required ' : ''}maxlength="2000" placeholder="Public reason" aria-label="Public reason">`;
+
+function layout(s: Session, page: PageName, body: string, notice?: Notice): string {
+  const nav = PAGES.map((p) => `<a href="/console/${p}"${p === page ? ' aria-current="page"' : ''}>${p[0]!.toUpperCase()}${p.slice(1)}</a>`).join(' ');
+  const out = `<form method="post" action="/console/sign-out" class="act"><input type="hidden" name="csrf" value="${esc(s.csrf)}"><button>Sign out</button></form>`;
+  const shown = notice
+    ? notice.error !== undefined
+      ? `<p class="error" role="alert"><strong>${esc(notice.action)}</strong>: ${esc(notice.error)}</p>`
+      : `<div class="done" role="status"><p><strong>${esc(notice.action)}</strong>: done.</p><pre class="result">${esc(JSON.stringify(notice.result, null, 2))}</pre></div>`
+    : '';
+  return pageHtml(
+    `${page} · svc console`,
+    `<header class="console"><strong>svc console</strong> <nav>${nav}</nav> <span>${esc(s.name)} (${esc(s.roles.join(', '))})</span> ${out}</header><main>${shown}${body}</main>`,
+    { bare: true, noindex: true, styles: [CONSOLE_CSS_PATH] },
+  );
+}
+
+function queuePage(s: Session, run: Run): string {
+  const mails = run('outreach queue', {}) as { message_id: string; sender: string; outlet: string; subject: string; body: string; created_at: string }[];
+  const reports = run('pubs reports', {}) as {
+    report_id: string;
+    post_id: string;
+    comment_id: string | null;
+    reason: string;
+    article: { title: string } | null;
+  }[];
+  const appeals = (run('pubs appeals', {}) as { appeals: { revision_id: string; title: string; author: string; reason: string }[] }).appeals;
+  const mail = mails
+    .map(
+      (m) => `<article class="card"><p>From <strong>${esc(m.sender)}</strong> to ${esc(m.outlet)} · ${esc(m.created_at)}</p>
+<p><strong>${esc(m.subject)}</strong></p><pre class="mail">${esc(m.body)}</pre>
+${actionForm(s, 'outreach approve', 'queue', 'Approve and send', { message_id: m.message_id })} ${actionForm(s, 'outreach reject', 'queue', 'Reject', { message_id: m.message_id })}</article>`,
+    )
+    .join('');
+  const rep = reports
+    .map(
+      (r) => `<li>${esc(r.article?.title ?? r.post_id)}${r.comment_id ? ` (comment ${esc(r.comment_id)})` : ''}: ${esc(r.reason)}
+${actionForm(s, 'pubs hide', 'queue', 'Hide article', { post_id: r.post_id }, reasonInput(false))} ${actionForm(s, 'pubs reports resolve', 'queue', 'Resolve', { report_id: r.report_id })}</li>`,
+    )
+    .join('');
+  const app = appeals
+    .map(
+      (a) => `<li>${esc(a.title)} by ${esc(a.author)}: ${esc(a.reason)}
+${actionForm(s, 'pubs appeals resolve', 'queue', 'Resolve', { revision_id: a.revision_id }, '<input name="resolution" required maxlength="2000" placeholder="Resolution" aria-label="Resolution">')}</li>`,
+    )
+    .join('');
+  return `<h1>Queue</h1><h2>E-mails awaiting approval (${mails.length})</h2>${mail || '<p>None.</p>'}
+<h2>Guest reports (${reports.length})</h2>${rep ? `<ul>${rep}</ul>` : '<p>None open.</p>'}
+<h2>Appeals (${appeals.length})</h2>${app ? `<ul>${app}</ul>` : '<p>None open.</p>'}`;
+}
+
+/** FTS words as phrases, so that what an operator types is never FTS syntax. */
+const ftsQuery = (q: string) =>
+  q
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => `"${w.replace(/"/g, '""')}"`)
+    .join(' ');
+
+function boardPage(ctx: AppContext, s: Session, q: Query): string {
+  const text = (q.q ?? '').trim();
+  const rows = text ? removalStore(ctx.db).find.all(text.toLowerCase(), text.toLowerCase(), ftsQuery(text), 50) : [];
+  const list = rows
+    .map((p) => {
+      const state = p.removal_id ? 'removed by an operator' : p.deleted_at !== null ? 'deleted by its author' : 'live';
+      const act =
+        p.removal_id === p.id
+          ? actionForm(s, 'posts restore', `board?q=${text}`, 'Restore', { post_id: p.id })
+          : p.deleted_at === null
+            ? actionForm(s, 'posts remove', `board?q=${text}`, p.kind === 'post' ? 'Remove thread' : 'Remove reply', { post_id: p.id }, reasonInput())
+            : '';
+      return `<li class="card"><p><code>${esc(p.id)}</code> · ${esc(p.kind)} by <strong>${esc(p.author)}</strong> · ${timeHtml(p.created_at)} · <em>${esc(state)}</em></p>
+${p.title ? `<p><strong>${esc(p.title)}</strong></p>` : ''}<p>${esc(p.body)}</p>${act}</li>`;
+    })
+    .join('');
+  return `<h1>Board</h1><form method="get" action="/console/board"><input name="q" value="${esc(text)}" placeholder="Post id, author name or words" aria-label="Find posts"><button>Find</button></form>
+${text ? (list ? `<ul class="plain">${list}</ul>` : '<p>Nothing found.</p>') : ''}`;
+}
+
+function agentsPage(s: Session, run: Run, q: Query): string {
+  const input = { ...(q.q ? { q: q.q } : {}), ...(q.after ? { after: q.after } : {}) };
+  const out = run('agents list', input) as ReturnType<typeof listAgents>;
+  const rows = out.agents
+    .map((a) => {
+      const name = a.name;
+      const back = `agents?q=${q.q ?? ''}`;
+      const roleSelect = `<select name="role" aria-label="Role">${['owner', 'operator', 'editor', 'reporter', 'scorekeeper'].map((r) => `<option>${r}</option>`).join('')}</select>`;
+      const forms = [
+        actionForm(s, 'agent reissue', back, 'Reissue key', { name }),
+        a.key === 'active' ? actionForm(s, 'agent revoke', back, 'Revoke key', { name }, reasonInput()) : '',
+        actionForm(s, 'role grant', back, 'Grant role', { name }, roleSelect),
+        actionForm(s, 'role revoke', back, 'Revoke role', { name }, roleSelect),
+        a.residency === 'stopped'
+          ? actionForm(s, 'residency resume', back, 'Resume residency', { name })
+          : a.residency === 'active'
+            ? actionForm(s, 'residency stop', back, 'Stop residency', { name })
+            : '',
+        a.lab_allowed ? actionForm(s, 'lab deny', back, 'Deny lab', { name }) : actionForm(s, 'lab allow', back, 'Allow lab', { name }),
+      ].join(' ');
+      return `<li class="card"><p><strong>${esc(name)}</strong> · roles: ${esc(a.roles.join(', ') || 'none')} · key ${esc(a.key)} <code>${esc(a.key_prefix ?? '')}</code></p>
+<p>created ${esc(a.created_at)} · last post ${esc(a.last_seen_at ?? 'never')} · residency ${esc(a.residency)} · lab ${a.lab_allowed ? 'allowed' : 'not allowed'} · voting ${esc(a.voting)} · karma ${esc(a.karma)} · ${esc(a.counts.threads)} threads, ${esc(a.counts.replies)} replies, ${esc(a.counts.removed)} removed</p>${forms}</li>`;
+    })
+    .join('');
+  const more = out.next_after
+    ? `<p><a href="/console/agents?q=${esc(encodeURIComponent(q.q ?? ''))}&amp;after=${esc(encodeURIComponent(out.next_after))}">Next page</a></p>`
+    : '';
+  return `<h1>Agents</h1><form method="get" action="/console/agents"><input name="q" value="${esc(q.q ?? '')}" placeholder="Part of a name" aria-label="Find agents"><button>Find</button></form><ul class="plain">${rows}</ul>${more}`;
+}
+
+function logPage(ctx: AppContext, q: Query): string {
+  const before = Number(q.before ?? Number.MAX_SAFE_INTEGER);
+  const rows = auditStore(ctx.db).page.all(Number.isSafeInteger(before) ? before : Number.MAX_SAFE_INTEGER, 101);
+  const shown = rows.slice(0, 100);
+  const body = shown
+    .map(
+      (r) =>
+        `<tr><td>${timeHtml(r.at)}</td><td>${esc(r.actor)}</td><td>${esc(r.action)}</td><td><code>${esc(r.target)}</code></td><td>${esc(r.reason ?? '')}</td><td>${r.modlog ? 'public' : ''}</td></tr>`,
+    )
+    .join('');
+  const more = rows.length > 100 ? `<p><a href="/console/log?before=${shown.at(-1)!.seq}">Older</a></p>` : '';
+  return `<h1>Log</h1><p>Every operator action that changed something, from the shell (actor cli) and from here. Public ones are also in the <a href="/modlog">moderation log</a>.</p>
+<div class="wide"><table><thead><tr><th>Time</th><th>Actor</th><th>Action</th><th>Target</th><th>Reason</th><th></th></tr></thead><tbody>${body}</tbody></table></div>${more}`;
+}
+
+function healthPage(ctx: AppContext, run: Run): string {
+  const v = versionInfo();
+  const size = adminStore(ctx.db).databaseBytes.get()!.bytes;
+  let wal: number | null = null;
+  try {
+    wal = statSync(join(ctx.config.dataDir, 'svc.sqlite-wal')).size;
+  } catch {}
+  const queued = (run('outreach queue', {}) as unknown[]).length;
+  const reports = (run('pubs reports', {}) as unknown[]).length;
+  const appeals = (run('pubs appeals', {}) as { count: number }).count;
+  const rows: [string, string][] = [
+    ['Version', `${v.version} (${v.commit})`],
+    ['Database', `${(size / 1048576).toFixed(1)} MB`],
+    ['Write-ahead log', wal === null ? 'none' : `${(wal / 1048576).toFixed(1)} MB`],
+    ['E-mails awaiting approval', String(queued)],
+    ['Open guest reports', String(reports)],
+    ['Open appeals', String(appeals)],
+  ];
+  return `<h1>Health</h1><dl>${rows.map(([k, val]) => `<dt>${esc(k)}</dt><dd>${esc(val)}</dd>`).join('')}</dl><p>Readiness for a load balancer: <a href="/readyz">/readyz</a>.</p>`;
+}
+
+export function renderPage(ctx: AppContext, s: Session, page: PageName, q: Query, run: Run, notice?: Notice): string {
+  const body =
+    page === 'queue'
+      ? queuePage(s, run)
+      : page === 'board'
+        ? boardPage(ctx, s, q)
+        : page === 'agents'
+          ? agentsPage(s, run, q)
+          : page === 'log'
+            ? logPage(ctx, q)
+            : healthPage(ctx, run);
+  return layout(s, page, body, notice);
+}
+
+export function signInPage(message?: string): string {
+  return pageHtml(
+    'Sign in · svc console',
+    `<main class="console-sign-in"><h1>svc console</h1>${message ? `<p class="error" role="alert">${esc(message)}</p>` : ''}
+<p>For accounts with the owner or operator role. The key is checked once and never stored; the session ends after 30 minutes idle or 8 hours.</p>
+<form method="post" action="/console/sign-in"><label>Agent key <input type="password" name="key" autocomplete="off" required></label> <button>Sign in</button></form></main>`,
+    { bare: true, noindex: true, styles: [CONSOLE_CSS_PATH] },
+  );
+}
+
+export const CONSOLE_CSS = `header.console{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.5rem 1rem;border-bottom:1px solid #ccc}
+header.console nav a{margin-right:.6rem}header.console nav a[aria-current]{font-weight:bold}
+main{max-width:72rem;margin:0 auto;padding:1rem}form.act{display:inline-flex;flex-wrap:wrap;gap:.3rem;margin:.2rem 0}
+.card{border:1px solid #ddd;border-radius:6px;padding:.6rem;margin:.6rem 0;list-style:none;overflow-wrap:anywhere}ul.plain{padding:0}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}.error{color:#a00}.done{border-left:4px solid #0a0;padding-left:.6rem}
+.wide{overflow-x:auto}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}
+input,select,button{font:inherit;max-width:100%}dt{font-weight:bold}
+@media (max-width:40rem){.wide table,.wide tbody,.wide tr,.wide td{display:block}.wide thead{display:none}.wide tr{border-bottom:1px solid #ddd;padding:.4rem 0}.wide td{border:0;padding:.1rem 0}}`;

@@ -1,0 +1,193 @@
+// /console: the operator console's routes (docs/operations.md, "The console"). Pages are GETs;
+// every change is a POST carrying the session's CSRF token, runs the named operator action with
+// the signed-in account as its actor (the same runAction as `svc admin`), and answers with the
+// page it changed, the action's result or its own error text. No page may be framed or cached.
+import { Elysia } from 'elysia';
+import { type Action, type Actor, runAction, synopsis } from '../../actions/action.ts';
+import type { AppContext } from '../../context.ts';
+import { clientAddress } from '../../http/client.ts';
+import { ApiError } from '../../http/errors.ts';
+import { mediaAnswer, redirectAnswer } from '../../http/contract.ts';
+import { doc } from '../../http/openapi-detail.ts';
+import { readForm, unread } from '../../mcp/bodies.ts';
+import { pageHeaders } from '../../pages/html.ts';
+import { UsageError } from '../args.ts';
+import { CONSOLE_CSS, type Notice, PAGES, type PageName, renderPage, signInPage } from './pages.ts';
+import { csrfOk, type Session, sessionCookie, sessionOf, signIn, signOut } from './session.ts';
+
+const HEADERS = { ...pageHeaders({ noindex: true }), 'cache-control': 'no-store' };
+const TAGS = ['console'];
+
+const html = (body: string, status = 200, extra: Record<string, string> = {}) => new Response(body, { status, headers: { ...HEADERS, ...extra } });
+const seeOther = (location: string, extra: Record<string, string> = {}) =>
+  new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...extra } });
+
+const actorOf = (s: Session): Actor => ({ kind: 'account', id: s.accountId, name: s.name, roles: s.roles });
+
+/** The action's input from a form: the synopsis's keys only, a switch true when ticked. */
+export function formInput(a: Action, form: Record<string, string>): Record<string, string | boolean> {
+  const input: Record<string, string | boolean> = {};
+  for (const t of synopsis(a.argv)) {
+    const v = form[t.key];
+    if (v === undefined || v === '') continue;
+    input[t.key] = t.kind === 'switch' ? true : v;
+  }
+  return input;
+}
+
+/** Where a form goes back to: one of the console's pages and its query, nothing else. */
+function backOf(raw: string | undefined): { page: PageName; query: Record<string, string> } {
+  const url = new URL(`/console/${raw ?? 'queue'}`, 'http://console.local');
+  const page = url.pathname.slice('/console/'.length) as PageName;
+  return PAGES.includes(page) ? { page, query: Object.fromEntries(url.searchParams) } : { page: 'queue', query: {} };
+}
+
+// The statuses an action's refusal answers with (described below); any other refusal is a 400.
+const REFUSALS = [400, 403, 404, 409, 410, 422] as const;
+const errorText = (e: unknown): { status: number; message: string } | null =>
+  e instanceof UsageError
+    ? { status: 400, message: e.message }
+    : e instanceof ApiError
+      ? { status: (REFUSALS as readonly number[]).includes(e.status) ? e.status : 400, message: e.message }
+      : null;
+
+export const consoleRoutes = (ctx: AppContext) => {
+  const find = (name: string) => ctx.parts.actions.find((a) => a.name === name);
+  const reader = (s: Session) => (name: string, input: Record<string, unknown>) => runAction(ctx, find(name)!, input, actorOf(s));
+  const secure = (request: Request) =>
+    ctx.config.baseUrl.startsWith('https://') || (ctx.config.trustProxy && request.headers.get('x-forwarded-proto') === 'https');
+  const page = (s: Session, name: PageName, query: Record<string, string | undefined>, notice?: Notice, status = 200) =>
+    html(renderPage(ctx, s, name, query, reader(s), notice), status);
+  const formOf = async (request: Request) => {
+    try {
+      return await readForm(ctx, request);
+    } catch {
+      return null;
+    }
+  };
+
+  return new Elysia({ name: 'console', seed: ctx })
+    .get('/console', ({ request }) => (sessionOf(ctx, request.headers.get('cookie')) ? seeOther('/console/queue') : html(signInPage())), {
+      detail: doc({
+        summary: 'The operator console: its sign-in page',
+        description: 'For people with an owner or operator account, in a browser. Signed in: 303 to /console/queue.',
+        tags: TAGS,
+        errors: ['INTERNAL'],
+        answers: { 200: mediaAnswer('text/html', 'The sign-in page.'), 303: redirectAnswer('Signed in already: the queue.') },
+      }),
+    })
+    .get(
+      '/console/console.css',
+      () => new Response(CONSOLE_CSS, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' } }),
+      {
+        detail: doc({ summary: "The console's stylesheet", tags: TAGS, errors: ['INTERNAL'], answers: { 200: mediaAnswer('text/css', 'The stylesheet.') } }),
+      },
+    )
+    .post(
+      '/console/sign-in',
+      async ({ request, server }) => {
+        const form = await formOf(request);
+        if (!form?.key) return html(signInPage('Paste an owner’s or operator’s key.'), 400);
+        const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
+        const r = signIn(ctx, address, form.key);
+        if (!r.ok) return html(signInPage(r.message), r.status);
+        return seeOther('/console/queue', { 'set-cookie': sessionCookie(r.token, secure(request)) });
+      },
+      {
+        parse: unread,
+        detail: doc({
+          summary: 'Sign in to the console with a key',
+          description:
+            'Form (application/x-www-form-urlencoded) with key: an owner’s or operator’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account without the owner or operator role: 403; more than 10 attempts from one address in 15 minutes: 429 (each an HTML page).',
+          tags: TAGS,
+          errors: ['INTERNAL'],
+          answers: {
+            303: redirectAnswer('Signed in: the queue, with the session cookie.'),
+            400: mediaAnswer('text/html', 'No key in the form.'),
+            401: mediaAnswer('text/html', 'Not a live key.'),
+            403: mediaAnswer('text/html', 'The account has neither the owner nor the operator role.'),
+            429: mediaAnswer('text/html', 'Too many attempts from this address.'),
+          },
+        }),
+      },
+    )
+    .post(
+      '/console/sign-out',
+      async ({ request }) => {
+        const s = sessionOf(ctx, request.headers.get('cookie'));
+        const form = await formOf(request);
+        if (s && csrfOk(s, form?.csrf)) signOut(ctx, s);
+        return seeOther('/console', { 'set-cookie': sessionCookie(null, secure(request)) });
+      },
+      {
+        parse: unread,
+        detail: doc({
+          summary: 'Sign out of the console',
+          description: 'Form with csrf. Ends the session and clears the cookie; 303 to /console.',
+          tags: TAGS,
+          errors: ['INTERNAL'],
+          answers: { 303: redirectAnswer('Signed out.') },
+        }),
+      },
+    )
+    .get(
+      '/console/:page',
+      ({ request, params, query }) => {
+        const s = sessionOf(ctx, request.headers.get('cookie'));
+        if (!s) return seeOther('/console');
+        if (!PAGES.includes(params.page as PageName)) return html('<!doctype html><title>Not found</title><p>No such console page.</p>', 404);
+        return page(s, params.page as PageName, query);
+      },
+      {
+        detail: doc({
+          summary: 'A console page: queue, board, agents, log or health',
+          description:
+            'Signed in only (else 303 to /console). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals. board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. log: the full audit log (before). health: version, database and WAL size, queue depths.',
+          tags: TAGS,
+          errors: ['INTERNAL'],
+          answers: { 200: mediaAnswer('text/html', 'The page.'), 303: redirectAnswer('Not signed in.'), 404: mediaAnswer('text/html', 'No such page.') },
+        }),
+      },
+    )
+    .post(
+      '/console/act/:name',
+      async ({ request, params }) => {
+        const s = sessionOf(ctx, request.headers.get('cookie'));
+        if (!s) return seeOther('/console');
+        const form = await formOf(request);
+        const back = backOf(form?.back);
+        if (!form || !csrfOk(s, form.csrf))
+          return page(s, back.page, back.query, { action: 'form', error: 'The form check failed: reload the page and try again.' }, 403);
+        const action = find(params.name.replace(/-/g, ' '));
+        if (!action) return page(s, back.page, back.query, { action: params.name, error: 'No such action.' }, 404);
+        try {
+          const result = await runAction(ctx, action, formInput(action, form), actorOf(s));
+          return page(s, back.page, back.query, { action: action.name, result });
+        } catch (e) {
+          const err = errorText(e);
+          if (!err) throw e;
+          return page(s, back.page, back.query, { action: action.name, error: err.message }, err.status);
+        }
+      },
+      {
+        parse: unread,
+        detail: doc({
+          summary: 'Run an operator action from the console',
+          description:
+            'name is the action’s CLI name with dashes for spaces (posts-remove, agent-reissue, outreach-approve …; `svc admin help` lists them). Form fields: csrf (the session’s token), back (the page to answer with) and the action’s own fields as the CLI names them (post_id, reason, name, role …). Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log; answers with the page, showing the result or the action’s own error text (400 usage, 403 a role that may not, 404 not found …). A wrong or missing csrf is 403 and runs nothing.',
+          tags: TAGS,
+          errors: ['INTERNAL'],
+          answers: {
+            200: mediaAnswer('text/html', 'The page with the result.'),
+            303: redirectAnswer('Not signed in.'),
+            400: mediaAnswer('text/html', 'The page with the action’s usage error (or another refusal).'),
+            403: mediaAnswer('text/html', 'The form check failed, or the role may not run the action.'),
+            404: mediaAnswer('text/html', 'No such action, or what it names does not exist.'),
+            409: mediaAnswer('text/html', 'The action conflicts with the state.'),
+            410: mediaAnswer('text/html', 'What it names is gone.'),
+            422: mediaAnswer('text/html', 'A public reason the content rules refuse (SECRET_LIKE, PRICE_TALK …).'),
+          },
+        }),
+      },
+    );
+};

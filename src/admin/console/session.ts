@@ -1,0 +1,103 @@
+// Console sign-in and sessions (docs/operations.md, "The console"). An owner's or operator's key
+// is taken once (POST /console/sign-in) and never stored or echoed; the session is a random token
+// in an HttpOnly, SameSite=Strict cookie (Secure behind https), stored hashed, with a short idle
+// and an absolute lifetime, and a CSRF token every form carries. Roles are read again on every
+// request, so a revoked key or role ends the session at once.
+import { timingSafeEqual } from 'node:crypto';
+import { authenticate, type Role, rolesOf } from '../../accounts/accounts.ts';
+import { hashKey, newApiKey } from '../../accounts/keys.ts';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../http/errors.ts';
+import { RateLimiter } from '../../http/rate-limit.ts';
+import { consoleStore } from './store.ts';
+
+export const COOKIE = 'svc_console';
+export const IDLE_MS = 30 * 60_000;
+export const ABSOLUTE_MS = 8 * 3_600_000;
+export const SIGN_IN_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 };
+export const CONSOLE_ROLES: readonly Role[] = ['owner', 'operator'];
+
+export interface Session {
+  tokenHash: string;
+  accountId: string;
+  name: string;
+  roles: Role[];
+  csrf: string;
+}
+
+const limiters = new WeakMap<AppContext, RateLimiter>();
+const attemptsOf = (ctx: AppContext) => {
+  const kept = limiters.get(ctx);
+  if (kept) return kept;
+  const made = new RateLimiter(ctx.clock, SIGN_IN_ATTEMPTS.limit, SIGN_IN_ATTEMPTS.windowMs);
+  limiters.set(ctx, made);
+  return made;
+};
+
+export type SignIn = { ok: true; token: string } | { ok: false; status: 400 | 401 | 403 | 429; message: string };
+
+/** Checks a key once and opens a session for an owner or operator. */
+export function signIn(ctx: AppContext, address: string, key: string): SignIn {
+  if (!attemptsOf(ctx).hit(address).ok) return { ok: false, status: 429, message: 'Too many sign-in attempts from this address: wait a few minutes.' };
+  let account: ReturnType<typeof authenticate>;
+  try {
+    account = authenticate(ctx, `Bearer ${key.trim()}`);
+  } catch (e) {
+    if (e instanceof ApiError) return { ok: false, status: 401, message: 'This key is not a live svc key.' };
+    throw e;
+  }
+  if (!rolesOf(ctx, account.id).some((r) => CONSOLE_ROLES.includes(r)))
+    return { ok: false, status: 403, message: 'The console is for accounts with the owner or operator role.' };
+  const token = newApiKey().slice(4);
+  const now = ctx.clock.now();
+  const s = consoleStore(ctx.db);
+  s.expire.run(now - IDLE_MS, now - ABSOLUTE_MS);
+  s.insert.run(hashKey(token), account.id, newApiKey().slice(4), now, now);
+  return { ok: true, token };
+}
+
+/** The session of a request's cookie, still within both lifetimes and still held by an owner or operator; touched. */
+export function sessionOf(ctx: AppContext, cookieHeader: string | null): Session | null {
+  const token = cookieValue(cookieHeader, COOKIE);
+  if (!token) return null;
+  const s = consoleStore(ctx.db);
+  const hash = hashKey(token);
+  const row = s.byHash.get(hash);
+  if (!row) return null;
+  const now = ctx.clock.now();
+  if (now - row.seen_at > IDLE_MS || now - row.created_at > ABSOLUTE_MS) {
+    s.remove.run(hash);
+    return null;
+  }
+  const account = s.account.get(row.account_id);
+  const roles = rolesOf(ctx, row.account_id);
+  if (!account || account.revoked_at !== null || !roles.some((r) => CONSOLE_ROLES.includes(r))) {
+    s.remove.run(hash);
+    return null;
+  }
+  s.touch.run(now, hash);
+  return { tokenHash: hash, accountId: row.account_id, name: account.name, roles, csrf: row.csrf };
+}
+
+export const signOut = (ctx: AppContext, session: Session) => consoleStore(ctx.db).remove.run(session.tokenHash);
+
+/** The CSRF check of a form: the session's token, compared in constant time. */
+export function csrfOk(session: Session, sent: string | undefined): boolean {
+  const a = Buffer.from(session.csrf);
+  const b = Buffer.from(sent ?? '');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function cookieValue(header: string | null, name: string): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return null;
+}
+
+/** The session cookie (or its removal, `token` null). */
+export function sessionCookie(token: string | null, secure: boolean): string {
+  const base = `${COOKIE}=${token ?? ''}; Path=/console; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  return token === null ? `${base}; Max-Age=0` : `${base}; Max-Age=${ABSOLUTE_MS / 1000}`;
+}

@@ -1,0 +1,106 @@
+// The console in a real headless Chromium (Debian's chromium driven by playwright-core, flags as
+// in test/pages/browser.test.ts): sign in with the form, remove a thread from the Board page,
+// see it in the Log; every page fits 390 and 1280 px without sideways scrolling and breaks no CSP.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { runAdmin } from '../../src/admin/cli.ts';
+import { makeApp } from '../helpers.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+// Screenshots for a person to look at, when asked: SVC_SCREENSHOTS=DIR.
+const SHOTS = process.env.SVC_SCREENSHOTS;
+
+setDefaultTimeout(60_000);
+let browser: Browser;
+let profile: string;
+
+beforeAll(async () => {
+  if (!HAS_CHROMIUM) return;
+  const { chromium } = await import('playwright-core');
+  profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, `--disk-cache-dir=${join(profile, 'cache')}`], headless: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
+  for (const width of [390, 1280]) {
+    test(`at ${width} px: sign in, remove a thread with a reason, see it in the log`, async () => {
+      let handle: (req: Request) => Promise<Response> = async () => new Response('starting', { status: 503 });
+      const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => handle(req) });
+      const origin = `http://127.0.0.1:${server.port}`;
+      const t = makeApp({ SVC_BASE_URL: origin });
+      handle = (req) => t.app.handle(req);
+      try {
+        const boss = await t.register('boss');
+        runAdmin(t.ctx, ['role', 'grant', 'boss', 'owner']);
+        const spammer = await t.register('spammer-with-a-long-name_0123456789'.slice(0, 32));
+        const post = await t.call('POST', '/v1/posts', {
+          key: spammer.key,
+          headers: { 'idempotency-key': crypto.randomUUID() },
+          body: {
+            topic: 'general',
+            title: 'Cheap zeppelin tickets',
+            body: `Tickets here: ${'https://example.org/'.repeat(3)}zeppelin-tickets-for-everyone-who-reads-this-post-today`,
+          },
+        });
+        if (post.status !== 200) throw new Error(post.text);
+        const id = post.json.post.id as string;
+        const context = await browser.newContext({ viewport: { width, height: 900 } });
+        const page = await context.newPage();
+        const problems: string[] = [];
+        page.on('console', (m) => {
+          if (m.type() === 'error') problems.push(m.text());
+        });
+        page.on('pageerror', (e) => problems.push(String(e)));
+        const fits = async (name: string) => {
+          const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(over, `${name} at ${width}`).toBeLessThanOrEqual(0);
+          if (SHOTS) await page.screenshot({ path: join(SHOTS, `console-${name}-${width}.png`), fullPage: true });
+        };
+        await page.goto(`${origin}/console`);
+        await fits('sign-in');
+        await page.fill('input[name=key]', boss.key);
+        await Promise.all([page.waitForURL(`${origin}/console/queue`), page.click('button:text("Sign in")')]);
+        await fits('queue');
+        await page.goto(`${origin}/console/board?q=zeppelin`);
+        await page.fill('input[name=reason]', 'Spam: ticket selling.');
+        await Promise.all([page.waitForLoadState(), page.click('button:text("Remove thread")')]);
+        expect(await page.textContent('.done')).toContain('posts remove');
+        await fits('board');
+        expect((await t.call('GET', `/api/thread/${id}`)).status).toBe(404);
+        await page.goto(`${origin}/console/agents`);
+        await fits('agents');
+        await page.goto(`${origin}/console/log`);
+        expect(await page.textContent('table')).toContain('Spam: ticket selling.');
+        await fits('log');
+        await page.goto(`${origin}/console/health`);
+        await fits('health');
+        await page.goto(`${origin}/modlog`);
+        expect(await page.textContent('main')).toContain('Spam: ticket selling.');
+        await fits('modlog');
+        expect(problems).toEqual([]);
+        await context.close();
+      } finally {
+        server.stop(true);
+      }
+    });
+  }
+});

@@ -1,0 +1,178 @@
+// The console: sign-in, sessions, CSRF, and every action giving the same result as `svc admin`.
+import { describe, expect, test } from 'bun:test';
+import { runAdmin } from '../../src/admin/cli.ts';
+import { IDLE_MS, SIGN_IN_ATTEMPTS } from '../../src/admin/console/session.ts';
+import { BASE, makeApp } from '../helpers.ts';
+
+type T = ReturnType<typeof makeApp>;
+
+async function send(t: T, method: string, path: string, opts: { cookie?: string; form?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { accept: 'text/html' };
+  if (opts.cookie) headers.cookie = opts.cookie;
+  if (opts.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+  const res = await t.app.handle(new Request(`${BASE}${path}`, { method, headers, body: opts.form ? new URLSearchParams(opts.form).toString() : undefined }));
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+const unescaped = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+async function signedIn(t: T, name = 'boss', role = 'owner') {
+  const a = await t.register(name);
+  runAdmin(t.ctx, ['role', 'grant', name, role]);
+  const r = await send(t, 'POST', '/console/sign-in', { form: { key: a.key } });
+  expect(r.status).toBe(303);
+  const cookie = r.headers.get('set-cookie')!.split(';')[0]!;
+  const page = await send(t, 'GET', '/console/queue', { cookie });
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+  return { key: a.key, cookie, csrf, setCookie: r.headers.get('set-cookie')! };
+}
+
+async function act(t: T, s: { cookie: string; csrf: string }, name: string, fields: Record<string, string>) {
+  const r = await send(t, 'POST', `/console/act/${name.replace(/ /g, '-')}`, { cookie: s.cookie, form: { csrf: s.csrf, back: 'log', ...fields } });
+  const ok = /<pre class="result">([\s\S]*?)<\/pre>/.exec(r.text);
+  const err = /<p class="error" role="alert"><strong>[^<]*<\/strong>: ([^<]*)<\/p>/.exec(r.text);
+  return { status: r.status, result: ok ? JSON.parse(unescaped(ok[1]!)) : undefined, error: err ? unescaped(err[1]!) : undefined, text: r.text };
+}
+
+describe('console sign-in and sessions', () => {
+  test('a key signs in once: the cookie is HttpOnly, SameSite=Strict, scoped to /console; the key is neither stored nor echoed', async () => {
+    const t = makeApp();
+    const s = await signedIn(t);
+    expect(s.setCookie).toContain('HttpOnly');
+    expect(s.setCookie).toContain('SameSite=Strict');
+    expect(s.setCookie).toContain('Path=/console');
+    expect(s.setCookie).not.toContain('Secure');
+    const page = await send(t, 'GET', '/console/queue', { cookie: s.cookie });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.text).not.toContain(s.key);
+    const token = s.cookie.split('=')[1]!;
+    expect(JSON.stringify(t.db.query('SELECT * FROM console_sessions').all())).not.toContain(token);
+    expect(JSON.stringify(t.db.query('SELECT * FROM console_sessions').all())).not.toContain(s.key);
+  });
+
+  test('behind https the cookie is Secure', async () => {
+    const t = makeApp({ SVC_BASE_URL: 'https://svc.example' });
+    expect((await signedIn(t)).setCookie).toContain('; Secure');
+  });
+
+  test('refusals: a wrong key 401, an agent without the role 403, too many attempts 429; no session without signing in', async () => {
+    const t = makeApp();
+    const plain = await t.register('plain');
+    expect((await send(t, 'POST', '/console/sign-in', { form: { key: 'svc_nope' } })).status).toBe(401);
+    const r = await send(t, 'POST', '/console/sign-in', { form: { key: plain.key } });
+    expect([r.status, r.headers.get('set-cookie')]).toEqual([403, null]);
+    expect(r.text).not.toContain(plain.key);
+    expect((await send(t, 'GET', '/console/queue')).status).toBe(303);
+    for (let i = 2; i < SIGN_IN_ATTEMPTS.limit; i++) await send(t, 'POST', '/console/sign-in', { form: { key: 'svc_nope' } });
+    expect((await send(t, 'POST', '/console/sign-in', { form: { key: plain.key } })).status).toBe(429);
+  });
+
+  test('a POST without the CSRF token runs nothing (403); an idle session expires; a revoked role ends the session', async () => {
+    const t = makeApp();
+    const s = await signedIn(t);
+    await t.register('bob');
+    const bad = await send(t, 'POST', '/console/act/role-grant', { cookie: s.cookie, form: { name: 'bob', role: 'editor', csrf: 'x' } });
+    expect(bad.status).toBe(403);
+    expect(runAdmin(t.ctx, ['agents', 'list', '--q', 'bob'])).toMatchObject({ agents: [{ roles: [] }] });
+    t.clock.advance(IDLE_MS + 1000);
+    expect((await send(t, 'GET', '/console/queue', { cookie: s.cookie })).status).toBe(303);
+    const again = await signedIn(t, 'boss2', 'operator');
+    runAdmin(t.ctx, ['role', 'revoke', 'boss2', 'operator']);
+    expect((await send(t, 'GET', '/console/queue', { cookie: again.cookie })).status).toBe(303);
+  });
+
+  test('an operator may not run an owner-only action: the action’s own error text', async () => {
+    const t = makeApp();
+    const s = await signedIn(t, 'opsy', 'operator');
+    const r = await act(t, s, 'role grant', { name: 'opsy', role: 'owner' });
+    expect(r.status).toBe(403);
+    expect(r.error).toContain('Only owner may role grant');
+  });
+});
+
+describe('each action through the CLI and through the console gives the same result', () => {
+  // [action, CLI argv, form fields]; ROOT and REPLY name posts made in each app.
+  const steps: [string, string[], Record<string, string>][] = [
+    ['role grant', ['role', 'grant', 'bob', 'editor'], { name: 'bob', role: 'editor' }],
+    ['role revoke', ['role', 'revoke', 'bob', 'editor'], { name: 'bob', role: 'editor' }],
+    ['crew add', ['crew', 'add', 'bob', '--desk', 'lab'], { name: 'bob', desk: 'lab' }],
+    ['shift set', ['shift', 'set', 'bob', 'off'], { name: 'bob', shift: 'off' }],
+    ['crew remove', ['crew', 'remove', 'bob'], { name: 'bob' }],
+    ['resident add', ['resident', 'add', 'bob'], { name: 'bob' }],
+    ['residency stop', ['residency', 'stop', 'bob'], { name: 'bob' }],
+    ['residency resume', ['residency', 'resume', 'bob'], { name: 'bob' }],
+    ['resident remove', ['resident', 'remove', 'bob'], { name: 'bob' }],
+    ['lab allow', ['lab', 'allow', 'bob'], { name: 'bob' }],
+    ['lab deny', ['lab', 'deny', 'bob'], { name: 'bob' }],
+    ['lab takedown', ['lab', 'takedown', 'bob', 'site', '--reason', 'phishing'], { name: 'bob', slug: 'site', reason: 'phishing' }],
+    ['posts remove', ['posts', 'remove', 'REPLY', '--reason', 'off topic'], { post_id: 'REPLY', reason: 'off topic' }],
+    ['posts remove', ['posts', 'remove', 'ROOT', '--reason', 'spam'], { post_id: 'ROOT', reason: 'spam' }],
+    ['posts restore', ['posts', 'restore', 'ROOT'], { post_id: 'ROOT' }],
+    ['posts restore', ['posts', 'restore', 'REPLY'], { post_id: 'REPLY' }],
+    ['posts remove', ['posts', 'remove', 'ROOT', '--reason', 'This is going to the moon'], { post_id: 'ROOT', reason: 'This is going to the moon' }],
+    ['posts restore', ['posts', 'restore', 'ROOT'], { post_id: 'ROOT' }],
+    ['agents list', ['agents', 'list', '--q', 'bo'], { q: 'bo' }],
+    ['pubs reports', ['pubs', 'reports'], {}],
+    ['pubs appeals', ['pubs', 'appeals'], {}],
+    ['outreach queue', ['outreach', 'queue'], {}],
+    ['outreach status', ['outreach', 'status'], {}],
+    ['buyback add', ['buyback', 'add', '--usd', '12.5', '--note', 'first'], { usd: '12.5', note: 'first' }],
+    ['agent reissue', ['agent', 'reissue', 'bob'], { name: 'bob' }],
+    ['agent revoke', ['agent', 'revoke', 'bob', '--reason', 'abuse'], { name: 'bob', reason: 'abuse' }],
+    ['agent reissue', ['agent', 'reissue', 'bob'], { name: 'bob' }],
+    ['role grant', ['role', 'grant', 'nobody', 'owner'], { name: 'nobody', role: 'owner' }],
+  ];
+
+  async function world() {
+    const t = makeApp();
+    const bob = await t.register('bob');
+    const idem = () => ({ 'idempotency-key': crypto.randomUUID() });
+    const root = (await t.call('POST', '/v1/posts', { key: bob.key, headers: idem(), body: { topic: 'general', title: 'T', body: 'B' } })).json.post
+      .id as string;
+    const reply = (await t.call('POST', `/v1/posts/${root}/replies`, { key: bob.key, headers: idem(), body: { body: 'R' } })).json.reply.id as string;
+    return { t, ids: { ROOT: root, REPLY: reply } as Record<string, string> };
+  }
+
+  const normal = (v: unknown, ids: Record<string, string>) => {
+    let s = JSON.stringify(v ?? null);
+    for (const [k, id] of Object.entries(ids)) s = s.replaceAll(id, k);
+    return JSON.parse(s.replace(/svc_[0-9A-Za-z]{40}/g, 'KEY').replace(/"svc_[0-9A-Za-z]{6}"/g, '"PREFIX"'));
+  };
+
+  test('the table', async () => {
+    const cli = await world();
+    const web = await world();
+    const s = await signedIn(web.t);
+    runAdmin(cli.t.ctx, ['agent', 'create', 'boss', '--role', 'owner']);
+    for (const [name, argv, form] of steps) {
+      let viaCli: { result?: unknown; error?: string };
+      try {
+        viaCli = {
+          result: await runAdmin(
+            cli.t.ctx,
+            argv.map((a) => cli.ids[a] ?? a),
+          ),
+        };
+      } catch (e) {
+        viaCli = { error: (e as Error).message };
+      }
+      const filled = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, web.ids[v] ?? v]));
+      const viaWeb = await act(web.t, s, name, filled);
+      expect(normal(viaWeb.error ?? null, web.ids), name).toEqual(normal(viaCli.error ?? null, cli.ids));
+      expect(normal(viaWeb.result, web.ids), name).toEqual(normal(viaCli.result, cli.ids));
+    }
+    // The same audit log, but for who acted.
+    const log = (t: T) =>
+      t.db.query("SELECT action, target, reason, modlog FROM audit_log WHERE action != 'agent create' AND target != 'boss owner' ORDER BY seq").all();
+    expect(normal(log(web.t), web.ids)).toEqual(normal(log(cli.t), cli.ids));
+    expect(web.t.db.query("SELECT DISTINCT actor FROM audit_log WHERE action = 'posts remove'").all()).toEqual([{ actor: 'boss' }]);
+  });
+});
