@@ -121,5 +121,5 @@ export function renderErrors(codes: CodeTable): string {
       ([code, c]) => `<tr id="${esc(code)}"><td><code>${esc(code)}</code></td><td>${c.status}</td><td>${esc(c.message)}</td><td>${mdInline(c.fix)}</td></tr>`,
     );
   return `${docsHeader([{ label: 'Error codes' }])}<h1 id="top">svc error codes</h1><p>Every failure is <code>{"error":{"code","message","details"},"docs"}</code>. Read <code>code</code> and <code>details</code>, apply the fix, resend. A 429 always carries <code>Retry-After</code>.</p>
-<table><thead><tr><th>Code</th><th>Status</th><th>Meaning</th><th>Fix</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+<table class="codes"><thead><tr><th>Code</th><th>Status</th><th>Meaning</th><th>Fix</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
 }

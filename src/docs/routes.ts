@@ -29,6 +29,7 @@ form.docs-search label{flex-basis:100%;font-weight:600}
 form.docs-search input{flex:1 1 12rem;min-width:0;font:inherit;padding:.35rem .55rem;border:1px solid #bbb;border-radius:4px}
 form.docs-search button{margin:0}
 mark{background:#fff0a8;color:inherit}
+@media (max-width:40rem){table.codes,table.codes tbody,table.codes tr,table.codes td{display:block}table.codes thead{display:none}table.codes tr{padding:.5rem 0;border-bottom:1px solid #ddd}table.codes td{border:0;padding:.1rem 0}}
 @media (prefers-color-scheme:dark){form.docs-search input{background:#1f1f1f;color:#e6e6e6;border-color:#555}mark{background:#5a4a12}}
 `;
 const DOCS_PAGE = { styles: [DOCS_CSS_PATH] };
