@@ -4,7 +4,7 @@
 // an empty folder with no registry at all (`npm install ./svc-client-1.0.0.tgz --offline`).
 // Plain JavaScript for Node: building the package needs no Bun.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,8 +30,11 @@ function packageDir(name, from) {
 }
 
 // Each bundled package and, transitively, its own dependencies, side by side (npm's flat layout).
+// A package already there at the same version is kept; a new one is copied beside and renamed into
+// place, so that a type-check of this folder running meanwhile sees either the whole package or none
+// (and then resolves the repository's own copy, the same version).
 const bundled = join(root, 'node_modules');
-rmSync(bundled, { recursive: true, force: true });
+mkdirSync(bundled, { recursive: true });
 const queue = pkg.bundleDependencies.map((name) => [name, root]);
 const copied = new Set();
 while (queue.length > 0) {
@@ -40,8 +43,15 @@ while (queue.length > 0) {
   const dir = packageDir(name, from);
   const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const wanted = pkg.dependencies?.[name];
-  if (from === root && wanted && meta.version !== wanted) throw new Error(`${name} ${meta.version} is installed; package.json pins ${wanted}`);
-  cpSync(dir, join(bundled, name), { recursive: true, filter: (src) => !src.slice(dir.length).includes('/node_modules') });
+  if (from === root && wanted && meta.version !== wanted) throw new Error(`${name} ${meta.version} is installed; package.json pins ${wanted} (a copy bundled earlier? delete node_modules here and build again)`);
+  const target = join(bundled, name);
+  const present = existsSync(join(target, 'package.json')) ? JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')).version : null;
+  if (dir !== target && present !== meta.version) {
+    const staging = join(bundled, `.staging-${process.pid}-${name}`);
+    cpSync(dir, staging, { recursive: true, filter: (src) => !src.slice(dir.length).includes('/node_modules') });
+    rmSync(target, { recursive: true, force: true });
+    renameSync(staging, target);
+  }
   copied.add(name);
   for (const dep of Object.keys(meta.dependencies ?? {})) queue.push([dep, dir]);
 }
