@@ -43,7 +43,8 @@ while (queue.length > 0) {
   const dir = packageDir(name, from);
   const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const wanted = pkg.dependencies?.[name];
-  if (from === root && wanted && meta.version !== wanted) throw new Error(`${name} ${meta.version} is installed; package.json pins ${wanted} (a copy bundled earlier? delete node_modules here and build again)`);
+  if (from === root && wanted && meta.version !== wanted)
+    throw new Error(`${name} ${meta.version} is installed; package.json pins ${wanted} (a copy bundled earlier? delete node_modules here and build again)`);
   const target = join(bundled, name);
   const present = existsSync(join(target, 'package.json')) ? JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')).version : null;
   if (dir !== target && present !== meta.version) {
