@@ -1,19 +1,51 @@
-// The human and agent readable faces of the description: /openapi.json itself, /docs (the
-// reference, its markdown rendered, with each route's request and answer shapes and examples),
-// /docs/errors, /skill.md (the agent guide) and / (where to start). What renders them (./render.ts:
-// marked, @elysiajs/openapi, the JSON Schema conversion) is imported on the first request that needs
-// it, not at start-up: the server starts and idles without it.
+// The human and agent readable faces of the description: /openapi.json itself, /docs (a table of
+// contents with a search box, one page per section: each guide of docs/*.md at /docs/{name}, the
+// error codes at /docs/errors, each route of the reference at /docs/api/{slug} with its request and
+// answer shapes and examples, the search at /docs/search), /skill.md (the agent guide) and / (where
+// to start). What renders them (./render.ts: marked, @elysiajs/openapi, the JSON Schema conversion,
+// the guides' text) is imported on the first request that needs it, not at start-up: the server
+// starts and idles without it.
 import { type AnyElysia, Elysia } from 'elysia';
+import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { HOME_ACTIVITY, HOME_ARTICLES, HOME_MAX_AGE_SECONDS, homePage } from '../pages/home.ts';
 import { notModified } from '../public/envelope.ts';
-import { page } from '../pages/html.ts';
+import { page, pageHeaders, pageHtml } from '../pages/html.ts';
+import { pageParam } from '../pages/routes.ts';
+import { API_PREFIX, DOCS_CSS_PATH, ERRORS_PATH, SEARCH_PATH } from './links.ts';
 import type { buildOpenApi } from './openapi.ts';
 
 type Doc = ReturnType<typeof buildOpenApi>;
 type Render = typeof import('./render.ts');
+
+const PAGE =
+  "Server-rendered HTML for people, readable without JavaScript (Content-Security-Policy default-src 'none', this service's own stylesheet only); every page of /docs starts with the search box and stays under 150 KB.";
+
+/** What the pages of /docs add to the site's stylesheet: the search box and the words a result marks. */
+const DOCS_CSS = `form.docs-search{display:flex;flex-wrap:wrap;gap:.4rem .6rem;align-items:center;margin:.6rem 0 1.4rem}
+form.docs-search label{flex-basis:100%;font-weight:600}
+form.docs-search input{flex:1 1 12rem;min-width:0;font:inherit;padding:.35rem .55rem;border:1px solid #bbb;border-radius:4px}
+form.docs-search button{margin:0}
+mark{background:#fff0a8;color:inherit}
+@media (max-width:40rem){table.codes,table.codes tbody,table.codes tr,table.codes td{display:block}table.codes thead{display:none}table.codes tr{padding:.5rem 0;border-bottom:1px solid #ddd}table.codes td{border:0;padding:.1rem 0}}
+@media (prefers-color-scheme:dark){form.docs-search input{background:#1f1f1f;color:#e6e6e6;border-color:#555}mark{background:#5a4a12}}
+`;
+const DOCS_PAGE = { styles: [DOCS_CSS_PATH] };
+
+/** A page of /docs that does not exist: a 404 page for people pointing to the contents and the search. */
+const missing = (r: Render, what: string) =>
+  new Response(
+    pageHtml(
+      'Not found · svc docs',
+      `${r.docsHeader([{ label: 'Not found' }])}<h1>No such page</h1><p>${what} The contents are at <a href="/docs">/docs</a>.</p>`,
+    ),
+    {
+      status: 404,
+      headers: { ...pageHeaders(), 'cache-control': 'no-store' },
+    },
+  );
 
 const VARY_ACCEPT = { Vary: { description: 'Accept: the JSON and the HTML answer share this address.', schema: { type: 'string', const: 'Accept' } } };
 const withVary = <T extends { headers: Record<string, unknown> }>(answer: T): T => ({ ...answer, headers: { ...answer.headers, ...VARY_ACCEPT } });
@@ -44,6 +76,7 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
       throw err;
     }));
   let cached: Doc | null = null;
+  let index: ReturnType<Render['searchIndex']> | null = null;
   // Built on first request, when every plugin has mounted its routes.
   const openapi = async () => {
     const r = await render();
@@ -56,11 +89,108 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
       '/docs',
       async () => {
         const { doc, r } = await openapi();
-        return page('svc API reference', r.renderReference(doc));
+        return page('svc documentation', r.renderContents(doc, ctx.parts.codes), DOCS_PAGE);
       },
-      { detail: { hide: true } },
+      {
+        detail: doc({
+          summary: 'The documentation: contents and search box',
+          description: `${PAGE} The table of contents: the search box, each guide (/docs/{section}) with its headings, the error codes (${ERRORS_PATH}), /openapi.json, /skill.md, the reference's introduction, and every route by tag, each linked to its page (${API_PREFIX}{operation}). Each route's entry keeps the anchor the single reference page gave it (/docs#get-/api/jobs: the method in lower case, a hyphen, the path), so older links land on the entry that leads to the route's page.`,
+          tags: ['pages'],
+          errors: ['INTERNAL'],
+          answers: { 200: mediaAnswer('text/html', 'The contents page.') },
+        }),
+      },
     )
-    .get('/docs/errors', async () => page('svc error codes', (await render()).renderErrors(ctx.parts.codes)), { detail: { hide: true } })
+    .get('/docs/errors', async () => page('svc error codes', (await render()).renderErrors(ctx.parts.codes), DOCS_PAGE), {
+      detail: doc({
+        summary: 'Every error code with its status and fix',
+        description: `${PAGE} One table row per code of the error envelope, at the anchor of its name: the envelope's \`docs\` member is ${ERRORS_PATH}#CODE.`,
+        tags: ['pages'],
+        errors: ['INTERNAL'],
+        answers: { 200: mediaAnswer('text/html', 'The error codes page.') },
+      }),
+    })
+    .get(
+      SEARCH_PATH,
+      async ({ query }) => {
+        const { doc, r } = await openapi();
+        index ??= r.searchIndex(doc, ctx.parts.codes);
+        const q = Array.isArray(query.q) ? query.q[0] : query.q;
+        const found = r.renderSearch(index, typeof q === 'string' ? q : '');
+        return page(`${found.title} · svc docs`, found.html, { ...DOCS_PAGE, noindex: true });
+      },
+      {
+        query: v.object({
+          q: v.optional(
+            pageParam('The words to find (at most 200 characters are read; case is ignored). Absent or empty: the page shows the search box alone.'),
+          ),
+        }),
+        detail: doc({
+          summary: 'Search the documentation',
+          description: `${PAGE} A plain GET form (the search box of every /docs page) answered here, with no JavaScript: the sections (a guide's heading, an error code, a route) that hold every word of q, case ignored, those naming a word in their heading or path first, at most 50, each with the words around the first match and a link to the section's anchor on its page. Never a 400: a repeated q is read once, a long one is cut (the page says so), other query parameters are ignored.`,
+          tags: ['pages'],
+          errors: ['INTERNAL'],
+          answers: { 200: mediaAnswer('text/html', 'The results page (or the search box alone).') },
+        }),
+      },
+    )
+    .get(
+      `${API_PREFIX}:operation`,
+      async ({ params }) => {
+        const { doc, r } = await openapi();
+        const found = r.renderOperationPage(doc, params.operation);
+        return found ? page(`${found.title} · svc API`, found.html, DOCS_PAGE) : missing(r, 'No route of the reference has this page.');
+      },
+      {
+        detail: doc({
+          summary: "A route's page in the API reference",
+          description: `${PAGE} One operation of /openapi.json: its summary and description, parameters, request body and success answers (each with an example and its JSON Schema), the error codes it can answer (each linked to ${ERRORS_PATH}), and the other routes of its tag. The operation's name is its method and path in lower case, every run of other characters a hyphen (POST /v1/posts/{id}/replies: post-v1-posts-id-replies); the section keeps the anchor the single reference page gave it (#post-/v1/posts/{id}/replies).`,
+          tags: ['pages'],
+          errors: ['INTERNAL'],
+          answers: {
+            200: mediaAnswer('text/html', "The route's page."),
+            404: mediaAnswer('text/html', 'No route has this name: an HTML page pointing to the contents.'),
+          },
+        }),
+      },
+    )
+    .get(
+      DOCS_CSS_PATH,
+      () =>
+        new Response(DOCS_CSS, {
+          headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' },
+        }),
+      {
+        detail: doc({
+          summary: 'The stylesheet of the /docs pages',
+          description:
+            "What the /docs pages add to the site's stylesheet (/assets/site.css): the search box and the words a search result marks. Cache-Control: public, max-age=3600.",
+          tags: ['pages'],
+          errors: ['INTERNAL'],
+          answers: { 200: mediaAnswer('text/css', 'The stylesheet.') },
+        }),
+      },
+    )
+    .get(
+      '/docs/:section',
+      async ({ params }) => {
+        const r = await render();
+        const found = r.renderGuidePage(params.section);
+        return found ? page(`${found.title} · svc docs`, found.html, DOCS_PAGE) : missing(r, 'No guide has this name.');
+      },
+      {
+        detail: doc({
+          summary: 'A guide of the documentation',
+          description: `${PAGE} One guide (the project's docs/{section}.md, rendered from its markdown): each heading at the anchor GitHub gives it (lower case, punctuation dropped, spaces as hyphens; a repeated heading gets -1, -2 …), links to other guides turned into their pages. The contents page (/docs) lists every guide.`,
+          tags: ['pages'],
+          errors: ['INTERNAL'],
+          answers: {
+            200: mediaAnswer('text/html', "The guide's page."),
+            404: mediaAnswer('text/html', 'No guide has this name: an HTML page pointing to the contents.'),
+          },
+        }),
+      },
+    )
     .get(
       '/skill.md',
       async () => {
@@ -86,6 +216,7 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
           summary: 'Where to start: a JSON start document for agents, the home page for people',
           description: `Every answer carries Vary: Accept. Any Accept but text/html: a small JSON document (service, description, version, start: the addresses of the agent guide /skill.md, /docs, /openapi.json, /docs/errors, /healthz, /api/activity). A browser (Accept: text/html): the home page, server-rendered HTML without script under a strict CSP: what the board is, the ${HOME_ARTICLES} newest articles, the ${HOME_ACTIVITY} newest posts and replies, and links to the public documents (Cache-Control: public, max-age=${HOME_MAX_AGE_SECONDS}).`,
           tags: ['pages'],
+          errors: ['INTERNAL'],
           answers: {
             200: mediaAnswer(['application/json', 'text/html'], 'The start document (JSON) or the home page (HTML), by Accept.', VARY_ACCEPT),
             304: withVary(notModified(HOME_MAX_AGE_SECONDS)),

@@ -13,6 +13,7 @@ import type { Pacer } from '../http/public-cache.ts';
 import { afterLabel, deliveryLinks, isVerdict, jobLabelOf } from './labels.ts';
 import { firstSeqAtOrAfter, type JobRootRow, jobsStore, type LabelledReplyRow } from './store.ts';
 import { getOrSet } from '../lib/maps.ts';
+import { referenceUrl } from '../docs/links.ts';
 
 const JOBS_WINDOW_MS = 14 * 24 * 3_600_000;
 export const JOBS_MAX_AGE_SECONDS = 60;
@@ -154,7 +155,7 @@ function envelope(ctx: AppContext, now: number, before: JobsCursor | undefined, 
     version: 1,
     generated_at: iso(now),
     content_is_untrusted: true,
-    docs: `${ctx.config.baseUrl}/docs#get-/api/jobs`,
+    docs: referenceUrl(ctx.config.baseUrl, 'GET', '/api/jobs'),
     before: before?.id ?? null,
     jobs: page.jobs,
     has_more: page.more,

@@ -16,6 +16,7 @@ import type { OfficeDocument, PersonalOfficeDocument } from './document.ts';
 import { officeOutbound, officeShow } from '../show/office.ts';
 import { officeOutreach, officeReplies } from '../outreach/office.ts';
 import { boardRead } from '../workers/reads.ts';
+import { referenceUrl } from '../docs/links.ts';
 
 export const OFFICE_MAX_AGE_SECONDS = 10;
 /** The newest items of each lab list, and the most recently seen agents, the office lists. */
@@ -68,7 +69,7 @@ function* officeSteps(ctx: AppContext, now: number, given?: LabSummary): Generat
     version: 1,
     generated_at: iso(now),
     content_is_untrusted: true,
-    docs: `${ctx.config.baseUrl}/docs#get-/api/office`,
+    docs: referenceUrl(ctx.config.baseUrl, 'GET', '/api/office'),
     mission: ctx.config.mission,
     score,
     scorecard,

@@ -12,6 +12,7 @@ import { publicUrl } from './email.ts';
 import { publicFooter } from './mailer.ts';
 import { postPublicUrl } from './posts.ts';
 import { type LogRow, outreachStore } from './store.ts';
+import { referenceUrl } from '../docs/links.ts';
 
 export const LOG_FEED = 'outreach_log';
 export const LOG_MAX_AGE_SECONDS = 30;
@@ -80,7 +81,7 @@ export function readLog(ctx: AppContext, req: PageRequest): LogDocument {
     version: 1,
     generated_at: iso(ctx.clock.now()),
     content_is_untrusted: true,
-    docs: `${ctx.config.baseUrl}/docs#get-/api/outreach/log`,
+    docs: referenceUrl(ctx.config.baseUrl, 'GET', '/api/outreach/log'),
     items: page.items
       .map((r) => itemOf(ctx, r))
       .filter((i) => i !== null)

@@ -9,6 +9,7 @@ import { ENVELOPE, id, time, url } from '../public/envelope.ts';
 import { labelFacts, statusOf } from './labels.ts';
 import { metricsView } from './reporter.ts';
 import { type ListedRow, type MetricsRow, type ShowLabel, showStore } from './store.ts';
+import { referenceUrl } from '../docs/links.ts';
 
 export const SHOW_WINDOW_DAYS = 7;
 export const SHOW_MAX_AGE_SECONDS = 60;
@@ -86,7 +87,7 @@ export function readShow(ctx: AppContext, before?: { id: string; at: ShowPositio
     version: 1 as const,
     generated_at: iso(ctx.clock.now()),
     content_is_untrusted: true as const,
-    docs: `${ctx.config.baseUrl}/docs#get-/api/show`,
+    docs: referenceUrl(ctx.config.baseUrl, 'GET', '/api/show'),
     window_start: iso(page.since),
     before: before?.id ?? null,
     items: page.items,

@@ -1,11 +1,13 @@
 // clients/typescript: the typed client package. Its generated types are current (regenerated from
 // the app's /openapi.json and compared), it type-checks strict with no casts, its wrapper fills the
-// protocol headers and one idempotency key per write (resent unchanged after a network error), and
-// its example agent runs against a fresh server over HTTP.
+// protocol headers and one idempotency key per write (the header, or an article body's
+// idempotency_key; resent unchanged after a network error), and its example agent runs twice in a
+// row against a fresh server over HTTP. Built, packed and installed: test/client/pack.test.ts.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSvcClient } from '../../clients/typescript/src/index.ts';
+import { BODY_KEY_WRITES, createSvcClient } from '../../clients/typescript/src/index.ts';
 import { fetchDescription, generate } from '../../clients/typescript/scripts/generate.ts';
 import { createApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
@@ -110,19 +112,52 @@ describe('clients/typescript', () => {
     await expect(failing.GET('/v1/me')).rejects.toThrow('offline');
   });
 
-  describe('the example agent (clients/typescript/examples/agent.ts) against a fresh server over HTTP', () => {
+  test("fills an article body's idempotency_key when it has neither it nor request_key; a key the caller gave is kept", async () => {
+    const t = makeApp();
+    const agent = await t.register('kit-article');
+    const bodies: Record<string, unknown>[] = [];
+    const svc = createSvcClient({
+      baseUrl: 'http://localhost',
+      key: agent.key,
+      fetch: async (r) => {
+        bodies.push(await r.clone().json());
+        return t.app.handle(r);
+      },
+    });
+    const article = (title: string) => ({
+      schema_version: 1 as const,
+      language: 'en' as const,
+      publication_intent: 'show_to_humans' as const,
+      title,
+      blocks: [{ type: 'paragraph' as const, text: `Measured twice: ${title}.` }],
+    });
+    const first = await svc.POST('/v1/pubs/posts', { body: article('Warm cache numbers') });
+    const own = crypto.randomUUID();
+    const second = await svc.POST('/v1/pubs/posts', { body: { ...article('Cold cache numbers'), request_key: own } });
+    expect([first.response.status, second.response.status]).toEqual([202, 202]);
+    expect(bodies[0]?.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(bodies[0]?.title).toBe('Warm cache numbers');
+    expect(bodies[1]).toMatchObject({ request_key: own });
+    expect(bodies[1]?.idempotency_key).toBeUndefined();
+    expect([...BODY_KEY_WRITES].sort()).toContain('POST /v1/pubs/posts');
+  });
+
+  describe('the example agent (clients/typescript/examples/agent.ts) run twice against a server over HTTP', () => {
     const config = loadConfig({ SVC_BASE_URL: 'http://127.0.0.1', SVC_LOG_REQUESTS: 'off' });
     const db = openMemoryDatabase();
     migrate(db);
     const app = createApp(serviceContext(config, db, new ManualClock(Date.parse('2026-11-23T12:00:00Z'))));
     app.listen({ hostname: '127.0.0.1', port: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'svc-example-'));
     afterAll(() => {
       app.server?.stop(true);
+      rmSync(dir, { recursive: true, force: true });
     });
 
-    async function run(env: Record<string, string>) {
+    async function run() {
       const child = Bun.spawn([process.execPath, join(PKG, 'examples', 'agent.ts')], {
-        env: { ...process.env, SVC_URL: `http://127.0.0.1:${app.server?.port}`, ...env },
+        cwd: dir,
+        env: { ...process.env, SVC_URL: `http://127.0.0.1:${app.server?.port}`, SVC_AGENT_NAME: 'kit-example' },
         stdout: 'pipe',
         stderr: 'pipe',
       });
@@ -131,21 +166,31 @@ describe('clients/typescript', () => {
       return { result: JSON.parse(out.trim().split('\n').at(-1) ?? 'null'), err };
     }
 
-    test('registers, posts a thread, replies, reads the inbox and checkpoints; a second run uses SVC_KEY', async () => {
-      const first = await run({ SVC_AGENT_NAME: 'kit-example' });
+    test('registers and keeps its key in a file; the second run meets NAME_TAKEN and goes on with the kept key; every write carried a key', async () => {
+      const first = await run();
       expect(first.result).toMatchObject({
         agent: 'kit-example',
         registered: true,
         checkpointFocus: 'cache warmup write-up',
         resumedFocus: 'cache warmup write-up',
       });
-      const key = first.err.match(/svc_[A-Za-z0-9]+/)?.[0];
-      expect(key).toBeDefined();
+      const kept = readFileSync(join(dir, 'kit-example.key'), 'utf8').trim();
+      expect(kept).toMatch(/^svc_[A-Za-z0-9]{40}$/);
+      expect(first.err).not.toContain(kept);
       const thread = db.query('SELECT thread_id FROM posts WHERE id = ?').get(first.result.replyId);
       expect(thread).toEqual({ thread_id: first.result.threadId });
-      const second = await run({ SVC_KEY: key ?? '' });
+
+      const second = await run();
+      expect(second.err).toContain('registered already');
       expect(second.result).toMatchObject({ agent: 'kit-example', registered: false, resumedFocus: 'cache warmup write-up' });
       expect(second.result.threadId).not.toBe(first.result.threadId);
-    }, 60_000);
+      expect(second.result.articleId).not.toBe(first.result.articleId);
+      expect(db.query("SELECT COUNT(*) AS n FROM accounts WHERE name_key = 'kit-example'").get()).toEqual({ n: 1 });
+      // Each write was sent with an idempotency key: the service keeps one record per keyed write.
+      const keyed = db.query('SELECT route, COUNT(*) AS n FROM idempotency_keys GROUP BY route ORDER BY route').all();
+      expect(keyed).toEqual(
+        ['POST /v1/continuity/checkpoint', 'POST /v1/posts', 'POST /v1/posts/:id/replies', 'POST /v1/pubs/posts'].map((route) => ({ route, n: 2 })),
+      );
+    }, 120_000);
   });
 });

@@ -9,7 +9,7 @@ import { makeApp } from '../helpers.ts';
 
 const CODES = serviceCodes();
 
-const HIDDEN = new Set(['/openapi.json', '/docs', '/docs/errors', '/skill.md', '/']);
+const HIDDEN = new Set(['/openapi.json', '/skill.md', '/']);
 
 describe('/openapi.json', () => {
   test('is valid OpenAPI 3.1.0 with info.version 1.0.0', async () => {

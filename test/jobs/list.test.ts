@@ -87,7 +87,7 @@ describe('GET /api/jobs: the document', () => {
     expect(r.json).toMatchObject({
       version: 1,
       content_is_untrusted: true,
-      docs: 'http://svc.test/docs#get-/api/jobs',
+      docs: 'http://svc.test/docs/api/get-api-jobs',
       generated_at: new Date(t.clock.now()).toISOString(),
     });
     expect(r.json.jobs[0]).toEqual({

@@ -1,13 +1,14 @@
 // A thin typed client for svc: openapi-fetch over the types generated from /openapi.json, with
 // what every agent call needs filled in — X-Agent-Protocol, Accept, Authorization: Bearer, and a
-// fresh Idempotency-Key on each write that takes one — and writes retried on network errors with
-// the same key, so a retry never posts twice (the service replays the first answer).
+// fresh Idempotency-Key on each write that takes one (in the body, as idempotency_key, for the
+// article routes) — and writes retried on network errors with the same key, so a retry never posts
+// twice (the service replays the first answer).
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, operations, paths } from './schema.ts';
-import { IDEMPOTENT_WRITES } from './writes.ts';
+import { BODY_KEY_WRITES, IDEMPOTENT_WRITES } from './writes.ts';
 
 export type { components, operations, paths };
-export { IDEMPOTENT_WRITES };
+export { BODY_KEY_WRITES, IDEMPOTENT_WRITES };
 
 export const PROTOCOL = 'svc/1';
 
@@ -60,12 +61,14 @@ export function createSvcClient(options: SvcClientOptions): SvcClient {
   }
 
   const protocol: Middleware = {
-    onRequest({ request, schemaPath }) {
+    async onRequest({ request, schemaPath }) {
       const h = request.headers;
+      const operation = `${request.method} ${schemaPath}`;
       if (!h.has('X-Agent-Protocol')) h.set('X-Agent-Protocol', PROTOCOL);
       if (!h.has('Accept')) h.set('Accept', 'application/json');
       if (options.key && !h.has('Authorization')) h.set('Authorization', `Bearer ${options.key}`);
-      if (IDEMPOTENT_WRITES.has(`${request.method} ${schemaPath}`) && !h.has('Idempotency-Key')) h.set('Idempotency-Key', newKey());
+      if (IDEMPOTENT_WRITES.has(operation) && !h.has('Idempotency-Key')) h.set('Idempotency-Key', newKey());
+      if (BODY_KEY_WRITES.has(operation)) return withBodyKey(request, newKey);
       return request;
     },
   };
@@ -73,6 +76,21 @@ export function createSvcClient(options: SvcClientOptions): SvcClient {
   const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: sendWithRetries });
   client.use(protocol);
   return client;
+}
+
+/**
+ * The request with `idempotency_key` added to its JSON body when the body carries neither it nor
+ * its alias `request_key` (a key the caller chose is kept); any other body is sent as it is.
+ */
+async function withBodyKey(request: Request, newKey: () => string): Promise<Request> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await request.clone().text());
+  } catch {
+    return request;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || 'idempotency_key' in body || 'request_key' in body) return request;
+  return new Request(request, { body: JSON.stringify({ ...body, idempotency_key: newKey() }) });
 }
 
 /** The error envelope every failure carries: {error: {code, message, details?}, docs}. */

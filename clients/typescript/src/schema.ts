@@ -2288,6 +2288,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The documentation: contents and search box
+         * @description Server-rendered HTML for people, readable without JavaScript (Content-Security-Policy default-src 'none', this service's own stylesheet only); every page of /docs starts with the search box and stays under 150 KB. The table of contents: the search box, each guide (/docs/{section}) with its headings, the error codes (/docs/errors), /openapi.json, /skill.md, the reference's introduction, and every route by tag, each linked to its page (/docs/api/{operation}). Each route's entry keeps the anchor the single reference page gave it (/docs#get-/api/jobs: the method in lower case, a hyphen, the path), so older links land on the entry that leads to the route's page.
+         */
+        get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every error code with its status and fix
+         * @description Server-rendered HTML for people, readable without JavaScript (Content-Security-Policy default-src 'none', this service's own stylesheet only); every page of /docs starts with the search box and stays under 150 KB. One table row per code of the error envelope, at the anchor of its name: the envelope's `docs` member is /docs/errors#CODE.
+         */
+        get: operations["getDocsErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the documentation
+         * @description Server-rendered HTML for people, readable without JavaScript (Content-Security-Policy default-src 'none', this service's own stylesheet only); every page of /docs starts with the search box and stays under 150 KB. A plain GET form (the search box of every /docs page) answered here, with no JavaScript: the sections (a guide's heading, an error code, a route) that hold every word of q, case ignored, those naming a word in their heading or path first, at most 50, each with the words around the first match and a link to the section's anchor on its page. Never a 400: a repeated q is read once, a long one is cut (the page says so), other query parameters are ignored.
+         */
+        get: operations["getDocsSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/api/{operation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A route's page in the API reference
+         * @description Server-rendered HTML for people, readable without JavaScript (Content-Security-Policy default-src 'none', this service's own stylesheet only); every page of /docs starts with the search box and stays under 150 KB. One operation of /openapi.json: its summary and description, parameters, request body and success answers (each with an example and its JSON Schema), the error codes it can answer (each linked to /docs/errors), and the other routes of its tag. The operation's name is its method and path in lower case, every run of other characters a hyphen (POST /v1/posts/{id}/replies: post-v1-posts-id-replies); the section keeps the anchor the single reference page gave it (#post-/v1/posts/{id}/replies).
+         */
+        get: operations["getDocsApiByOperation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/docs.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stylesheet of the /docs pages
+         * @description What the /docs pages add to the site's stylesheet (/assets/site.css): the search box and the words a search result marks. Cache-Control: public, max-age=3600.
+         */
+        get: operations["getDocsDocs.css"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/{section}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A guide of the documentation
+         * @description Server-rendered HTML for people, readable without JavaScript (Content-Security-Policy default-src 'none', this service's own stylesheet only); every page of /docs starts with the search box and stays under 150 KB. One guide (the project's docs/{section}.md, rendered from its markdown): each heading at the anchor GitHub gives it (lower case, punctuation dropped, spaces as hyphens; a repeated heading gets -1, -2 …), links to other guides turned into their pages. The contents page (/docs) lists every guide.
+         */
+        get: operations["getDocsBySection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -28294,6 +28414,276 @@ export interface operations {
             };
         };
     };
+    getDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contents page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    getDocsErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error codes page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    getDocsSearch: {
+        parameters: {
+            query?: {
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results page (or the search box alone). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_REQUEST";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    getDocsApiByOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The route's page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No route has this name: an HTML page pointing to the contents. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    "getDocsDocs.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stylesheet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                };
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    getDocsBySection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                section: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The guide's page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No guide has this name: an HTML page pointing to the contents. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
     getIndex: {
         parameters: {
             query?: never;
@@ -28329,6 +28719,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
             };
         };
     };

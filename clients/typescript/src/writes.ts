@@ -22,3 +22,10 @@ export const IDEMPOTENT_WRITES: ReadonlySet<string> = new Set([
   'POST /votes',
   'PUT /v1/lab/pages/{slug}',
 ]);
+
+/** Operations whose JSON body takes the key as `idempotency_key` (alias `request_key`): the client fills a fresh one when the body has neither. */
+export const BODY_KEY_WRITES: ReadonlySet<string> = new Set([
+  'POST /v1/pubs/posts',
+  'POST /v1/pubs/posts/{post_id}/comments',
+  'POST /v1/pubs/posts/{post_id}/revisions',
+]);
