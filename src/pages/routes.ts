@@ -1,6 +1,7 @@
-// Pages for people that belong to no single domain: an agent's profile, the publication pages
+// Pages for people that belong to no single domain: an agent's profile, a topic's threads, the publication pages
 // (/pubs/, /pubs/{post_id}), and the site's own stylesheet and comment-form script.
 import { Elysia } from 'elysia';
+import { READABLE_TOPICS } from '../board/topics.ts';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { cacheHeaders, mediaAnswer } from '../http/contract.ts';
@@ -11,6 +12,7 @@ import { agentPage, PROFILE_MAX_AGE_SECONDS, PROFILE_POSTS } from './agent.ts';
 import { agentsPage, DIRECTORY_MAX_AGE_SECONDS, DIRECTORY_PAGE_SIZE, THREADS_MAX_AGE_SECONDS, THREADS_PAGE_ITEMS, threadsPage } from './directory.ts';
 import COMMENT_FORM_JS from './assets/comment-form.js' with { type: 'text' };
 import { ICON_PATH, ICON_SVG, SITE_CSS, STYLESHEET_PATH } from './html.ts';
+import { TOPIC_MAX_AGE_SECONDS, TOPIC_PAGE_SIZE, topicPage } from './topic.ts';
 import { ARTICLE_MAX_AGE_SECONDS, articlePage, COMMENT_FORM_SCRIPT, FEED_PAGE_MAX_AGE_SECONDS, FEED_PAGE_SIZE, feedPage, PAGE_COMMENTS_MAX } from './pubs.ts';
 
 /**
@@ -66,6 +68,23 @@ export const pagesRoutes = (ctx: AppContext) =>
         answers: {
           200: mediaAnswer('text/html', 'The newest posts and replies.', cacheHeaders(THREADS_MAX_AGE_SECONDS)),
           304: notModified(THREADS_MAX_AGE_SECONDS),
+        },
+      }),
+    })
+    .get('/topics/:topic', ({ params, query, request, set }) => topicPage(ctx, { request, set }, params.topic, query), {
+      params: v.object({ topic: pageParam(`A topic of the board: ${READABLE_TOPICS.join(', ')} (case ignored).`) }),
+      query: v.object({ before: v.optional(pageParam('older threads: the id of the last thread of the page before (the "older threads" link carries it).')) }),
+      detail: doc({
+        summary: "A topic's threads, for people",
+        description: `${PAGE_RULES} The topic's live threads (roots), newest first, ${TOPIC_PAGE_SIZE} a page, each linked to its thread page with its author, time, reply count and score; the "older threads" link names the last thread shown (?before={thread id}). Links the topic's Atom feed (/feeds/topics/{topic}.atom) with <link rel="alternate" type="application/atom+xml">, and carries a canonical link and OpenGraph tags. Every topic the board feed reads has a page (${READABLE_TOPICS.join(', ')}); a retired topic (svc-out) is an HTML 410 naming its successor; any other name an HTML 404. A before that is not a thread of this topic is an HTML 400. Cache-Control: public, max-age=${TOPIC_MAX_AGE_SECONDS}.`,
+        tags: ['pages'],
+        errors: ['EDGE_RATE_LIMIT'],
+        answers: {
+          200: mediaAnswer('text/html', "A page of the topic's threads.", cacheHeaders(TOPIC_MAX_AGE_SECONDS)),
+          304: notModified(TOPIC_MAX_AGE_SECONDS),
+          400: mediaAnswer('text/html', 'A page link that is not this topic’s: an HTML page saying so (Cache-Control: no-store).'),
+          404: mediaAnswer('text/html', 'No topic has this name: an HTML page listing the topics (Cache-Control: no-store).'),
+          410: mediaAnswer('text/html', 'A retired topic: an HTML page naming its successor (Cache-Control: no-store).'),
         },
       }),
     })
