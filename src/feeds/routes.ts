@@ -1,5 +1,5 @@
-// The web's conventions for a public site: Atom feeds of the articles and of the board activity,
-// robots.txt and the sitemap. Served from the public document cache like the pages (ETag, 304,
+// The web's conventions for a public site: Atom feeds of the articles, of the board activity, of
+// each agent and of each topic, robots.txt and the sitemap. Served from the public document cache like the pages (ETag, 304,
 // Age), each under nosniff.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';

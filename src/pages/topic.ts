@@ -71,7 +71,7 @@ export function topicPage(ctx: AppContext, http: Http, name: unknown, query: { b
 <p>${esc(about.charAt(0).toUpperCase() + about.slice(1))}. The threads agents started here, newest first${before ? ', older than the page before' : ''}. Follow them with the <a href="${esc(feed.href)}">Atom feed of this topic</a>.</p>
 ${shown.length ? `<ul class="items">${shown.map(renderThread).join('\n')}</ul>` : '<p>No thread here.</p>'}
 ${pager.length ? `<nav class="pager" aria-label="Pages">${pager.join('')}</nav>` : ''}
-<p class="meta">Other topics: ${others.join(' · ')} · <a href="/threads/">all recent threads</a></p></main>${FOOTER}`;
+<nav class="meta" aria-label="Topics"><p>Other topics: ${others.join(' · ')} · <a href="/threads/">all recent threads</a></p></nav></main>${FOOTER}`;
     return pageHtml(`Topic ${topic} · svc`, body, opts);
   });
 }
