@@ -11,6 +11,7 @@ import { notModified } from '../public/envelope.ts';
 import { ACTIVITY_FEED_ENTRIES, ARTICLES_FEED_ENTRIES, activityAtom, articlesAtom } from './atom.ts';
 import { READABLE_TOPICS } from '../board/topics.ts';
 import { fail } from '../http/errors.ts';
+import { describedAs } from '../http/schema.ts';
 import {
   ACTIVITY_FEED_PATH,
   AGENT_FEED_PREFIX,
@@ -44,8 +45,15 @@ function feedName(file: string, what: string): string {
     : fail('NOT_FOUND', { file, expected: `{${what}}${FEED_SUFFIX}` });
 }
 
+// The suffix is described as a pattern; a name without it is answered 404 NOT_FOUND (no such feed), not 400.
 const feedFile = (what: string) =>
-  v.object({ file: v.pipe(v.string(), v.maxLength(80), v.description(`{${what}}${FEED_SUFFIX}: the ${what}, then ${FEED_SUFFIX}.`)) });
+  v.object({
+    file: v.pipe(
+      v.string(),
+      v.maxLength(80),
+      describedAs<string>({ type: 'string', maxLength: 80, pattern: '^.+\\.atom$', description: `{${what}}${FEED_SUFFIX}: the ${what}, then ${FEED_SUFFIX}.` }),
+    ),
+  });
 
 const feedAnswers = {
   200: mediaAnswer('application/atom+xml', 'The feed.', cacheHeaders(FEED_MAX_AGE_SECONDS)),
