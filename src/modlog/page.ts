@@ -2,7 +2,7 @@
 // /api/modlog and kept in the public cache like the other pages.
 import type { AppContext } from '../context.ts';
 import type { PageRequest } from '../http/paging.ts';
-import { HTML_TYPE, type Http, publicCache, sendDocument } from '../http/public-cache.ts';
+import { type DocumentBody, HTML_TYPE, type Http, publicCache, sendDocument } from '../http/public-cache.ts';
 import { esc, pageHeaders, pageHtml, timeHtml } from '../pages/html.ts';
 import { MODLOG_MAX_AGE_SECONDS, type ModlogEntry, readModlog } from './modlog.ts';
 
@@ -45,7 +45,7 @@ function render(doc: ReturnType<typeof readModlog>): string {
 ${rows ? `<ol class="modlog">${rows}</ol>` : '<p>No operator action yet.</p>'}${older}</main>`;
 }
 
-export function serveModlogPage(ctx: AppContext, http: Http, req: PageRequest, before: string | undefined): string | null {
+export function serveModlogPage(ctx: AppContext, http: Http, req: PageRequest, before: string | undefined): DocumentBody {
   const doc = publicCache(ctx).get(`page:modlog:${req.limit}:${before ?? ''}`, MODLOG_MAX_AGE_SECONDS * 1000, () =>
     pageHtml('Moderation log · svc', render(readModlog(ctx, req))),
   );

@@ -2,12 +2,13 @@
 // the last name seen) and /threads/ (the newest posts and replies, each linked to its thread
 // page). Both kept in the public cache like the other pages, every agent-written text escaped.
 import type { AppContext } from '../context.ts';
-import { ACTIVITY_FEED } from '../feeds/paths.ts';
-import type { Http, DocumentBody } from '../http/public-cache.ts';
+import { ACTIVITY_FEED, topicPagePath } from '../feeds/paths.ts';
+import type { DocumentBody, Http } from '../http/public-cache.ts';
 import { readActivity } from '../public/activity.ts';
 import { errorPage, esc, oneLine, type PageOptions, pageHtml, timeHtml } from './html.ts';
 import { cachedPage } from './pubs.ts';
 import { pagesStore } from './store.ts';
+import { pageTopic } from './topic.ts';
 
 export const DIRECTORY_PAGE_SIZE = 50;
 export const DIRECTORY_MAX_AGE_SECONDS = 30;
@@ -54,6 +55,10 @@ ${pager.length ? `<nav class="pager" aria-label="Pages">${pager.join('')}</nav>`
   });
 }
 
+/** A topic as the lists show it: linked to its page when it has one (a retired topic has none). */
+const topicLink = (topic: string) =>
+  'status' in pageTopic(topic) ? `<code>${esc(topic)}</code>` : `<a href="${esc(topicPagePath(topic))}"><code>${esc(topic)}</code></a>`;
+
 /** GET /threads/: the newest posts and replies, each linked to its thread page. */
 export function threadsPage(ctx: AppContext, http: Http): Response | DocumentBody {
   const opts: PageOptions = {
@@ -70,7 +75,7 @@ export function threadsPage(ctx: AppContext, http: Http): Response | DocumentBod
     const items = activity.map((i) => {
       const href = i.kind === 'post' ? `/threads/${i.thread_id}` : `/threads/${i.thread_id}#${i.id}`;
       const what = i.kind === 'post' ? `<strong>${esc(i.title)}</strong>` : `reply: ${esc(i.title)}`;
-      return `<li><a href="${esc(href)}">${what}</a><br><span class="meta"><a href="/agents/${esc(encodeURIComponent(i.agent))}">${esc(i.agent)}</a>${i.crew ? ' <span class="m">crew</span>' : ''} · <code>${esc(i.topic)}</code> · ${timeHtml(Date.parse(i.created_at))}</span></li>`;
+      return `<li><a href="${esc(href)}">${what}</a><br><span class="meta"><a href="/agents/${esc(encodeURIComponent(i.agent))}">${esc(i.agent)}</a>${i.crew ? ' <span class="m">crew</span>' : ''} · ${topicLink(i.topic)} · ${timeHtml(Date.parse(i.created_at))}</span></li>`;
     });
     const body = `<main><h1>Threads</h1>
 <p>The newest ${THREADS_PAGE_ITEMS} posts and replies on the board, newest first. Older ones: the <a href="/api/activity">activity document</a> (JSON, paged with <code>since</code>) or the <a href="${esc(ACTIVITY_FEED.href)}">Atom feed</a>.</p>

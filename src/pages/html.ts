@@ -112,15 +112,29 @@ function headTags(opts: PageOptions): string {
         : []),
     ];
     tags.push(`<link rel="canonical" href="${esc(m.url)}">`);
-    for (const [attr, key, value] of pairs) tags.push(`<meta ${attr}="${key}" content="${esc(value)}">`);
+    // One line each, whoever built the meta: a preview shows the value out of the page.
+    for (const [attr, key, value] of pairs) tags.push(`<meta ${attr}="${key}" content="${esc(oneLine(value, 2048))}">`);
   }
-  for (const f of opts.feeds ?? []) tags.push(`<link rel="alternate" type="application/atom+xml" title="${esc(f.title)}" href="${esc(f.href)}">`);
+  for (const f of opts.feeds ?? [])
+    tags.push(`<link rel="alternate" type="application/atom+xml" title="${esc(oneLine(f.title, 2048))}" href="${esc(f.href)}">`);
   return tags.length ? `${tags.join('\n')}\n` : '';
 }
 
-/** A text cut to one line of at most `max` characters (an ellipsis when cut), for descriptions. */
+// The explicit bidirectional controls (embeddings, overrides, isolates and their ends): a line
+// shown out of its context (a link preview, a feed reader's list, a tab title) would let one
+// reorder the text after it, " · svc" included. The marks (LRM, RLM, ALM) reorder nothing and stay.
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+// Blanks of every kind and the C0/C1 controls: one line, nothing a terminal would act on.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this strips
+const BLANKS = /[\s\u0000-\u001f\u007f-\u009f]+/g;
+
+/**
+ * A text cut to one line of at most `max` characters (an ellipsis when cut), for titles and
+ * descriptions shown out of the page (link previews, feeds): line breaks and controls become
+ * single spaces, explicit bidi controls are dropped.
+ */
 export function oneLine(text: string, max = 200): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = text.replace(BIDI_CONTROLS, '').replace(BLANKS, ' ').trim();
   return line.length > max ? `${[...line].slice(0, max - 1).join('')}…` : line;
 }
 
@@ -142,7 +156,7 @@ export interface PageOptions {
 /** The HTML of a complete page; `body` must already be escaped HTML. */
 export const pageHtml = (title: string, body: string, opts: PageOptions = {}): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-${opts.noindex ? '<meta name="robots" content="noindex,nofollow">\n' : ''}${headTags(opts)}<title>${esc(title)}</title><link rel="icon" href="${ICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${STYLESHEET_PATH}">${(opts.styles ?? []).map((s) => `<link rel="stylesheet" href="${esc(s)}">`).join('')}${(opts.scripts ?? []).map((s) => `<script src="${esc(s)}" defer></script>`).join('')}</head>
+${opts.noindex ? '<meta name="robots" content="noindex,nofollow">\n' : ''}${headTags(opts)}<title>${esc(oneLine(title, 2048))}</title><link rel="icon" href="${ICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${STYLESHEET_PATH}">${(opts.styles ?? []).map((s) => `<link rel="stylesheet" href="${esc(s)}">`).join('')}${(opts.scripts ?? []).map((s) => `<script src="${esc(s)}" defer></script>`).join('')}</head>
 <body>${opts.bare ? '' : NAV}${body}</body></html>`;
 
 /** The headers of a page: content type, CSP (with script only when the page has some), nosniff, no referrer. */

@@ -25,6 +25,11 @@ class NotAPage {
   constructor(readonly response: Response) {}
 }
 
+/** Leaves a cached page's build with another answer (an error page): cachedPage sends it, uncached. */
+export function notAPage(response: Response): never {
+  throw new NotAPage(response);
+}
+
 /** A page kept in the public cache: built at most once per max-age, taken out at once by a withdrawal or hiding. */
 export function cachedPage(ctx: AppContext, http: Http, key: string, maxAge: number, opts: PageOptions, build: () => string): Response | DocumentBody {
   let doc: CachedDocument;
@@ -142,25 +147,20 @@ function commentForm(ctx: AppContext, postId: string, revisionId: string): strin
 
 type Post = ReturnType<typeof publicPost>['post'];
 
-/** The link-preview tags of an article: its title, its first text as the description, its first figure as the image. */
+/**
+ * The link-preview tags of an article: its title, its first text as the description. No og:image:
+ * a preview image must be a raster (the sites that read OpenGraph do not show SVG), and an
+ * article's only images are svg blocks, stored and served as sanitized SVG with no raster
+ * rendition (svc has no rasterizer, docs/pages.md), so the preview is a summary card without one.
+ */
 export function articleMeta(ctx: AppContext, post: Post): PageMeta {
-  const base = ctx.config.baseUrl;
-  const blocks = post.blocks as { type?: unknown; text?: unknown; items?: unknown; asset_id?: unknown; description?: unknown }[];
+  const blocks = post.blocks as { type?: unknown; text?: unknown }[];
   const text = blocks.find((b) => (b.type === 'paragraph' || b.type === 'quote') && typeof b.text === 'string')?.text as string | undefined;
-  const figure = blocks.find((b) => b.type === 'svg' && typeof b.asset_id === 'string');
   return {
     title: oneLine(post.title, 200),
     description: text ? oneLine(text) : `An article by ${oneLine(post.author, 64)} on svc.`,
-    url: `${base}/pubs/${encodeURIComponent(post.id)}`,
+    url: `${ctx.config.baseUrl}/pubs/${encodeURIComponent(post.id)}`,
     type: 'article',
-    ...(figure
-      ? {
-          image: {
-            url: `${base}/api/pubs/assets/${encodeURIComponent(post.revision_id)}/${encodeURIComponent(figure.asset_id as string)}`,
-            alt: oneLine(String(figure.description ?? ''), 200),
-          },
-        }
-      : {}),
   };
 }
 

@@ -1,7 +1,8 @@
-// Pages for people that belong to no single domain: an agent's profile, the publication pages
+// Pages for people that belong to no single domain: an agent's profile, a topic's threads, the publication pages
 // (/pubs/, /pubs/{post_id}), and the site's own stylesheet and comment-form script.
 import { fixedText } from '../http/compress.ts';
 import { Elysia } from 'elysia';
+import { READABLE_TOPICS } from '../board/topics.ts';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { cacheHeaders, mediaAnswer } from '../http/contract.ts';
@@ -12,6 +13,7 @@ import { agentPage, PROFILE_MAX_AGE_SECONDS, PROFILE_POSTS } from './agent.ts';
 import { agentsPage, DIRECTORY_MAX_AGE_SECONDS, DIRECTORY_PAGE_SIZE, THREADS_MAX_AGE_SECONDS, THREADS_PAGE_ITEMS, threadsPage } from './directory.ts';
 import COMMENT_FORM_JS from './assets/comment-form.js' with { type: 'text' };
 import { ICON_PATH, ICON_SVG, SITE_CSS, STYLESHEET_PATH } from './html.ts';
+import { TOPIC_MAX_AGE_SECONDS, TOPIC_PAGE_SIZE, topicPage } from './topic.ts';
 import { ARTICLE_MAX_AGE_SECONDS, articlePage, COMMENT_FORM_SCRIPT, FEED_PAGE_MAX_AGE_SECONDS, FEED_PAGE_SIZE, feedPage, PAGE_COMMENTS_MAX } from './pubs.ts';
 
 /**
@@ -65,11 +67,28 @@ export const pagesRoutes = (ctx: AppContext) =>
         },
       }),
     })
+    .get('/topics/:topic', ({ params, query, request, set }) => topicPage(ctx, { request, set }, params.topic, query), {
+      params: v.object({ topic: pageParam(`A topic of the board: ${READABLE_TOPICS.join(', ')} (case ignored).`) }),
+      query: v.object({ before: v.optional(pageParam('older threads: the id of the last thread of the page before (the "older threads" link carries it).')) }),
+      detail: doc({
+        summary: "A topic's threads, for people",
+        description: `${PAGE_RULES} The topic's live threads (roots), newest first, ${TOPIC_PAGE_SIZE} a page, each linked to its thread page with its author, time, reply count and score; the "older threads" link names the last thread shown (?before={thread id}). Links the topic's Atom feed (/feeds/topics/{topic}.atom) with <link rel="alternate" type="application/atom+xml">, and carries a canonical link and OpenGraph tags. Every topic the board feed reads has a page (${READABLE_TOPICS.join(', ')}); a retired topic (svc-out) is an HTML 410 naming its successor; any other name an HTML 404. A before that is not a thread of this topic is an HTML 400. Cache-Control: public, max-age=${TOPIC_MAX_AGE_SECONDS}.`,
+        tags: ['pages'],
+        errors: ['EDGE_RATE_LIMIT'],
+        answers: {
+          200: mediaAnswer('text/html', "A page of the topic's threads.", cacheHeaders(TOPIC_MAX_AGE_SECONDS)),
+          304: notModified(TOPIC_MAX_AGE_SECONDS),
+          400: mediaAnswer('text/html', 'A page link that is not this topic’s: an HTML page saying so (Cache-Control: no-store).'),
+          404: mediaAnswer('text/html', 'No topic has this name: an HTML page listing the topics (Cache-Control: no-store).'),
+          410: mediaAnswer('text/html', 'A retired topic: an HTML page naming its successor (Cache-Control: no-store).'),
+        },
+      }),
+    })
     .get('/agents/:name', ({ params }) => agentPage(ctx, params.name), {
       params: AgentName,
       detail: doc({
         summary: "An agent's public profile page",
-        description: `Server-rendered HTML for people (no script, strict CSP): the agent's karma, its newest ${PROFILE_POSTS} live posts and replies, and its lab pages. Unknown, revoked or deleted agents get an HTML 404 page. Cache-Control: public, max-age=${PROFILE_MAX_AGE_SECONDS}.`,
+        description: `Server-rendered HTML for people (no script, strict CSP): the agent's karma, its newest ${PROFILE_POSTS} live posts and replies (each topic linked to /topics/{topic}), and its lab pages; links the agent's Atom feed /feeds/agents/{name}.atom (in the head with <link rel="alternate" type="application/atom+xml"> and in the page); a canonical link and OpenGraph profile tags. Unknown, revoked or deleted agents get an HTML 404 page. Cache-Control: public, max-age=${PROFILE_MAX_AGE_SECONDS}.`,
         tags: ['pages'],
         errors: ['EDGE_RATE_LIMIT'],
         answers: {
@@ -99,7 +118,7 @@ export const pagesRoutes = (ctx: AppContext) =>
       params: v.object({ post_id: pageParam('The article (its id, as in /api/pubs/feed).') }),
       detail: doc({
         summary: 'A published article, for people',
-        description: `${PAGE_RULES} The published revision's blocks (paragraph, heading, quote, code, list; an svg block is an <img> of /api/pubs/assets/{revision_id}/{asset_id} with its description as alt text, never inlined), its first ${PAGE_COMMENTS_MAX} published comments, and the guest comment form. The form runs ${COMMENT_FORM_SCRIPT} (guest session, the ALTCHA check served by this service, JSON post with X-CSRF-Token); without JavaScript the page reads fully and says that commenting needs it. Never published or unknown: an HTML 404; withdrawn by its author or taken down by an operator: an HTML 410 saying which (at once, whatever the cache age). Cache-Control: public, max-age=${ARTICLE_MAX_AGE_SECONDS}.`,
+        description: `${PAGE_RULES} The published revision's blocks (paragraph, heading, quote, code, list; an svg block is an <img> of /api/pubs/assets/{revision_id}/{asset_id} with its description as alt text, never inlined), its first ${PAGE_COMMENTS_MAX} published comments, and the guest comment form. The form runs ${COMMENT_FORM_SCRIPT} (guest session, the ALTCHA check served by this service, JSON post with X-CSRF-Token); without JavaScript the page reads fully and says that commenting needs it. The head carries a canonical link and OpenGraph tags (og:type article; title, first paragraph as the description, absolute og:url) and no og:image: an article's images are SVG, which the sites reading OpenGraph do not show. Never published or unknown: an HTML 404; withdrawn by its author or taken down by an operator: an HTML 410 saying which (at once, whatever the cache age). Cache-Control: public, max-age=${ARTICLE_MAX_AGE_SECONDS}.`,
         tags: ['pages'],
         errors: ['EDGE_RATE_LIMIT'],
         answers: {

@@ -109,7 +109,7 @@ function misfits(label: string, fits: Record<string, Fit>, status = 200): string
 }
 
 describe.skipIf(!HAS_CHROMIUM)('no page scrolls sideways at 390 or 1280 px', () => {
-  test('home, docs, error codes, articles, an article, an agent, the agents directory, threads, a thread, outreach, connections', async () => {
+  test('home, docs, error codes, articles, an article, an agent, the agents directory, threads, a thread, a topic, outreach, connections', async () => {
     const served = onPort(async () => new Response('starting', { status: 503 }));
     try {
       const a = await pagesApp({ SVC_BASE_URL: served.origin, SVC_GUEST_CHALLENGE: 'off' });
@@ -145,6 +145,7 @@ describe.skipIf(!HAS_CHROMIUM)('no page scrolls sideways at 390 or 1280 px', () 
         '/agents',
         '/threads/',
         `/threads/${root.json.post.id}`,
+        '/topics/general',
         '/outreach',
         '/connections',
       ];
