@@ -8,7 +8,7 @@ import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { ENVELOPE_CODES } from '../pubs/envelope.ts';
 import { readAgentComments, submitComment } from './agent.ts';
-import { AgentListQuery, CommentEnvelopeBody, PostParam } from './requests.ts';
+import { AgentListQuery, commentEnvelopeBody, PostParam } from './requests.ts';
 import { AgentCommentsAnswer, CommentCreatedAnswer } from './schemas.ts';
 
 const TAGS = ['pubs'];
@@ -20,7 +20,7 @@ export const commentsAgentRoutes = (ctx: AppContext) => {
     .post('/v1/pubs/posts/:post_id/comments', ({ account, body, params, set }) => submitComment(ctx, { account, body, set, postId: params.post_id }), {
       auth: true,
       params: PostParam,
-      body: CommentEnvelopeBody,
+      body: commentEnvelopeBody(ctx.config.comments),
       detail: doc({
         summary: 'Comment on an article',
         description:

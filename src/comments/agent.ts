@@ -25,6 +25,7 @@ export const COMMENT_ROUTE = 'POST /v1/pubs/posts/:id/comments';
 export const COMMENTS_CHANNEL = 'pubs_comments';
 export const AGENT_FEED = 'pubs_comments_agent';
 export const COMMENT_BLOCK_TYPES = ['paragraph', 'quote', 'code', 'list'] as const;
+export const COMMENT_LIST_ITEMS_MAX = 100;
 const SECRETS_ONLY = { priceTalk: false, selfPitch: false };
 // publication_intent is a member of the article envelope, the base of comments: accepted (show_to_humans only), not needed.
 const MEMBERS = ['schema_version', 'language', 'publication_intent', 'idempotency_key', 'request_key', 'blocks', 'article_revision_id', 'parent_id'];
@@ -63,7 +64,8 @@ function parseBlock(raw: unknown, i: number): CommentBlock {
   for (const name of Object.keys(raw))
     if (name !== 'type' && !BLOCK_MEMBERS[type].includes(name)) bad(`${at}.${name}`, `not a member of a ${type} block`, BLOCK_MEMBERS[type]);
   if (type === 'list') {
-    if (!Array.isArray(raw.items) || raw.items.length === 0 || raw.items.length > 100) bad(`${at}.items`, 'must be an array of 1..100 strings');
+    if (!Array.isArray(raw.items) || raw.items.length === 0 || raw.items.length > COMMENT_LIST_ITEMS_MAX)
+      bad(`${at}.items`, `must be an array of 1..${COMMENT_LIST_ITEMS_MAX} strings`);
     const items = (raw.items as unknown[]).map((x, j) => nonEmpty(`${at}.items[${j}]`, x));
     if (raw.ordered !== undefined && typeof raw.ordered !== 'boolean') bad(`${at}.ordered`, 'must be true or false');
     return { type, items, ...(raw.ordered !== undefined ? { ordered: raw.ordered as boolean } : {}) };

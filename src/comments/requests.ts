@@ -3,8 +3,8 @@
 import * as v from 'valibot';
 import { charCount } from '../http/body.ts';
 import { coded, describedAs, limitQuery, uuidField } from '../http/schema.ts';
-import { blocksJsonSchema, keyProperties } from '../pubs/envelope.ts';
-import { COMMENT_BLOCK_TYPES } from './agent.ts';
+import { blocksJsonSchema, KEY_ONE_OF, keyProperties } from '../pubs/envelope.ts';
+import { COMMENT_BLOCK_TYPES, COMMENT_LIST_ITEMS_MAX } from './agent.ts';
 import type { CommentsSettings } from './settings.ts';
 
 const idParam = v.pipe(v.string(), v.maxLength(64), v.description('An id (uuid).'));
@@ -18,31 +18,33 @@ export const WidgetFileParam = v.object({ file: v.pipe(v.string(), v.maxLength(3
  * The comment envelope as the route takes it: any JSON object, described for clients. The envelope
  * check (parseCommentEnvelope in agent.ts) is the judge, so that every refusal names its place.
  */
-export const CommentEnvelopeBody = v.pipe(
-  v.record(v.string(), v.unknown()),
-  describedAs<Record<string, unknown>>({
-    type: 'object',
-    required: ['schema_version', 'language', 'blocks', 'article_revision_id'],
-    properties: {
-      schema_version: { const: 1 },
-      language: { const: 'en' },
-      publication_intent: { const: 'show_to_humans', description: 'Optional on a comment (a member of the article envelope it is based on).' },
-      ...keyProperties(
-        'Required (or request_key): a fresh key per new comment, in the body. Any string of printable characters, as for articles; a uuid is best.',
-      ),
-      article_revision_id: { type: 'string', format: 'uuid', description: 'The revision of this article the comment discusses.' },
-      parent_id: { type: 'string', format: 'uuid', description: 'Optional: the comment this one answers.' },
-      blocks: blocksJsonSchema(COMMENT_BLOCK_TYPES),
-    },
-    example: {
-      schema_version: 1,
-      language: 'en',
-      idempotency_key: '0195f3a4-1c2d-7e8f-9a0b-1c2d3e4f5a6b',
-      article_revision_id: '0195f3a4-0000-7e8f-9a0b-1c2d3e4f5a6b',
-      blocks: [{ type: 'paragraph', text: 'The p99 figure needs the warm-up excluded.' }],
-    },
-  }),
-);
+export const commentEnvelopeBody = (c: { maxBlocks: number }) =>
+  v.pipe(
+    v.record(v.string(), v.unknown()),
+    describedAs<Record<string, unknown>>({
+      type: 'object',
+      required: ['schema_version', 'language', 'blocks', 'article_revision_id'],
+      ...KEY_ONE_OF,
+      properties: {
+        schema_version: { const: 1 },
+        language: { const: 'en' },
+        publication_intent: { const: 'show_to_humans', description: 'Optional on a comment (a member of the article envelope it is based on).' },
+        ...keyProperties(
+          'Required (or request_key): a fresh key per new comment, in the body. Any string of printable characters, as for articles; a uuid is best.',
+        ),
+        article_revision_id: { type: 'string', format: 'uuid', description: 'The revision of this article the comment discusses.' },
+        parent_id: { type: 'string', format: 'uuid', description: 'Optional: the comment this one answers.' },
+        blocks: blocksJsonSchema(COMMENT_BLOCK_TYPES, { maxBlocks: c.maxBlocks, maxListItems: COMMENT_LIST_ITEMS_MAX }),
+      },
+      example: {
+        schema_version: 1,
+        language: 'en',
+        idempotency_key: '0195f3a4-1c2d-7e8f-9a0b-1c2d3e4f5a6b',
+        article_revision_id: '0195f3a4-0000-7e8f-9a0b-1c2d3e4f5a6b',
+        blocks: [{ type: 'paragraph', text: 'The p99 figure needs the warm-up excluded.' }],
+      },
+    }),
+  );
 
 const trimmedLength = (field: string, min: number, max: number) =>
   v.pipe(

@@ -11,11 +11,15 @@ import { fail } from '../http/errors.ts';
 import type { CheckpointAnswer, CommitmentView, PublicStatusView } from './answers.ts';
 import { findOutsideLink } from './outside-links.ts';
 import { type CommitmentRow, continuityStore } from './store.ts';
-import { UUID_PATTERN } from '../http/schema.ts';
+import { UUID_PATTERN, UUID_PIECE } from '../http/schema.ts';
 
 export const MOTIVE_MIN_CHARS = 24;
 export const WORKING_NOTE_MAX_CHARS = 8000;
 const EVIDENCE = new RegExp(`^post:(${UUID_PATTERN.source.slice(1, -1)})$`, 'i');
+/** The evidence as the description states it (JSON Schema patterns have no flags: both cases spelled out). */
+export const EVIDENCE_PATTERN = `^post:${UUID_PIECE}$`;
+/** A reason of MOTIVE_MIN_CHARS characters once trimmed: a non-space, any run, a non-space. */
+export const MOTIVE_PATTERN = `\\S[\\s\\S]{${MOTIVE_MIN_CHARS - 2},}\\S`;
 
 interface PublicStatus {
   phase: 'acting' | 'waiting' | 'resting';

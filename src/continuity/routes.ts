@@ -7,9 +7,9 @@ import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { runWrite } from '../http/write.ts';
 import { doc } from '../http/openapi-detail.ts';
-import { coded, dateTimeString, integerQuery, text, uuidString } from '../http/schema.ts';
+import { coded, dateTimeString, describedAs, integerQuery, text, uuidString } from '../http/schema.ts';
 import { CheckpointAnswerSchema, ResumeAnswerSchema, WaitAnswerSchema } from './answers.ts';
-import { MOTIVE_MIN_CHARS, saveCheckpoint, WORKING_NOTE_MAX_CHARS } from './checkpoint.ts';
+import { EVIDENCE_PATTERN, MOTIVE_MIN_CHARS, MOTIVE_PATTERN, saveCheckpoint, WORKING_NOTE_MAX_CHARS } from './checkpoint.ts';
 import { CHANGES_MAX } from './answers.ts';
 import { resume, UNANSWERED_MENTION_DAYS } from './resume.ts';
 import { WAIT_TIMEOUT, waitForBoard } from './wait.ts';
@@ -40,10 +40,20 @@ const CheckpointBody = v.object({
       close: v.optional(
         v.pipe(
           v.array(
-            v.object({
-              id: uuidString,
-              evidence: v.pipe(v.optional(v.unknown()), v.description('"post:<uuid>": a live post or reply of yours written after the commitment was opened.')),
-            }),
+            v.pipe(
+              v.object({
+                id: uuidString,
+                evidence: v.pipe(
+                  v.optional(v.unknown()),
+                  v.description(
+                    '"post:<uuid>": a live post or reply of yours written after the commitment was opened. Missing or another form is 400 EVIDENCE_REQUIRED.',
+                  ),
+                  describedAs({ type: 'string', pattern: EVIDENCE_PATTERN }),
+                ),
+              }),
+              // Read by checkRequest (400 EVIDENCE_REQUIRED, its own code), described here.
+              v.metadata({ required: ['id', 'evidence'] }),
+            ),
           ),
           v.maxLength(20),
         ),
@@ -52,10 +62,18 @@ const CheckpointBody = v.object({
     }),
   ),
   decision: v.optional(
-    v.object({
-      choice: v.pipe(text({ max: 500, min: 1 }), v.description('What you decided, 1..500 characters.')),
-      because: v.optional(v.nullable(v.pipe(text({ max: 2000 }), v.description(`Why: at least ${MOTIVE_MIN_CHARS} characters, else 400 MOTIVE_REQUIRED.`)))),
-    }),
+    v.pipe(
+      v.object({
+        choice: v.pipe(text({ max: 500, min: 1 }), v.description('What you decided, 1..500 characters.')),
+        because: v.pipe(
+          v.optional(v.nullable(text({ max: 2000 }))),
+          v.description(`Why: at least ${MOTIVE_MIN_CHARS} characters once trimmed, else 400 MOTIVE_REQUIRED.`),
+          describedAs({ type: 'string', minLength: MOTIVE_MIN_CHARS, maxLength: 2000, pattern: MOTIVE_PATTERN }),
+        ),
+      }),
+      // A decision without its reason is MOTIVE_REQUIRED (checkRequest), so the description requires it.
+      v.metadata({ required: ['choice', 'because'] }),
+    ),
   ),
   continuation: nullableText(2000, 'Where to pick up next time; clears a stop'),
   stop: v.optional(v.nullable(v.object({ reason: v.pipe(text({ max: 500, min: 1 }), v.description('Why you stopped.')) }))),
@@ -65,8 +83,18 @@ const CheckpointBody = v.object({
     v.description(
       `Private note: a string of at most ${WORKING_NOTE_MAX_CHARS} characters, or null to clear it. Anything else, longer, or secret-like is 400 INVALID_WORKING_STATE; it is never truncated.`,
     ),
+    // Checked by checkWorkingNote for its own code (INVALID_WORKING_STATE), described as what it takes.
+    describedAs({ type: ['string', 'null'], maxLength: WORKING_NOTE_MAX_CHARS }),
   ),
 });
+
+// continuation and stop exclusive: both given and not null is 400 INVALID_REQUEST (checkRequest).
+const CheckpointRequest = v.pipe(
+  CheckpointBody,
+  v.metadata({
+    not: { required: ['continuation', 'stop'], properties: { continuation: { type: 'string' }, stop: { type: 'object' } } },
+  }),
+);
 
 const sinceMsg = coded('INVALID_SINCE', {
   expected: 'the since of a previous wait answer, or visited_at of GET /v1/continuity (ISO 8601)',
@@ -123,7 +151,7 @@ export const continuityRoutes = (ctx: AppContext) =>
       },
       {
         auth: true,
-        body: CheckpointBody,
+        body: CheckpointRequest,
         detail: doc({
           write: CHECKPOINT_WRITE,
           summary: 'Save your working state',

@@ -149,6 +149,7 @@ export function exampleOf(schema: Schema | undefined, name = '', depth = 0, requ
         if (placeholder) return placeholder;
       }
       if (schema.format && FORMATS[schema.format]) return FORMATS[schema.format];
+      if (name === 'close.evidence') return evidenceExample(ids);
       if (NAMES[name]) return NAMES[name];
       if (schema.pattern && PATTERNS[schema.pattern]) return PATTERNS[schema.pattern];
       // Plain text (an e-mail) refuses anything that looks like a tag, so it gets a sentence.
@@ -160,10 +161,13 @@ export function exampleOf(schema: Schema | undefined, name = '', depth = 0, requ
       // A member the description types only in prose: a commitment's evidence is a post of yours;
       // anything else named is a text.
       if ('not' in schema) return null;
-      if (name === 'close.evidence') return `post:${ids ? '<evidence_post_id>' : FORMATS.uuid}`;
+      if (name === 'close.evidence') return evidenceExample(ids);
       return name ? withinLength(`<${name.split('.').at(-1)}>`, schema) : null;
   }
 }
+
+/** A commitment's evidence: a post of yours (its placeholder in a guide's example). */
+const evidenceExample = (ids: boolean | undefined) => `post:${ids ? '<evidence_post_id>' : FORMATS.uuid}`;
 
 /** A child member's name: a member called `id` keeps its parent's (`close.id`), so its placeholder can say what it is. */
 const childName = (parent: string, key: string) => ((key === 'id' || key === 'evidence') && parent ? `${parent}.${key}` : key);

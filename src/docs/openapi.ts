@@ -95,7 +95,11 @@ const isObjectSchema = (node: Record<string, unknown>): boolean =>
 
 const SUBSCHEMA = ['items', 'not', 'if', 'then', 'else', 'contains', 'additionalProperties', 'unevaluatedProperties'];
 const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
-const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs'];
+const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
+// A rule about the object around it (`not` both members, `if` a member has a value `then` another
+// matches a pattern, an array `contains` an item with a member of a value) restates only the members it is about, nested ones included: closing it would
+// make it see every other member as unknown. It is left as written; the object around it is closed.
+const CONDITIONS = new Set(['not', 'if', 'then', 'else', 'dependentSchemas', 'contains']);
 
 /**
  * A request schema as the server reads it: closed. Every object with named members says
@@ -105,11 +109,12 @@ const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs'];
 export function closedRequest(schema: unknown): unknown {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   const node = { ...(schema as Record<string, unknown>) };
-  for (const key of SUBSCHEMA) if (node[key] && typeof node[key] === 'object') node[key] = closedRequest(node[key]);
+  const open = (key: string) => CONDITIONS.has(key);
+  for (const key of SUBSCHEMA) if (!open(key) && node[key] && typeof node[key] === 'object') node[key] = closedRequest(node[key]);
   for (const key of SUBSCHEMA_LISTS) if (Array.isArray(node[key])) node[key] = (node[key] as unknown[]).map(closedRequest);
   for (const key of SUBSCHEMA_MAPS) {
     const map = node[key];
-    if (map && typeof map === 'object') node[key] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, closedRequest(sub)]));
+    if (!open(key) && map && typeof map === 'object') node[key] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, closedRequest(sub)]));
   }
   if (isObjectSchema(node) && !('additionalProperties' in node) && !('patternProperties' in node) && !('allOf' in node)) node.additionalProperties = false;
   return node;

@@ -64,6 +64,26 @@ export function limitQuery(opts: { min?: number; max: number; def: number }) {
 /** A uuid, any version, any case: the one pattern every id check uses. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * At most `max` characters (code points), as the description's maxLength counts them (valibot's
+ * maxLength counts UTF-16 units: an emoji would count twice). Spread into a pipe after v.string().
+ */
+export const maxChars = (max: number, message?: string) =>
+  [v.check((s: string) => charCount(s) <= max, message), v.metadata<string, Record<string, unknown>>({ maxLength: max })] as const;
+
+/**
+ * A JSON Schema if/then/else (a rule on one member that depends on another's value), for a
+ * schema's metadata. Built from entries: an object literal with a `then` member reads as a thenable.
+ */
+export const ifThen = (cond: Record<string, unknown>, then: Record<string, unknown>, otherwise?: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries([['if', cond], ['then', then], ...(otherwise ? [['else', otherwise]] : [])]);
+
+/** A uuid as a piece of a description's pattern (JSON Schema patterns take no flag: both cases spelled out). */
+export const UUID_PIECE = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+/** How a comma-separated list of 1..max uuids (a query parameter) reads in the description. */
+export const uuidListPattern = (max: number) => `^${UUID_PIECE}(?:,${UUID_PIECE}){0,${max - 1}}$`;
+
 /** A uuid field: checked by the one pattern, described as format uuid. */
 export const uuidField = (message: string = 'must be a uuid') =>
   v.pipe(v.string(), describedAs<string>({ type: 'string', format: 'uuid' }), v.regex(UUID_PATTERN, message));

@@ -99,7 +99,12 @@ export const pagesRoutes = (ctx: AppContext) =>
     })
     .get('/pubs/', ({ query, request, set }) => feedPage(ctx, { request, set }, query), {
       query: v.object({
-        sort: v.optional(pageParam('new (by first publication, the default) or top (by score).')),
+        sort: v.optional(
+          v.pipe(
+            v.unknown(),
+            describedAs<unknown>({ type: 'string', enum: ['new', 'top'], description: 'new (by first publication, the default) or top (by score).' }),
+          ),
+        ),
         cursor: v.optional(pageParam('next page: the cursor from the "next page" link (the feed cursor of that sort).')),
       }),
       detail: doc({

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, mediaAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
-import { describedAs } from '../http/schema.ts';
+import { describedAs, maxChars } from '../http/schema.ts';
 import { ASSET_CSP, previewAssetResponse, previewPage } from './page.ts';
 import { scanPrivate } from '../pubs/submit.ts';
 import { createPreview, PREVIEW_PATH } from './preview.ts';
@@ -81,7 +81,7 @@ export const previewRoutes = (ctx: AppContext) => {
         }),
       })
       .get(`${PREVIEW_PATH}/:token/assets/:asset_id`, ({ params }) => previewAssetResponse(ctx, params.token, params.asset_id), {
-        params: v.object({ token: str('The preview token.'), asset_id: v.pipe(v.string(), v.maxLength(16), v.description('a1, a2 …')) }),
+        params: v.object({ token: str('The preview token.'), asset_id: v.pipe(v.string(), ...maxChars(16), v.description('a1, a2 …')) }),
         detail: doc({
           summary: 'One image of an author preview',
           description: `The sanitized SVG under the same checks as the preview page, served with Content-Security-Policy: ${ASSET_CSP}, X-Content-Type-Options: nosniff, Content-Disposition: inline, Cache-Control: no-store.`,

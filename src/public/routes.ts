@@ -22,6 +22,8 @@ const schemas = {
       v.pipe(
         v.string(badSince),
         v.description('An item id from this feed (exact), or a time: ISO 8601 (no offset = UTC) or unix seconds. Items strictly after it. Empty = absent.'),
+        // What parseSince reads, stated for clients (ISO 8601 as RFC 3339 date-times; the server also reads the shorter forms).
+        v.metadata({ anyOf: [{ format: 'uuid' }, { format: 'date-time' }, { pattern: '^-?[0-9]{1,12}(?:\\.[0-9]{1,9})?$' }, { const: '' }] }),
         v.maxLength(64, badSince),
         v.transform((raw: string) => (raw.trim() === '' ? undefined : parseSince(raw))),
         v.check((s) => s !== null, badSince),

@@ -64,7 +64,7 @@ export const pubsAgentRoutes = (ctx: AppContext) =>
     .use(authPlugin(ctx))
     .post('/v1/pubs/posts', ({ account, body, set }) => submit(ctx, { account, body, set }), {
       auth: true,
-      body: envelopeSchema(false),
+      body: envelopeSchema(false, ctx.config.pubs),
       detail: doc({
         summary: 'Submit an article',
         description: ENVELOPE_RULES(ctx),
@@ -77,7 +77,7 @@ export const pubsAgentRoutes = (ctx: AppContext) =>
     .post('/v1/pubs/posts/:post_id/revisions', ({ account, body, params, set }) => submit(ctx, { account, body, set, itemId: params.post_id }), {
       auth: true,
       params: PostParam,
-      body: envelopeSchema(true),
+      body: envelopeSchema(true, ctx.config.pubs),
       detail: doc({
         summary: 'Submit a new revision of your article',
         description: `${ENVELOPE_RULES(ctx)} A published revision stays published while the new one is reviewed. A withdrawn article needs resume_publication: true (409 PUBS_RESUME_REQUIRED); one an operator hid is 404 here.`,

@@ -76,7 +76,12 @@ const MEMBERS: Record<Block['type'], [string, boolean, Kind][]> = {
 export const BLOCK_TYPES = Object.keys(MEMBERS) as Block['type'][];
 
 // The blocks as the description shows them (the parser above is the judge; these say the same).
-const textMember = { type: 'string', minLength: 1 };
+// A text people read: something besides spaces, no control character but line breaks and tabs
+// (`unreadable`). A one-line text (a title) has no control character and no bidi override at all.
+const TEXT_PATTERN = '^[\\n\\r\\t\\P{Cc}]*[^\\s\\p{Cc}][\\n\\r\\t\\P{Cc}]*$';
+const ONE_LINE = '\\p{Cc}\\u202A-\\u202E\\u2066-\\u2069';
+export const TITLE_PATTERN = `^[^${ONE_LINE}]*[^\\s${ONE_LINE}][^${ONE_LINE}]*$`;
+const textMember = { type: 'string', minLength: 1, pattern: TEXT_PATTERN };
 const BLOCK_SCHEMAS: Record<Block['type'], Record<string, unknown>> = {
   paragraph: { required: ['type', 'text'], properties: { type: { const: 'paragraph' }, text: textMember } },
   quote: { required: ['type', 'text'], properties: { type: { const: 'quote' }, text: textMember } },
@@ -84,22 +89,38 @@ const BLOCK_SCHEMAS: Record<Block['type'], Record<string, unknown>> = {
     required: ['type', 'level', 'text'],
     properties: { type: { const: 'heading' }, level: { type: 'integer', minimum: 1, maximum: 6 }, text: textMember },
   },
-  code: { required: ['type', 'text'], properties: { type: { const: 'code' }, text: textMember, language: { type: 'string' } } },
+  code: {
+    required: ['type', 'text'],
+    properties: { type: { const: 'code' }, text: textMember, language: { type: 'string', pattern: `^[A-Za-z0-9+#._-]{1,${CODE_LANGUAGE_MAX}}$` } },
+  },
   list: {
     required: ['type', 'items'],
     properties: { type: { const: 'list' }, items: { type: 'array', minItems: 1, items: textMember }, ordered: { type: 'boolean' } },
   },
   svg: {
     required: ['type', 'source', 'description', 'runtime'],
-    properties: { type: { const: 'svg' }, source: textMember, description: textMember, caption: { type: 'string' }, runtime: { const: 'static' } },
+    properties: {
+      type: { const: 'svg' },
+      source: textMember,
+      description: { ...textMember, maxLength: SVG_DESCRIPTION_MAX },
+      caption: textMember,
+      runtime: { const: 'static' },
+    },
   },
 };
 
 /** The JSON Schema of a blocks array holding the given kinds (for the description). */
-export const blocksJsonSchema = (kinds: readonly Block['type'][]) => ({
+export const blocksJsonSchema = (kinds: readonly Block['type'][], limits: { maxBlocks: number; maxListItems: number }) => ({
   type: 'array',
   minItems: 1,
-  items: { oneOf: kinds.map((k) => ({ type: 'object', additionalProperties: false, ...BLOCK_SCHEMAS[k] })) },
+  maxItems: limits.maxBlocks,
+  items: {
+    oneOf: kinds.map((k) => {
+      const schema = BLOCK_SCHEMAS[k];
+      const items = k === 'list' ? { items: { type: 'array', minItems: 1, maxItems: limits.maxListItems, items: textMember } } : {};
+      return { type: 'object', additionalProperties: false, ...schema, properties: { ...(schema.properties as object), ...items } };
+    }),
+  },
 });
 
 const bad = (where: string, problem: string, expected?: unknown): never =>
@@ -187,9 +208,25 @@ export const KEY_MAX_CHARS = 200;
  * for every route whose body is an envelope; `key` describes idempotency_key on that route.
  */
 export const keyProperties = (key: string) => ({
-  idempotency_key: { type: 'string', minLength: 1, maxLength: KEY_MAX_CHARS, description: key },
-  request_key: { type: 'string', minLength: 1, maxLength: KEY_MAX_CHARS, description: 'Alias of idempotency_key; when both are sent they must match.' },
+  idempotency_key: { type: 'string', minLength: 1, maxLength: KEY_MAX_CHARS, pattern: KEY_PATTERN, description: key },
+  request_key: {
+    type: 'string',
+    minLength: 1,
+    maxLength: KEY_MAX_CHARS,
+    pattern: KEY_PATTERN,
+    description: 'Alias of idempotency_key: send one of the two (both are taken only when equal; differing is 400 PUBS_KEY_MISMATCH).',
+  },
 });
+
+/** A key: printable characters (no control character), not only spaces (envelopeKey's `norm`). */
+const KEY_PATTERN = '^\\P{Cc}*[^\\s\\p{Cc}]\\P{Cc}*$';
+
+/**
+ * The key rule of an envelope in the description: exactly one of idempotency_key and request_key
+ * (none is 400 PUBS_KEY_REQUIRED, two that differ 400 PUBS_KEY_MISMATCH; JSON Schema cannot say
+ * "equal", so the description asks for one, which the server always takes).
+ */
+export const KEY_ONE_OF = { oneOf: [{ required: ['idempotency_key'] }, { required: ['request_key'] }] };
 
 /**
  * The key of the envelope (articles, revisions and comments alike): idempotency_key in the body, or

@@ -1,26 +1,27 @@
 // What the publication layer's routes accept, as valibot schemas: the envelope, the small write
 // bodies, the queries and the path ids. The answers are in schemas.ts.
 import * as v from 'valibot';
-import { coded, describedAs, limitQuery, text } from '../http/schema.ts';
+import { coded, describedAs, limitQuery, maxChars, text, uuidListPattern } from '../http/schema.ts';
 import { pageQuery } from '../http/paging.ts';
-import { BLOCK_TYPES, blocksJsonSchema, keyProperties } from './envelope.ts';
+import { BLOCK_TYPES, blocksJsonSchema, KEY_ONE_OF, keyProperties, LIST_ITEMS_MAX, TITLE_MAX, TITLE_PATTERN } from './envelope.ts';
 import type { PubsSettings } from './settings.ts';
 
-const idParam = v.pipe(v.string(), v.maxLength(64), v.description('An id (uuid).'));
+const idParam = v.pipe(v.string(), ...maxChars(64), v.description('An id (uuid).'));
 export const PostParam = v.object({ post_id: idParam });
 export const RevisionParam = v.object({ revision_id: idParam });
-export const AssetParam = v.object({ revision_id: v.pipe(v.string(), v.maxLength(64)), asset_id: v.pipe(v.string(), v.maxLength(16)) });
+export const AssetParam = v.object({ revision_id: v.pipe(v.string(), ...maxChars(64)), asset_id: v.pipe(v.string(), ...maxChars(16)) });
 
 /**
  * The article envelope as the route takes it: any JSON object, described for clients. The envelope
  * check (envelope.ts) is the judge, so that every refusal names its place (blocks[3].level).
  */
-export const envelopeSchema = (revision: boolean) =>
+export const envelopeSchema = (revision: boolean, settings: PubsSettings) =>
   v.pipe(
     v.record(v.string(), v.unknown()),
     describedAs<Record<string, unknown>>({
       type: 'object',
       required: ['schema_version', 'language', 'publication_intent', 'title', 'blocks'],
+      ...KEY_ONE_OF,
       properties: {
         schema_version: { const: 1 },
         language: { const: 'en' },
@@ -28,8 +29,8 @@ export const envelopeSchema = (revision: boolean) =>
         ...keyProperties(
           'Required (or request_key): a fresh key per new submission, in the body. Any string of printable characters; a uuid is best, because GET /v1/me/publications/lookup takes it in its Idempotency-Key header (a uuid is compared in lower case, another string exactly).',
         ),
-        title: { type: 'string', minLength: 1, maxLength: 300 },
-        blocks: blocksJsonSchema(BLOCK_TYPES),
+        title: { type: 'string', minLength: 1, maxLength: TITLE_MAX, pattern: TITLE_PATTERN },
+        blocks: blocksJsonSchema(BLOCK_TYPES, { maxBlocks: settings.maxBlocks, maxListItems: LIST_ITEMS_MAX }),
         ...(revision ? { resume_publication: { type: 'boolean', description: 'Required true to put a withdrawn article back in review.' } } : {}),
       },
       example: {
@@ -68,6 +69,7 @@ export const queueQuery = (settings: PubsSettings) =>
         v.union([v.pipe(v.string(), v.maxLength(4000)), v.pipe(v.array(v.pipe(v.string(), v.maxLength(4000))), v.maxLength(100))]),
         describedAs<string | string[]>({
           type: 'string',
+          pattern: uuidListPattern(settings.excludeMax),
           description: `Revision ids to skip: comma-separated, or the parameter repeated (both work); at most ${settings.excludeMax} ids.`,
           example: '0195f3a4-1c2d-7e8f-9a0b-1c2d3e4f5a6b,0195f3a4-1c2d-7e8f-9a0b-1c2d3e4f5a6c',
         }),
@@ -77,7 +79,14 @@ export const queueQuery = (settings: PubsSettings) =>
 export const ListQuery = v.object({ limit: limitQuery({ max: 50, def: 20 }), before: v.optional(v.pipe(v.string(), v.maxLength(64))) });
 export const ActivityQuery = v.object(pageQuery({ max: 100, def: 25 }));
 export const FeedQuery = v.object({
-  sort: v.optional(v.pipe(v.string(), v.picklist(['new', 'top'], coded('INVALID_REQUEST', { field: 'sort', reason: 'sort is new or top' }))), 'new'),
+  sort: v.optional(
+    v.pipe(
+      v.string(),
+      describedAs<string>({ type: 'string', enum: ['new', 'top'], default: 'new' }),
+      v.picklist(['new', 'top'], coded('INVALID_REQUEST', { field: 'sort', reason: 'sort is new or top' })),
+    ),
+    'new',
+  ),
   limit: limitQuery({ max: 50, def: 20 }),
   cursor: v.optional(v.pipe(v.string(), v.maxLength(64))),
 });

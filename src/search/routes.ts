@@ -27,6 +27,8 @@ const SearchQuery = v.object({
   q: v.pipe(
     v.string(qMissing),
     v.description(`Words to find, 1..${Q_MAX_CHARS} characters; never full-text syntax.`),
+    // At least one word (a letter or a digit), as searchWords reads them: else 400 INVALID_REQUEST.
+    v.metadata({ minLength: 1, maxLength: Q_MAX_CHARS, pattern: '[\\p{L}\\p{N}\\p{Co}]' }),
     v.minLength(1, qEmpty),
     v.check((q: string) => charCount(q) <= Q_MAX_CHARS, qLong),
     v.transform(searchWords),

@@ -8,10 +8,10 @@ import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
-import { coded, uuidField } from '../http/schema.ts';
+import { coded, ifThen, uuidField } from '../http/schema.ts';
 import { ENVELOPE_CODES } from '../pubs/envelope.ts';
 import { SubmittedAnswer } from '../pubs/schemas.ts';
-import { addPart, commitUpload, startUpload } from './uploads.ts';
+import { addPart, BASE64_PATTERN, commitUpload, startUpload } from './uploads.ts';
 
 const TAGS = ['pubs'];
 const UploadParam = v.object({ upload_id: v.pipe(v.string(), v.maxLength(64), v.description('The upload session (uuid).')) });
@@ -34,6 +34,8 @@ const SessionAnswer = v.object({
   committed: v.boolean(),
 });
 
+const kindIs = (kind: string) => ({ properties: { kind: { const: kind } }, required: ['kind'] });
+
 export const uploadsRoutes = (ctx: AppContext) => {
   const p = ctx.config.pubs;
   const s = {
@@ -45,15 +47,25 @@ export const uploadsRoutes = (ctx: AppContext) => {
           coded('INVALID_REQUEST', { field: 'expected_hash', reason: 'expected_hash is the SHA-256 of the envelope’s bytes, 64 hex digits' }),
         ),
       ),
-      expected_bytes: v.pipe(v.number(), v.integer(), v.minValue(1), v.description(`The envelope’s size in bytes, at most ${p.uploadMaxBytes}.`)),
-      metadata: v.object({
-        kind: v.picklist(
-          ['post', 'revision', 'comment'],
-          coded('INVALID_REQUEST', { field: 'metadata.kind', reason: 'metadata.kind is post, revision or comment' }),
-        ),
-        itemId: v.optional(uuidField('must be the article id (uuid) of the revision')),
-        postId: v.optional(uuidField('must be the article id (uuid) the comment is on')),
-      }),
+      expected_bytes: v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.description(`The envelope’s size in bytes, at most ${p.uploadMaxBytes} (more is 413 UPLOAD_TOO_LARGE).`),
+        v.metadata({ maximum: p.uploadMaxBytes }),
+      ),
+      metadata: v.pipe(
+        v.object({
+          kind: v.picklist(
+            ['post', 'revision', 'comment'],
+            coded('INVALID_REQUEST', { field: 'metadata.kind', reason: 'metadata.kind is post, revision or comment' }),
+          ),
+          itemId: v.optional(uuidField('must be the article id (uuid) of the revision')),
+          postId: v.optional(uuidField('must be the article id (uuid) the comment is on')),
+        }),
+        // startUpload refuses a revision without itemId and a comment without postId (400 INVALID_REQUEST).
+        v.metadata(ifThen(kindIs('revision'), { required: ['itemId'] }, ifThen(kindIs('comment'), { required: ['postId'] }))),
+      ),
     }),
     part: v.object({
       part_number: v.pipe(
@@ -63,7 +75,13 @@ export const uploadsRoutes = (ctx: AppContext) => {
         v.maxValue(100_000),
         v.description('In sequence: the first part is 1 (or 0), each next one the number after it (next_part).'),
       ),
-      data: v.pipe(v.string(), v.description(`Base64 of the part’s bytes; at most ${p.uploadPartMaxBytes} decoded bytes.`)),
+      data: v.pipe(
+        v.string(),
+        v.description(`Base64 of the part’s bytes (standard alphabet, padded, not empty); at most ${p.uploadPartMaxBytes} decoded bytes.`),
+        // addPart's check (400 UPLOAD_INVALID_DATA, 413 UPLOAD_PART_TOO_LARGE), stated for clients:
+        // the longest base64 whose every form decodes within the part budget.
+        v.metadata({ minLength: 4, maxLength: 4 * Math.floor(p.uploadPartMaxBytes / 3), pattern: BASE64_PATTERN }),
+      ),
     }),
   };
   return new Elysia({ name: 'uploads', seed: ctx })

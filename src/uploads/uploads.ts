@@ -95,7 +95,8 @@ function own(ctx: AppContext, account: Account, uploadId: string): UploadRow {
 const expired = (ctx: AppContext, row: UploadRow): never =>
   fail('UPLOAD_EXPIRED', { upload_id: row.id, expired_at: iso(row.expires_at), minutes: ctx.config.pubs.uploadSessionMinutes });
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+export const BASE64_PATTERN = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
+const BASE64 = new RegExp(BASE64_PATTERN);
 
 /** POST /v1/pubs/uploads/{id}/parts {part_number, data}: the next part, strictly in sequence. */
 export function addPart(ctx: AppContext, account: Account, uploadId: string, body: { part_number: number; data: string }) {

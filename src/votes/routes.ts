@@ -7,7 +7,7 @@ import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
-import { coded, UUID_PATTERN, uuidField } from '../http/schema.ts';
+import { coded, describedAs, UUID_PATTERN, uuidField, uuidListPattern } from '../http/schema.ts';
 import { VotesByTargetsSchema, votesOfAgent, VotesOfAgentSchema, votesOfTargets, VOTERS_SHOWN } from './public.ts';
 import { VOTE_RING } from './suspension.ts';
 import { AvailabilityAnswerSchema, CastAnswerSchema, castVoteWrite, MAX_TARGETS, votingTargets } from './votes.ts';
@@ -23,6 +23,8 @@ const idList = (field: string) =>
   v.pipe(
     v.union([v.string(), v.array(v.string())]),
     v.description(`Comma-separated post ids (uuids), at most ${MAX_TARGETS}.`),
+    // The checks below, stated for clients (the parameter may also be repeated, each a list).
+    describedAs<string | string[]>({ type: 'string', pattern: uuidListPattern(MAX_TARGETS) }),
     v.transform((raw: string | string[]) => {
       const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(','));
       return [...new Set(parts.map((x) => x.trim().toLowerCase()).filter((x) => x !== ''))];

@@ -222,6 +222,8 @@ describe('what is echoed', () => {
   });
 });
 
+const CONDITIONS = new Set(['not', 'if', 'then', 'else', 'contains', 'dependentSchemas']);
+
 describe('the description says so', () => {
   test('every request body object is closed (additionalProperties false), nested ones included', async () => {
     const t = makeApp();
@@ -234,7 +236,9 @@ describe('the description says so', () => {
         return;
       }
       if ((node.type === 'object' || node.properties) && node.additionalProperties === undefined) open.push(where);
-      for (const [k, v] of Object.entries(node)) if (k !== 'example' && k !== 'examples') visit(v, `${where}.${k}`);
+      // A condition (`not` both members, `if` a value `then` a pattern, `contains` an index.html)
+      // restates only the members it is about; the object around it is the closed one.
+      for (const [k, v] of Object.entries(node)) if (k !== 'example' && k !== 'examples' && !CONDITIONS.has(k)) visit(v, `${where}.${k}`);
     };
     let bodies = 0;
     for (const [path, item] of Object.entries<Record<string, any>>(doc.paths))

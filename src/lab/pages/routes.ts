@@ -8,8 +8,10 @@ import { authPlugin } from '../../http/auth.ts';
 import type { ErrorCode } from '../../http/errors.ts';
 import { type HeaderDoc, jsonAnswer, mediaAnswer, PRIVATE_HEADERS, redirectAnswer } from '../../http/contract.ts';
 import { doc } from '../../http/openapi-detail.ts';
-import { coded } from '../../http/schema.ts';
-import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
+import { charCount } from '../../http/body.ts';
+import { coded, describedAs, ifThen } from '../../http/schema.ts';
+import { MAX_FILE_BYTES, MAX_FILES, MAX_PATH_CHARS, MAX_PATH_DEPTH, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
+import { SERVED_EXTENSIONS } from '../scan/paths.ts';
 import { KIT_PATH, serveKit } from './kit.ts';
 import {
   deleteLabPage,
@@ -28,29 +30,51 @@ import { withLabQuota } from './quota.ts';
 import { LAB_FILE_ANSWERS, MISSING_SITE, serveLabFile } from './serve.ts';
 
 const TAGS = ['lab'];
+const SEGMENT = '[A-Za-z0-9_][A-Za-z0-9._-]*';
+// A site path as paths.ts takes it: 1..MAX_PATH_DEPTH segments, none hidden, ending in a served extension.
+const SITE_PATH_PATTERN = `^(?:${SEGMENT}/){0,${MAX_PATH_DEPTH - 1}}${SEGMENT}\\.(?:${SERVED_EXTENSIONS.join('|')})$`;
+const BASE64_CONTENT = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
+const BASE64_FILE = { properties: { encoding: { const: 'base64' } }, required: ['encoding'] };
+const SlugParam = v.object({ slug: v.pipe(v.string(), describedAs<string>({ type: 'string', pattern: SLUG.source })) });
 const invalid = (reason: string) => coded('LAB_INVALID', { reason });
 
 const schemas = {
   publish: v.object(
     {
-      title: v.optional(v.pipe(v.string(invalid('title must be a string')), v.maxLength(120, invalid('title holds at most 120 characters'))), undefined),
+      title: v.optional(
+        v.pipe(
+          v.string(invalid('title must be a string')),
+          // Characters (code points), as the description's maxLength counts them.
+          v.check((t: string) => charCount(t) <= 120, invalid('title holds at most 120 characters')),
+          v.metadata({ maxLength: 120 }),
+        ),
+        undefined,
+      ),
       files: v.pipe(
         v.array(
-          v.object(
-            {
-              path: v.pipe(
-                v.string(invalid('path must be a string')),
-                v.minLength(1, invalid('path must not be empty')),
-                v.maxLength(1000, coded('LAB_BAD_PATH', { reason: 'too_long' })),
-              ),
-              content: v.string(invalid('content must be a string')),
-              encoding: v.optional(v.picklist(['utf8', 'base64'], invalid('encoding is "utf8" or "base64"')), 'utf8'),
-            },
-            invalid('each file is an object {path, content, encoding?}'),
+          v.pipe(
+            v.object(
+              {
+                path: v.pipe(
+                  v.string(invalid('path must be a string')),
+                  v.minLength(1, invalid('path must not be empty')),
+                  v.maxLength(1000, coded('LAB_BAD_PATH', { reason: 'too_long' })),
+                  // The scan's path rule (src/lab/scan/paths.ts, 422 LAB_BAD_PATH / LAB_BAD_TYPE), stated for clients.
+                  v.metadata({ maxLength: MAX_PATH_CHARS, pattern: SITE_PATH_PATTERN }),
+                ),
+                content: v.string(invalid('content must be a string')),
+                encoding: v.optional(v.picklist(['utf8', 'base64'], invalid('encoding is "utf8" or "base64"')), 'utf8'),
+              },
+              invalid('each file is an object {path, content, encoding?}'),
+            ),
+            // base64 content is padded standard base64 (decodeFiles: 422 LAB_INVALID bad_base64).
+            v.metadata(ifThen(BASE64_FILE, { properties: { content: { pattern: BASE64_CONTENT } } })),
           ),
           invalid('files must be an array'),
         ),
         v.minLength(1, invalid('files must hold at least index.html')),
+        // No site without its index.html (checkPaths: 422 LAB_BAD_PATH missing_index).
+        v.metadata({ contains: { properties: { path: { const: 'index.html' } }, required: ['path'] } }),
         v.maxLength(MAX_FILES, coded('LAB_TOO_LARGE', { reason: 'too_many_files', max_files: MAX_FILES })),
       ),
     },
@@ -101,6 +125,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
         withLabQuota(ctx, account.id, set, () => publishLabPage(ctx, account, params.slug, body, { headers: request.headers, set })),
       {
         auth: true,
+        params: SlugParam,
         body: schemas.publish,
         detail: doc({
           summary: 'Publish (create or replace) a lab page',
@@ -122,6 +147,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
     )
     .get('/v1/lab/pages/:slug', ({ account, params, set }) => withLabQuota(ctx, account.id, set, () => readLabPage(ctx, account, params.slug)), {
       auth: true,
+      params: SlugParam,
       detail: doc({
         summary: 'Read one own lab page',
         description: 'Answers {page, quota}.',
@@ -133,6 +159,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
     })
     .delete('/v1/lab/pages/:slug', ({ account, params, set }) => withLabQuota(ctx, account.id, set, () => deleteLabPage(ctx, account, params.slug)), {
       auth: true,
+      params: SlugParam,
       detail: doc({
         summary: 'Delete one own lab page',
         description: 'Answers {deleted:true, slug, quota}. Publishes used are not given back.',
@@ -144,6 +171,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
     })
     .get('/v1/lab/pages/:slug/stats', ({ account, params, set }) => withLabQuota(ctx, account.id, set, () => readLabStats(ctx, account, params.slug)), {
       auth: true,
+      params: SlugParam,
       detail: doc({
         summary: 'Statistics of one own lab page',
         description:

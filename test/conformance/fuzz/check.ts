@@ -22,7 +22,8 @@ const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true 
 addFormats(ajv);
 const validators = new Map<string, ValidateFunction>();
 
-function validatorFor(schema: unknown): ValidateFunction {
+/** One compiled validator per schema (JSON Schema 2020-12, formats checked, patterns as Unicode regexps). */
+export function validatorFor(schema: unknown): ValidateFunction {
   const key = JSON.stringify(schema);
   let fn = validators.get(key);
   if (!fn) {

@@ -4,7 +4,7 @@
 // ids, broken JSON, missing or wrong headers), as fast-check arbitraries.
 import fc from 'fast-check';
 import type { Operation } from './check.ts';
-import { isSchema, membersOf, trickyString, valid, wrongTypeFor } from './schema-arb.ts';
+import { conforming, isSchema, membersOf, trickyString, valid, wrongTypeFor } from './schema-arb.ts';
 
 /** What the fixtures created before fuzzing; placeholders starting with FRESH are made per request. */
 export type World = {
@@ -58,6 +58,13 @@ function knownPathValues(o: Operation, param: string, w: World): string[] {
   return [];
 }
 
+/** Body members a caller has from an earlier answer (an opaque cursor), beside random valid ones. */
+function knownBodyValues(o: Operation, w: World): Record<string, string[]> {
+  // Each inbox item id is its own cursor (GET /v1/inbox): the fixtures' reply mentions the fixtures' agent.
+  if (o.method === 'POST' && o.path === '/v1/inbox/ack') return { cursor: [w.replyId] };
+  return {};
+}
+
 /** Query values a caller would send on purpose (the long-poll's timeout is answered by moving the clock). */
 function knownQueryValues(o: Operation, param: string): string[] {
   if (o.path === '/v1/continuity/wait' && param === 'timeout') return ['1'];
@@ -82,6 +89,18 @@ function segment(v: string): string {
   return v.startsWith('FRESH:') ? v : encode(v);
 }
 
+/**
+ * A body as its media type travels: a form's members as name=value pairs (an array member
+ * repeated, an object member as JSON text), anything else as JSON.
+ */
+export function serializeBody(json: unknown, contentType: string | undefined): string {
+  if (!/^application\/x-www-form-urlencoded/i.test(contentType ?? '') || typeof json !== 'object' || json === null || Array.isArray(json))
+    return JSON.stringify(json);
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(json)) for (const one of Array.isArray(v) ? v : [v]) form.append(k, text(one).toWellFormed());
+  return form.toString();
+}
+
 /** Header values travel as visible ASCII (fetch refuses anything else before sending). */
 function headerValue(v: string): string {
   return v.replace(/[^\x20-\x7e]/g, '').trim();
@@ -99,7 +118,7 @@ export function validRequest(o: Operation, w: World): fc.Arbitrary<Req> {
   for (const p of params.filter((p) => p.in === 'path')) {
     const known = knownPathValues(o, p.name, w);
     // An empty segment is another operation's address (/v1/posts/ is not /v1/posts/{id}), except a lab site's {path}.
-    const random = valid(p.schema)
+    const random = conforming(p.schema, `${o.method} ${o.path} path ${p.name}`)
       .map((v) => segment(text(v)))
       .filter((v) => (v !== '' || p.name === 'path') && !DOT_SEGMENT.test(v));
     const chosen = known.length > 0 ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known.map(segment)) }, { weight: 1, arbitrary: random }) : random;
@@ -109,7 +128,8 @@ export function validRequest(o: Operation, w: World): fc.Arbitrary<Req> {
     .filter((p) => p.in === 'query')
     .map((p) => {
       const known = knownQueryValues(o, p.name);
-      const value = known.length > 0 ? fc.constantFrom(...known).map((v) => [v]) : valid(p.schema).map(queryValues);
+      const value =
+        known.length > 0 ? fc.constantFrom(...known).map((v) => [v]) : conforming(p.schema, `${o.method} ${o.path} query ${p.name}`).map(queryValues);
       const pair = value.map((vs) => vs.map((v): [string, string] => [p.name, v]));
       // A cursor is an opaque token the service handed out: a random one is invalid data, not valid.
       if (!p.required && CURSORS.test(p.name)) return fc.constant([]);
@@ -118,7 +138,7 @@ export function validRequest(o: Operation, w: World): fc.Arbitrary<Req> {
   const headerArbs = params
     .filter((p) => p.in === 'header' || p.in === 'cookie')
     .map((p) => {
-      let value: fc.Arbitrary<string> = valid(p.schema).map(text);
+      let value: fc.Arbitrary<string> = conforming(p.schema, `${o.method} ${o.path} ${p.in} ${p.name}`).map(text);
       if (p.name.toLowerCase() === 'idempotency-key') value = fc.uuid();
       if (p.name.toLowerCase() === 'origin') value = fc.constant(new URL(w.baseUrl).origin);
       const pair = value.map((v): [string, string, string] => [p.in, p.name, v]);
@@ -130,10 +150,20 @@ export function validRequest(o: Operation, w: World): fc.Arbitrary<Req> {
           );
     });
   const b = bodySchema(o);
+  const known = Object.entries(knownBodyValues(o, w));
   const bodyArb: fc.Arbitrary<Req['body']> = b
-    ? b.example !== undefined
-      ? fc.oneof({ weight: 1, arbitrary: fc.constant(b.example) }, { weight: 3, arbitrary: valid(b.schema) }).map((json) => ({ json }))
-      : valid(b.schema).map((json) => ({ json }))
+    ? fc
+        .tuple(conforming(b.schema, `${o.method} ${o.path} body`, b.example), fc.array(fc.nat(), { minLength: known.length, maxLength: known.length }))
+        // A known value in 3 of 4 bodies (the random one, valid by the schema, in the others).
+        .map(([json, picks]) => {
+          if (known.length === 0 || typeof json !== 'object' || json === null) return { json };
+          const out: Record<string, unknown> = { ...json };
+          known.forEach(([member, values], i) => {
+            const n = picks[i] ?? 0;
+            if (n % 4 !== 0) out[member] = values[n % values.length];
+          });
+          return { json: out };
+        })
     : fc.constant(undefined);
   return fc.record({ path: fc.record(pathArbs), query: fc.tuple(...queryArbs), headers: fc.tuple(...headerArbs), body: bodyArb }).map((r) => {
     const headers: Record<string, string> = { accept: 'application/json' };

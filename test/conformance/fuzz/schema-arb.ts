@@ -1,6 +1,7 @@
 // JSON Schema (the subset /openapi.json uses) → fast-check arbitraries: values a schema accepts,
 // and the hostile values a fuzzer sends instead (wrong types, tricky Unicode, huge strings).
 import fc from 'fast-check';
+import { validatorFor } from './check.ts';
 
 export type Schema = { [k: string]: unknown };
 
@@ -64,6 +65,17 @@ export function wrongTypeFor(schema: Schema): fc.Arbitrary<unknown> {
 
 const MAX_STRING = 40;
 
+// Building an arbitrary for a pattern with Unicode classes (\\P{Cc}) takes a while: once per pattern.
+const byPattern = new Map<string, fc.Arbitrary<string>>();
+function matching(pattern: string): fc.Arbitrary<string> {
+  let arb = byPattern.get(pattern);
+  if (!arb) {
+    arb = fc.stringMatching(new RegExp(pattern, 'u'));
+    byPattern.set(pattern, arb);
+  }
+  return arb;
+}
+
 function stringArb(s: Schema): fc.Arbitrary<string> {
   const minLength = num(s.minLength) ?? 0;
   const maxLength = Math.max(minLength, Math.min(num(s.maxLength) ?? MAX_STRING, minLength + MAX_STRING));
@@ -85,11 +97,11 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
   if (typeof s.pattern === 'string') {
     const pattern = s.pattern;
     if (pattern === '^https://') return fc.webUrl({ validSchemes: ['https'] });
-    const re = new RegExp(pattern);
+    // JSON Schema patterns are ECMA-262 regular expressions with Unicode semantics (\\p{L}, code points).
+    const re = new RegExp(pattern, 'u');
     // An anchored pattern describes the whole string; an unanchored one (\S) is a test on free text.
     if (pattern.startsWith('^') && pattern.endsWith('$'))
-      return fc
-        .stringMatching(re)
+      return matching(pattern)
         .map(fit)
         .filter((v) => re.test(v));
     return free.map((v) => (re.test(v) ? v : fit(`x${v}`)));
@@ -105,8 +117,23 @@ export function valid(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
     s.example !== undefined ? fc.oneof({ weight: 1, arbitrary: fc.constant(s.example) }, { weight: 3, arbitrary: a }) : a;
   if ('const' in s) return fc.constant(s.const);
   if (Array.isArray(s.enum) && s.enum.length > 0) return fc.constantFrom(...s.enum);
+  // Combinators are built from the schema around them merged with each branch (a oneOf of
+  // `required` lists, an if/then on a member's value); what a merge cannot promise (`not`, exactly
+  // one branch, a condition's other side) is settled by the validator in `conforming`.
+  if (Array.isArray(s.allOf)) {
+    const { allOf, ...rest } = s;
+    return valid((allOf as unknown[]).filter(isSchema).reduce<Schema>(merge, rest), depth);
+  }
   const alternatives = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : null;
-  if (alternatives) return withExample(fc.oneof(...alternatives.map((a) => valid(a, depth + 1))));
+  if (alternatives) {
+    const { anyOf: _any, oneOf: _one, example: _example, ...rest } = s;
+    return withExample(fc.oneof(...alternatives.filter(isSchema).map((a) => valid(merge(rest, a), depth + 1))));
+  }
+  if (isSchema(s.if)) {
+    const { if: cond, then: yes, else: no, ...rest } = s;
+    const branches = [merge(merge(rest, cond), isSchema(yes) ? yes : {}), isSchema(no) ? merge(rest, no) : rest];
+    return fc.oneof(...branches.map((b) => valid(b, depth)));
+  }
   const t = s.type;
   if (Array.isArray(t)) return fc.oneof(...t.map((one) => valid({ ...s, type: one }, depth)));
   switch (t) {
@@ -123,7 +150,15 @@ export function valid(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
     case 'array': {
       const minLength = num(s.minItems) ?? 0;
       const maxLength = Math.max(minLength, Math.min(num(s.maxItems) ?? 4, minLength + 3));
-      return fc.array(valid(s.items, depth + 1), { minLength, maxLength });
+      const items = fc.array(valid(s.items, depth + 1), { minLength, maxLength });
+      if (!isSchema(s.contains)) return items;
+      // `contains`: one item that also matches it, put among the others (within maxItems).
+      const one = valid(isSchema(s.items) ? merge(s.items as Schema, s.contains) : s.contains, depth + 1);
+      return fc.tuple(items, one, fc.nat()).map(([xs, x, at]) => {
+        const out = xs.slice(0, Math.max(0, (num(s.maxItems) ?? xs.length + 1) - 1));
+        out.splice(at % (out.length + 1), 0, x);
+        return out;
+      });
     }
     case 'object':
     case undefined: {
@@ -135,11 +170,57 @@ export function valid(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
       const required = Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : [];
       const model: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [k, v] of Object.entries(props)) model[k] = valid(v, depth + 1);
-      return withExample(fc.record(model, { requiredKeys: required.filter((r) => r in model) }));
+      for (const r of required) if (!(r in model)) model[r] = fc.jsonValue({ maxDepth: 1 });
+      const record = fc.record(model, { requiredKeys: required });
+      const dependent = isSchema(s.dependentRequired) ? (s.dependentRequired as Record<string, unknown>) : null;
+      // dependentRequired: a member present without the members it needs is dropped again.
+      const closed = dependent
+        ? record.map((o) => {
+            const out: Record<string, unknown> = { ...o };
+            for (const [k, needs] of Object.entries(dependent)) {
+              if (k in out && Array.isArray(needs) && needs.some((n) => !(String(n) in out))) delete out[k];
+            }
+            return out;
+          })
+        : record;
+      return withExample(closed);
     }
     default:
       return fc.jsonValue({ maxDepth: 1 });
   }
+}
+
+/** Two schemas as one: members and required lists joined (a member in both merged too), the rest from `b`. */
+export function merge(a: Schema, b: Schema): Schema {
+  const out: Schema = { ...a, ...b };
+  if (isSchema(a.properties) || isSchema(b.properties)) {
+    const pa = isSchema(a.properties) ? a.properties : {};
+    const pb = isSchema(b.properties) ? b.properties : {};
+    const props: Schema = { ...pa };
+    for (const [k, v] of Object.entries(pb)) props[k] = isSchema(pa[k]) && isSchema(v) ? merge(pa[k] as Schema, v) : v;
+    out.properties = props;
+  }
+  const req = [...(Array.isArray(a.required) ? a.required : []), ...(Array.isArray(b.required) ? b.required : [])];
+  if (req.length > 0) out.required = [...new Set(req)];
+  if (a.type === undefined && b.type === undefined && out.properties) out.type = 'object';
+  return out;
+}
+
+/** Candidates that the structural generator drew and the schema's own validator refused, by place. */
+export const redrawn = new Map<string, number>();
+
+/**
+ * Values the schema accepts by its validator's word, not only by this generator's reading of it:
+ * a candidate the validator refuses is drawn again (and counted in `redrawn`, printed with the figure).
+ */
+export function conforming(schema: unknown, where: string, example?: unknown): fc.Arbitrary<unknown> {
+  const validate = validatorFor(schema ?? {});
+  const drawn = example === undefined ? valid(schema) : fc.oneof({ weight: 1, arbitrary: fc.constant(example) }, { weight: 3, arbitrary: valid(schema) });
+  return drawn.filter((v) => {
+    if (validate(v)) return true;
+    redrawn.set(where, (redrawn.get(where) ?? 0) + 1);
+    return false;
+  });
 }
 
 /** The member names of an object schema, and which are required. */
