@@ -198,7 +198,8 @@ export class HotReads {
     const coding = serving.codings ? preferredCoding(requestHeaders.get(ENCODING)) : null;
     const encoded = coding === null ? null : encodedBody(doc, coding);
     const form: Form = encoded === null ? 'identity' : coding!;
-    const templates = (serving.templates ??= {});
+    serving.templates ??= {};
+    const templates = serving.templates;
     let template = templates[form];
     if (template?.doc !== doc || template.age !== age) {
       const headers = new Headers(serving.fixed);
