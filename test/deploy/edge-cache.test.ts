@@ -6,6 +6,8 @@
 // Ages are svc's own (Cache-Control max-age); the test waits for them to pass and never asserts how
 // fast anything happened. Skipped, with the reason printed, only where nginx is not installed
 // (CI: apt-get install -y nginx).
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { STYLESHEET_PATH } from '../../src/pages/html.ts';
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -51,6 +53,7 @@ interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
+  bytes: Buffer; // as sent: a compressed answer is not decoded
   id: string;
 }
 
@@ -94,7 +97,10 @@ describe.skipIf(!NGINX)('an edge cache in front: deploy/nginx.conf', () => {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString(), id }));
+          res.on('end', () => {
+            const bytes = Buffer.concat(chunks);
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: bytes.toString(), bytes, id });
+          });
           res.on('error', reject);
         },
       );
@@ -284,6 +290,28 @@ http {
     expect(hit.text).toBe(first.text);
     expect(await didReachSvc(hit.id)).toBe(false);
     console.log(`edge: ${path} held for max-age=${maxAge(first)} s; the HIT was answered by nginx alone`);
+  });
+
+  test('compressed once, by svc: each client gets the coding it takes from the edge, never twice, never one it did not ask for', async () => {
+    const path = STYLESHEET_PATH;
+    const plain = await cached(path);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const decode = (coding: string, bytes: Buffer) => (coding === 'br' ? brotliDecompressSync(bytes) : gunzipSync(bytes)).toString();
+    for (const [accept, coding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip;q=1.0, identity; q=0.5', 'gzip'],
+      ['deflate, br;q=0.9', 'br'],
+    ] as const) {
+      const hit = await cached(path, { 'accept-encoding': accept });
+      expect(hit.headers['content-encoding']).toBe(coding);
+      expect(String(hit.headers.vary)).toContain('Accept-Encoding');
+      // Decoded once it is the stylesheet: compressed by svc alone, not again by nginx.
+      expect(decode(coding, hit.bytes)).toBe(plain.text);
+    }
+    // A client that takes no coding is still answered the plain bytes from the edge's own entry.
+    const again = await cached(path);
+    expect(again.headers['content-encoding']).toBeUndefined();
+    expect(again.text).toBe(plain.text);
   });
 
   test('never cached: a request with Authorization or a cookie, /v1, anything but GET and HEAD', async () => {
