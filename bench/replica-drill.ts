@@ -11,7 +11,7 @@
 // The drill's pieces are test/ops/replica-harness.ts, the same the test file asserts on.
 // SVC_REPLICA_DRILL_ENV='{"K":"V"}' passes settings to the server (to compare).
 import { join } from 'node:path';
-import { findLitestream, LITESTREAM_MONITOR_INTERVAL, LITESTREAM_SYNC_INTERVAL } from '../src/ops/replica.ts';
+import { findLitestream, LITESTREAM_MIN_CHECKPOINT_PAGES, LITESTREAM_MONITOR_INTERVAL, LITESTREAM_SYNC_INTERVAL } from '../src/ops/replica.ts';
 import { cleanUp, drillFigures, runDrill, tempDir, track } from '../test/ops/replica-harness.ts';
 import { until } from '../test/until.ts';
 
@@ -53,6 +53,7 @@ console.log(
     litestream: bin,
     monitor_interval: LITESTREAM_MONITOR_INTERVAL,
     sync_interval: LITESTREAM_SYNC_INTERVAL,
+    min_checkpoint_pages: LITESTREAM_MIN_CHECKPOINT_PAGES,
     runs: RUNS,
     load_s: LOAD_S,
     writers: WRITERS,

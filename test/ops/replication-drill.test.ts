@@ -13,6 +13,7 @@ import {
   alive,
   findLitestream,
   forwardedLine,
+  LITESTREAM_MIN_CHECKPOINT_PAGES,
   LITESTREAM_MONITOR_INTERVAL,
   LITESTREAM_SYNC_INTERVAL,
   litestreamConfig,
@@ -407,8 +408,10 @@ describe('the replica settings and the litestream config', () => {
     // No RESTART checkpoints (they stalled svc's writes past busy_timeout under load); PASSIVE ones stay.
     expect(yaml).toContain('    max-checkpoint-page-count: 0\n');
     // The recovery point: new WAL frames are read and shipped every 100 ms, not every second.
-    expect([LITESTREAM_MONITOR_INTERVAL, LITESTREAM_SYNC_INTERVAL]).toEqual(['100ms', '100ms']);
+    expect([LITESTREAM_MONITOR_INTERVAL, LITESTREAM_SYNC_INTERVAL, LITESTREAM_MIN_CHECKPOINT_PAGES]).toEqual(['100ms', '100ms', 10_000]);
     expect(yaml).toContain('    monitor-interval: 100ms\n');
+    // Fewer checkpoints: each one after which the WAL starts over holds svc's writers back.
+    expect(yaml).toContain('    min-checkpoint-page-count: 10000\n');
     expect(yaml).toContain('      - url: "s3://bkt/svc"\n        sync-interval: 100ms\n        endpoint: "http://127.0.0.1:9000"\n        skip-verify: true\n');
   });
 
