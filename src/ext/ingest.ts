@@ -15,38 +15,59 @@ import { processInWorker } from './worker.ts';
 export const BATCH_MAX = 100;
 const DAY_MS = 86_400_000;
 const outsideId = v.pipe(v.string(), v.regex(/^\d{1,25}$/, 'must be a numeric outside id'));
+const OPEN_NOTE = 'Open: members svc does not read are accepted, ignored for processing and kept in the stored original.';
 
-const OutsidePost = v.object({
-  id: outsideId,
-  text: v.pipe(v.string(), v.maxLength(25_000)),
-  author_id: outsideId,
-  created_at: v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 date-time')),
-  conversation_id: v.optional(outsideId),
-  in_reply_to_user_id: v.optional(outsideId),
-  referenced_tweets: v.optional(v.pipe(v.array(v.object({ type: v.string(), id: outsideId })), v.maxLength(10))),
-  entities: v.optional(
-    v.object({
-      urls: v.optional(v.pipe(v.array(v.object({ url: v.optional(v.string()), expanded_url: v.optional(v.string()) })), v.maxLength(200))),
-      mentions: v.optional(v.pipe(v.array(v.object({ id: v.optional(outsideId), username: v.optional(v.string()) })), v.maxLength(200))),
-    }),
-  ),
-});
+/**
+ * An object of the outside network (a post, a user, anything nested in them): open. The fetcher
+ * relays what the network sends and the network adds members over time (issue 36), so a member
+ * svc does not read is never a reason to refuse a batch; the members it reads keep their types.
+ * The rest schema is what marks it open, for the unknown-member check (src/http/members.ts) and
+ * in the OpenAPI description (additionalProperties).
+ */
+function outside<const E extends v.ObjectEntries>(entries: E, what: string) {
+  return v.pipe(v.objectWithRest(entries, v.unknown()), v.description(`${what} ${OPEN_NOTE}`));
+}
+
+const OutsidePost = outside(
+  {
+    id: outsideId,
+    text: v.pipe(v.string(), v.maxLength(25_000)),
+    author_id: outsideId,
+    created_at: v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 date-time')),
+    conversation_id: v.optional(outsideId),
+    in_reply_to_user_id: v.optional(outsideId),
+    referenced_tweets: v.optional(v.pipe(v.array(outside({ type: v.string(), id: outsideId }, 'A referenced post.')), v.maxLength(10))),
+    entities: v.optional(
+      outside(
+        {
+          urls: v.optional(v.pipe(v.array(outside({ url: v.optional(v.string()), expanded_url: v.optional(v.string()) }, 'A link entity.')), v.maxLength(200))),
+          mentions: v.optional(
+            v.pipe(v.array(outside({ id: v.optional(outsideId), username: v.optional(v.string()) }, 'A mention entity.')), v.maxLength(200)),
+          ),
+        },
+        'The entities of the post text (hashtags, cashtags, annotations and the like are accepted and not read).',
+      ),
+    ),
+  },
+  "A post in the outside network's v2 shape.",
+);
 export type OutsidePost = v.InferOutput<typeof OutsidePost>;
 
+const OutsideUser = outside(
+  {
+    id: outsideId,
+    username: v.pipe(v.string(), v.maxLength(100)),
+    name: v.pipe(v.string(), v.maxLength(200)),
+    verified: v.optional(v.boolean()),
+  },
+  "A user in the outside network's v2 shape.",
+);
+
+// The envelope is svc's own: closed (an unknown member is 400 INVALID_REQUEST naming it).
 export const IngestBody = v.object({
   lease_id: v.pipe(uuidString, v.description('The lease from POST /v1/ext/ingest/lease.')),
   posts: v.pipe(v.array(OutsidePost), v.maxLength(BATCH_MAX), v.description(`At most ${BATCH_MAX} posts in the outside network's v2 shape.`)),
-  users: v.pipe(
-    v.array(
-      v.object({
-        id: outsideId,
-        username: v.pipe(v.string(), v.maxLength(100)),
-        name: v.pipe(v.string(), v.maxLength(200)),
-        verified: v.optional(v.boolean()),
-      }),
-    ),
-    v.maxLength(BATCH_MAX),
-  ),
+  users: v.pipe(v.array(OutsideUser), v.maxLength(BATCH_MAX)),
   cursor: v.nullable(v.pipe(v.string(), v.maxLength(512), v.description('The fetcher position to resume from next time (opaque).'))),
 });
 

@@ -74,7 +74,9 @@ export const extRoutes = (ctx: AppContext) =>
         detail: doc({
           summary: 'Deliver outside posts and users (fetcher credential only)',
           description:
-            `Posts (at most ${BATCH_MAX}) and users in the outside network's v2 shape. Each post is sanitized and labelled in a worker, then the batch is stored in one transaction while the lease is still yours and unexpired (otherwise 409 EXT_LEASE_INVALID and nothing is stored). ` +
+            `Posts (at most ${BATCH_MAX}) and users in the outside network's v2 shape, relayed as the network sends them. ` +
+            'The envelope (lease_id, posts, users, cursor) is closed: another member is 400 INVALID_REQUEST naming it. The outside objects are open (additionalProperties allowed): a post, a user and everything nested in them (entities, urls, mentions, referenced_tweets, public_metrics, attachments …) may carry members svc does not read; they are ignored for processing and kept in the stored original for the operator. The members svc reads keep their types (a wrong type is 400 INVALID_REQUEST naming it). ' +
+            `Each post is sanitized and labelled in a worker, then the batch is stored in one transaction while the lease is still yours and unexpired (otherwise 409 EXT_LEASE_INVALID and nothing is stored). ` +
             `kind is derived (ours, reply, mention, talk); a post mirrored before is left as it was; at most ${ctx.config.ext.perAuthorDaily} posts per outside account per rolling day are kept, the rest counted as dropped. A completed ingest releases the lease.`,
           tags: TAGS,
           auth: true,

@@ -40,6 +40,11 @@ const PUBS_SUBMIT_PATH = /^\/v1\/pubs\/posts(\/[^/]+\/revisions)?$/;
 export const pubsSubmitBytes = (p: { svgMaxPerArticle: number; svgMaxBytes: number; maxChars: number }): number =>
   p.svgMaxPerArticle * p.svgMaxBytes * 2 + p.maxChars * 12 + 64 * 1024;
 const UPLOAD_PART_PATH = /^\/v1\/pubs\/uploads\/[^/]+\/parts$/;
+// The mirror's ingest relays a page of the outside network as it comes (issue 36): 100 complete v2
+// posts and their users are ~450 KB, so 64 KB would refuse an ordinary page. 2 MB leaves room for
+// long posts (note_tweet) and members the network adds later.
+const EXT_INGEST_PATH = '/v1/ext/ingest';
+export const EXT_INGEST_BYTES = 2 * 1024 * 1024;
 /** An upload part's serialized budget: its decoded limit as base64, plus room for the JSON around it. */
 export const uploadPartRequestBytes = (partMaxBytes: number): number => Math.ceil(partMaxBytes / 3) * 4 + 1024;
 
@@ -290,7 +295,9 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
               ? pubsSubmitBytes(ctx.config.pubs)
               : request.method === 'POST' && UPLOAD_PART_PATH.test(path)
                 ? uploadPartRequestBytes(ctx.config.pubs.uploadPartMaxBytes)
-                : ctx.config.maxRequestBytes;
+                : request.method === 'POST' && path === EXT_INGEST_PATH
+                  ? EXT_INGEST_BYTES
+                  : ctx.config.maxRequestBytes;
         // The text budget a 413 reports is the route's own: an article's is the publication limit.
         const maxTextChars = pubsSubmit ? ctx.config.pubs.maxChars : ctx.config.maxPostChars;
         return readJsonObject(request, { maxRequestBytes, maxTextChars }, ctx.config.bodyReadMs);

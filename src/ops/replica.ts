@@ -140,6 +140,21 @@ export function litestreamVersion(bin: string): string {
   return version;
 }
 
+// The recovery point when the machine is lost (issue 36, docs/operations.md "Measured recovery
+// point"): what Litestream has not shipped yet. 0.3.13 ships in two steps, each on its own tick:
+// the database monitor copies new WAL frames into the shadow WAL (monitor-interval), and the
+// replica ships the shadow WAL's new frames as one segment at most once per sync-interval. With
+// both at their default 1 s, a crash lost up to ~1 s even at 100 writes/s (bench/replica-drill.ts);
+// at 100 ms each it loses ~0.1 s. The ticks cost nothing while nothing is written (a replica ships
+// only after the database changed); under a steady write load an S3 replica gets up to ten PUTs a
+// second.
+/** How often Litestream copies new WAL frames into its shadow WAL (0.3.13's default: 1 s). */
+export const LITESTREAM_MONITOR_INTERVAL = '100ms';
+/** The least time between two shipments to the replica (0.3.13's default: 1 s). */
+export const LITESTREAM_SYNC_INTERVAL = '100ms';
+/** The WAL pages (of the current WAL) from which Litestream checkpoints (0.3.13's default: 1,000). */
+export const LITESTREAM_MIN_CHECKPOINT_PAGES = 10_000;
+
 // A JSON string is a valid YAML double-quoted scalar.
 const q = (s: string) => JSON.stringify(s);
 
@@ -157,10 +172,18 @@ export function litestreamConfig(dbPath: string, settings: ReplicaSettings): str
     `  - path: ${q(dbPath)}`,
     // No RESTART checkpoints: 0.3.13's (from 10,000 WAL pages) blocks writers while it waits, and
     // under a sustained write load svc's writes then failed SQLITE_BUSY after busy_timeout (5 s).
-    // PASSIVE ones remain (from 1000 pages, or each minute), and the TRUNCATE past ~2 GB of WAL.
+    // PASSIVE ones remain (from 10,000 pages, below, or each minute), and the TRUNCATE past ~2 GB of WAL.
     '    max-checkpoint-page-count: 0',
+    // PASSIVE checkpoints from 10,000 WAL pages (~40 MB), not 1,000: 0.3.13 checks on every
+    // monitor tick, and a checkpoint after which the WAL starts over holds the write lock while
+    // Litestream copies the old WAL's end. At 100 ms ticks and 1,000 pages that happened several
+    // times a second under load; svc's writes stalled and 2 of 16 drills at 500 writes/s refused
+    // a write (SQLITE_BUSY past busy_timeout). At 10,000 pages: none in 10, and a smaller lag.
+    `    min-checkpoint-page-count: ${LITESTREAM_MIN_CHECKPOINT_PAGES}`,
+    `    monitor-interval: ${LITESTREAM_MONITOR_INTERVAL}`,
     '    replicas:',
     `      - url: ${q(settings.url)}`,
+    `        sync-interval: ${LITESTREAM_SYNC_INTERVAL}`,
   ];
   for (const [key, value] of Object.entries(settings.s3)) lines.push(`        ${key}: ${typeof value === 'boolean' ? String(value) : q(value)}`);
   return `${lines.join('\n')}\n`;

@@ -5,35 +5,31 @@
 // is a prefix of each writer's acknowledged writes); the recovery point and the writes lost are
 // printed, never asserted: they depend on timing.
 import { afterAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { Database } from 'bun:sqlite';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Subprocess } from 'bun';
 import { loadConfig } from '../../src/compose.ts';
 import { ConfigError } from '../../src/config.ts';
-import { alive, findLitestream, forwardedLine, litestreamConfig, loadReplicaSettings, redactUrl, replicaFiles } from '../../src/ops/replica.ts';
+import {
+  alive,
+  findLitestream,
+  forwardedLine,
+  LITESTREAM_MIN_CHECKPOINT_PAGES,
+  LITESTREAM_MONITOR_INTERVAL,
+  LITESTREAM_SYNC_INTERVAL,
+  litestreamConfig,
+  loadReplicaSettings,
+  redactUrl,
+  replicaFiles,
+} from '../../src/ops/replica.ts';
+import * as h from './replica-harness.ts';
 import { until } from '../until.ts';
+import { HEADERS, held, MAIN, post, register, replicating, start, tempDir, track } from './replica-harness.ts';
 
 // Cold starts of the whole app, restores and a write load on a shared 2-core machine: the runner's
 // timeout only guards against a hang. No assertion here is a duration.
 setDefaultTimeout(300_000);
 
-const MAIN = join(import.meta.dir, '../../src/main.ts');
-const dirs: string[] = [];
-const procs: Subprocess[] = [];
-// Every litestream a server here said it runs: one a failed test left behind (its server killed) is killed too.
-const litestreams = new Set<number>();
-afterAll(() => {
-  for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
-  for (const pid of litestreams) if (alive(pid)) process.kill(pid, 'SIGKILL');
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'svc-replica-'));
-  dirs.push(d);
-  return d;
-};
+afterAll(h.cleanUp);
 
 // The replica settings reach the server only once src/compose.ts lists REPLICA among its domains.
 const REGISTERED = (loadConfig({}) as { replica?: unknown }).replica !== undefined;
@@ -48,254 +44,46 @@ const LITESTREAM = (() => {
   }
 })();
 
-type Line = Record<string, unknown>;
-interface Server {
-  proc: Subprocess<'ignore', 'pipe', 'pipe'>;
-  url: string;
-  /** Every JSON line the server printed on stderr (replica events, forwarded litestream lines). */
-  events: Line[];
-}
-
-async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void) {
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffered += decoder.decode(value, { stream: true });
-    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-      onLine(buffered.slice(0, nl));
-      buffered = buffered.slice(nl + 1);
-    }
-  }
-  if (buffered) onLine(buffered);
-}
-
-/** `svc serve` on `data` with `env`; resolves with its URL once it prints its listening line. */
-async function start(data: string, env: Record<string, string> = {}): Promise<Server> {
-  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--data', data], {
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: { ...process.env, SVC_POSTING_PER_DAY: '1000000', SVC_LOG_REQUESTS: 'off', ...env },
-  });
-  procs.push(proc);
-  const events: Line[] = [];
-  const stderr: string[] = [];
-  void readLines(proc.stderr, (line) => {
-    stderr.push(line);
-    try {
-      events.push(JSON.parse(line));
-    } catch {}
-  });
-  const listening = new Promise<string>((resolve) => {
-    let url = '';
-    void readLines(proc.stdout, (line) => {
-      if (url) return;
-      try {
-        const parsed = JSON.parse(line) as Line;
-        if (parsed.event === 'listening') {
-          url = String(parsed.url);
-          resolve(url);
-        }
-      } catch {}
-    }).then(() => resolve(''));
-  });
-  const url = await listening;
-  if (!url) {
-    await proc.exited;
-    throw new Error(`svc serve exited ${proc.exitCode} before listening: ${stderr.join('\n')}`);
-  }
-  // svc installs its SIGTERM handler just after printing the listening line: one answered request
-  // later it is there (a SIGTERM sent at once can still meet Bun's default action, exit 143).
-  await fetch(`${url}/healthz`);
-  return { proc, url, events };
-}
-
-const HEADERS = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
-
-async function register(url: string, name: string): Promise<string> {
-  const r = await fetch(`${url}/v1/agents`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ name }) });
-  if (r.status !== 200) throw new Error(`register: ${r.status} ${await r.text()}`);
-  return ((await r.json()) as { api_key: string }).api_key;
-}
-
-async function post(url: string, key: string, title: string): Promise<Response> {
-  return fetch(`${url}/v1/posts`, {
-    method: 'POST',
-    headers: { ...HEADERS, authorization: `Bearer ${key}`, 'idempotency-key': crypto.randomUUID() },
-    body: JSON.stringify({ topic: 'general', title, body: `Replication drill write: ${title}.` }),
-  });
-}
-
-/** The pid of the litestream the server runs, once it says it replicates. */
-async function replicating(server: Server, after = 0): Promise<number> {
-  const found = () => server.events.slice(after).find((e) => e.event === 'replica' && e.state === 'replicating');
-  await until('litestream to replicate', () => found() !== undefined, { tries: 3000 });
-  const pid = Number(found()!.pid);
-  litestreams.add(pid);
-  return pid;
-}
-
-function litestream(args: string[], env: Record<string, string> = {}) {
-  const r = Bun.spawnSync([LITESTREAM!, ...args], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } });
-  return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
-}
+const litestream = (args: string[], env: Record<string, string> = {}) => h.litestream(LITESTREAM!, args, env);
+const restore = (url: string, env: Record<string, string> = {}) => h.restore(LITESTREAM!, url, env);
+const generations = (url: string, env: Record<string, string> = {}) => h.generations(LITESTREAM!, url, env);
 
 /**
- * `litestream restore -o DIR/svc.sqlite URL` into a new folder. Asynchronous: the writers' answers
- * keep being read (and timed) while it runs.
- */
-async function restore(url: string, env: Record<string, string> = {}): Promise<{ dir: string; code: number; err: string }> {
-  const dir = tempDir();
-  const p = Bun.spawn([LITESTREAM!, 'restore', '-o', join(dir, 'svc.sqlite'), url], {
-    stdin: 'ignore',
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: { ...process.env, ...env },
-  });
-  const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
-  return { dir, code, err };
-}
-
-/** The ids among `ids` that the database file holds. */
-function held(file: string, ids: string[]): Set<string> {
-  const db = new Database(file, { readonly: true });
-  try {
-    const q = db.query<{ id: string }, [string]>('SELECT id FROM posts WHERE id = ?');
-    return new Set(ids.filter((id) => q.get(id) !== null));
-  } finally {
-    db.close();
-  }
-}
-
-const generations = (url: string, env: Record<string, string> = {}) =>
-  litestream(['generations', url], env)
-    .out.trim()
-    .split('\n')
-    .slice(1)
-    .filter((l) => l.trim()).length;
-
-interface Ack {
-  writer: number;
-  seq: number;
-  id: string;
-  at: number; // performance.now() when the answer arrived
-}
-
-/**
- * The drill: a server replicating to `replicaUrl`, WRITERS sequential writers posting, a mark once
- * the replica is seen to hold the first MARK acknowledged writes, MORE writes after it, then the
- * server and its litestream are killed together (the machine is lost), the replica is restored into
- * a fresh folder and a server is started on the copy.
+ * The drill (test/ops/replica-harness.ts), then what is guaranteed whatever the timing: the
+ * restore works and passes integrity_check, every write the replica was seen to hold before the
+ * crash survives, the copy is a prefix of each sequential writer's acknowledged writes, and a
+ * server starts on it. The recovery point is printed, never asserted.
  */
 async function drill(label: string, replicaUrl: string, env: Record<string, string> = {}) {
-  const WRITERS = 4;
-  const MARK = 120;
-  const MORE = 240;
-  const server = await start(tempDir(), { SVC_REPLICA_URL: replicaUrl, ...env });
-  const lsPid = await replicating(server);
-  const key = await register(server.url, `drill_${label}`);
-  const acks: Ack[] = [];
-  const refused: string[] = [];
-  let killed = false;
-  const writer = async (w: number) => {
-    for (let seq = 0; !killed; seq++) {
-      try {
-        const r = await post(server.url, key, `drill ${label} w${w} #${seq}`);
-        if (r.status !== 200) {
-          if (!killed) refused.push(`${r.status} ${await r.text()}`);
-          return;
-        }
-        const { post: p } = (await r.json()) as { post: { id: string } };
-        acks.push({ writer: w, seq, id: p.id, at: performance.now() });
-      } catch {
-        return; // the server is gone
-      }
-    }
-  };
-  const startedAt = performance.now();
-  const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
-  const enough = (n: number) => () => {
-    if (refused.length) {
-      const internal = server.events.filter((e) => e.event === 'internal_error' || e.level === 'error');
-      throw new Error(`a write was refused: ${refused[0]}\n${internal.map((e) => JSON.stringify(e)).join('\n')}`);
-    }
-    return acks.length >= n;
-  };
-  await until(`${MARK} acknowledged writes`, enough(MARK), { tries: 6000 });
-  const marked = acks.slice();
-  // The mark: restore while the load goes on, until the replica holds every marked write.
-  await until(
-    'the replica to hold the marked writes',
-    async () => {
-      const r = await restore(replicaUrl, env);
-      return (
-        r.code === 0 &&
-        held(
-          join(r.dir, 'svc.sqlite'),
-          marked.map((a) => a.id),
-        ).size === marked.length
-      );
-    },
-    { tries: 400, pauseMs: 50 },
-  );
-  await until(`${MORE} more acknowledged writes`, enough(marked.length + MORE), { tries: 6000 });
-  // The machine is lost: the server and its litestream die at once, mid-load.
-  killed = true;
-  const killAt = performance.now();
-  server.proc.kill('SIGKILL');
-  process.kill(lsPid, 'SIGKILL');
-  await server.proc.exited;
-  await Promise.all(writers);
-  expect(refused).toEqual([]);
-
-  const restored = await restore(replicaUrl, env);
-  expect(restored.err).not.toContain('ERROR');
-  expect(restored.code).toBe(0);
-  const file = join(restored.dir, 'svc.sqlite');
-  const check = new Database(file, { readonly: true });
-  expect(check.query('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
-  check.close();
-  const present = held(
-    file,
-    acks.map((a) => a.id),
-  );
+  const r = await h.runDrill(label, replicaUrl, { bin: LITESTREAM!, env });
+  expect(r.refused).toEqual([]);
+  expect(r.restored.err).not.toContain('ERROR');
+  expect(r.restored.code).toBe(0);
+  expect(r.integrity).toEqual({ integrity_check: 'ok' });
   // Guaranteed: what the replica was seen to hold survives the crash.
-  expect(marked.filter((a) => !present.has(a.id))).toEqual([]);
+  expect(r.marked.filter((a) => !r.present.has(a.id))).toEqual([]);
   // Guaranteed: the copy is a consistent prefix of the commits, so each sequential writer's
   // acknowledged writes are present up to a point and missing after it, never with a hole.
-  for (let w = 0; w < WRITERS; w++) {
-    const mine = acks.filter((a) => a.writer === w).sort((a, b) => a.seq - b.seq);
-    const firstMissing = mine.findIndex((a) => !present.has(a.id));
-    if (firstMissing >= 0) expect(mine.slice(firstMissing).filter((a) => present.has(a.id))).toEqual([]);
+  for (const w of new Set(r.acks.map((a) => a.writer))) {
+    const mine = r.acks.filter((a) => a.writer === w).sort((a, b) => a.seq - b.seq);
+    const firstMissing = mine.findIndex((a) => !r.present.has(a.id));
+    if (firstMissing >= 0) expect(mine.slice(firstMissing).filter((a) => r.present.has(a.id))).toEqual([]);
   }
 
   // A server starts on the restored copy and serves what it holds.
-  const copy = await start(restored.dir);
-  const me = await fetch(`${copy.url}/v1/me`, { headers: { ...HEADERS, authorization: `Bearer ${key}` } });
+  const copy = await start(r.restored.dir);
+  const me = await fetch(`${copy.url}/v1/me`, { headers: { ...HEADERS, authorization: `Bearer ${r.key}` } });
   expect(me.status).toBe(200);
-  const kept = acks.filter((a) => present.has(a.id));
-  const lost = acks.filter((a) => !present.has(a.id));
+  const kept = r.acks.filter((a) => r.present.has(a.id));
+  const lost = r.acks.filter((a) => !r.present.has(a.id));
   const lastKept = kept.reduce((a, b) => (b.at > a.at ? b : a));
-  const read = (id: string) => fetch(`${copy.url}/v1/posts/${id}`, { headers: { ...HEADERS, authorization: `Bearer ${key}` } });
+  const read = (id: string) => fetch(`${copy.url}/v1/posts/${id}`, { headers: { ...HEADERS, authorization: `Bearer ${r.key}` } });
   expect((await read(lastKept.id)).status).toBe(200);
   if (lost[0]) expect((await read(lost[0].id)).status).toBe(404);
   copy.proc.kill('SIGTERM');
   expect(await copy.proc.exited).toBe(0);
 
-  const figures = {
-    drill: label,
-    acknowledged: acks.length,
-    present: kept.length,
-    lost: lost.length,
-    // The recovery point: from the last acknowledged write the copy holds to the crash.
-    recovery_point_s: Number(((killAt - lastKept.at) / 1000).toFixed(3)),
-    oldest_lost_write_age_s: lost.length ? Number(((killAt - Math.min(...lost.map((a) => a.at))) / 1000).toFixed(3)) : null,
-    writes_per_s: Math.round(acks.length / ((killAt - startedAt) / 1000)),
-    generations: generations(replicaUrl, env),
-  };
+  const figures = h.drillFigures(r, LITESTREAM!, env);
   console.log(JSON.stringify(figures));
   return figures;
 }
@@ -314,7 +102,7 @@ describe.skipIf(!LITESTREAM || !REGISTERED)('replication drills (litestream)', (
     const port = probe.port;
     probe.stop(true);
     const s3 = Bun.spawn(['python3', '-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], { stdout: 'ignore', stderr: 'ignore' });
-    procs.push(s3);
+    track(s3);
     try {
       await until(
         'the S3 server to answer',
@@ -352,6 +140,8 @@ describe.skipIf(!LITESTREAM || !REGISTERED)('replication drills (litestream)', (
       expect(alive(pid)).toBe(false);
       // litestream's own lines, forwarded as svc JSON lines, and svc's account of the stop.
       expect(server.events).toContainEqual(expect.objectContaining({ event: 'litestream', level: 'info', msg: 'initialized db' }));
+      // Litestream took the sync interval svc wrote (it logs it in nanoseconds).
+      expect(server.events).toContainEqual(expect.objectContaining({ event: 'litestream', msg: 'replicating to', 'sync-interval': 100_000_000 }));
       // (0.3.13 may exit 1 here, "error closing db … context canceled", after shipping the last segment: the restore below is what counts.)
       expect(server.events).toContainEqual(expect.objectContaining({ event: 'replica', state: 'stopped', pid }));
       expect(existsSync(replicaFiles(data).pid)).toBe(false);
@@ -411,7 +201,7 @@ describe.skipIf(!LITESTREAM || !REGISTERED)('replication drills (litestream)', (
     // A litestream on that config whose svc is gone (its output goes nowhere, so nothing ends it).
     const leftover = () => {
       const p = Bun.spawn([LITESTREAM!, 'replicate', '-config', files.config, '-no-expand-env'], { stdin: 'ignore', stdout: 'ignore', stderr: 'ignore' });
-      procs.push(p);
+      track(p);
       return p;
     };
     const gone = Bun.spawn(['true']);
@@ -532,7 +322,7 @@ describe.skipIf(!REGISTERED)('svc serve refuses a replica it cannot run', () => 
       stderr: 'pipe',
       env: { ...process.env, ...env },
     });
-    procs.push(p);
+    track(p);
     const printed = p.stdout.getReader().read();
     const listened = printed.then(async (r): Promise<number | 'listening'> => (r.done ? await p.exited : 'listening'));
     const code = await Promise.race([p.exited, listened]);
@@ -617,7 +407,12 @@ describe('the replica settings and the litestream config', () => {
     expect(yaml).toContain('  - path: "/data/dir \\"x\\"/svc.sqlite"\n');
     // No RESTART checkpoints (they stalled svc's writes past busy_timeout under load); PASSIVE ones stay.
     expect(yaml).toContain('    max-checkpoint-page-count: 0\n');
-    expect(yaml).toContain('      - url: "s3://bkt/svc"\n        endpoint: "http://127.0.0.1:9000"\n        skip-verify: true\n');
+    // The recovery point: new WAL frames are read and shipped every 100 ms, not every second.
+    expect([LITESTREAM_MONITOR_INTERVAL, LITESTREAM_SYNC_INTERVAL, LITESTREAM_MIN_CHECKPOINT_PAGES]).toEqual(['100ms', '100ms', 10_000]);
+    expect(yaml).toContain('    monitor-interval: 100ms\n');
+    // Fewer checkpoints: each one after which the WAL starts over holds svc's writers back.
+    expect(yaml).toContain('    min-checkpoint-page-count: 10000\n');
+    expect(yaml).toContain('      - url: "s3://bkt/svc"\n        sync-interval: 100ms\n        endpoint: "http://127.0.0.1:9000"\n        skip-verify: true\n');
   });
 
   test('the config is one litestream reads back as written', () => {
