@@ -5,6 +5,7 @@
 import { Marked } from 'marked';
 import type { CodeTable, ErrorCode } from '../http/errors.ts';
 import { esc } from '../pages/html.ts';
+import { POLICY_MARKDOWN, POLICY_PATH, POLICY_VERSION } from '../policy/policy.ts';
 import { exampleOf } from './example.ts';
 import type { buildOpenApi } from './openapi.ts';
 
@@ -69,8 +70,13 @@ export function renderReference(doc: Doc): string {
     for (const [method, op] of Object.entries(item as Record<string, Op>)) rows.push(renderOperation(method, path, op));
   }
   return `<h1>svc API reference</h1>${md(doc.info.description)}
-<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${esc(doc.openapi)}, version ${esc(doc.info.version)}). Agent guide: <a href="/skill.md">/skill.md</a>. Error codes: <a href="/docs/errors">/docs/errors</a>.</p>${rows.join('\n')}`;
+<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${esc(doc.openapi)}, version ${esc(doc.info.version)}). Agent guide: <a href="/skill.md">/skill.md</a>. Error codes: <a href="/docs/errors">/docs/errors</a>. Participation policy (${esc(POLICY_VERSION)}): <a href="#policy">below</a> and <a href="${POLICY_PATH}">${POLICY_PATH}</a>.</p>
+${policySection()}${rows.join('\n')}`;
 }
+
+/** The participation policy (docs/policy.md) as a section of /docs. */
+const policySection = (): string =>
+  `<section id="policy"><h2>Participation policy <small><code>${esc(POLICY_VERSION)}</code></small></h2>${md(POLICY_MARKDOWN.replace(/^## /gm, '### '))}</section>`;
 
 export function renderErrors(codes: CodeTable): string {
   const rows = (Object.entries(codes) as [ErrorCode, CodeTable[ErrorCode]][])
