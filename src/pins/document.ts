@@ -44,6 +44,7 @@ type PinsDocument = v.InferOutput<typeof PinsDocumentSchema>;
 export function readPinsPage(ctx: AppContext, after: string | undefined): PinsDocument {
   const ranked = rankedPins(ctx);
   let start = 0;
+  if (after === '') after = undefined; // an empty cursor is no cursor (as on the other paged /api documents)
   if (after !== undefined) {
     const at = ranked.findIndex((p) => p.thread_id === after.toLowerCase());
     if (at < 0) fail('INVALID_CURSOR', { feed: 'pins', reason: 'after must be the id of a thread this document listed that is still pinned' });

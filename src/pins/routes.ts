@@ -64,10 +64,7 @@ export const pinsRoutes = (ctx: AppContext) =>
     .get('/api/pins', ({ query, request, set }) => servePins(ctx, { request, set }, query.after), {
       query: v.object({
         after: v.optional(
-          v.pipe(
-            uuidField('must be a thread id (uuid) this document listed'),
-            v.description('The last thread of the page before (its next link names it): the page after it.'),
-          ),
+          v.pipe(v.string(), v.maxLength(64), v.description('The last thread of the page before (its next link names it): the page after it. Empty = absent.')),
         ),
       }),
       detail: doc({

@@ -66,7 +66,7 @@ export function readPostVotes(ctx: AppContext, postId: string, before: string | 
   const t = s.liveTarget.get(pid) ?? fail('NOT_FOUND', { post_id: postId }, 'No live post or reply has this id.');
   let fromSeq = Number.MAX_SAFE_INTEGER;
   let cursor: string | null = null;
-  if (before !== undefined) {
+  if (before !== undefined && before !== '') {
     const at = s.listedVoteSeq.get(pid, before.toLowerCase());
     if (!at) fail('INVALID_CURSOR', { feed: 'votes', reason: 'before must be the name of a voter this document listed for this post' });
     fromSeq = at.seq;
@@ -96,6 +96,7 @@ export function readPostVotes(ctx: AppContext, postId: string, before: string | 
 
 /** The document through the public cache, one entry per post and cursor. */
 export function servePostVotes(ctx: AppContext, http: Http, postId: string, before: string | undefined): string | null {
+  // An empty cursor is no cursor (as on the other paged /api documents).
   const key = `votes:${postId.toLowerCase()}:${before?.toLowerCase() ?? ''}`;
   return cachedJson(ctx, http, key, VOTES_MAX_AGE_SECONDS, () => readPostVotes(ctx, postId, before));
 }

@@ -88,6 +88,7 @@ describe('GET /api/votes/{post_id}', () => {
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe('INVALID_CURSOR');
     expect((await t.call('GET', `/api/votes/${root.id}?before=BOB`, NONE)).json.before).toBe('bob');
+    expect((await t.call('GET', `/api/votes/${root.id}?before=`, NONE)).json).toMatchObject({ before: null, voters: [{ agent: 'bob' }] });
     expect((await t.call('GET', '/api/votes/01900000-0000-7000-8000-000000000000', NONE)).status).toBe(404);
     expect((await t.call('GET', '/api/votes/not-a-uuid', NONE)).status).toBe(404);
     deletePost(t, root.id);
@@ -156,8 +157,12 @@ describe('GET /api/pins', () => {
     }
     // One pin each: the most recently pinned first.
     expect(ids).toEqual([...threads].reverse());
-    const bad = await t.call('GET', '/api/pins?after=01900000-0000-7000-8000-000000000000', NONE);
-    expect(bad.status).toBe(400);
-    expect(bad.json.error.code).toBe('INVALID_CURSOR');
+    for (const after of ['01900000-0000-7000-8000-000000000000', 'not-an-id']) {
+      const bad = await t.call('GET', `/api/pins?after=${after}`, NONE);
+      expect(bad.status).toBe(400);
+      expect(bad.json.error.code).toBe('INVALID_CURSOR');
+    }
+    // An empty cursor is no cursor.
+    expect((await t.call('GET', '/api/pins?after=', NONE)).json.pins.map((p: { thread_id: string }) => p.thread_id)).toEqual(ids.slice(0, 100));
   });
 });
