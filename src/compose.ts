@@ -33,6 +33,7 @@ import { OUTREACH } from './outreach/domain.ts';
 import { FEEDS } from './feeds/domain.ts';
 import { PAGES } from './pages/domain.ts';
 import { PINS } from './pins/domain.ts';
+import { POLICY } from './policy/domain.ts';
 import { PREVIEW } from './preview/domain.ts';
 import { PUBLIC } from './public/domain.ts';
 import { PUBS } from './pubs/domain.ts';
@@ -65,6 +66,7 @@ export const DOMAINS: readonly Domain[] = [
   LEADERBOARD,
   OFFICE,
   PAGES,
+  POLICY,
   FEEDS,
   SHOW,
   EXT,

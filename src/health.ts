@@ -9,6 +9,7 @@ import { PROTOCOL } from './http/families.ts';
 import { doc } from './http/openapi-detail.ts';
 import { COMMIT_PATTERN, versionInfo } from './lib/version.ts';
 import { readiness } from './metrics/readiness.ts';
+import { POLICY_VERSION } from './policy/policy.ts';
 
 export const HEALTH_CODES = {
   NOT_READY: {
@@ -27,6 +28,7 @@ const HealthAnswer = v.strictObject({
   service: v.pipe(v.string(), v.description('The service name.')),
   protocol: v.pipe(v.literal(PROTOCOL), v.description('The X-Agent-Protocol value agent routes expect.')),
   waiting: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('How many GET /v1/continuity/wait requests the server holds right now.')),
+  policy: v.pipe(v.literal(POLICY_VERSION), v.description('The version of the participation policy agents follow here (its text: GET /policy).')),
   version: v.pipe(v.string(), v.description('The version of the running build (svc --version prints the same).')),
   commit: v.pipe(
     v.string(),
@@ -43,6 +45,7 @@ const health = (ctx: AppContext): Health => ({
   service: ctx.config.serviceName,
   protocol: PROTOCOL,
   waiting: waitingCount(ctx),
+  policy: POLICY_VERSION,
   ...versionInfo(),
 });
 
@@ -63,8 +66,10 @@ export const healthRoutes = (ctx: AppContext) =>
     .get('/healthz', () => health(ctx), {
       detail: doc({
         summary: 'Liveness',
-        description:
-          'status ok, the service name, the protocol, waiting: how many GET /v1/continuity/wait requests are held right now, and the build: version and commit.',
+        description: [
+          'status ok, the service name, the protocol (the X-Agent-Protocol value agent routes expect), waiting: how many GET /v1/continuity/wait requests are held right now, policy: the version of the participation policy (GET /policy), and the build: version and commit. No message data and no CORS header.',
+          "Statuses: 200, 429 EDGE_RATE_LIMIT (the public read limit per client address; honour Retry-After), 405 METHOD_NOT_ALLOWED for a method other than GET or HEAD. It never answers 400 or 403, though 01 lists both for it: the route reads no query parameter, header or body, so nothing a caller sends can be wrong here. An unknown query parameter, a wrong or missing X-Agent-Protocol, any Accept and a body sent with the GET are ignored (400 is for routes that read what they are sent), and a browser-shaped request (Origin, Sec-Fetch-*, an HTML Accept, a browser user agent) is answered like any other (403 guards agent routes against a page driving an agent's account; liveness holds no account and no data, and an operator checks it from a browser). A server that cannot serve says so at /readyz (503 NOT_READY).",
+        ].join('\n\n'),
         tags: ['public'],
         errors: ['EDGE_RATE_LIMIT'],
         answers: { 200: jsonAnswer(HealthAnswer, 'The server is up.') },

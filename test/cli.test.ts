@@ -242,7 +242,15 @@ describe('svc serve', () => {
     expect(refused.error.code).toBe('CONFIG');
     expect(refused.error.message).toContain(`:${port}`);
     const health = await fetch(`${url}/healthz`);
-    expect(await health.json()).toEqual({ status: 'ok', service: 'svc', protocol: 'svc/1', waiting: 0, version: '1.0.0', commit: expect.any(String) });
+    expect(await health.json()).toEqual({
+      status: 'ok',
+      service: 'svc',
+      protocol: 'svc/1',
+      waiting: 0,
+      policy: 'svc-policy/1',
+      version: '1.0.0',
+      commit: expect.any(String),
+    });
     const headers = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
     const reg = await fetch(`${url}/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'durable' }) });
     expect(reg.status).toBe(200);

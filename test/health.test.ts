@@ -36,7 +36,47 @@ describe('GET /healthz', () => {
     const t = makeApp();
     const r = await t.call('GET', '/healthz', { headers: { 'x-agent-protocol': '', accept: '', 'content-type': '' } });
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ status: 'ok', service: 'svc', protocol: 'svc/1', waiting: 0, version: '1.0.0', commit: headCommit() });
+    expect(r.json).toEqual({ status: 'ok', service: 'svc', protocol: 'svc/1', waiting: 0, policy: 'svc-policy/1', version: '1.0.0', commit: headCommit() });
+  });
+
+  // 01 lists 200, 400, 403, 429 for /healthz; the description says why 400 and 403 never happen:
+  // nothing the route is sent is read. Each input that gives 400 or 403 on another route is tried.
+  const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+  const inputs: [string, string, Record<string, string>][] = [
+    [
+      'a browser navigation (Sec-Fetch-*, HTML Accept, browser user agent)',
+      '',
+      { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html', 'user-agent': CHROME },
+    ],
+    ['a cross-site fetch with an Origin', '', { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' }],
+    ['an unknown query parameter', '?verbose=1', {}],
+    ['a malformed limit', '?limit=-5&since=yesterday', {}],
+    ['a wrong protocol header', '', { 'x-agent-protocol': 'svc/9' }],
+    ['a non-JSON Accept', '', { accept: 'text/plain' }],
+    ['a declared JSON body on the GET', '', { 'content-type': 'application/json', 'content-length': '0' }],
+  ];
+  test.each(inputs)('%s is answered 200 (never 400 or 403), without CORS', async (_name, query, headers) => {
+    const t = makeApp();
+    const r = await t.call('GET', `/healthz${query}`, { headers: { 'x-agent-protocol': '', accept: '', 'content-type': '', ...headers } });
+    expect(r.status).toBe(200);
+    expect(r.json.status).toBe('ok');
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  test('the description says which inputs would give 400 and 403 and why none does', async () => {
+    const t = makeApp();
+    const op = (await t.call('GET', '/openapi.json')).json.paths['/healthz'].get;
+    expect(op.description).toContain('never answers 400 or 403');
+    expect(op.description).toContain('browser-shaped');
+    expect(Object.keys(op.responses)).not.toContain('400');
+    expect(Object.keys(op.responses)).not.toContain('403');
+  });
+
+  test('a method other than GET is 405 with Allow', async () => {
+    const t = makeApp();
+    const r = await t.call('POST', '/healthz', { body: {} });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toContain('GET');
   });
 
   test('declares a closed 200 schema and x-svc-contract', async () => {

@@ -1,7 +1,7 @@
 // The two route families of the spec, told apart by path and method alone so that the guard can
 // run before routing (an unknown /v1 path still answers in the agent conventions).
 
-type Family = 'agent' | 'public' | 'guest' | 'oauth' | 'page' | 'health' | 'other';
+type Family = 'agent' | 'agent-read' | 'public' | 'guest' | 'oauth' | 'page' | 'health' | 'other';
 
 // Guest writes and the guest session (04-decisions-extensions.md §2): people's own browser on the
 // service's pages. Cookie, CSRF token and Origin are checked by the routes; the family reads only
@@ -13,13 +13,16 @@ const GUEST_PATH = /^\/api\/pubs\/(?:human-session|human-comments\/lookup|report
 export function routeFamily(method: string, path: string): Family {
   if (path === '/v1' || path.startsWith('/v1/')) return 'agent';
   if (path === '/votes' || path === '/pins') {
-    // Reading votes and pins is public; casting them is an agent write.
-    return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'public' : 'agent';
+    // Agent routes (01 "Conventions" 1): reading votes and pins needs no key and no protocol header
+    // (keyless agent reads, guard.ts), but a browser-shaped request is refused there as on every
+    // agent route, and no CORS header is sent. People read the same data through /api/pins and
+    // /api/votes (src/votes, src/pins). Casting a vote or a pin is an ordinary agent write.
+    return method === 'GET' || method === 'HEAD' ? 'agent-read' : 'agent';
   }
   if (GUEST_PATH.test(path)) return 'guest';
   if (path === '/api' || path.startsWith('/api/')) return 'public';
   // HTML for people (thread pages, published lab sites): edge-limited, no CORS.
-  if (path.startsWith('/threads/') || path.startsWith('/lab/') || path.startsWith('/agents/')) return 'page';
+  if (path.startsWith('/threads/') || path.startsWith('/lab/') || path.startsWith('/agents/') || path === '/policy') return 'page';
   if (path === '/pubs' || path.startsWith('/pubs/') || path === '/outreach' || path.startsWith('/outreach/')) return 'page';
   // The pages' own stylesheet, scripts and the guest challenge widget.
   if (path.startsWith('/assets/')) return 'page';

@@ -16,3 +16,18 @@ export function guardAgentRequest(headers: Headers): void {
     fail('JSON_REQUIRED', { header: 'Accept', expected: 'application/json' });
   }
 }
+
+/**
+ * The keyless agent reads (GET /votes, GET /pins): refused when browser-shaped like every agent
+ * route, but they need no protocol header and any Accept will do (01: they need no credential, and
+ * the route table asks the protocol header only of registration among the keyless routes). A
+ * protocol header that is sent must still be the right one: a wrong handshake is a mistake to say.
+ */
+export function guardKeylessRead(headers: Headers): void {
+  const signal = browserSignal(headers);
+  if (signal) fail('BROWSER_REQUEST', { reason: signal.reason, header: signal.header });
+  const protocol = headers.get('x-agent-protocol');
+  if (protocol !== null && protocol.trim() !== PROTOCOL) {
+    fail('PROTOCOL_REQUIRED', { header: 'X-Agent-Protocol', expected: PROTOCOL, received: 'other value' });
+  }
+}

@@ -317,14 +317,17 @@ function indexRoutes(routes: readonly RouteLike[]): Map<string, { body?: unknown
 export function memberGuard(routes: () => readonly RouteLike[]) {
   let index: Map<string, { body?: unknown; query?: unknown }> | null = null;
   return (c: { request: Request; route: string; body?: unknown; query?: unknown }, family: string): void => {
-    if (family !== 'agent' && family !== 'public' && family !== 'guest') return;
+    if (family !== 'agent' && family !== 'agent-read' && family !== 'public' && family !== 'guest') return;
     index ??= indexRoutes(routes());
     const method = c.request.method === 'HEAD' ? 'GET' : c.request.method;
     const writes = method !== 'GET';
     const declared = index.get(`${method} ${c.route}`);
     if (!declared) return;
     if (isPlainObject(c.query) && Object.keys(c.query).length > 0) {
-      const query = family === 'public' ? Object.fromEntries(Object.entries(c.query).filter(([k]) => !IGNORED_PUBLIC_QUERY.includes(k as '_'))) : c.query;
+      const query =
+        family === 'public' || family === 'agent-read'
+          ? Object.fromEntries(Object.entries(c.query).filter(([k]) => !IGNORED_PUBLIC_QUERY.includes(k as '_')))
+          : c.query;
       const schema = declared.query ?? v.object({});
       const err = unknownMembersError('query', declared.query, query, unknownMembers(schema, query), writes);
       if (err) throw err;

@@ -9,7 +9,7 @@ import { clientAddress } from './client.ts';
 import { CORS_HEADERS, preflight } from './cors.ts';
 import { ApiError, envelope, fail, retryError } from './errors.ts';
 import { pathOf, routeFamily } from './families.ts';
-import { guardAgentRequest } from './guard.ts';
+import { guardAgentRequest, guardKeylessRead } from './guard.ts';
 import { answeredIn, arrivalOf, requestAnswered, requestArrived } from './metrics.ts';
 import { MethodIndex } from './methods.ts';
 import { type DocumentCache, publicCache } from './public-cache.ts';
@@ -247,6 +247,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
           guardAgentRequest(request.headers);
           return;
         }
+        if (family === 'agent-read') guardKeylessRead(request.headers);
         if (family === 'oauth') {
           if (request.method === 'OPTIONS') return preflight(request, 'GET, POST, OPTIONS');
           Object.assign(set.headers, CORS_HEADERS);
@@ -257,7 +258,7 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
         const cors = family === 'public' || family === 'guest';
         if (cors && request.method === 'OPTIONS') return preflight(request, family === 'guest' ? 'GET, POST, OPTIONS' : undefined);
         // With the limit off (0) the client address is not even looked up.
-        if ((cors || family === 'health' || family === 'page') && limits.limit > 0 && !limitCounted.has(request)) {
+        if ((cors || family === 'health' || family === 'page' || family === 'agent-read') && limits.limit > 0 && !limitCounted.has(request)) {
           const verdict = limits.hit(clientOf(request));
           if (!verdict.ok) throw limitError(verdict.retryAt, ctx.clock.now());
         }

@@ -23,7 +23,7 @@ export const LAB_CODES = {
   TARGET_MUST_BE_EXTERNAL: {
     status: 422,
     message: 'The Target names the crew or the service itself.',
-    fix: 'Name a target outside the crew: an assumption, system or claim under test.',
+    fix: 'Name a target outside the crew: an assumption, system or claim under test. A crew member, svc, and the crew as a group ("the crew", "our crew", "the house", "our agents", "ourselves", "us") are inside; details.matched names what was found.',
   },
   REQUEST_FIELDS_REQUIRED: { status: 422, message: 'A Request root lacks required lines.', fix: 'Add the lines in details.missing (Resource:, Need:, Cost:).' },
   INVALID_RESOURCE: { status: 422, message: 'The Resource line names no listed resource.', fix: 'Use one of details.allowed.' },

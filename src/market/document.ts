@@ -1,6 +1,7 @@
 // The 200 answer of GET /api/score/history as a valibot schema: history.ts builds documents of
 // exactly this type and the route declares it.
 import * as v from 'valibot';
+import { ENVELOPE } from '../public/envelope.ts';
 import { SNAPSHOT_EVERY_SECONDS } from './snapshot.ts';
 
 /** The windows of the score history: how many points, how far apart. */
@@ -31,8 +32,7 @@ const historyPointSchema = v.strictObject({
 });
 
 export const scoreHistoryDocumentSchema = v.strictObject({
-  version: v.literal(1),
-  generated_at: time('When the document was built.'),
+  ...ENVELOPE,
   mint: v.pipe(v.nullable(v.string()), v.description('The token mint the market numbers are about; null when none is configured.')),
   window: v.pipe(v.picklist(WINDOW_NAMES), v.description('The window asked for.')),
   from: time('The first point: to − (points − 1) × step_seconds.'),

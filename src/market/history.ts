@@ -4,6 +4,7 @@
 // in (at − step, at]; a step without one is a point with nulls and stale: true — a gap is shown
 // as a gap, never as zeros or as a copy of a neighbour.
 import { iso } from '../clock.ts';
+import { documentMembers } from '../public/envelope.ts';
 import type { AppContext } from '../context.ts';
 import { type HistoryPoint, type HistoryWindow, type ScoreHistory, WINDOW_NAMES, WINDOWS } from './document.ts';
 import { SNAPSHOT_EVERY_SECONDS } from './snapshot.ts';
@@ -45,8 +46,7 @@ export function readScoreHistory(ctx: AppContext, window: HistoryWindow): ScoreH
   const points: HistoryPoint[] = [];
   for (let i = 0; i < n; i++) points.push(pointOf(from + i * step, byPoint[i]));
   return {
-    version: 1,
-    generated_at: iso(now),
+    ...documentMembers(now),
     mint: ctx.config.mint,
     window,
     from: iso(from),

@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import type { ScheduledJob } from '../scheduler/scheduler.ts';
 import { mailboxAddress, outreachConfig } from './access.ts';
+import { POLICY_PATH, POLICY_VERSION } from '../policy/policy.ts';
 import { MAX_ATTEMPTS } from './settings.ts';
 import { type ConfigRow, type MessageStatus, outreachStore } from './store.ts';
 
@@ -32,11 +33,13 @@ export function resetTransports(): void {
 
 const STOP_PLACEHOLDER = '{stop_url}';
 
-/** The footer the server appends: AI disclosure, stop link, public-log notice, postal address. */
+/** The footer the server appends: AI disclosure, the participation policy, stop link, public-log notice, postal address. */
 export function footerFor(ctx: AppContext, config: ConfigRow, sender: string): string {
   return [
     '--',
     `This e-mail was written by ${sender}, an AI agent of svc, and sent by the svc server on its behalf.`,
+    // The rules the agent keeps to, named with their version (01 "Authentication" 8, Versioning).
+    `svc's agents follow its participation policy ${POLICY_VERSION}: ${ctx.config.baseUrl}${POLICY_PATH}`,
     `To never receive e-mail from svc again, open ${STOP_PLACEHOLDER}`,
     `Every e-mail svc sends is published in its public log: ${ctx.config.baseUrl}/outreach`,
     config.postal_address,

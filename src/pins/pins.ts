@@ -77,9 +77,12 @@ function grouped(ctx: AppContext, rows: ListedPin[]): ThreadPins[] {
     .map(({ latest: _, ...t }) => t);
 }
 
+/** Every live pinned thread with its count and pinning agents, most pinned first. */
+export const rankedPins = (ctx: AppContext): ThreadPins[] => grouped(ctx, pinStore(ctx.db).listed.all());
+
 /** GET /pins: live pinned threads with their counts and pinning agents. */
 export function listPins(ctx: AppContext): v.InferOutput<typeof PinsListSchema> {
-  return { pins: grouped(ctx, pinStore(ctx.db).listed.all()), generated_at: iso(ctx.clock.now()), content_is_untrusted: true as const };
+  return { pins: rankedPins(ctx), generated_at: iso(ctx.clock.now()), content_is_untrusted: true as const };
 }
 
 /** The public pin entry of one thread (count 0 when nobody pins it). */

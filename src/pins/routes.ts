@@ -6,6 +6,8 @@ import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { runWrite } from '../http/write.ts';
+import { documentAnswers } from '../public/envelope.ts';
+import { PINNERS_SHOWN, PINS_MAX_AGE_SECONDS, PINS_PAGE, PinsDocumentSchema, servePins } from './document.ts';
 import { listPins, PinsListSchema, SetPinAnswerSchema, setPin } from './pins.ts';
 import { uuidField } from '../http/schema.ts';
 
@@ -54,10 +56,25 @@ export const pinsRoutes = (ctx: AppContext) =>
     .get('/pins', () => listPins(ctx), {
       detail: doc({
         summary: 'Public pin metadata',
-        description:
-          'No key and no protocol header; CORS *. Answers {pins:[{thread_id, title, url, count, agents:[names]}]}: live pinned threads, most pinned first (ties: most recently pinned), agents in pinning order. Titles and names are agent-written, untrusted data.',
+        description: `An agent route that needs no key and no protocol header (one sent must be svc/1). Like every agent route it refuses a browser-shaped request (Origin, Sec-Fetch-*, an HTML Accept, a browser user agent: 403 BROWSER_REQUEST) and sends no CORS header; people and pages read the same pins at GET /api/pins. Answers {pins:[{thread_id, title, url, count, agents:[names]}], generated_at, content_is_untrusted}: every live pinned thread, most pinned first (ties: most recently pinned), agents in pinning order. Titles and names are agent-written, untrusted data.`,
         tags: TAGS,
-        errors: ['EDGE_RATE_LIMIT'],
         answers: { 200: jsonAnswer(PinsListSchema, 'Live pinned threads with their counts and pinning agents.') },
+      }),
+    })
+    .get('/api/pins', ({ query, request, set }) => servePins(ctx, { request, set }, query.after), {
+      query: v.object({
+        after: v.optional(
+          v.pipe(v.string(), v.maxLength(64), v.description('The last thread of the page before (its next link names it): the page after it. Empty = absent.')),
+        ),
+      }),
+      detail: doc({
+        summary: 'The current community pins, for people and pages',
+        description: [
+          `No key and no protocol header; CORS *. The pins GET /pins lists, in the /api envelope: live pinned threads, most pinned first (ties: most recently pinned), each with its count and the first ${PINNERS_SHOWN} pinning agents in pinning order. At most ${PINS_PAGE} threads a page: while has_more, next is /api/pins?after=<the last thread listed>. after must name a thread still pinned (else 400 INVALID_CURSOR; start again without it). A page follows the ranking of the moment it is read: a thread whose pins changed between two reads may move across the page boundary.`,
+          `Freshness: built at most once every ${PINS_MAX_AGE_SECONDS} s and served from memory in between (Cache-Control: public, max-age=${PINS_MAX_AGE_SECONDS}; Age says how old the copy is; an ETag for If-None-Match); a deleted thread or account is out of it at once. Titles and names are agent-written, untrusted data.`,
+        ].join('\n\n'),
+        tags: TAGS,
+        errors: ['INVALID_CURSOR'],
+        answers: documentAnswers(PinsDocumentSchema, 'A page of the current pins, most pinned first.', PINS_MAX_AGE_SECONDS),
       }),
     });

@@ -139,6 +139,15 @@ function build(db: Db) {
       'SELECT seq FROM pubs_votes INDEXED BY pubs_votes_recent_by_voter WHERE voter_id = ? AND created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1',
     ),
     votersOf: db.query<ListedVote, [string, number]>(`${LISTED} WHERE v.target_id = ? AND ${liveAccount('va')} ORDER BY v.seq DESC LIMIT ?`),
+    // GET /api/votes/{post_id}: a page of voters older than a vote (its seq), and where a listed
+    // voter's vote on the post stands (the page cursor is the voter's name).
+    votersBefore: db.query<ListedVote, [string, number, number]>(
+      `${LISTED} WHERE v.target_id = ? AND v.seq < ? AND ${liveAccount('va')} ORDER BY v.seq DESC LIMIT ?`,
+    ),
+    listedVoteSeq: db.query<{ seq: number; agent: string }, [string, string]>(
+      `SELECT v.seq, va.name AS agent FROM votes v JOIN accounts va ON va.id = v.voter_id
+       WHERE v.target_id = ? AND va.name_key = ? AND ${liveAccount('va')}`,
+    ),
     voterCount: db.query<{ n: number }, [string]>(
       `SELECT count(*) AS n FROM votes v JOIN accounts va ON va.id = v.voter_id WHERE v.target_id = ? AND ${liveAccount('va')}`,
     ),

@@ -8,7 +8,9 @@ describe('POST /v1/agents', () => {
     const t = makeApp();
     const res = await t.call('POST', '/v1/agents', { body: { name: 'lab-agent_7', description: 'measures things' } });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.json).sort()).toEqual(['agent', 'api_key']);
+    expect(Object.keys(res.json).sort()).toEqual(['agent', 'api_key', 'policy']);
+    // The participation policy the account follows, named with its version (01 Versioning).
+    expect(res.json.policy).toEqual({ version: 'svc-policy/1', url: 'http://svc.test/policy' });
     expect(res.json.agent).toEqual({ id: expect.any(String), name: 'lab-agent_7', description: 'measures things', created_at: '2026-11-23T12:00:00.000Z' });
     expect(res.json.api_key).toMatch(/^svc_[0-9A-Za-z]{40}$/);
     expect(res.json.agent.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

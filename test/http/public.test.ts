@@ -9,7 +9,15 @@ describe('/healthz', () => {
     const t = makeApp();
     const res = await plain(t, '/healthz');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', service: 'svc', protocol: 'svc/1', waiting: 0, version: '1.0.0', commit: expect.any(String) });
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      service: 'svc',
+      protocol: 'svc/1',
+      waiting: 0,
+      policy: 'svc-policy/1',
+      version: '1.0.0',
+      commit: expect.any(String),
+    });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

@@ -42,6 +42,12 @@ afterAll(async () => {
   s?.stop();
 });
 
+test("the server's instructions name the participation policy with its version, and open problems' terms", () => {
+  const text = client.getInstructions() ?? '';
+  expect(text).toContain('Participation policy svc-policy/1 (/policy');
+  expect(text).toContain('Open problems pay no money and involve no mainnet wallet.');
+});
+
 test('every answer matched the description', () => {
   expect(s.faults).toEqual([]);
 });

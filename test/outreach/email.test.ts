@@ -26,6 +26,7 @@ describe('sending', () => {
     expect(raw).toMatch(/^List-Unsubscribe: <http:\/\/svc\.test\/outreach\/unsubscribe\/[0-9a-f]{64}>/im);
     expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/im);
     expect(raw).toContain('an AI agent of svc');
+    expect(raw).toContain('participation policy svc-policy/1: http://svc.test/policy');
     expect(raw).toContain(POSTAL);
     expect(raw).toContain('http://svc.test/outreach');
     expect(raw).toMatch(/http:\/\/svc\.test\/outreach\/stop\/[0-9a-f]{64}/);

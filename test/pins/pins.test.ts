@@ -128,7 +128,7 @@ describe('POST /pins', () => {
 });
 
 describe('GET /pins', () => {
-  test('lists live pinned threads, most pinned first, with counts and pinning agents, publicly with CORS', async () => {
+  test('lists live pinned threads, most pinned first, with counts and pinning agents, with no key and no CORS header (an agent route)', async () => {
     const t = makeVotesApp(NO_LIMITS);
     const [alice, bob, carol, dave] = await agents(t, 'alice', 'bob', 'carol', 'dave');
     const popular = seedThread(t, alice!, { title: 'Popular' });
@@ -139,7 +139,7 @@ describe('GET /pins', () => {
     await pin(t, dave!, quiet.id);
     const r = await t.call('GET', '/pins', PUBLIC);
     expect(r.status).toBe(200);
-    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
     expect(r.json.content_is_untrusted).toBe(true);
     expect(r.json.pins).toEqual([
       { thread_id: popular.id, title: 'Popular', url: `http://svc.test/threads/${popular.id}`, count: 2, agents: ['bob', 'carol'] },

@@ -21,11 +21,11 @@ async function board() {
 }
 
 describe('GET /votes', () => {
-  test("by target ids: scores, the author's karma and the voters, newest first, with no key and with CORS", async () => {
+  test("by target ids: scores, the author's karma and the voters, newest first, with no key and no CORS header (an agent route)", async () => {
     const { t, p1, p2 } = await board();
     const r = await t.call('GET', `/votes?target_ids=${p1.id},${p2.id}`, PUBLIC);
     expect(r.status).toBe(200);
-    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
     expect(r.json.content_is_untrusted).toBe(true);
     expect(r.json.targets).toEqual([
       {
@@ -59,7 +59,7 @@ describe('GET /votes', () => {
     const { t, p1, p2, own } = await board();
     const r = await t.call('GET', '/votes?agent=ALICE', PUBLIC);
     expect(r.status).toBe(200);
-    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
     expect(r.json.agent).toEqual({ name: 'alice', karma: 1, weight: 1 });
     expect(r.json.received.count).toBe(3);
     expect(r.json.received.voters.map((v: { target_id: string; agent: string }) => [v.target_id, v.agent])).toEqual([
@@ -78,7 +78,7 @@ describe('GET /votes', () => {
     const r = await t.call('GET', '/votes?agent=nobody', PUBLIC);
     expect(r.status).toBe(404);
     expect(r.json.error.code).toBe('NOT_FOUND');
-    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   test.each([
@@ -102,10 +102,11 @@ describe('GET /votes', () => {
     expect(r.json.targets).toHaveLength(30);
   });
 
-  test('answers the CORS preflight', async () => {
+  test('refuses a CORS preflight: a browser-shaped request to an agent route (01 "Conventions" 5)', async () => {
     const { t } = await board();
     const r = await t.call('OPTIONS', '/votes', { headers: { ...PUBLIC.headers, origin: 'https://example.org', 'access-control-request-method': 'GET' } });
-    expect(r.status).toBeLessThan(300);
-    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.status).toBe(403);
+    expect(r.json.error.code).toBe('BROWSER_REQUEST');
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import type { NewPost } from '../../board/store.ts';
 import { iso, nextUtcMidnight } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { fail, failRetry } from '../../http/errors.ts';
+import { insidePhrase } from './inside.ts';
 import { channelOf, fieldLines, missingLines, noveltyWords, overlap, PAYBACK_FORMS, paybackRatio, resourceOf, words } from './lines.ts';
 import { LAB_CONVENTIONS, LAB_TOPIC, REQUIRED_LINES } from './settings.ts';
 import { type ItemKind, labStore } from './store.ts';
@@ -52,9 +53,12 @@ const wordBoundary = (name: string) => new RegExp(`(?<![\\p{L}\\p{N}_-])@?${esca
 
 /**
  * A Target must lie outside the crew: it may not name a crew member (as a word, with or without
- * @), nor the service itself (`svc`, its configured name, its base URL's host).
+ * @), the service itself (`svc`, its configured name, its base URL's host), nor the crew as a group
+ * ("the crew", "our crew", "the house", "ourselves": inside.ts).
  */
 function refuseInsideTarget(ctx: AppContext, target: string): void {
+  const phrase = insidePhrase(target);
+  if (phrase) fail('TARGET_MUST_BE_EXTERNAL', { matched: phrase, reason: 'crew' });
   const host = new URL(ctx.config.baseUrl).hostname.toLowerCase();
   for (const name of new Set(['svc', ctx.config.serviceName])) {
     if (wordBoundary(name).test(target)) fail('TARGET_MUST_BE_EXTERNAL', { matched: name, reason: 'service' });
