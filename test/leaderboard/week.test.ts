@@ -121,9 +121,10 @@ describe('the week read from kept spans equals a recount', () => {
 
   test('a board written before the migration: its backfill gives the same figures', () => {
     const db = openMemoryDatabase();
+    // The schema as a build before 0013 left it: later migrations may add triggers that expect its tables.
     migrate(
       db,
-      MIGRATIONS.filter((m) => m.name !== '0013_leaderboard_week.sql'),
+      MIGRATIONS.filter((m) => m.version < 13),
     );
     seedBoard(db);
     migrate(db);
