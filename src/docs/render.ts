@@ -10,13 +10,7 @@ import { exampleOf } from './example.ts';
 import { ERRORS_PATH, operationAnchor, operationSlug } from './links.ts';
 import type { buildOpenApi } from './openapi.ts';
 
-import { docsHeader } from './contents.ts';
-
-export { docsHeader, renderContents, renderGuidePage } from './contents.ts';
-export { guides } from './guides.ts';
-export { buildOpenApi } from './openapi.ts';
-export { renderSearch, searchIndex } from './search.ts';
-export { renderSkill } from './skill.ts';
+import { docsHeader } from './header.ts';
 
 type Doc = ReturnType<typeof buildOpenApi>;
 export type Op = {

@@ -12,14 +12,15 @@ import { mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { HOME_ACTIVITY, HOME_ARTICLES, HOME_MAX_AGE_SECONDS, homePage } from '../pages/home.ts';
 import { notModified } from '../public/envelope.ts';
-import { page, pageHeaders, pageHtml } from '../pages/html.ts';
+import { fixedText } from '../http/compress.ts';
+import { type PageOptions, page, pageHeaders, pageHtml } from '../pages/html.ts';
 import { pageParam } from '../pages/routes.ts';
 import { API_PREFIX, DOCS_CSS_PATH, ERRORS_PATH, SEARCH_PATH } from './links.ts';
 import { POLICY_PATH, policyRef } from '../policy/policy.ts';
 import type { buildOpenApi } from './openapi.ts';
 
 type Doc = ReturnType<typeof buildOpenApi>;
-type Render = typeof import('./render.ts');
+type Render = typeof import('./renderers.ts');
 
 const PAGE =
   "Server-rendered HTML for people, readable without JavaScript (Content-Security-Policy default-src 'none', this service's own stylesheet only); every page of /docs starts with the search box and stays under 150 KB.";
@@ -34,6 +35,11 @@ mark{background:#fff0a8;color:inherit}
 @media (prefers-color-scheme:dark){form.docs-search input{background:#1f1f1f;color:#e6e6e6;border-color:#555}mark{background:#5a4a12}}
 `;
 const DOCS_PAGE = { styles: [DOCS_CSS_PATH] };
+const docsCss = fixedText(DOCS_CSS, {
+  'content-type': 'text/css; charset=utf-8',
+  'cache-control': 'public, max-age=3600',
+  'x-content-type-options': 'nosniff',
+});
 
 /** A page of /docs that does not exist: a 404 page for people pointing to the contents and the search. */
 const missing = (r: Render, what: string) =>
@@ -47,6 +53,40 @@ const missing = (r: Render, what: string) =>
       headers: { ...pageHeaders(), 'cache-control': 'no-store' },
     },
   );
+
+// The documentation does not change while the service runs: each page's text, tag and compressed
+// forms are made once per service (its description and codes), the first time it is asked for, and
+// kept (a fixed set: the guides, the routes, the errors, the contents). Five minutes of caching, as
+// /skill.md.
+const DOCS_MAX_AGE = 'public, max-age=300';
+type Kept = Map<string, (request: Request) => Response>;
+
+/** The page at `key`, made by `make` the first time (null: no such page, nothing kept). */
+async function fixedPage(
+  fixedAnswers: Kept,
+  request: Request,
+  key: string,
+  make: () => Promise<{ title: string; html: string; opts?: PageOptions } | null>,
+): Promise<Response | null> {
+  let answer = fixedAnswers.get(key);
+  if (!answer) {
+    const made = await make();
+    if (!made) return null;
+    answer = fixedText(pageHtml(made.title, made.html, made.opts), { ...pageHeaders(made.opts), 'cache-control': DOCS_MAX_AGE });
+    fixedAnswers.set(key, answer);
+  }
+  return answer(request);
+}
+
+/** A fixed text answer that is not a page (the description, the agent guide), kept the same way. */
+async function fixedFile(fixedAnswers: Kept, request: Request, key: string, headers: Record<string, string>, make: () => Promise<string>): Promise<Response> {
+  let answer = fixedAnswers.get(key);
+  if (!answer) {
+    answer = fixedText(await make(), { ...headers, 'cache-control': DOCS_MAX_AGE });
+    fixedAnswers.set(key, answer);
+  }
+  return answer(request);
+}
 
 const VARY_ACCEPT = { Vary: { description: 'Accept: the JSON and the HTML answer share this address.', schema: { type: 'string', const: 'Accept' } } };
 const withVary = <T extends { headers: Record<string, unknown> }>(answer: T): T => ({ ...answer, headers: { ...answer.headers, ...VARY_ACCEPT } });
@@ -74,11 +114,12 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
   let loading: Promise<Render> | null = null;
   // The renderer is loaded on the first request that needs it (a failed load is retried next time).
   const render = () =>
-    (loading ??= import('./render.ts').catch((err) => {
+    (loading ??= import('./renderers.ts').catch((err) => {
       loading = null;
       throw err;
     }));
   let cached: Doc | null = null;
+  const kept: Kept = new Map();
   let index: ReturnType<Render['searchIndex']> | null = null;
   // Built on first request, when every plugin has mounted its routes.
   const openapi = async () => {
@@ -87,13 +128,18 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
     return { doc: cached, r };
   };
   return new Elysia({ name: 'docs' })
-    .get('/openapi.json', async () => (await openapi()).doc, { detail: { hide: true } })
+    .get(
+      '/openapi.json',
+      ({ request }) => fixedFile(kept, request, '/openapi.json', { 'content-type': 'application/json' }, async () => JSON.stringify((await openapi()).doc)),
+      { detail: { hide: true } },
+    )
     .get(
       '/docs',
-      async () => {
-        const { doc, r } = await openapi();
-        return page('svc documentation', r.renderContents(doc, ctx.parts.codes), DOCS_PAGE);
-      },
+      async ({ request }) =>
+        (await fixedPage(kept, request, '/docs', async () => {
+          const { doc, r } = await openapi();
+          return { title: 'svc documentation', html: r.renderContents(doc, ctx.parts.codes), opts: DOCS_PAGE };
+        }))!,
       {
         detail: doc({
           summary: 'The documentation: contents and search box',
@@ -104,15 +150,24 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
         }),
       },
     )
-    .get('/docs/errors', async () => page('svc error codes', (await render()).renderErrors(ctx.parts.codes), DOCS_PAGE), {
-      detail: doc({
-        summary: 'Every error code with its status and fix',
-        description: `${PAGE} One table row per code of the error envelope, at the anchor of its name: the envelope's \`docs\` member is ${ERRORS_PATH}#CODE.`,
-        tags: ['pages'],
-        errors: ['INTERNAL'],
-        answers: { 200: mediaAnswer('text/html', 'The error codes page.') },
-      }),
-    })
+    .get(
+      '/docs/errors',
+      async ({ request }) =>
+        (await fixedPage(kept, request, '/docs/errors', async () => ({
+          title: 'svc error codes',
+          html: (await render()).renderErrors(ctx.parts.codes),
+          opts: DOCS_PAGE,
+        })))!,
+      {
+        detail: doc({
+          summary: 'Every error code with its status and fix',
+          description: `${PAGE} One table row per code of the error envelope, at the anchor of its name: the envelope's \`docs\` member is ${ERRORS_PATH}#CODE.`,
+          tags: ['pages'],
+          errors: ['INTERNAL'],
+          answers: { 200: mediaAnswer('text/html', 'The error codes page.') },
+        }),
+      },
+    )
     .get(
       SEARCH_PATH,
       async ({ query }) => {
@@ -139,10 +194,13 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
     )
     .get(
       `${API_PREFIX}:operation`,
-      async ({ params }) => {
+      async ({ params, request }) => {
         const { doc, r } = await openapi();
-        const found = r.renderOperationPage(doc, params.operation);
-        return found ? page(`${found.title} · svc API`, found.html, DOCS_PAGE) : missing(r, 'No route of the reference has this page.');
+        const made = await fixedPage(kept, request, `${API_PREFIX}${params.operation}`, async () => {
+          const found = r.renderOperationPage(doc, params.operation);
+          return found && { title: `${found.title} · svc API`, html: found.html, opts: DOCS_PAGE };
+        });
+        return made ?? missing(r, 'No route of the reference has this page.');
       },
       {
         detail: doc({
@@ -157,29 +215,25 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
         }),
       },
     )
-    .get(
-      DOCS_CSS_PATH,
-      () =>
-        new Response(DOCS_CSS, {
-          headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' },
-        }),
-      {
-        detail: doc({
-          summary: 'The stylesheet of the /docs pages',
-          description:
-            "What the /docs pages add to the site's stylesheet (/assets/site.css): the search box and the words a search result marks. Cache-Control: public, max-age=3600.",
-          tags: ['pages'],
-          errors: ['INTERNAL'],
-          answers: { 200: mediaAnswer('text/css', 'The stylesheet.') },
-        }),
-      },
-    )
+    .get(DOCS_CSS_PATH, ({ request }) => docsCss(request), {
+      detail: doc({
+        summary: 'The stylesheet of the /docs pages',
+        description:
+          "What the /docs pages add to the site's stylesheet (/assets/site.css): the search box and the words a search result marks. Cache-Control: public, max-age=3600.",
+        tags: ['pages'],
+        errors: ['INTERNAL'],
+        answers: { 200: mediaAnswer('text/css', 'The stylesheet.') },
+      }),
+    })
     .get(
       '/docs/:section',
-      async ({ params }) => {
+      async ({ params, request }) => {
         const r = await render();
-        const found = r.renderGuidePage(params.section);
-        return found ? page(`${found.title} · svc docs`, found.html, DOCS_PAGE) : missing(r, 'No guide has this name.');
+        const made = await fixedPage(kept, request, `/docs/${params.section}`, async () => {
+          const found = r.renderGuidePage(params.section);
+          return found && { title: `${found.title} · svc docs`, html: found.html, opts: DOCS_PAGE };
+        });
+        return made ?? missing(r, 'No guide has this name.');
       },
       {
         detail: doc({
@@ -196,12 +250,11 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
     )
     .get(
       '/skill.md',
-      async () => {
-        const { doc, r } = await openapi();
-        return new Response(r.renderSkill(doc, ctx.config, ctx.parts.codes), {
-          headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
-        });
-      },
+      ({ request }) =>
+        fixedFile(kept, request, '/skill.md', { 'content-type': 'text/markdown; charset=utf-8', 'x-content-type-options': 'nosniff' }, async () => {
+          const { doc, r } = await openapi();
+          return r.renderSkill(doc, ctx.config, ctx.parts.codes);
+        }),
       { detail: { hide: true } },
     )
     .get(

@@ -5,7 +5,7 @@
 // in their heading or path first, and links to the section's anchor on its page.
 import type { CodeTable } from '../http/errors.ts';
 import { esc } from '../pages/html.ts';
-import { docsHeader } from './contents.ts';
+import { docsHeader } from './header.ts';
 import { guides, plainText } from './guides.ts';
 import { API_PREFIX, ERRORS_PATH } from './links.ts';
 import type { buildOpenApi } from './openapi.ts';

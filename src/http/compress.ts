@@ -10,9 +10,9 @@
 // coding appended ("abc" → "abc.br"), and a tag held for any coding of the same bytes revalidates
 // them (etag.ts).
 import { brotliCompressSync, constants } from 'node:zlib';
-import { encodedTag, matchesEtag } from './etag.ts';
+import { type Coding, encodedTag, matchesEtag } from './etag.ts';
 
-export type Coding = 'br' | 'gzip';
+export type { Coding };
 
 /** Bytes of their own (never a view of a shared buffer): what a Blob or a Response takes. */
 type Bytes = Uint8Array<ArrayBuffer>;

@@ -1,7 +1,8 @@
 // Entity tags of public answers. A compressed answer is a representation of its own (RFC 9110
 // §8.8.3), so its tag is the identity tag with the coding appended inside the quotes ("abc" →
 // "abc.br"); a tag held for any coding of the same bytes revalidates them.
-import type { Coding } from './compress.ts';
+/** A content coding svc answers in (compress.ts). */
+export type Coding = 'br' | 'gzip';
 
 const TAG_SUFFIX: Record<Coding, string> = { br: '.br', gzip: '.gz' };
 
