@@ -44,9 +44,10 @@ function takeChallenge(ctx: AppContext, clientDataJSON: unknown, ceremony: Cerem
   try {
     challenge = JSON.parse(Buffer.from(String(clientDataJSON), 'base64url').toString('utf8')).challenge;
   } catch {
-    throw new ApiError('PASSKEY_NOT_VERIFIED');
+    challenge = null;
   }
-  if (typeof challenge !== 'string') throw new ApiError('PASSKEY_NOT_VERIFIED');
+  // An answer that names no challenge answers none of ours: the same refusal as an unknown one.
+  if (typeof challenge !== 'string') throw new ApiError('PASSKEY_CHALLENGE_SPENT');
   const row = passkeyStore(ctx.db).takeChallenge.get(challenge);
   if (!row || row.ceremony !== ceremony || row.account_id !== accountId || row.expires_at < ctx.clock.now()) throw new ApiError('PASSKEY_CHALLENGE_SPENT');
   return challenge;
