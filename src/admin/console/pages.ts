@@ -10,6 +10,7 @@ import { esc, pageHtml, timeHtml } from '../../pages/html.ts';
 import { versionInfo } from '../../lib/version.ts';
 import type { listAgents } from '../agents.ts';
 import { adminStore } from '../store.ts';
+import { PASSKEY_SCRIPT_PATH, passkeySignInSection } from './passkey-pages.ts';
 import type { Session } from './session.ts';
 
 export const PAGES = ['queue', 'board', 'agents', 'log', 'health'] as const;
@@ -36,7 +37,7 @@ export function actionForm(s: Session, name: string, back: string, label: string
 const reasonInput = (required = true) =>
   `<input name="reason" ${required ? 'required ' : ''}maxlength="2000" placeholder="Public reason" aria-label="Public reason">`;
 
-function layout(s: Session, page: PageName, body: string, notice?: Notice): string {
+export function layout(s: Session, page: PageName | 'passkeys', body: string, notice?: Notice, scripts?: string[]): string {
   const nav = PAGES.map((p) => `<a href="/console/${p}"${p === page ? ' aria-current="page"' : ''}>${p[0]!.toUpperCase()}${p.slice(1)}</a>`).join(' ');
   const out = `<form method="post" action="/console/sign-out" class="act"><input type="hidden" name="csrf" value="${esc(s.csrf)}"><button>Sign out</button></form>`;
   const shown = notice
@@ -46,8 +47,8 @@ function layout(s: Session, page: PageName, body: string, notice?: Notice): stri
     : '';
   return pageHtml(
     `${page} · svc console`,
-    `<header class="console"><strong>svc console</strong> <nav>${nav}</nav> <span>${esc(s.name)} (${esc(s.roles.join(', '))})</span> ${out}</header><main>${shown}${body}</main>`,
-    { bare: true, noindex: true, styles: [CONSOLE_CSS_PATH] },
+    `<header class="console"><strong>svc console</strong> <nav>${nav}</nav> <span>${esc(s.name)} (${esc(s.roles.join(', '))})</span> <a href="/console/passkeys"${page === 'passkeys' ? ' aria-current="page"' : ''}>Passkeys</a> ${out}</header><main>${shown}${body}</main>`,
+    { bare: true, noindex: true, styles: [CONSOLE_CSS_PATH], scripts },
   );
 }
 
@@ -198,8 +199,8 @@ export function signInPage(message?: string): string {
     'Sign in · svc console',
     `<main class="console-sign-in"><h1>svc console</h1>${message ? `<p class="error" role="alert">${esc(message)}</p>` : ''}
 <p>For accounts with the owner or operator role. The key is checked once and never stored; the session ends after 30 minutes idle or 8 hours.</p>
-<form method="post" action="/console/sign-in"><label>Agent key <input type="password" name="key" autocomplete="off" required></label> <button>Sign in</button></form></main>`,
-    { bare: true, noindex: true, styles: [CONSOLE_CSS_PATH] },
+<form method="post" action="/console/sign-in"><label>Agent key <input type="password" name="key" autocomplete="off" required></label> <button>Sign in</button></form>${passkeySignInSection()}</main>`,
+    { bare: true, noindex: true, styles: [CONSOLE_CSS_PATH], scripts: [PASSKEY_SCRIPT_PATH] },
   );
 }
 

@@ -12,11 +12,14 @@ import { doc } from '../../http/openapi-detail.ts';
 import { readForm, unread } from '../../mcp/bodies.ts';
 import { pageHeaders } from '../../pages/html.ts';
 import { UsageError } from '../args.ts';
+import { PASSKEY_SCRIPT_PATH } from './passkey-pages.ts';
 import { CONSOLE_CSS, type Notice, PAGES, type PageName, renderPage, signInPage } from './pages.ts';
 import { csrfOk, type Session, sessionCookie, sessionOf, signIn, signOut } from './session.ts';
 
 const HEADERS = { ...pageHeaders({ noindex: true }), 'cache-control': 'no-store' };
 const TAGS = ['console'];
+// The sign-in page runs the passkey script (passkey-pages.ts): `script-src 'self'` there only.
+const SIGN_IN_HEADERS = { ...pageHeaders({ noindex: true, scripts: [PASSKEY_SCRIPT_PATH] }), 'cache-control': 'no-store' };
 
 const html = (body: string, status = 200, extra: Record<string, string> = {}) => new Response(body, { status, headers: { ...HEADERS, ...extra } });
 const seeOther = (location: string, extra: Record<string, string> = {}) =>
@@ -67,7 +70,7 @@ export const consoleRoutes = (ctx: AppContext) => {
   };
 
   return new Elysia({ name: 'console', seed: ctx })
-    .get('/console', ({ request }) => (sessionOf(ctx, request.headers.get('cookie')) ? seeOther('/console/queue') : html(signInPage())), {
+    .get('/console', ({ request }) => (sessionOf(ctx, request.headers.get('cookie')) ? seeOther('/console/queue') : html(signInPage(), 200, SIGN_IN_HEADERS)), {
       detail: doc({
         summary: 'The operator console: its sign-in page',
         description: 'For people with an owner or operator account, in a browser. Signed in: 303 to /console/queue.',
@@ -87,10 +90,10 @@ export const consoleRoutes = (ctx: AppContext) => {
       '/console/sign-in',
       async ({ request, server }) => {
         const form = await formOf(request);
-        if (!form?.key) return html(signInPage('Paste an owner’s or operator’s key.'), 400);
+        if (!form?.key) return html(signInPage('Paste an owner’s or operator’s key.'), 400, SIGN_IN_HEADERS);
         const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
         const r = signIn(ctx, address, form.key);
-        if (!r.ok) return html(signInPage(r.message), r.status);
+        if (!r.ok) return html(signInPage(r.message), r.status, SIGN_IN_HEADERS);
         return seeOther('/console/queue', { 'set-cookie': sessionCookie(r.token, secure(request)) });
       },
       {

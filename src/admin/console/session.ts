@@ -9,6 +9,7 @@ import { hashKey, newApiKey } from '../../accounts/keys.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
+import { passkeyStore } from './passkey-store.ts';
 import { consoleStore } from './store.ts';
 
 export const COOKIE = 'svc_console';
@@ -26,7 +27,7 @@ export interface Session {
 }
 
 const limiters = new WeakMap<AppContext, RateLimiter>();
-const attemptsOf = (ctx: AppContext) => {
+export const attemptsOf = (ctx: AppContext) => {
   const kept = limiters.get(ctx);
   if (kept) return kept;
   const made = new RateLimiter(ctx.clock, SIGN_IN_ATTEMPTS.limit, SIGN_IN_ATTEMPTS.windowMs);
@@ -48,12 +49,23 @@ export function signIn(ctx: AppContext, address: string, key: string): SignIn {
   }
   if (!rolesOf(ctx, account.id).some((r) => CONSOLE_ROLES.includes(r)))
     return { ok: false, status: 403, message: 'The console is for accounts with the owner or operator role.' };
+  if (!ctx.config.console.keySignIn && passkeyStore(ctx.db).countOf.get(account.id)!.n > 0)
+    return {
+      ok: false,
+      status: 403,
+      message: 'This account has a passkey and key sign-in is off here (SVC_CONSOLE_KEY_SIGNIN=off): sign in with the passkey.',
+    };
+  return { ok: true, token: openSession(ctx, account.id) };
+}
+
+/** A new session of an account already checked (by key or by passkey): its cookie's token. */
+export function openSession(ctx: AppContext, accountId: string): string {
   const token = newApiKey().slice(4);
   const now = ctx.clock.now();
   const s = consoleStore(ctx.db);
   s.expire.run(now - IDLE_MS, now - ABSOLUTE_MS);
-  s.insert.run(hashKey(token), account.id, newApiKey().slice(4), now, now);
-  return { ok: true, token };
+  s.insert.run(hashKey(token), accountId, newApiKey().slice(4), now, now);
+  return token;
 }
 
 /** The session of a request's cookie, still within both lifetimes and still held by an owner or operator; touched. */

@@ -1,0 +1,153 @@
+// Console passkeys (docs/operations.md, "Passkeys"): the two WebAuthn ceremonies on top of
+// @simplewebauthn/server. The relying party is the service's base URL as the request names it
+// (src/http/origin.ts): its origin is the only one accepted and its host name is the RP ID. Each
+// challenge is stored server-side, bound to its ceremony (and, for registration, to the signed-in
+// account), taken out on first use and refused after CHALLENGE_MS. A passkey signs in only while
+// its account still holds a live key and the owner or operator role, as key sign-in requires.
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import { rolesOf } from '../../accounts/accounts.ts';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../http/errors.ts';
+import { originOf } from '../../http/origin.ts';
+import { auditStore } from '../../actions/store.ts';
+import { type Ceremony, passkeyStore } from './passkey-store.ts';
+import { attemptsOf, CONSOLE_ROLES, openSession, type Session } from './session.ts';
+import { consoleStore } from './store.ts';
+import './asn1-shim.ts';
+
+export const CHALLENGE_MS = 5 * 60_000;
+const RP_NAME = 'svc console';
+
+/** The relying party of a request: the origin browsers must show and its host name. */
+export function relyingParty(ctx: AppContext, request: Request): { origin: string; rpID: string } {
+  const origin = originOf(ctx.config, request);
+  return { origin, rpID: new URL(origin).hostname };
+}
+
+function keepChallenge(ctx: AppContext, challenge: string, ceremony: Ceremony, accountId: string | null) {
+  const s = passkeyStore(ctx.db);
+  const now = ctx.clock.now();
+  s.expireChallenges.run(now);
+  s.putChallenge.run(challenge, ceremony, accountId, now + CHALLENGE_MS);
+}
+
+/** The challenge the browser signed (from clientDataJSON), taken out once; refused unless it is this ceremony's, live. */
+function takeChallenge(ctx: AppContext, clientDataJSON: unknown, ceremony: Ceremony, accountId: string | null): string {
+  let challenge: unknown;
+  try {
+    challenge = JSON.parse(Buffer.from(String(clientDataJSON), 'base64url').toString('utf8')).challenge;
+  } catch {
+    challenge = null;
+  }
+  // An answer that names no challenge answers none of ours: the same refusal as an unknown one.
+  if (typeof challenge !== 'string') throw new ApiError('PASSKEY_CHALLENGE_SPENT');
+  const row = passkeyStore(ctx.db).takeChallenge.get(challenge);
+  if (!row || row.ceremony !== ceremony || row.account_id !== accountId || row.expires_at < ctx.clock.now()) throw new ApiError('PASSKEY_CHALLENGE_SPENT');
+  return challenge;
+}
+
+const audit = (ctx: AppContext, s: Session, action: string, credentialId: string) =>
+  auditStore(ctx.db).insert.run(ctx.clock.now(), s.name, s.accountId, action, `${s.name} ${credentialId.slice(0, 16)}`, null, null);
+
+/** Options for navigator.credentials.create: a discoverable credential that verifies the user. */
+export async function registrationOptions(ctx: AppContext, s: Session, request: Request) {
+  const { rpID } = relyingParty(ctx, request);
+  const options = await generateRegistrationOptions({
+    rpName: RP_NAME,
+    rpID,
+    userName: s.name,
+    userID: new TextEncoder().encode(s.accountId),
+    attestationType: 'none',
+    excludeCredentials: passkeyStore(ctx.db)
+      .ofAccount.all(s.accountId)
+      .map((p) => ({ id: p.credential_id, transports: JSON.parse(p.transports) })),
+    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    timeout: CHALLENGE_MS,
+  });
+  keepChallenge(ctx, options.challenge, 'register', s.accountId);
+  return options;
+}
+
+/** Verifies a registration answer and keeps the credential for the signed-in account. */
+export async function register(ctx: AppContext, s: Session, request: Request, response: RegistrationResponseJSON) {
+  const expectedChallenge = takeChallenge(ctx, response.response?.clientDataJSON, 'register', s.accountId);
+  const rp = relyingParty(ctx, request);
+  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  try {
+    verified = await verifyRegistrationResponse({
+      response,
+      expectedChallenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpID,
+      requireUserVerification: true,
+    });
+  } catch {
+    throw new ApiError('PASSKEY_NOT_VERIFIED');
+  }
+  if (!verified.verified) throw new ApiError('PASSKEY_NOT_VERIFIED');
+  const c = verified.registrationInfo.credential;
+  const store = passkeyStore(ctx.db);
+  if (store.byId.get(c.id)) throw new ApiError('PASSKEY_NOT_VERIFIED', undefined, 'This passkey is registered already.');
+  ctx.db.transaction(() => {
+    store.insert.run(c.id, s.accountId, c.publicKey, c.counter, JSON.stringify(c.transports ?? []), ctx.clock.now());
+    audit(ctx, s, 'passkey register', c.id);
+  })();
+  return { credential_id: c.id };
+}
+
+/** Options for navigator.credentials.get: any passkey of this relying party (discoverable). */
+export async function authenticationOptions(ctx: AppContext, request: Request) {
+  const { rpID } = relyingParty(ctx, request);
+  const options = await generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_MS });
+  keepChallenge(ctx, options.challenge, 'sign-in', null);
+  return options;
+}
+
+/** Verifies a sign-in answer: a new session's token for the passkey's account. */
+export async function signInWithPasskey(ctx: AppContext, address: string, request: Request, response: AuthenticationResponseJSON): Promise<string> {
+  if (!attemptsOf(ctx).hit(address).ok) throw new ApiError('RATE_LIMITED', undefined, 'Too many sign-in attempts from this address: wait a few minutes.');
+  const expectedChallenge = takeChallenge(ctx, response.response?.clientDataJSON, 'sign-in', null);
+  const store = passkeyStore(ctx.db);
+  const row = typeof response.id === 'string' ? store.byId.get(response.id) : null;
+  if (!row) throw new ApiError('PASSKEY_UNKNOWN');
+  const rp = relyingParty(ctx, request);
+  let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+  try {
+    verified = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpID,
+      requireUserVerification: true,
+      credential: { id: row.credential_id, publicKey: new Uint8Array(row.public_key), counter: row.counter, transports: JSON.parse(row.transports) },
+    });
+  } catch {
+    throw new ApiError('PASSKEY_NOT_VERIFIED');
+  }
+  if (!verified.verified) throw new ApiError('PASSKEY_NOT_VERIFIED');
+  const account = consoleStore(ctx.db).account.get(row.account_id);
+  if (!account || account.revoked_at !== null || !rolesOf(ctx, row.account_id).some((r) => CONSOLE_ROLES.includes(r))) throw new ApiError('PASSKEY_ROLE_GONE');
+  store.used.run(verified.authenticationInfo.newCounter, ctx.clock.now(), row.credential_id);
+  return openSession(ctx, row.account_id);
+}
+
+export const passkeysOf = (ctx: AppContext, accountId: string) => passkeyStore(ctx.db).ofAccount.all(accountId);
+
+/** Removes one of the signed-in account's own passkeys; false when it has none of that id. */
+export function removePasskey(ctx: AppContext, s: Session, credentialId: string): boolean {
+  const store = passkeyStore(ctx.db);
+  const row = store.byId.get(credentialId);
+  if (!row || row.account_id !== s.accountId) return false;
+  ctx.db.transaction(() => {
+    store.remove.run(credentialId, s.accountId);
+    audit(ctx, s, 'passkey remove', credentialId);
+  })();
+  return true;
+}

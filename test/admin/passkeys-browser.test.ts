@@ -1,0 +1,86 @@
+// Console passkeys in a real headless Chromium with a virtual authenticator (CDP WebAuthn domain:
+// ctap2, internal transport, resident keys, user verification): sign in with the key, register a
+// passkey from the Passkeys page, sign out, sign in with the passkey alone. The origin is
+// http://localhost:<port> (browsers refuse an IP address as the relying party's id).
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { runAdmin } from '../../src/admin/cli.ts';
+import { makeApp } from '../helpers.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+setDefaultTimeout(60_000);
+let browser: Browser;
+let profile: string;
+
+beforeAll(async () => {
+  if (!HAS_CHROMIUM) return;
+  const { chromium } = await import('playwright-core');
+  profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, `--disk-cache-dir=${join(profile, 'cache')}`], headless: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+describe.skipIf(!HAS_CHROMIUM)('console passkeys in Chromium', () => {
+  test('register a passkey with a virtual authenticator, sign out, sign in with it', async () => {
+    let handle: (req: Request) => Promise<Response> = async () => new Response('starting', { status: 503 });
+    const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => handle(req) });
+    const origin = `http://localhost:${server.port}`;
+    const t = makeApp({ SVC_BASE_URL: origin });
+    handle = (req) => t.app.handle(req);
+    try {
+      const boss = await t.register('boss');
+      runAdmin(t.ctx, ['role', 'grant', 'boss', 'owner']);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(m.text());
+      });
+      page.on('pageerror', (e) => problems.push(String(e)));
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      });
+      await page.goto(`${origin}/console`);
+      await page.fill('input[name=key]', boss.key);
+      await Promise.all([page.waitForURL(`${origin}/console/queue`), page.click('button:text("Sign in")')]);
+      await page.goto(`${origin}/console/passkeys`);
+      await Promise.all([page.waitForURL(`${origin}/console/passkeys?registered=1`), page.click('#passkey-register')]);
+      expect(await page.textContent('main')).toContain('Passkey registered.');
+      const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+      expect(credentials).toHaveLength(1);
+      expect(credentials[0]!.isResidentCredential).toBe(true);
+      const stored = t.db.query<{ credential_id: string; counter: number }, []>('SELECT credential_id, counter FROM console_passkeys').get()!;
+      expect(stored.credential_id).toBe(Buffer.from(credentials[0]!.credentialId, 'base64').toString('base64url'));
+      await Promise.all([page.waitForURL(`${origin}/console`), page.click('button:text("Sign out")')]);
+      await Promise.all([page.waitForURL(`${origin}/console/queue`), page.click('#passkey-sign-in')]);
+      expect(await page.textContent('header')).toContain('boss (owner)');
+      const used = t.db.query<{ last_used_at: number | null }, []>('SELECT last_used_at FROM console_passkeys').get()!;
+      expect(used.last_used_at).toBe(t.clock.now());
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      server.stop(true);
+    }
+  });
+});
