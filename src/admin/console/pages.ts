@@ -51,8 +51,33 @@ function layout(s: Session, page: PageName, body: string, notice?: Notice): stri
   );
 }
 
+interface QueuedMail {
+  message_id: string;
+  from: string | null;
+  sender: string;
+  outlet: string;
+  kind: string;
+  subject: string;
+  body: string;
+  footer: string;
+  created_at: string;
+}
+
+/** A queued e-mail as its recipient will read it: the headers, the body and the footer the server appends (src/outreach/mailer.ts). */
+function mailCard(s: Session, m: QueuedMail): string {
+  const head: [string, string][] = [
+    ['From', m.from ?? 'svc outreach (not configured)'],
+    ['To', `an address at ${m.outlet}`],
+    ['Subject', m.subject],
+  ];
+  return `<article class="card mail"><p class="meta">${esc(m.kind)} written by <strong>${esc(m.sender)}</strong> · queued ${esc(m.created_at)}</p>
+<dl class="mail-head">${head.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
+<pre class="mail">${esc(m.body.trim())}\n\n${esc(m.footer)}</pre>
+${actionForm(s, 'outreach approve', 'queue', 'Approve and send', { message_id: m.message_id })} ${actionForm(s, 'outreach reject', 'queue', 'Reject', { message_id: m.message_id })}</article>`;
+}
+
 function queuePage(s: Session, run: Run): string {
-  const mails = run('outreach queue', {}) as { message_id: string; sender: string; outlet: string; subject: string; body: string; created_at: string }[];
+  const mails = run('outreach queue', {}) as QueuedMail[];
   const reports = run('pubs reports', {}) as {
     report_id: string;
     post_id: string;
@@ -61,13 +86,7 @@ function queuePage(s: Session, run: Run): string {
     article: { title: string } | null;
   }[];
   const appeals = (run('pubs appeals', {}) as { appeals: { revision_id: string; title: string; author: string; reason: string }[] }).appeals;
-  const mail = mails
-    .map(
-      (m) => `<article class="card"><p>From <strong>${esc(m.sender)}</strong> to ${esc(m.outlet)} · ${esc(m.created_at)}</p>
-<p><strong>${esc(m.subject)}</strong></p><pre class="mail">${esc(m.body)}</pre>
-${actionForm(s, 'outreach approve', 'queue', 'Approve and send', { message_id: m.message_id })} ${actionForm(s, 'outreach reject', 'queue', 'Reject', { message_id: m.message_id })}</article>`,
-    )
-    .join('');
+  const mail = mails.map((m) => mailCard(s, m)).join('');
   const rep = reports
     .map(
       (r) => `<li>${esc(r.article?.title ?? r.post_id)}${r.comment_id ? ` (comment ${esc(r.comment_id)})` : ''}: ${esc(r.reason)}
@@ -210,4 +229,5 @@ main{max-width:72rem;margin:0 auto;padding:1rem}form.act{display:inline-flex;fle
 pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}.error{color:#a00}.done{border-left:4px solid #0a0;padding-left:.6rem}
 .wide{overflow-x:auto}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}
 input,select,button{font:inherit;max-width:100%}dt{font-weight:bold}
+.mail-head{display:grid;grid-template-columns:auto 1fr;gap:.1rem .6rem;margin:.4rem 0}.mail-head dd{margin:0}pre.mail{border-top:1px solid #ddd;padding-top:.4rem}.meta{color:#555}
 @media (max-width:40rem){.wide table,.wide tbody,.wide tr,.wide td{display:block}.wide thead{display:none}.wide tr{border-bottom:1px solid #ddd;padding:.4rem 0}.wide td{border:0;padding:.1rem 0}}`;
