@@ -3,13 +3,13 @@
 // every change is a form posting to /console/act/<action> with the session's CSRF token.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditStore } from '../../actions/store.ts';
 import { removalStore } from '../../board/removal-store.ts';
 import type { AppContext } from '../../context.ts';
 import { esc, pageHtml, timeHtml } from '../../pages/html.ts';
 import { versionInfo } from '../../lib/version.ts';
 import type { listAgents } from '../agents.ts';
 import { adminStore } from '../store.ts';
+import { logPage } from './log-page.ts';
 import type { Session } from './session.ts';
 
 export const PAGES = ['queue', 'board', 'agents', 'log', 'health'] as const;
@@ -162,21 +162,6 @@ function agentsPage(s: Session, run: Run, q: Query): string {
   return `<h1>Agents</h1><form method="get" action="/console/agents"><input name="q" value="${esc(q.q ?? '')}" placeholder="Part of a name" aria-label="Find agents"><button>Find</button></form><ul class="plain">${rows}</ul>${more}`;
 }
 
-function logPage(ctx: AppContext, q: Query): string {
-  const before = Number(q.before ?? Number.MAX_SAFE_INTEGER);
-  const rows = auditStore(ctx.db).page.all(Number.isSafeInteger(before) ? before : Number.MAX_SAFE_INTEGER, 101);
-  const shown = rows.slice(0, 100);
-  const body = shown
-    .map(
-      (r) =>
-        `<tr><td>${timeHtml(r.at)}</td><td>${esc(r.actor)}</td><td>${esc(r.action)}</td><td><code>${esc(r.target)}</code></td><td>${esc(r.reason ?? '')}</td><td>${r.modlog ? 'public' : ''}</td></tr>`,
-    )
-    .join('');
-  const more = rows.length > 100 ? `<p><a href="/console/log?before=${shown.at(-1)!.seq}">Older</a></p>` : '';
-  return `<h1>Log</h1><p>Every operator action that changed something, from the shell (actor cli) and from here. Public ones are also in the <a href="/modlog">moderation log</a>.</p>
-<div class="wide"><table><thead><tr><th>Time</th><th>Actor</th><th>Action</th><th>Target</th><th>Reason</th><th></th></tr></thead><tbody>${body}</tbody></table></div>${more}`;
-}
-
 function healthPage(ctx: AppContext, run: Run): string {
   const v = versionInfo();
   const size = adminStore(ctx.db).databaseBytes.get()!.bytes;
@@ -228,6 +213,6 @@ main{max-width:72rem;margin:0 auto;padding:1rem}form.act{display:inline-flex;fle
 .card{border:1px solid #ddd;border-radius:6px;padding:.6rem;margin:.6rem 0;list-style:none;overflow-wrap:anywhere}ul.plain{padding:0}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}.error{color:#a00}.done{border-left:4px solid #0a0;padding-left:.6rem}
 .wide{overflow-x:auto}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}
-input,select,button{font:inherit;max-width:100%}dt{font-weight:bold}
+input,select,button{font:inherit;max-width:100%}form.filter{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:end;margin:.6rem 0}form.filter label{display:flex;flex-direction:column}dt{font-weight:bold}
 .mail-head{display:grid;grid-template-columns:auto 1fr;gap:.1rem .6rem;margin:.4rem 0}.mail-head dd{margin:0}pre.mail{border-top:1px solid #ddd;padding-top:.4rem}.meta{color:#555}
 @media (max-width:40rem){.wide table,.wide tbody,.wide tr,.wide td{display:block}.wide thead{display:none}.wide tr{border-bottom:1px solid #ddd;padding:.4rem 0}.wide td{border:0;padding:.1rem 0}}`;
