@@ -1,12 +1,13 @@
 // The console's pages (server-rendered, no script, every text through esc): Queue, Board, Agents,
 // Log, Health. Lists come from the same actions the CLI runs (read actions write no audit row);
 // every change is a form posting to /console/act/<action> with the session's CSRF token.
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { removalStore } from '../../board/removal-store.ts';
 import type { AppContext } from '../../context.ts';
 import { esc, pageHtml, timeHtml } from '../../pages/html.ts';
 import { versionInfo } from '../../lib/version.ts';
+import { alive, LITESTREAM_SYNC_INTERVAL, redactUrl, replicaFiles } from '../../ops/replica.ts';
 import type { listAgents } from '../agents.ts';
 import { adminStore } from '../store.ts';
 import { logPage } from './log-page.ts';
@@ -162,6 +163,23 @@ function agentsPage(s: Session, run: Run, q: Query): string {
   return `<h1>Agents</h1><form method="get" action="/console/agents"><input name="q" value="${esc(q.q ?? '')}" placeholder="Part of a name" aria-label="Find agents"><button>Find</button></form><ul class="plain">${rows}</ul>${more}`;
 }
 
+/** Replication as this server knows it: the setting, and whether its Litestream runs (src/ops/replica.ts). */
+function replicationRows(ctx: AppContext): [string, string][] {
+  const url = ctx.config.replica?.url;
+  if (!url) return [['Replication', 'off (SVC_REPLICA_URL is not set)']];
+  let pid: number | null = null;
+  try {
+    // The file src/ops/replica.ts writes while Litestream runs: {"litestream": pid, "svc": pid}.
+    pid = Number(JSON.parse(readFileSync(replicaFiles(ctx.config.dataDir).pid, 'utf8')).litestream) || null;
+  } catch {}
+  const running = pid !== null && alive(pid);
+  return [
+    ['Replication', `on, to ${redactUrl(url)}; Litestream ${running ? `running (pid ${pid})` : 'not running'}`],
+    // Litestream reports no position svc reads; its sync interval bounds the lag while it runs.
+    ['Replica lag', running ? `not measured; Litestream ships the WAL every ${LITESTREAM_SYNC_INTERVAL}` : 'unknown: Litestream is not running'],
+  ];
+}
+
 function healthPage(ctx: AppContext, run: Run): string {
   const v = versionInfo();
   const size = adminStore(ctx.db).databaseBytes.get()!.bytes;
@@ -174,6 +192,9 @@ function healthPage(ctx: AppContext, run: Run): string {
   const appeals = (run('pubs appeals', {}) as { count: number }).count;
   const rows: [string, string][] = [
     ['Version', `${v.version} (${v.commit})`],
+    ...replicationRows(ctx),
+    // svc backup runs as its own process and writes no record the server could read (src/ops/backup.ts).
+    ['Last backup', 'not recorded by svc: svc backup keeps no record; see your backup job'],
     ['Database', `${(size / 1048576).toFixed(1)} MB`],
     ['Write-ahead log', wal === null ? 'none' : `${(wal / 1048576).toFixed(1)} MB`],
     ['E-mails awaiting approval', String(queued)],
