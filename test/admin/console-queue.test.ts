@@ -49,3 +49,34 @@ describe('the queue shows e-mails as the recipient reads them', () => {
     expect([again.status, again.error]).toEqual([400, `message ${second.json.message_id} is refused, not queued`]);
   });
 });
+
+describe('the Outreach page', () => {
+  test('shows the set-up, saves it through outreach configure and sets and clears a channel, never showing its URL', async () => {
+    const t = await makeOutreachApp(env, { mode: 'review' });
+    const s = await signedIn(t);
+    const page = unescaped((await send(t, 'GET', '/console/outreach', { cookie: s.cookie })).text);
+    expect(page).toContain('<dt>Configured</dt><dd>yes, mode review</dd>');
+    expect(page).toContain('<option selected>review</option>');
+    expect(page).toContain(`name="postal_address" value="${POSTAL}"`);
+    const saved = await act(t, s, 'outreach configure', {
+      back: 'outreach',
+      domain: 'svc.example',
+      mailbox: 'outreach',
+      postal_address: POSTAL,
+      mode: 'auto',
+      forward_to: 'none',
+    });
+    expect(saved.status).toBe(200);
+    expect(unescaped(saved.text)).toContain('<dt>Configured</dt><dd>yes, mode auto</dd>');
+    expect(runAdmin(t.ctx, ['outreach', 'status'])).toMatchObject({ mode: 'auto', forward_to: null });
+    const set = await act(t, s, 'outreach channel set', { back: 'outreach', channel: 'two', url: 'https://hooks.example/secret-token' });
+    expect(set.result).toEqual({ channel: 'two', set: true });
+    expect(set.text).toMatch(/Channel <strong>two<\/strong>: set \d{4}-/);
+    const shown = (await send(t, 'GET', '/console/outreach', { cookie: s.cookie })).text;
+    expect(shown).not.toContain('secret-token');
+    const bad = await act(t, s, 'outreach channel set', { back: 'outreach', channel: 'one', url: 'http://hooks.example/x' });
+    expect([bad.status, bad.error]).toEqual([400, 'the channel URL must be an https webhook URL']);
+    const cleared = await act(t, s, 'outreach channel clear', { back: 'outreach', channel: 'two' });
+    expect(cleared.text).toContain('Channel <strong>two</strong>: not set');
+  });
+});

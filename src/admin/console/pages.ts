@@ -13,7 +13,7 @@ import { adminStore } from '../store.ts';
 import { logPage } from './log-page.ts';
 import type { Session } from './session.ts';
 
-export const PAGES = ['queue', 'board', 'agents', 'log', 'health'] as const;
+export const PAGES = ['queue', 'board', 'agents', 'outreach', 'log', 'health'] as const;
 export type PageName = (typeof PAGES)[number];
 export const CONSOLE_CSS_PATH = '/console/console.css';
 
@@ -163,6 +163,57 @@ function agentsPage(s: Session, run: Run, q: Query): string {
   return `<h1>Agents</h1><form method="get" action="/console/agents"><input name="q" value="${esc(q.q ?? '')}" placeholder="Part of a name" aria-label="Find agents"><button>Find</button></form><ul class="plain">${rows}</ul>${more}`;
 }
 
+interface OutreachStatus {
+  configured: boolean;
+  domain?: string;
+  mailbox?: string;
+  postal_address?: string;
+  mode?: string;
+  forward_to?: string | null;
+  relay: string;
+  dkim: string;
+  inbound_port: number | null;
+  channels: { channel: string; set_at: string }[];
+  queued: number;
+  fleet_remaining_today: number;
+}
+
+/** Outreach: its set-up as `svc admin outreach status` reports it, the configure form filled with it, the two channels. */
+function outreachPage(s: Session, run: Run): string {
+  const st = run('outreach status', {}) as OutreachStatus;
+  const facts: [string, string][] = [
+    ['Configured', st.configured ? `yes, mode ${st.mode}` : 'no'],
+    ['Relay', st.relay],
+    ['DKIM', st.dkim],
+    ['Inbound port', st.inbound_port === null ? 'off' : String(st.inbound_port)],
+    ['Awaiting approval', String(st.queued)],
+    ['Fleet e-mails left today', String(st.fleet_remaining_today)],
+  ];
+  const text = (name: string, label: string, value: string | null | undefined, required = true) =>
+    `<label>${label} <input name="${name}" value="${esc(value ?? '')}"${required ? ' required' : ''} maxlength="300"></label>`;
+  const modes = ['off', 'review', 'auto'].map((m) => `<option${m === (st.mode ?? 'review') ? ' selected' : ''}>${m}</option>`).join('');
+  const configure = actionForm(
+    s,
+    'outreach configure',
+    'outreach',
+    st.configured ? 'Save' : 'Configure',
+    {},
+    `${text('domain', 'Domain', st.domain)} ${text('mailbox', 'Mailbox', st.mailbox)} ${text('postal_address', 'Postal address', st.postal_address)}
+<label>Mode <select name="mode">${modes}</select></label> ${text('forward_to', 'Forward replies to (or none)', st.forward_to, false)}`,
+  );
+  const channels = (['one', 'two'] as const)
+    .map((ch) => {
+      const set = st.channels.find((c) => c.channel === ch);
+      return `<li class="card"><p>Channel <strong>${ch}</strong>: ${set ? `set ${esc(set.set_at)}` : 'not set'}</p>
+${actionForm(s, 'outreach channel set', 'outreach', set ? 'Replace' : 'Set', { channel: ch }, '<input name="url" type="url" required placeholder="https://… webhook URL" aria-label="Webhook URL">')}
+${set ? actionForm(s, 'outreach channel clear', 'outreach', 'Clear', { channel: ch }) : ''}</li>`;
+    })
+    .join('');
+  return `<h1>Outreach</h1><dl>${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
+<h2>Set-up</h2><div class="setup">${configure}</div><p>The relay, DKIM and the inbound port are settings of the server (SVC_SMTP_URL …), not of this page. E-mails awaiting approval are on the <a href="/console/queue">Queue</a>.</p>
+<h2>Channels</h2><ul class="plain">${channels}</ul>`;
+}
+
 /** Replication as this server knows it: the setting, and whether its Litestream runs (src/ops/replica.ts). */
 function replicationRows(ctx: AppContext): [string, string][] {
   const url = ctx.config.replica?.url;
@@ -212,9 +263,11 @@ export function renderPage(ctx: AppContext, s: Session, page: PageName, q: Query
         ? boardPage(ctx, s, q)
         : page === 'agents'
           ? agentsPage(s, run, q)
-          : page === 'log'
-            ? logPage(ctx, q)
-            : healthPage(ctx, run);
+          : page === 'outreach'
+            ? outreachPage(s, run)
+            : page === 'log'
+              ? logPage(ctx, q)
+              : healthPage(ctx, run);
   return layout(s, page, body, notice);
 }
 
@@ -234,6 +287,6 @@ main{max-width:72rem;margin:0 auto;padding:1rem}form.act{display:inline-flex;fle
 .card{border:1px solid #ddd;border-radius:6px;padding:.6rem;margin:.6rem 0;list-style:none;overflow-wrap:anywhere}ul.plain{padding:0}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}.error{color:#a00}.done{border-left:4px solid #0a0;padding-left:.6rem}
 .wide{overflow-x:auto}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}
-input,select,button{font:inherit;max-width:100%}form.filter{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:end;margin:.6rem 0}form.filter label{display:flex;flex-direction:column}dt{font-weight:bold}
+input,select,button{font:inherit;max-width:100%}form.filter{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:end;margin:.6rem 0}form.filter label,.setup label{display:flex;flex-direction:column}.setup form.act{display:flex;gap:.4rem .8rem;align-items:end}dt{font-weight:bold}
 .mail-head{display:grid;grid-template-columns:auto 1fr;gap:.1rem .6rem;margin:.4rem 0}.mail-head dd{margin:0}pre.mail{border-top:1px solid #ddd;padding-top:.4rem}.meta{color:#555}
 @media (max-width:40rem){.wide table,.wide tbody,.wide tr,.wide td{display:block}.wide thead{display:none}.wide tr{border-bottom:1px solid #ddd;padding:.4rem 0}.wide td{border:0;padding:.1rem 0}}`;
