@@ -6,9 +6,9 @@ import { action } from '../actions/action.ts';
 import { UsageError } from '../admin/args.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { outreachConfig } from './access.ts';
+import { mailboxAddress, outreachConfig } from './access.ts';
 import { approvalRefusal, fleetRemaining } from './email.ts';
-import { deliver } from './mailer.ts';
+import { deliver, publicFooter } from './mailer.ts';
 import { type Channel, type Mode, outreachStore } from './store.ts';
 
 const MODES = ['off', 'review', 'auto'] as const;
@@ -66,16 +66,21 @@ function status(ctx: AppContext) {
 }
 
 function queue(ctx: AppContext) {
+  const c = outreachConfig(ctx);
   return outreachStore(ctx.db)
     .queued.all()
     .map((m) => ({
       message_id: m.id,
+      from: c ? `svc outreach <${mailboxAddress(c)}>` : null,
       sender: m.sender,
       outlet: m.outlet,
       kind: m.kind,
       role: m.role,
       subject: m.subject,
       body: m.body,
+      // What the server appends when it sends, so the owner reads the e-mail whole (the personal
+      // stop link stays a placeholder: it is the recipient's own).
+      footer: publicFooter(m.footer),
       created_at: iso(m.created_at),
     }));
 }

@@ -88,9 +88,16 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
         expect((await t.call('GET', `/api/thread/${id}`)).status).toBe(404);
         await page.goto(`${origin}/console/agents`);
         await fits('agents');
+        await page.goto(`${origin}/console/outreach`);
+        await fits('outreach');
         await page.goto(`${origin}/console/log`);
         expect(await page.textContent('table')).toContain('Spam: ticket selling.');
         await fits('log');
+        await page.selectOption('select[name=action]', 'posts remove');
+        await page.fill('input[name=actor]', 'boss');
+        await Promise.all([page.waitForURL(/action=posts\+remove/), page.click('button:text("Filter")')]);
+        expect(await page.textContent('table')).toContain('Spam: ticket selling.');
+        await fits('log-filtered');
         await page.goto(`${origin}/console/health`);
         await fits('health');
         await page.goto(`${origin}/modlog`);

@@ -2,43 +2,8 @@
 import { describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { IDLE_MS, SIGN_IN_ATTEMPTS } from '../../src/admin/console/session.ts';
-import { BASE, makeApp } from '../helpers.ts';
-
-type T = ReturnType<typeof makeApp>;
-
-async function send(t: T, method: string, path: string, opts: { cookie?: string; form?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { accept: 'text/html' };
-  if (opts.cookie) headers.cookie = opts.cookie;
-  if (opts.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-  const res = await t.app.handle(new Request(`${BASE}${path}`, { method, headers, body: opts.form ? new URLSearchParams(opts.form).toString() : undefined }));
-  return { status: res.status, headers: res.headers, text: await res.text() };
-}
-
-const unescaped = (s: string) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-async function signedIn(t: T, name = 'boss', role = 'owner') {
-  const a = await t.register(name);
-  runAdmin(t.ctx, ['role', 'grant', name, role]);
-  const r = await send(t, 'POST', '/console/sign-in', { form: { key: a.key } });
-  expect(r.status).toBe(303);
-  const cookie = r.headers.get('set-cookie')!.split(';')[0]!;
-  const page = await send(t, 'GET', '/console/queue', { cookie });
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
-  return { key: a.key, cookie, csrf, setCookie: r.headers.get('set-cookie')! };
-}
-
-async function act(t: T, s: { cookie: string; csrf: string }, name: string, fields: Record<string, string>) {
-  const r = await send(t, 'POST', `/console/act/${name.replace(/ /g, '-')}`, { cookie: s.cookie, form: { csrf: s.csrf, back: 'log', ...fields } });
-  const ok = /<pre class="result">([\s\S]*?)<\/pre>/.exec(r.text);
-  const err = /<p class="error" role="alert"><strong>[^<]*<\/strong>: ([^<]*)<\/p>/.exec(r.text);
-  return { status: r.status, result: ok ? JSON.parse(unescaped(ok[1]!)) : undefined, error: err ? unescaped(err[1]!) : undefined, text: r.text };
-}
+import { makeApp } from '../helpers.ts';
+import { act, send, signedIn, type T } from './console-harness.ts';
 
 describe('console sign-in and sessions', () => {
   test('a key signs in once: the cookie is HttpOnly, SameSite=Strict, scoped to /console; the key is neither stored nor echoed', async () => {
@@ -123,6 +88,14 @@ describe('each action through the CLI and through the console gives the same res
     ['pubs reports', ['pubs', 'reports'], {}],
     ['pubs appeals', ['pubs', 'appeals'], {}],
     ['outreach queue', ['outreach', 'queue'], {}],
+    [
+      'outreach configure',
+      ['outreach', 'configure', '--domain', 'svc.example', '--mailbox', 'outreach', '--postal-address', '1 Main St', '--mode', 'review'],
+      { domain: 'svc.example', mailbox: 'outreach', postal_address: '1 Main St', mode: 'review' },
+    ],
+    ['outreach channel set', ['outreach', 'channel', 'set', 'one', 'https://hooks.example/abc'], { channel: 'one', url: 'https://hooks.example/abc' }],
+    ['outreach channel set', ['outreach', 'channel', 'set', 'two', 'ftp://nope'], { channel: 'two', url: 'ftp://nope' }],
+    ['outreach channel clear', ['outreach', 'channel', 'clear', 'one'], { channel: 'one' }],
     ['outreach status', ['outreach', 'status'], {}],
     ['buyback add', ['buyback', 'add', '--usd', '12.5', '--note', 'first'], { usd: '12.5', note: 'first' }],
     ['agent reissue', ['agent', 'reissue', 'bob'], { name: 'bob' }],

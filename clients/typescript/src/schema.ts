@@ -2685,8 +2685,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A console page: queue, board, agents, log or health
-         * @description Signed in only (else 303 to /console). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals. board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. log: the full audit log (before). health: version, database and WAL size, queue depths.
+         * A console page: queue, board, agents, outreach, log or health
+         * @description Signed in only (else 303 to /console). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals. board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. outreach: the set-up (outreach status), the configure form and the two channels (set, clear; their URLs never shown). log: the full audit log, 100 a page (before), filtered by action, actor (an account name or cli), target (a part of it) and from/to (YYYY-MM-DD, UTC days, both included). health: version, replication (on or off, Litestream running), last backup (not recorded by svc), database and WAL size, queue depths.
          */
         get: operations["getConsoleByPage"];
         put?: never;

@@ -1,19 +1,20 @@
 // The console's pages (server-rendered, no script, every text through esc): Queue, Board, Agents,
 // Log, Health. Lists come from the same actions the CLI runs (read actions write no audit row);
 // every change is a form posting to /console/act/<action> with the session's CSRF token.
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditStore } from '../../actions/store.ts';
 import { removalStore } from '../../board/removal-store.ts';
 import type { AppContext } from '../../context.ts';
 import { esc, pageHtml, timeHtml } from '../../pages/html.ts';
 import { versionInfo } from '../../lib/version.ts';
+import { alive, LITESTREAM_SYNC_INTERVAL, redactUrl, replicaFiles } from '../../ops/replica.ts';
 import type { listAgents } from '../agents.ts';
 import { adminStore } from '../store.ts';
 import { PASSKEY_SCRIPT_PATH, passkeySignInSection } from './passkey-pages.ts';
+import { logPage } from './log-page.ts';
 import type { Session } from './session.ts';
 
-export const PAGES = ['queue', 'board', 'agents', 'log', 'health'] as const;
+export const PAGES = ['queue', 'board', 'agents', 'outreach', 'log', 'health'] as const;
 export type PageName = (typeof PAGES)[number];
 export const CONSOLE_CSS_PATH = '/console/console.css';
 
@@ -52,8 +53,33 @@ export function layout(s: Session, page: PageName | 'passkeys', body: string, no
   );
 }
 
+interface QueuedMail {
+  message_id: string;
+  from: string | null;
+  sender: string;
+  outlet: string;
+  kind: string;
+  subject: string;
+  body: string;
+  footer: string;
+  created_at: string;
+}
+
+/** A queued e-mail as its recipient will read it: the headers, the body and the footer the server appends (src/outreach/mailer.ts). */
+function mailCard(s: Session, m: QueuedMail): string {
+  const head: [string, string][] = [
+    ['From', m.from ?? 'svc outreach (not configured)'],
+    ['To', `an address at ${m.outlet}`],
+    ['Subject', m.subject],
+  ];
+  return `<article class="card mail"><p class="meta">${esc(m.kind)} written by <strong>${esc(m.sender)}</strong> · queued ${esc(m.created_at)}</p>
+<dl class="mail-head">${head.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
+<pre class="mail">${esc(m.body.trim())}\n\n${esc(m.footer)}</pre>
+${actionForm(s, 'outreach approve', 'queue', 'Approve and send', { message_id: m.message_id })} ${actionForm(s, 'outreach reject', 'queue', 'Reject', { message_id: m.message_id })}</article>`;
+}
+
 function queuePage(s: Session, run: Run): string {
-  const mails = run('outreach queue', {}) as { message_id: string; sender: string; outlet: string; subject: string; body: string; created_at: string }[];
+  const mails = run('outreach queue', {}) as QueuedMail[];
   const reports = run('pubs reports', {}) as {
     report_id: string;
     post_id: string;
@@ -62,13 +88,7 @@ function queuePage(s: Session, run: Run): string {
     article: { title: string } | null;
   }[];
   const appeals = (run('pubs appeals', {}) as { appeals: { revision_id: string; title: string; author: string; reason: string }[] }).appeals;
-  const mail = mails
-    .map(
-      (m) => `<article class="card"><p>From <strong>${esc(m.sender)}</strong> to ${esc(m.outlet)} · ${esc(m.created_at)}</p>
-<p><strong>${esc(m.subject)}</strong></p><pre class="mail">${esc(m.body)}</pre>
-${actionForm(s, 'outreach approve', 'queue', 'Approve and send', { message_id: m.message_id })} ${actionForm(s, 'outreach reject', 'queue', 'Reject', { message_id: m.message_id })}</article>`,
-    )
-    .join('');
+  const mail = mails.map((m) => mailCard(s, m)).join('');
   const rep = reports
     .map(
       (r) => `<li>${esc(r.article?.title ?? r.post_id)}${r.comment_id ? ` (comment ${esc(r.comment_id)})` : ''}: ${esc(r.reason)}
@@ -144,19 +164,72 @@ function agentsPage(s: Session, run: Run, q: Query): string {
   return `<h1>Agents</h1><form method="get" action="/console/agents"><input name="q" value="${esc(q.q ?? '')}" placeholder="Part of a name" aria-label="Find agents"><button>Find</button></form><ul class="plain">${rows}</ul>${more}`;
 }
 
-function logPage(ctx: AppContext, q: Query): string {
-  const before = Number(q.before ?? Number.MAX_SAFE_INTEGER);
-  const rows = auditStore(ctx.db).page.all(Number.isSafeInteger(before) ? before : Number.MAX_SAFE_INTEGER, 101);
-  const shown = rows.slice(0, 100);
-  const body = shown
-    .map(
-      (r) =>
-        `<tr><td>${timeHtml(r.at)}</td><td>${esc(r.actor)}</td><td>${esc(r.action)}</td><td><code>${esc(r.target)}</code></td><td>${esc(r.reason ?? '')}</td><td>${r.modlog ? 'public' : ''}</td></tr>`,
-    )
+interface OutreachStatus {
+  configured: boolean;
+  domain?: string;
+  mailbox?: string;
+  postal_address?: string;
+  mode?: string;
+  forward_to?: string | null;
+  relay: string;
+  dkim: string;
+  inbound_port: number | null;
+  channels: { channel: string; set_at: string }[];
+  queued: number;
+  fleet_remaining_today: number;
+}
+
+/** Outreach: its set-up as `svc admin outreach status` reports it, the configure form filled with it, the two channels. */
+function outreachPage(s: Session, run: Run): string {
+  const st = run('outreach status', {}) as OutreachStatus;
+  const facts: [string, string][] = [
+    ['Configured', st.configured ? `yes, mode ${st.mode}` : 'no'],
+    ['Relay', st.relay],
+    ['DKIM', st.dkim],
+    ['Inbound port', st.inbound_port === null ? 'off' : String(st.inbound_port)],
+    ['Awaiting approval', String(st.queued)],
+    ['Fleet e-mails left today', String(st.fleet_remaining_today)],
+  ];
+  const text = (name: string, label: string, value: string | null | undefined, required = true) =>
+    `<label>${label} <input name="${name}" value="${esc(value ?? '')}"${required ? ' required' : ''} maxlength="300"></label>`;
+  const modes = ['off', 'review', 'auto'].map((m) => `<option${m === (st.mode ?? 'review') ? ' selected' : ''}>${m}</option>`).join('');
+  const configure = actionForm(
+    s,
+    'outreach configure',
+    'outreach',
+    st.configured ? 'Save' : 'Configure',
+    {},
+    `${text('domain', 'Domain', st.domain)} ${text('mailbox', 'Mailbox', st.mailbox)} ${text('postal_address', 'Postal address', st.postal_address)}
+<label>Mode <select name="mode">${modes}</select></label> ${text('forward_to', 'Forward replies to (or none)', st.forward_to, false)}`,
+  );
+  const channels = (['one', 'two'] as const)
+    .map((ch) => {
+      const set = st.channels.find((c) => c.channel === ch);
+      return `<li class="card"><p>Channel <strong>${ch}</strong>: ${set ? `set ${esc(set.set_at)}` : 'not set'}</p>
+${actionForm(s, 'outreach channel set', 'outreach', set ? 'Replace' : 'Set', { channel: ch }, '<input name="url" type="url" required placeholder="https://… webhook URL" aria-label="Webhook URL">')}
+${set ? actionForm(s, 'outreach channel clear', 'outreach', 'Clear', { channel: ch }) : ''}</li>`;
+    })
     .join('');
-  const more = rows.length > 100 ? `<p><a href="/console/log?before=${shown.at(-1)!.seq}">Older</a></p>` : '';
-  return `<h1>Log</h1><p>Every operator action that changed something, from the shell (actor cli) and from here. Public ones are also in the <a href="/modlog">moderation log</a>.</p>
-<div class="wide"><table><thead><tr><th>Time</th><th>Actor</th><th>Action</th><th>Target</th><th>Reason</th><th></th></tr></thead><tbody>${body}</tbody></table></div>${more}`;
+  return `<h1>Outreach</h1><dl>${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
+<h2>Set-up</h2><div class="setup">${configure}</div><p>The relay, DKIM and the inbound port are settings of the server (SVC_SMTP_URL …), not of this page. E-mails awaiting approval are on the <a href="/console/queue">Queue</a>.</p>
+<h2>Channels</h2><ul class="plain">${channels}</ul>`;
+}
+
+/** Replication as this server knows it: the setting, and whether its Litestream runs (src/ops/replica.ts). */
+function replicationRows(ctx: AppContext): [string, string][] {
+  const url = ctx.config.replica?.url;
+  if (!url) return [['Replication', 'off (SVC_REPLICA_URL is not set)']];
+  let pid: number | null = null;
+  try {
+    // The file src/ops/replica.ts writes while Litestream runs: {"litestream": pid, "svc": pid}.
+    pid = Number(JSON.parse(readFileSync(replicaFiles(ctx.config.dataDir).pid, 'utf8')).litestream) || null;
+  } catch {}
+  const running = pid !== null && alive(pid);
+  return [
+    ['Replication', `on, to ${redactUrl(url)}; Litestream ${running ? `running (pid ${pid})` : 'not running'}`],
+    // Litestream reports no position svc reads; its sync interval bounds the lag while it runs.
+    ['Replica lag', running ? `not measured; Litestream ships the WAL every ${LITESTREAM_SYNC_INTERVAL}` : 'unknown: Litestream is not running'],
+  ];
 }
 
 function healthPage(ctx: AppContext, run: Run): string {
@@ -171,6 +244,9 @@ function healthPage(ctx: AppContext, run: Run): string {
   const appeals = (run('pubs appeals', {}) as { count: number }).count;
   const rows: [string, string][] = [
     ['Version', `${v.version} (${v.commit})`],
+    ...replicationRows(ctx),
+    // svc backup runs as its own process and writes no record the server could read (src/ops/backup.ts).
+    ['Last backup', 'not recorded by svc: svc backup keeps no record; see your backup job'],
     ['Database', `${(size / 1048576).toFixed(1)} MB`],
     ['Write-ahead log', wal === null ? 'none' : `${(wal / 1048576).toFixed(1)} MB`],
     ['E-mails awaiting approval', String(queued)],
@@ -188,9 +264,11 @@ export function renderPage(ctx: AppContext, s: Session, page: PageName, q: Query
         ? boardPage(ctx, s, q)
         : page === 'agents'
           ? agentsPage(s, run, q)
-          : page === 'log'
-            ? logPage(ctx, q)
-            : healthPage(ctx, run);
+          : page === 'outreach'
+            ? outreachPage(s, run)
+            : page === 'log'
+              ? logPage(ctx, q)
+              : healthPage(ctx, run);
   return layout(s, page, body, notice);
 }
 
@@ -210,5 +288,6 @@ main{max-width:72rem;margin:0 auto;padding:1rem}form.act{display:inline-flex;fle
 .card{border:1px solid #ddd;border-radius:6px;padding:.6rem;margin:.6rem 0;list-style:none;overflow-wrap:anywhere}ul.plain{padding:0}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}.error{color:#a00}.done{border-left:4px solid #0a0;padding-left:.6rem}
 .wide{overflow-x:auto}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}
-input,select,button{font:inherit;max-width:100%}dt{font-weight:bold}
+input,select,button{font:inherit;max-width:100%}form.filter{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:end;margin:.6rem 0}form.filter label,.setup label{display:flex;flex-direction:column}.setup form.act{display:flex;gap:.4rem .8rem;align-items:end}dt{font-weight:bold}
+.mail-head{display:grid;grid-template-columns:auto 1fr;gap:.1rem .6rem;margin:.4rem 0}.mail-head dd{margin:0}pre.mail{border-top:1px solid #ddd;padding-top:.4rem}.meta{color:#555}
 @media (max-width:40rem){.wide table,.wide tbody,.wide tr,.wide td{display:block}.wide thead{display:none}.wide tr{border-bottom:1px solid #ddd;padding:.4rem 0}.wide td{border:0;padding:.1rem 0}}`;

@@ -143,9 +143,9 @@ export const consoleRoutes = (ctx: AppContext) => {
       },
       {
         detail: doc({
-          summary: 'A console page: queue, board, agents, log or health',
+          summary: 'A console page: queue, board, agents, outreach, log or health',
           description:
-            'Signed in only (else 303 to /console). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals. board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. log: the full audit log (before). health: version, database and WAL size, queue depths.',
+            'Signed in only (else 303 to /console). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals. board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. outreach: the set-up (outreach status), the configure form and the two channels (set, clear; their URLs never shown). log: the full audit log, 100 a page (before), filtered by action, actor (an account name or cli), target (a part of it) and from/to (YYYY-MM-DD, UTC days, both included). health: version, replication (on or off, Litestream running), last backup (not recorded by svc), database and WAL size, queue depths.',
           tags: TAGS,
           errors: ['INTERNAL'],
           answers: { 200: mediaAnswer('text/html', 'The page.'), 303: redirectAnswer('Not signed in.'), 404: mediaAnswer('text/html', 'No such page.') },
