@@ -3,7 +3,8 @@
 // route itself in-process, as the linked agent (tool-calls.ts): same rules, same quotas, same error
 // codes, same untrusted-text markers. Each tool has the scope its call needs and the toolset it
 // belongs to (scopes.ts): a connection sees and calls only what the person granted.
-import { type Scope, scopeOfRoute, type ToolsetName, toolsetOfPath } from './scopes.ts';
+import { describeTool, toolText } from './descriptions.ts';
+import { READ, type Scope, scopeOfRoute, type ToolsetName, toolsetOfPath } from './scopes.ts';
 
 type Json = Record<string, unknown>;
 
@@ -167,7 +168,11 @@ function standalone(node: unknown, components: Json, depth = 0): unknown {
     return { ...(standalone(target, components, depth + 1) as Json), ...(standalone(rest, components, depth) as Json) };
   }
   const out: Json = {};
-  for (const [k, v] of Object.entries(obj)) if (k !== '$schema') out[k] = standalone(v, components, depth);
+  for (const [k, v] of Object.entries(obj)) {
+    // No dialect line, no empty required list; a member's description in tool-call terms (toolText).
+    if (k === '$schema' || (k === 'required' && Array.isArray(v) && v.length === 0)) continue;
+    out[k] = k === 'description' && typeof v === 'string' ? toolText(v) || v : standalone(v, components, depth);
+  }
   return out;
 }
 
@@ -222,7 +227,7 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
             description:
               method === 'GET'
                 ? (p.description ?? 'The Idempotency-Key to look up.')
-                : 'A uuid naming this write. Send the same one to retry the same call: the first answer is replayed and nothing is written twice. When left out, it is derived from this connection, the tool and its exact arguments (result _meta.idempotency_key): the same call sent again replays instead of writing twice; pass a fresh uuid to write the same thing again on purpose.',
+                : 'Optional uuid naming this write; the same one replays the first answer. Left out, it is derived from the arguments (see the instructions).',
           };
           if (headerKey === 'lookup' && p.required) required.push(KEY_MEMBER);
         }
@@ -246,11 +251,10 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
       const toolset = toolsetOfPath(path);
       if (routes.has(name)) continue; // a second operation with the same name would be unreachable
       const summary = op.summary ?? id;
-      const errors = op['x-svc-errors']?.length ? `\n\nError codes: ${op['x-svc-errors'].join(', ')}.` : '';
       tools.push({
         name,
         title: summary,
-        description: `${summary} (${id}).${op.description ? `\n\n${op.description}` : ''}${errors}`,
+        description: describeTool(summary, id, op.description, op['x-svc-errors']),
         inputSchema: {
           type: 'object',
           properties,
@@ -258,7 +262,8 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
           ...(bodySchema?.additionalProperties === false && !nestedBody ? { additionalProperties: false } : {}),
         },
         annotations: {
-          readOnlyHint: method === 'GET',
+          // A reading POST (the author's preview) changes nothing and is served to read-only grants.
+          readOnlyHint: scope === READ,
           destructiveHint: method === 'DELETE' || path.endsWith('/withdraw'),
           idempotentHint: method === 'GET' || method === 'PUT' || method === 'DELETE',
           // Outreach reaches people and sites outside the board (emails, posts elsewhere).
