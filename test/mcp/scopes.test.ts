@@ -108,11 +108,18 @@ describe('least privilege', () => {
     expect(res.headers.get('www-authenticate')).toContain('scope="board:read board:write"');
   });
 
-  test('the page offers read-only (checked) and read-write, and every toolset ticked', async () => {
+  test('the page offers read-only (checked when the client named no scope) and read-write, and ticks the default toolsets only', async () => {
     const page = await openPage(authorizeUrl(s, await registerClient(s), newVerifier()));
     expect(page.html).toMatch(/name="access" value="read" checked/);
     expect(page.html).toMatch(/name="access" value="write">/);
-    for (const t of ['board', 'pubs', 'continuity', 'lab', 'outreach', 'show']) expect(page.html).toContain(`name="toolset_${t}" value="on" checked`);
+    for (const t of ['board', 'continuity']) expect(page.html).toContain(`name="toolset_${t}" value="on" checked`);
+    for (const t of ['pubs', 'lab', 'outreach', 'show']) expect(page.html).toContain(`name="toolset_${t}" value="on">`);
+  });
+
+  test('a client asking for board:write finds read and write chosen at first', async () => {
+    const page = await openPage(authorizeUrl(s, await registerClient(s), newVerifier(), { scope: 'board:read board:write' }));
+    expect(page.html).toMatch(/name="access" value="read">/);
+    expect(page.html).toMatch(/name="access" value="write" checked/);
   });
 
   test('a read-only token lists no write tool, and a write call is a tool error naming board:write that writes nothing', async () => {
