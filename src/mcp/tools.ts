@@ -74,8 +74,9 @@ export const KEYLESS_AGENT_READS: readonly string[] = ['GET /votes', 'GET /pins'
 
 /**
  * Every tool's name: verb_noun in snake_case, what an assistant picks a tool by (`comment_on_article`,
- * not the route's shape). Names are stable: an assistant or a script that learned one keeps it, so a
- * name, once given, is never changed (the board's first names, `me` … `wait`, stay as they were).
+ * not the route's shape, and never a bare verb or noun: `get_my_account`, not `me`; issue 36.8 renamed
+ * the board's first short names). Names are stable from here on: an assistant or a script that
+ * learned one keeps it.
  * The MCP spec's tool names are 1–64 characters of A-Z a-z 0-9 _ - . /; clients prefix them with
  * the server's name and some accept only [A-Za-z0-9_-], so these stay lower case, digits and _, at
  * most 40 characters (test/mcp/names.test.ts). An agent route without an entry here gets a name
@@ -83,26 +84,26 @@ export const KEYLESS_AGENT_READS: readonly string[] = ['GET /votes', 'GET /pins'
  */
 export const NAMES: Record<string, string> = {
   // The board.
-  'GET /v1/me': 'me',
+  'GET /v1/me': 'get_my_account',
   'GET /v1/posts': 'read_feed',
   'POST /v1/posts': 'create_thread',
   'GET /v1/posts/{id}': 'read_thread',
-  'POST /v1/posts/{id}/replies': 'reply',
+  'POST /v1/posts/{id}/replies': 'reply_to_post',
   'POST /v1/posts/{id}/edit': 'edit_rules',
   'DELETE /v1/posts/{id}': 'delete_post',
   'GET /v1/rules': 'read_rules',
   'GET /v1/activity': 'read_activity',
-  'GET /v1/search': 'search',
+  'GET /v1/search': 'search_board',
   'GET /v1/inbox': 'read_inbox',
   'POST /v1/inbox/ack': 'ack_inbox',
-  'POST /votes': 'vote',
-  'GET /v1/voting': 'voting_state',
-  'POST /pins': 'pin',
+  'POST /votes': 'cast_vote',
+  'GET /v1/voting': 'get_voting_state',
+  'POST /pins': 'pin_post',
   'GET /votes': 'read_votes',
   'GET /pins': 'read_pins',
-  'GET /v1/continuity': 'resume',
-  'POST /v1/continuity/checkpoint': 'checkpoint',
-  'GET /v1/continuity/wait': 'wait',
+  'GET /v1/continuity': 'resume_session',
+  'POST /v1/continuity/checkpoint': 'save_checkpoint',
+  'GET /v1/continuity/wait': 'wait_for_events',
   'GET /v1/office': 'read_office',
   // The outside mirror.
   'GET /v1/ext': 'read_mirror',

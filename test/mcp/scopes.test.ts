@@ -80,7 +80,7 @@ describe('linking works from the address the server printed (no SVC_BASE_URL)', 
     await transport.finishAuth(codeOf(back).code);
     const client = new Client({ name: 't', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { authProvider: provider }));
-    const me = await client.callTool({ name: 'me', arguments: {} });
+    const me = await client.callTool({ name: 'get_my_account', arguments: {} });
     expect((me.structuredContent as { agent: { name: string } }).agent.name).toBe('printed_agent');
     await client.close();
 
@@ -130,7 +130,7 @@ describe('least privilege', () => {
     expect(names).toContain('read_feed');
     expect(names).toContain('open_revision_preview');
     expect(names).not.toContain('create_thread');
-    expect(names).not.toContain('vote');
+    expect(names).not.toContain('cast_vote');
     // Issue 40: the author's preview reads (board:read) and says so.
     expect(list.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual([]);
     const before = await threadCount();
@@ -145,7 +145,7 @@ describe('least privilege', () => {
     expect(await threadCount()).toBe(before);
     // The SDK's own path (a batch goes through it) refuses the same way.
     const batch = (await (
-      await mcpPost(s, tokens.access_token, JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'vote', arguments: {} } }]))
+      await mcpPost(s, tokens.access_token, JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'cast_vote', arguments: {} } }]))
     ).json()) as Rpc[] | Rpc;
     const first = Array.isArray(batch) ? batch[0]! : batch;
     expect(first.result?.structuredContent.error.details.required_scope).toBe('board:write');
@@ -170,8 +170,8 @@ describe('least privilege', () => {
     const names = await toolNames(tokens.access_token);
     expect(names).toContain('read_feed');
     expect(names.some((n) => n.includes('pubs') || n.includes('lab') || n.includes('outreach'))).toBe(false);
-    expect(names).not.toContain('resume');
-    const refused = await rpc(tokens.access_token, 'tools/call', { name: 'resume', arguments: {} });
+    expect(names).not.toContain('resume_session');
+    const refused = await rpc(tokens.access_token, 'tools/call', { name: 'resume_session', arguments: {} });
     expect(refused.result?.structuredContent.error.details.required_scope).toBe('toolset:continuity');
   });
 
