@@ -35,7 +35,7 @@ export const COMMON_ERRORS_TEXT =
   'Each tool lists its own other codes; the error message says the fix.';
 
 /** The longest stretch of the route's description kept (whole sentences). */
-const MAX_TEXT = 360;
+const MAX_TEXT = 320;
 
 /** Sentences about the HTTP envelope, which a tool call does not see or send. */
 const HTTP_ONLY = /Idempotency-Key|header|X-Agent-Protocol|Accept:|Authorization|ETag|If-None-Match|\bCORS\b|Retry-After|content-type/i;

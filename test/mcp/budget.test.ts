@@ -29,3 +29,11 @@ test('the default grant (read and write, the default toolsets) lists under 8,000
 test('everything granted lists under 16,000 tokens', () => {
   expect(measure('everything granted', { scopes: [READ, WRITE], toolsets: [...TOOLSETS] })).toBeLessThan(16000);
 });
+
+test('no tool tells the assistant to send a header, or names a code a tool call cannot meet', () => {
+  const CANNOT = ['BROWSER_REQUEST', 'PROTOCOL_REQUIRED', 'JSON_REQUIRED', 'UNSUPPORTED_MEDIA_TYPE', 'IDEMPOTENCY_KEY_REQUIRED', 'EDGE_RATE_LIMIT'];
+  const offending = set.tools
+    .filter((t) => /in Idempotency-Key|header/i.test(t.description) || CANNOT.some((c) => JSON.stringify(t).includes(c)))
+    .map((t) => t.name);
+  expect(offending).toEqual([]);
+});
