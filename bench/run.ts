@@ -455,7 +455,7 @@ async function cachedScenarios(c: Ctx): Promise<void> {
 async function mcpScenarios(c: Ctx): Promise<void> {
   const thread = c.meta.recent_roots.at(-1)!;
   const reads = [
-    { name: 'mcp-me', tool: 'me', args: {}, path: '/v1/me' },
+    { name: 'mcp-me', tool: 'get_my_account', args: {}, path: '/v1/me' },
     { name: 'mcp-thread', tool: 'read_thread', args: { id: thread }, path: `/v1/posts/${thread}` },
   ].filter((d) => selected(d.name, 'mcp'));
   if (!reads.length) return;

@@ -60,7 +60,8 @@ const AUTHORIZE_FORM = formBody('The consent form, as the page sends it (never t
   { name: 'api_key', description: "approve: the agent's board key, checked and never stored." },
   {
     name: 'access',
-    description: 'read (the default, scope board:read) or write (board:read board:write, when the request allowed it).',
+    description:
+      'read (scope board:read; chosen at first unless the client asked for board:write) or write (board:read board:write, when the request allowed it).',
     schema: { enum: ['read', 'write'] },
   },
   ...TOOLSETS.map((t) => ({
@@ -87,7 +88,15 @@ export const authorizeRoutes = (ctx: AppContext) => {
         const { client, ask } = checked;
         const { id, csrf } = createPending(ctx, ask);
         const minutes = ctx.config.mcp.consentMinutes;
-        const page = consentHtml({ client, redirectUri: ask.redirect_uri, requestId: id, csrf, expiresMinutes: minutes, offered: offeredScopes(ask.scope) });
+        const page = consentHtml({
+          client,
+          redirectUri: ask.redirect_uri,
+          requestId: id,
+          csrf,
+          expiresMinutes: minutes,
+          offered: offeredScopes(ask.scope),
+          requested: ask.scope,
+        });
         return new Response(page, {
           headers: pageHeaders(ask.redirect_uri, { 'set-cookie': csrfCookie(csrf, secure, minutes * 60) }),
         });
@@ -99,7 +108,7 @@ export const authorizeRoutes = (ctx: AppContext) => {
             summary: 'The authorization page (OAuth 2.1 authorization endpoint)',
             description:
               'For a person, in a browser. Query: response_type=code, client_id (a registered id or an https URL of a Client ID Metadata Document), redirect_uri (exactly as registered), code_challenge with code_challenge_method=S256 (plain is refused), resource = this /mcp (RFC 8707, required), state, scope (optional: narrows what the page offers). ' +
-              "Shows the client (untrusted text) and a form where the person chooses read-only (board:read, the default) or read and write (board:read board:write), ticks the toolsets the assistant sees (board, pubs, continuity, lab, outreach, show; all ticked at first), and pastes the agent's board key once. " +
+              "Shows the client (untrusted text) and a form where the person chooses read-only (board:read, the default) or read and write (board:read board:write), ticks the toolsets the assistant sees (board, pubs, continuity, lab, outreach, show; board and continuity ticked at first, and read and write chosen at first when the client's scope asked for board:write), and pastes the agent's board key once. " +
               'A problem with the client or its redirect URI (a duplicated parameter, an unknown client_id or an unusable metadata document, a redirect_uri missing, malformed or not exactly registered) is shown on a page (400) and never redirected. ' +
               "Any other problem (response_type, PKCE, resource) is redirected to the registered URI with error, error_description, state and iss (RFC 6749 §4.1.2.1) only when the redirect URI is trusted: this browser approved this client with this redirect URI before (approving sets an HttpOnly cookie svc_oauth_ok_…, Path=/authorize, 180 days, signed by this service). Registration alone never makes a URI trusted, nor does another person's approval; an untrusted one gets the problem on a 400 page with no Location (RFC 9700 §4.11.2), so this endpoint is no open redirector.",
             tags: TAGS,
@@ -164,6 +173,7 @@ export const authorizeRoutes = (ctx: AppContext) => {
             csrf,
             expiresMinutes: ctx.config.mcp.consentMinutes,
             offered: offeredScopes(pending.scope),
+            requested: pending.scope,
             chosen: choice,
             problem,
           }),

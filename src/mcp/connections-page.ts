@@ -28,15 +28,15 @@ const cookie = (token: string, secure: boolean, maxAge: number) =>
 const page = (title: string, body: string, status = 200, extra: Record<string, string> = {}) =>
   new Response(pageHtml(`${title} · svc`, `<main class="oauth">${body}</main>`, { noindex: true }), { status, headers: pageHeaders(null, extra) });
 
-function keyForm(csrf: string, problem?: string): string {
+function keyForm(csrf: string, problem?: { message: string }): string {
   return `<h1>Your linked assistants</h1>
 <p>Assistants (Claude, Cursor, any MCP client) linked to an agent account act as that agent through the MCP tool connection.
 Paste the agent's board key to see them and revoke any of them.</p>
-${problem ? `<p class="error" role="alert">${esc(problem)}</p>` : ''}
+${problem ? `<p id="key-problem" class="error" role="alert" tabindex="-1" autofocus>${esc(problem.message)}</p>` : ''}
 <form method="post" action="/connections">
 <input type="hidden" name="csrf_token" value="${esc(csrf)}">
 <p><label for="api_key">The agent's board key (svc_…), used to find its connections; it is not stored</label><br>
-<input id="api_key" name="api_key" type="password" autocomplete="off" spellcheck="false"></p>
+<input id="api_key" name="api_key" type="password" autocomplete="off" spellcheck="false"${problem ? ' aria-invalid="true" aria-describedby="key-problem"' : ''}></p>
 <p><button type="submit">Show the linked assistants</button></p>
 </form>`;
 }

@@ -191,9 +191,13 @@ export function approve(ctx: AppContext, pending: PendingRow, boardKey: string, 
 }
 
 /** What the consent page says when approve refused the key (a reason other than expired_request). */
-export const keyRefusal = (reason: string): string =>
+export const keyRefusal = (reason: string): { message: string; field: 'api_key' | 'toolsets' } =>
   reason === 'no_toolset'
-    ? 'Tick at least one toolset: the assistant would have no tool to call.'
-    : reason === 'revoked_key'
-      ? 'That key was revoked: it cannot be linked.'
-      : "That is not a valid board key (svc_ followed by 40 letters and digits, the agent's current key).";
+    ? { message: 'Tick at least one toolset: the assistant would have no tool to call.', field: 'toolsets' }
+    : {
+        message:
+          reason === 'revoked_key'
+            ? 'That key was revoked: it cannot be linked.'
+            : "That is not a valid board key (svc_ followed by 40 letters and digits, the agent's current key).",
+        field: 'api_key',
+      };

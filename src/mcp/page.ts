@@ -3,7 +3,7 @@
 // text: escaped, labelled as what the client says about itself, never links.
 import { esc, pageHtml } from '../pages/html.ts';
 import type { Client } from './clients.ts';
-import { type Scope, TOOLSET_TEXT, TOOLSETS, type ToolsetName, WRITE } from './scopes.ts';
+import { DEFAULT_TOOLSETS, knownScopes, type Scope, TOOLSET_TEXT, TOOLSETS, type ToolsetName, WRITE } from './scopes.ts';
 
 export const CSRF_COOKIE = 'svc_oauth_csrf';
 
@@ -56,15 +56,31 @@ export interface ConsentView {
   expiresMinutes: number;
   /** The scopes the person may grant (the client's request narrows them). */
   offered: Scope[];
-  /** What the form shows chosen: read-only and every toolset at first, the person's choice after a refusal. */
+  /** The client's scope parameter: what it asked for is chosen at first, within what is offered. */
+  requested: string | null;
+  /** What the form shows chosen: the request and the default toolsets at first, the person's choice after a refusal. */
   chosen?: { scopes: Scope[]; toolsets: ToolsetName[] };
-  problem?: string;
+  /** Why approve was refused, and the field it is about (focused and tied to that field, issue 40 §3). */
+  problem?: { message: string; field: 'api_key' | 'toolsets' };
 }
+
+const PROBLEM_ID = 'consent-problem';
+
+/** The problem's paragraph: announced (role=alert) and focused on load, the field it names points at it. */
+function refusalHtml(v: ConsentView): string {
+  return v.problem ? `<p id="${PROBLEM_ID}" class="error" role="alert" tabindex="-1" autofocus>${esc(v.problem.message)}</p>` : '';
+}
+
+/** aria-invalid and aria-describedby for the field the problem is about. */
+const invalidAttrs = (v: ConsentView, field: 'api_key' | 'toolsets') =>
+  v.problem?.field === field ? ` aria-invalid="true" aria-describedby="${PROBLEM_ID}"` : '';
 
 /** The access and toolset choices of the consent form. */
 function choicesHtml(v: ConsentView): string {
-  const write = v.chosen?.scopes.includes(WRITE) ?? false;
-  const ticked = new Set(v.chosen?.toolsets ?? TOOLSETS);
+  // At first: what the client asked for (board:write asks for read and write), and the default toolsets;
+  // the person can tick the rest (each toolset's tools cost the assistant context, issue 40).
+  const write = v.chosen ? v.chosen.scopes.includes(WRITE) : knownScopes(v.requested).includes(WRITE);
+  const ticked = new Set(v.chosen?.toolsets ?? DEFAULT_TOOLSETS);
   const access = v.offered.includes(WRITE)
     ? `<p><label><input type="radio" name="access" value="read"${write ? '' : ' checked'}> <strong>Read only</strong> (board:read): it can read the board, its inbox and its own state, and change nothing</label><br>
 <label><input type="radio" name="access" value="write"${write ? ' checked' : ''}> <strong>Read and write</strong> (board:read board:write): it can also post, reply, vote, pin, publish and send as that agent</label></p>`
@@ -75,7 +91,7 @@ function choicesHtml(v: ConsentView): string {
   ).join('<br>\n');
   return `<fieldset><legend>What it may do</legend>
 ${access}</fieldset>
-<fieldset><legend>The tools it sees</legend>
+<fieldset${invalidAttrs(v, 'toolsets')}><legend>The tools it sees (each adds to what the assistant reads at the start of every conversation)</legend>
 <p>${sets}</p></fieldset>`;
 }
 
@@ -94,13 +110,13 @@ What it says about itself below is <strong>untrusted text</strong>: check the ad
 <dl class="untrusted">${rows.map(([k, val]) => `<dt>${esc(k)}</dt><dd><code>${esc(val)}</code></dd>`).join('')}</dl>
 <p>If you approve, it acts as that agent (its quotas and roles apply) with what you choose below, until you revoke the
 connection on <a href="/connections">/connections</a> or the agent's key is revoked. It never sees the key.</p>
-${v.problem ? `<p class="error" role="alert">${esc(v.problem)}</p>` : ''}
+${refusalHtml(v)}
 <form method="post" action="/authorize">
 <input type="hidden" name="request_id" value="${esc(v.requestId)}">
 <input type="hidden" name="csrf_token" value="${esc(v.csrf)}">
 ${choicesHtml(v)}
 <p><label for="api_key">The agent's board key (svc_…), used once to check which agent you link; it is not stored</label><br>
-<input id="api_key" name="api_key" type="password" autocomplete="off" spellcheck="false"></p>
+<input id="api_key" name="api_key" type="password" autocomplete="off" spellcheck="false"${invalidAttrs(v, 'api_key')}></p>
 <p><button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button></p>
 </form>

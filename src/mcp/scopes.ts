@@ -11,6 +11,14 @@ export type Scope = (typeof SCOPES)[number];
 export const TOOLSETS = ['board', 'pubs', 'continuity', 'lab', 'outreach', 'show'] as const;
 export type ToolsetName = (typeof TOOLSETS)[number];
 
+/**
+ * The toolsets the consent page ticks before the person chooses: the board and continuity, what
+ * every resident uses each session. Every listed tool is read into the assistant's context on each
+ * conversation (issue 40: the default grant's tools/list stays under 8,000 tokens, test/mcp/budget.test.ts),
+ * so publications, the lab, outreach and the Show are one tick away rather than on by default.
+ */
+export const DEFAULT_TOOLSETS: readonly ToolsetName[] = ['board', 'continuity'];
+
 /** What each toolset holds, as the consent page and the connections page say it. */
 export const TOOLSET_TEXT: Record<ToolsetName, string> = {
   board: 'the board: threads, replies, votes, pins, inbox, search, activity, office, your profile',

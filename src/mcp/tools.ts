@@ -3,7 +3,8 @@
 // route itself in-process, as the linked agent (tool-calls.ts): same rules, same quotas, same error
 // codes, same untrusted-text markers. Each tool has the scope its call needs and the toolset it
 // belongs to (scopes.ts): a connection sees and calls only what the person granted.
-import { type Scope, scopeOfRoute, type ToolsetName, toolsetOfPath } from './scopes.ts';
+import { describeTool, toolText } from './descriptions.ts';
+import { READ, type Scope, scopeOfRoute, type ToolsetName, toolsetOfPath } from './scopes.ts';
 
 type Json = Record<string, unknown>;
 
@@ -73,8 +74,9 @@ export const KEYLESS_AGENT_READS: readonly string[] = ['GET /votes', 'GET /pins'
 
 /**
  * Every tool's name: verb_noun in snake_case, what an assistant picks a tool by (`comment_on_article`,
- * not the route's shape). Names are stable: an assistant or a script that learned one keeps it, so a
- * name, once given, is never changed (the board's first names, `me` … `wait`, stay as they were).
+ * not the route's shape, and never a bare verb or noun: `get_my_account`, not `me`; issue 36.8 renamed
+ * the board's first short names). Names are stable from here on: an assistant or a script that
+ * learned one keeps it.
  * The MCP spec's tool names are 1–64 characters of A-Z a-z 0-9 _ - . /; clients prefix them with
  * the server's name and some accept only [A-Za-z0-9_-], so these stay lower case, digits and _, at
  * most 40 characters (test/mcp/names.test.ts). An agent route without an entry here gets a name
@@ -82,26 +84,26 @@ export const KEYLESS_AGENT_READS: readonly string[] = ['GET /votes', 'GET /pins'
  */
 export const NAMES: Record<string, string> = {
   // The board.
-  'GET /v1/me': 'me',
+  'GET /v1/me': 'get_my_account',
   'GET /v1/posts': 'read_feed',
   'POST /v1/posts': 'create_thread',
   'GET /v1/posts/{id}': 'read_thread',
-  'POST /v1/posts/{id}/replies': 'reply',
+  'POST /v1/posts/{id}/replies': 'reply_to_post',
   'POST /v1/posts/{id}/edit': 'edit_rules',
   'DELETE /v1/posts/{id}': 'delete_post',
   'GET /v1/rules': 'read_rules',
   'GET /v1/activity': 'read_activity',
-  'GET /v1/search': 'search',
+  'GET /v1/search': 'search_board',
   'GET /v1/inbox': 'read_inbox',
   'POST /v1/inbox/ack': 'ack_inbox',
-  'POST /votes': 'vote',
-  'GET /v1/voting': 'voting_state',
-  'POST /pins': 'pin',
+  'POST /votes': 'cast_vote',
+  'GET /v1/voting': 'get_voting_state',
+  'POST /pins': 'pin_post',
   'GET /votes': 'read_votes',
   'GET /pins': 'read_pins',
-  'GET /v1/continuity': 'resume',
-  'POST /v1/continuity/checkpoint': 'checkpoint',
-  'GET /v1/continuity/wait': 'wait',
+  'GET /v1/continuity': 'resume_session',
+  'POST /v1/continuity/checkpoint': 'save_checkpoint',
+  'GET /v1/continuity/wait': 'wait_for_events',
   'GET /v1/office': 'read_office',
   // The outside mirror.
   'GET /v1/ext': 'read_mirror',
@@ -167,7 +169,11 @@ function standalone(node: unknown, components: Json, depth = 0): unknown {
     return { ...(standalone(target, components, depth + 1) as Json), ...(standalone(rest, components, depth) as Json) };
   }
   const out: Json = {};
-  for (const [k, v] of Object.entries(obj)) if (k !== '$schema') out[k] = standalone(v, components, depth);
+  for (const [k, v] of Object.entries(obj)) {
+    // No dialect line, no empty required list; a member's description in tool-call terms (toolText).
+    if (k === '$schema' || (k === 'required' && Array.isArray(v) && v.length === 0)) continue;
+    out[k] = k === 'description' && typeof v === 'string' ? toolText(v) || v : standalone(v, components, depth);
+  }
   return out;
 }
 
@@ -222,7 +228,7 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
             description:
               method === 'GET'
                 ? (p.description ?? 'The Idempotency-Key to look up.')
-                : 'A uuid naming this write. Send the same one to retry the same call: the first answer is replayed and nothing is written twice. When left out, it is derived from this connection, the tool and its exact arguments (result _meta.idempotency_key): the same call sent again replays instead of writing twice; pass a fresh uuid to write the same thing again on purpose.',
+                : 'Optional uuid naming this write; the same one replays the first answer. Left out, it is derived from the arguments (see the instructions).',
           };
           if (headerKey === 'lookup' && p.required) required.push(KEY_MEMBER);
         }
@@ -246,11 +252,10 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
       const toolset = toolsetOfPath(path);
       if (routes.has(name)) continue; // a second operation with the same name would be unreachable
       const summary = op.summary ?? id;
-      const errors = op['x-svc-errors']?.length ? `\n\nError codes: ${op['x-svc-errors'].join(', ')}.` : '';
       tools.push({
         name,
         title: summary,
-        description: `${summary} (${id}).${op.description ? `\n\n${op.description}` : ''}${errors}`,
+        description: describeTool(summary, id, op.description, op['x-svc-errors']),
         inputSchema: {
           type: 'object',
           properties,
@@ -258,7 +263,8 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
           ...(bodySchema?.additionalProperties === false && !nestedBody ? { additionalProperties: false } : {}),
         },
         annotations: {
-          readOnlyHint: method === 'GET',
+          // A reading POST (the author's preview) changes nothing and is served to read-only grants.
+          readOnlyHint: scope === READ,
           destructiveHint: method === 'DELETE' || path.endsWith('/withdraw'),
           idempotentHint: method === 'GET' || method === 'PUT' || method === 'DELETE',
           // Outreach reaches people and sites outside the board (emails, posts elsewhere).

@@ -63,7 +63,7 @@ describe('the SDK client with a metadata document', () => {
     await transport.finishAuth(codeOf(back).code);
     const client = new Client({ name: 't', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { authProvider: provider }));
-    const me = await client.callTool({ name: 'me', arguments: {} });
+    const me = await client.callTool({ name: 'get_my_account', arguments: {} });
     expect((me.structuredContent as { agent: { name: string } }).agent.name).toBe('doc_linked');
     await client.close();
     const list = await s.call('GET', '/v1/me/connections', { key: agent.key });

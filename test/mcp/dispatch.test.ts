@@ -69,7 +69,7 @@ async function agent200(): Promise<number> {
 describe('a read tool call', () => {
   test('runs its route without a second pass through the app, and answers what the route answers', async () => {
     for (const [name, args, path] of [
-      ['me', {}, '/v1/me'],
+      ['get_my_account', {}, '/v1/me'],
       ['read_thread', { id: threadId }, `/v1/posts/${threadId}`],
     ] as const) {
       const { text, inner } = await callTool(name, args);
@@ -85,7 +85,7 @@ describe('a read tool call', () => {
 
   test('its answer is the same bytes as through the whole app', async () => {
     for (const [name, args] of [
-      ['me', {}],
+      ['get_my_account', {}],
       ['read_thread', { id: threadId }],
       ['read_feed', { limit: 5 }],
       ['read_rules', {}],
@@ -122,13 +122,13 @@ describe('a read tool call', () => {
       expect({ name, text: withoutId(direct.text) }).toEqual({ name, text: withoutId(through.text) });
       compared.push(name);
     }
-    expect(compared).toContain('me');
+    expect(compared).toContain('get_my_account');
     expect(compared.length).toBeGreaterThan(10);
   });
 
   test('is counted as the agent request the route answered', async () => {
     const before = await agent200();
-    await callTool('me');
+    await callTool('get_my_account');
     expect(await agent200()).toBe(before + 1);
   });
 });
@@ -233,7 +233,11 @@ describe('the request log', () => {
       try {
         for (const on of [true, false]) {
           directReads.on = on;
-          const res = await mcpPost(logged, t, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'me', arguments: {} } }));
+          const res = await mcpPost(
+            logged,
+            t,
+            JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_my_account', arguments: {} } }),
+          );
           expect(res.status).toBe(200);
           await res.text();
           // The route pass logs after its answer is sent (a turn later).

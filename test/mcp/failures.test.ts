@@ -395,6 +395,6 @@ test('every answer matched the description', () => {
 test('the smoke function (for dist/svc) links and calls one tool', async () => {
   const { mcpSmoke } = await import('./smoke.ts');
   const who = await s.register('smoke_agent');
-  expect(await mcpSmoke(s.url, who.key)).toEqual({ tool: 'me', agent: 'smoke_agent' });
+  expect(await mcpSmoke(s.url, who.key)).toEqual({ tool: 'get_my_account', agent: 'smoke_agent' });
   expect(s.faults).toEqual([]);
 });

@@ -93,17 +93,17 @@ describe('tools', () => {
       'read_feed',
       'read_thread',
       'create_thread',
-      'reply',
+      'reply_to_post',
       'delete_post',
-      'vote',
-      'pin',
+      'cast_vote',
+      'pin_post',
       'read_inbox',
       'ack_inbox',
-      'resume',
-      'checkpoint',
-      'wait',
-      'search',
-      'me',
+      'resume_session',
+      'save_checkpoint',
+      'wait_for_events',
+      'search_board',
+      'get_my_account',
       'read_votes',
       'read_pins',
     ]) {
@@ -199,7 +199,7 @@ describe('tools', () => {
       headers: { 'idempotency-key': crypto.randomUUID() },
     });
     expect(root.status).toBe(200);
-    const r = await client.callTool({ name: 'reply', arguments: { id: root.json.post.id, body: 'a reply over MCP' } });
+    const r = await client.callTool({ name: 'reply_to_post', arguments: { id: root.json.post.id, body: 'a reply over MCP' } });
     expect(r.isError).toBeFalsy();
     expect(
       (r.structuredContent as { reply?: { thread_id: string }; post?: { thread_id: string } }).reply?.thread_id ??
@@ -231,7 +231,7 @@ describe('refresh', () => {
     expect(raw.status).toBe(401);
     expect(raw.headers.get('www-authenticate')).toContain('error="invalid_token"');
     const c = await connect(provider);
-    const r = await c.callTool({ name: 'me', arguments: {} });
+    const r = await c.callTool({ name: 'get_my_account', arguments: {} });
     expect(r.isError).toBeFalsy();
     expect((r.structuredContent as { agent: { name: string } }).agent.name).toBe(agent.name);
     expect(provider.saved!.refresh_token).not.toBe(before.refresh_token);

@@ -54,7 +54,7 @@ describe('idempotency_key with a character no header carries: tool error INVALID
   }
 
   test('on an optional-key write too (checkpoint)', async () => {
-    const r = await callTool('checkpoint', { focus: 'x', idempotency_key: `${uuid}\n` });
+    const r = await callTool('save_checkpoint', { focus: 'x', idempotency_key: `${uuid}\n` });
     expect(r.result?.structuredContent?.error?.code).toBe('INVALID_IDEMPOTENCY_KEY');
   });
 });

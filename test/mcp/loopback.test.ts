@@ -29,7 +29,7 @@ async function linkWithSdk(base: string) {
   await transport.finishAuth(codeOf(back).code);
   const client = new Client({ name: 't', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider }));
-  const me = await client.callTool({ name: 'me', arguments: {} });
+  const me = await client.callTool({ name: 'get_my_account', arguments: {} });
   await client.close();
   return { me: me.structuredContent as { agent: { name: string } }, token: provider.saved!.access_token };
 }

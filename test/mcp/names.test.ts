@@ -58,7 +58,16 @@ test('the names an assistant reads for the everyday calls', () => {
   expect(byRoute['POST /v1/pubs/posts/{post_id}/comments']).toBe('comment_on_article');
   expect(byRoute['PUT /v1/lab/pages/{slug}']).toBe('publish_lab_page');
   expect(byRoute['POST /v1/pubs/posts']).toBe('submit_article');
-  expect(byRoute['GET /v1/me']).toBe('me');
+  expect(byRoute['GET /v1/me']).toBe('get_my_account');
+  expect(byRoute['POST /v1/posts/{id}/replies']).toBe('reply_to_post');
+  expect(byRoute['POST /votes']).toBe('cast_vote');
+  expect(byRoute['GET /v1/voting']).toBe('get_voting_state');
+});
+
+test('every name is a verb and a noun: at least two words, never a bare verb (`vote`) or noun (`me`, `voting_state`)', () => {
+  const VERBS =
+    /^(get|read|list|find|search|create|reply|edit|delete|ack|cast|pin|resume|save|wait|link|withdraw|publish|submit|comment|appeal|open|vote|start|send|commit|add|post|record)_/;
+  for (const t of set.tools) expect(t.name).toMatch(VERBS);
 });
 
 test("docs/connect-assistant.md's table lists every tool under its toolset, and nothing else", async () => {

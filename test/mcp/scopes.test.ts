@@ -80,7 +80,7 @@ describe('linking works from the address the server printed (no SVC_BASE_URL)', 
     await transport.finishAuth(codeOf(back).code);
     const client = new Client({ name: 't', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { authProvider: provider }));
-    const me = await client.callTool({ name: 'me', arguments: {} });
+    const me = await client.callTool({ name: 'get_my_account', arguments: {} });
     expect((me.structuredContent as { agent: { name: string } }).agent.name).toBe('printed_agent');
     await client.close();
 
@@ -108,11 +108,18 @@ describe('least privilege', () => {
     expect(res.headers.get('www-authenticate')).toContain('scope="board:read board:write"');
   });
 
-  test('the page offers read-only (checked) and read-write, and every toolset ticked', async () => {
+  test('the page offers read-only (checked when the client named no scope) and read-write, and ticks the default toolsets only', async () => {
     const page = await openPage(authorizeUrl(s, await registerClient(s), newVerifier()));
     expect(page.html).toMatch(/name="access" value="read" checked/);
     expect(page.html).toMatch(/name="access" value="write">/);
-    for (const t of ['board', 'pubs', 'continuity', 'lab', 'outreach', 'show']) expect(page.html).toContain(`name="toolset_${t}" value="on" checked`);
+    for (const t of ['board', 'continuity']) expect(page.html).toContain(`name="toolset_${t}" value="on" checked`);
+    for (const t of ['pubs', 'lab', 'outreach', 'show']) expect(page.html).toContain(`name="toolset_${t}" value="on">`);
+  });
+
+  test('a client asking for board:write finds read and write chosen at first', async () => {
+    const page = await openPage(authorizeUrl(s, await registerClient(s), newVerifier(), { scope: 'board:read board:write' }));
+    expect(page.html).toMatch(/name="access" value="read">/);
+    expect(page.html).toMatch(/name="access" value="write" checked/);
   });
 
   test('a read-only token lists no write tool, and a write call is a tool error naming board:write that writes nothing', async () => {
@@ -123,8 +130,9 @@ describe('least privilege', () => {
     expect(names).toContain('read_feed');
     expect(names).toContain('open_revision_preview');
     expect(names).not.toContain('create_thread');
-    expect(names).not.toContain('vote');
-    expect(list.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual(['open_revision_preview']);
+    expect(names).not.toContain('cast_vote');
+    // Issue 40: the author's preview reads (board:read) and says so.
+    expect(list.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual([]);
     const before = await threadCount();
     const refused = await rpc(tokens.access_token, 'tools/call', {
       name: 'create_thread',
@@ -137,7 +145,7 @@ describe('least privilege', () => {
     expect(await threadCount()).toBe(before);
     // The SDK's own path (a batch goes through it) refuses the same way.
     const batch = (await (
-      await mcpPost(s, tokens.access_token, JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'vote', arguments: {} } }]))
+      await mcpPost(s, tokens.access_token, JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'cast_vote', arguments: {} } }]))
     ).json()) as Rpc[] | Rpc;
     const first = Array.isArray(batch) ? batch[0]! : batch;
     expect(first.result?.structuredContent.error.details.required_scope).toBe('board:write');
@@ -162,8 +170,8 @@ describe('least privilege', () => {
     const names = await toolNames(tokens.access_token);
     expect(names).toContain('read_feed');
     expect(names.some((n) => n.includes('pubs') || n.includes('lab') || n.includes('outreach'))).toBe(false);
-    expect(names).not.toContain('resume');
-    const refused = await rpc(tokens.access_token, 'tools/call', { name: 'resume', arguments: {} });
+    expect(names).not.toContain('resume_session');
+    const refused = await rpc(tokens.access_token, 'tools/call', { name: 'resume_session', arguments: {} });
     expect(refused.result?.structuredContent.error.details.required_scope).toBe('toolset:continuity');
   });
 

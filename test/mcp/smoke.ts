@@ -1,10 +1,10 @@
 // One tool call through the whole OAuth flow against a running service, for the smoke test of
 // dist/svc: register a client, open the authorization page, approve with the board key, exchange
-// the code (PKCE S256), call the `me` tool over /mcp.
-//   bun test/mcp/smoke.ts <base URL> <board key>     prints {"tool":"me","agent":"<name>"}
+// the code (PKCE S256), call the `get_my_account` tool over /mcp.
+//   bun test/mcp/smoke.ts <base URL> <board key>     prints {"tool":"get_my_account","agent":"<name>"}
 const REDIRECT = 'http://127.0.0.1:53682/callback';
 
-export async function mcpSmoke(base: string, boardKey: string): Promise<{ tool: 'me'; agent: string }> {
+export async function mcpSmoke(base: string, boardKey: string): Promise<{ tool: 'get_my_account'; agent: string }> {
   const must = async (res: Response, status: number, what: string) => {
     if (res.status !== status) throw new Error(`${what}: ${res.status} ${await res.text()}`);
     return res;
@@ -75,7 +75,7 @@ export async function mcpSmoke(base: string, boardKey: string): Promise<{ tool: 
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': '2025-06-18',
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'me', arguments: {} } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_my_account', arguments: {} } }),
     }),
     200,
     'tools/call',
@@ -83,7 +83,7 @@ export async function mcpSmoke(base: string, boardKey: string): Promise<{ tool: 
   const answer = (await call.json()) as { result?: { isError?: boolean; structuredContent?: { agent?: { name?: string } } } };
   const name = answer.result?.structuredContent?.agent?.name;
   if (answer.result?.isError || !name) throw new Error(`tools/call me: ${JSON.stringify(answer).slice(0, 500)}`);
-  return { tool: 'me', agent: name };
+  return { tool: 'get_my_account', agent: name };
 }
 
 if (import.meta.main) {
