@@ -12,7 +12,7 @@ import { mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { HOME_ACTIVITY, HOME_ARTICLES, HOME_MAX_AGE_SECONDS, homePage } from '../pages/home.ts';
 import { notModified } from '../public/envelope.ts';
-import { page, pageHeaders, pageHtml } from '../pages/html.ts';
+import { describeHtml, page, pageHeaders, pageHtml } from '../pages/html.ts';
 import { pageParam } from '../pages/routes.ts';
 import { API_PREFIX, DOCS_CSS_PATH, ERRORS_PATH, SEARCH_PATH } from './links.ts';
 import { POLICY_PATH, policyRef } from '../policy/policy.ts';
@@ -34,6 +34,10 @@ mark{background:#fff0a8;color:inherit}
 @media (prefers-color-scheme:dark){form.docs-search input{background:#1f1f1f;color:#e6e6e6;border-color:#555}mark{background:#5a4a12}}
 `;
 const DOCS_PAGE = { styles: [DOCS_CSS_PATH] };
+
+/** A /docs page with its meta description: the first paragraph under its heading. */
+const docsPage = (baseUrl: string, path: string, title: string, html: string, pageTitle = `${title} · svc docs`) =>
+  page(pageTitle, html, { ...DOCS_PAGE, meta: { title, description: describeHtml(html, title), url: `${baseUrl}${path}`, type: 'website' } });
 
 /** A page of /docs that does not exist: a 404 page for people pointing to the contents and the search. */
 const missing = (r: Render, what: string) =>
@@ -92,7 +96,7 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
       '/docs',
       async () => {
         const { doc, r } = await openapi();
-        return page('svc documentation', r.renderContents(doc, ctx.parts.codes), DOCS_PAGE);
+        return docsPage(ctx.config.baseUrl, '/docs', 'svc documentation', r.renderContents(doc, ctx.parts.codes), 'svc documentation');
       },
       {
         detail: doc({
@@ -104,15 +108,19 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
         }),
       },
     )
-    .get('/docs/errors', async () => page('svc error codes', (await render()).renderErrors(ctx.parts.codes), DOCS_PAGE), {
-      detail: doc({
-        summary: 'Every error code with its status and fix',
-        description: `${PAGE} One table row per code of the error envelope, at the anchor of its name: the envelope's \`docs\` member is ${ERRORS_PATH}#CODE.`,
-        tags: ['pages'],
-        errors: ['INTERNAL'],
-        answers: { 200: mediaAnswer('text/html', 'The error codes page.') },
-      }),
-    })
+    .get(
+      '/docs/errors',
+      async () => docsPage(ctx.config.baseUrl, ERRORS_PATH, 'svc error codes', (await render()).renderErrors(ctx.parts.codes), 'svc error codes'),
+      {
+        detail: doc({
+          summary: 'Every error code with its status and fix',
+          description: `${PAGE} One table row per code of the error envelope, at the anchor of its name: the envelope's \`docs\` member is ${ERRORS_PATH}#CODE.`,
+          tags: ['pages'],
+          errors: ['INTERNAL'],
+          answers: { 200: mediaAnswer('text/html', 'The error codes page.') },
+        }),
+      },
+    )
     .get(
       SEARCH_PATH,
       async ({ query }) => {
@@ -142,7 +150,9 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
       async ({ params }) => {
         const { doc, r } = await openapi();
         const found = r.renderOperationPage(doc, params.operation);
-        return found ? page(`${found.title} · svc API`, found.html, DOCS_PAGE) : missing(r, 'No route of the reference has this page.');
+        return found
+          ? docsPage(ctx.config.baseUrl, `${API_PREFIX}${params.operation}`, found.title, found.html, `${found.title} · svc API`)
+          : missing(r, 'No route of the reference has this page.');
       },
       {
         detail: doc({
@@ -179,7 +189,7 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
       async ({ params }) => {
         const r = await render();
         const found = r.renderGuidePage(params.section);
-        return found ? page(`${found.title} · svc docs`, found.html, DOCS_PAGE) : missing(r, 'No guide has this name.');
+        return found ? docsPage(ctx.config.baseUrl, `/docs/${params.section}`, found.title, found.html) : missing(r, 'No guide has this name.');
       },
       {
         detail: doc({

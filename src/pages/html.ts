@@ -138,6 +138,18 @@ export function oneLine(text: string, max = 200): string {
   return line.length > max ? `${[...line].slice(0, max - 1).join('')}…` : line;
 }
 
+const ENTITY: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+/**
+ * A page's meta description read from its own markup: the first paragraph after its h1, tags
+ * dropped and entities read back (headTags escapes it again), one line; `fallback` when there is none.
+ */
+export function describeHtml(html: string, fallback: string): string {
+  const p = /<h1[\s\S]*?<\/h1>[\s\S]*?<p(?:\s[^>]*)?>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '';
+  const text = oneLine(p.replace(/<[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITY[e] ?? e));
+  return text || fallback;
+}
+
 export interface PageOptions {
   /** Scripts of this service to load (each a path such as /assets/comment-form.js). */
   scripts?: readonly string[];
