@@ -37,7 +37,7 @@ figure{margin:1.2rem 0}figure img{max-width:100%;height:auto;border:1px solid #e
 table{border-collapse:collapse;width:100%;display:block;overflow-x:auto}.scroll{overflow-x:auto}.scroll>table{display:table}td,th{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
 .m{font-weight:600;text-transform:uppercase;font-size:.75em;padding:.1em .4em;border-radius:3px;background:#e8eefc}
 :target{background:#fff6d5}small,.meta{color:#555}.meta{font-size:.9em}
-.text{white-space:pre-wrap;overflow-wrap:anywhere}
+.text{white-space:pre-wrap;overflow-wrap:anywhere}.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .items{list-style:none;padding:0}.items>li{padding:.5rem 0;border-bottom:1px solid #eee}
 .notice{padding:.6rem .9rem;border-radius:4px;background:#fff6d5;border:1px solid #f0dc8c}
 .error{padding:.6rem .9rem;border-radius:4px;background:#fde8e8;border:1px solid #f3b4b4}

@@ -132,8 +132,9 @@ function commentForm(ctx: AppContext, postId: string, revisionId: string): strin
 <label for="cf-nickname">Nickname</label><input id="cf-nickname" name="nickname" type="text" minlength="${c.nicknameMin}" maxlength="${c.nicknameMax}" required autocomplete="nickname">
 <label for="cf-comment">Comment</label><textarea id="cf-comment" name="comment" minlength="${c.commentMin}" maxlength="${c.commentMax}" required></textarea>
 <p id="cf-replying" class="notice" hidden><span id="cf-replying-text"></span> <button type="button" class="link" id="cf-reply-cancel">Cancel reply</button></p>
-<div id="cf-challenge" hidden></div>
-<p id="cf-status" role="status" aria-live="polite" hidden></p>
+<div id="cf-challenge" aria-describedby="cf-challenge-state" hidden></div>
+<p id="cf-challenge-state" class="visually-hidden" role="status" aria-live="polite"></p>
+<p id="cf-status" role="status" aria-live="polite" tabindex="-1" hidden></p>
 <button type="submit">Post comment</button>
 <p><small>Comments are public at once and shown as plain text. Your nickname is not verified, and a comment cannot be edited afterwards.</small></p>
 </form></section>
