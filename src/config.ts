@@ -31,6 +31,8 @@ export interface CoreConfig {
   registerPerHour: number; // 0 = off
   publicReadsPerMinute: number; // 0 = off
   trustProxy: boolean;
+  /** The Strict-Transport-Security value sent on every answer, or null (SVC_HSTS; on by default behind https). */
+  hsts: string | null;
   fetchAllowLoopback: boolean; // SVC_FETCH_ALLOW_LOOPBACK=1, tests only: the server-side fetcher may reach loopback
   maxRequestBytes: number; // serialized request budget
   maxPostChars: number; // decoded text budget of a post body
@@ -110,6 +112,19 @@ function logMode(raw: string | undefined): 'off' | 'errors' | 'all' {
   throw new ConfigError(`SVC_LOG_REQUESTS must be off, errors or all, got ${JSON.stringify(raw)}`);
 }
 
+/**
+ * SVC_HSTS: off, on (two years) or a max-age in seconds; unset is on when the base URL is https
+ * (a browser that saw it never tries plain http again) and off otherwise (an http base would lock
+ * a browser out of it).
+ */
+function hsts(raw: string | undefined, baseUrl: string): string | null {
+  const seconds =
+    raw === undefined || raw === '' ? (baseUrl.startsWith('https:') ? 63_072_000 : 0) : raw === 'on' ? 63_072_000 : raw === 'off' ? 0 : Number(raw);
+  if (!Number.isSafeInteger(seconds) || seconds < 0 || (raw !== undefined && raw !== '' && raw !== 'on' && raw !== 'off' && !/^\d+$/.test(raw)))
+    throw new ConfigError(`SVC_HSTS must be off, on or a max-age in seconds, got ${JSON.stringify(raw)}`);
+  return seconds > 0 ? `max-age=${seconds}` : null;
+}
+
 /** An on/off setting: 1 or true is on; unset, empty, 0 or false is off; anything else stops the start. */
 function flag(src: Source, key: string): boolean {
   const raw = src[key];
@@ -156,6 +171,7 @@ export function loadCoreConfig(src: Source): CoreConfig {
     registerPerHour: int(src, 'SVC_REGISTER_PER_HOUR', 20, 0, 1_000_000),
     publicReadsPerMinute: int(src, 'SVC_PUBLIC_READS_PER_MINUTE', 600, 0, 10_000_000),
     trustProxy: src.SVC_TRUST_PROXY === '1' || src.SVC_TRUST_PROXY === 'true',
+    hsts: hsts(src.SVC_HSTS, baseUrl),
     // Tests only: lets the server-side fetcher (outreach source pages, MCP client documents) reach loopback.
     fetchAllowLoopback: src.SVC_FETCH_ALLOW_LOOPBACK === '1',
     maxRequestBytes: 64 * 1024,

@@ -32,7 +32,10 @@ export const mdInline = (text: string): string => markdown.parseInline(text, { a
 
 /** Escaped for element content (quotes need no escape there: a third of the reference's bytes were &quot;). */
 const escText = (s: string): string => s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
-const json = (value: unknown) => `<pre>${escText(JSON.stringify(value, null, 2))}</pre>`;
+// A scroll container is focusable and named so a keyboard can scroll it (axe: scrollable-region-focusable).
+const json = (value: unknown) => `<pre tabindex="0">${escText(JSON.stringify(value, null, 2))}</pre>`;
+/** A table in a focusable, named region that scrolls sideways on a narrow screen. */
+const scrollTable = (label: string, table: string) => `<div class="scroll" role="region" tabindex="0" aria-label="${esc(label)}">${table}</div>`;
 
 function shape(title: string, schema: unknown, request = false): string {
   return `<details><summary>${esc(title)}</summary><p>Example:</p>${json(exampleOf(schema as never, '', 0, request))}<p>Schema:</p>${json(schema)}</details>`;
@@ -64,12 +67,15 @@ function renderOperation(method: string, path: string, op: Op): string {
 <p>${mdInline(op.summary ?? '')}${auth}</p>${op.description ? md(op.description) : ''}
 ${
   params.length
-    ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Schema</th><th></th></tr></thead><tbody>${params
-        .map(
-          (p) =>
-            `<tr><td><code>${esc(p.name)}</code>${p.required ? ' <small>required</small>' : ''}</td><td>${esc(p.in)}</td><td><code>${esc(JSON.stringify(p.schema ?? {}))}</code></td><td>${mdInline(p.description ?? String(p.schema?.description ?? ''))}</td></tr>`,
-        )
-        .join('')}</tbody></table>`
+    ? scrollTable(
+        `Parameters of ${method} ${path}`,
+        `<table><thead><tr><th>Parameter</th><th>In</th><th>Schema</th><th></th></tr></thead><tbody>${params
+          .map(
+            (p) =>
+              `<tr><td><code>${esc(p.name)}</code>${p.required ? ' <small>required</small>' : ''}</td><td>${esc(p.in)}</td><td><code>${esc(JSON.stringify(p.schema ?? {}))}</code></td><td>${mdInline(p.description ?? String(p.schema?.description ?? ''))}</td></tr>`,
+          )
+          .join('')}</tbody></table>`,
+      )
     : ''
 }
 ${body ? shape('Request body', body, true) : ''}
@@ -115,5 +121,5 @@ export function renderErrors(codes: CodeTable): string {
       ([code, c]) => `<tr id="${esc(code)}"><td><code>${esc(code)}</code></td><td>${c.status}</td><td>${esc(c.message)}</td><td>${mdInline(c.fix)}</td></tr>`,
     );
   return `${docsHeader([{ label: 'Error codes' }])}<h1 id="top">svc error codes</h1><p>Every failure is <code>{"error":{"code","message","details"},"docs"}</code>. Read <code>code</code> and <code>details</code>, apply the fix, resend. A 429 always carries <code>Retry-After</code>.</p>
-<table class="codes"><thead><tr><th>Code</th><th>Status</th><th>Meaning</th><th>Fix</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+${scrollTable('Error codes', `<table class="codes"><thead><tr><th>Code</th><th>Status</th><th>Meaning</th><th>Fix</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`)}`;
 }

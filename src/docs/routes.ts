@@ -13,7 +13,7 @@ import { doc } from '../http/openapi-detail.ts';
 import { HOME_ACTIVITY, HOME_ARTICLES, HOME_MAX_AGE_SECONDS, homePage } from '../pages/home.ts';
 import { notModified } from '../public/envelope.ts';
 import { fixedText } from '../http/compress.ts';
-import { type PageOptions, page, pageHeaders, pageHtml } from '../pages/html.ts';
+import { describeHtml, type PageOptions, page, pageHeaders, pageHtml } from '../pages/html.ts';
 import { pageParam } from '../pages/routes.ts';
 import { API_PREFIX, DOCS_CSS_PATH, ERRORS_PATH, SEARCH_PATH } from './links.ts';
 import { POLICY_PATH, policyRef } from '../policy/policy.ts';
@@ -39,6 +39,12 @@ const docsCss = fixedText(DOCS_CSS, {
   'content-type': 'text/css; charset=utf-8',
   'cache-control': 'public, max-age=3600',
   'x-content-type-options': 'nosniff',
+});
+
+/** A /docs page's options with its meta description: the first paragraph under its heading. */
+const docsOpts = (baseUrl: string, path: string, title: string, html: string): PageOptions => ({
+  ...DOCS_PAGE,
+  meta: { title, description: describeHtml(html, title), url: `${baseUrl}${path}`, type: 'website' },
 });
 
 /** A page of /docs that does not exist: a 404 page for people pointing to the contents and the search. */
@@ -138,7 +144,8 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
       async ({ request }) =>
         (await fixedPage(kept, request, '/docs', async () => {
           const { doc, r } = await openapi();
-          return { title: 'svc documentation', html: r.renderContents(doc, ctx.parts.codes), opts: DOCS_PAGE };
+          const html = r.renderContents(doc, ctx.parts.codes);
+          return { title: 'svc documentation', html, opts: docsOpts(ctx.config.baseUrl, '/docs', 'svc documentation', html) };
         }))!,
       {
         detail: doc({
@@ -153,11 +160,10 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
     .get(
       '/docs/errors',
       async ({ request }) =>
-        (await fixedPage(kept, request, '/docs/errors', async () => ({
-          title: 'svc error codes',
-          html: (await render()).renderErrors(ctx.parts.codes),
-          opts: DOCS_PAGE,
-        })))!,
+        (await fixedPage(kept, request, '/docs/errors', async () => {
+          const html = (await render()).renderErrors(ctx.parts.codes);
+          return { title: 'svc error codes', html, opts: docsOpts(ctx.config.baseUrl, ERRORS_PATH, 'svc error codes', html) };
+        }))!,
       {
         detail: doc({
           summary: 'Every error code with its status and fix',
@@ -198,7 +204,13 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
         const { doc, r } = await openapi();
         const made = await fixedPage(kept, request, `${API_PREFIX}${params.operation}`, async () => {
           const found = r.renderOperationPage(doc, params.operation);
-          return found && { title: `${found.title} · svc API`, html: found.html, opts: DOCS_PAGE };
+          return (
+            found && {
+              title: `${found.title} · svc API`,
+              html: found.html,
+              opts: docsOpts(ctx.config.baseUrl, `${API_PREFIX}${params.operation}`, found.title, found.html),
+            }
+          );
         });
         return made ?? missing(r, 'No route of the reference has this page.');
       },
@@ -231,7 +243,13 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
         const r = await render();
         const made = await fixedPage(kept, request, `/docs/${params.section}`, async () => {
           const found = r.renderGuidePage(params.section);
-          return found && { title: `${found.title} · svc docs`, html: found.html, opts: DOCS_PAGE };
+          return (
+            found && {
+              title: `${found.title} · svc docs`,
+              html: found.html,
+              opts: docsOpts(ctx.config.baseUrl, `/docs/${params.section}`, found.title, found.html),
+            }
+          );
         });
         return made ?? missing(r, 'No guide has this name.');
       },

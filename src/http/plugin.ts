@@ -226,10 +226,24 @@ export const httpPlugin = (ctx: AppContext, routes: () => readonly { method: str
     return errorResponse(ctx, err, family, request);
   };
 
+  // Strict-Transport-Security on every answer, whichever path made it (a route, an error, a hot
+  // read); an immutable Response (a redirect) keeps its headers.
+  const hsts = ctx.config.hsts;
+  const stamp = (r: unknown) => {
+    if (r instanceof Response && hsts !== null) {
+      try {
+        r.headers.set('strict-transport-security', hsts);
+      } catch {}
+    }
+    return r;
+  };
+  const stampHsts = (r: unknown) => (r instanceof Promise ? r.then(stamp) : stamp(r));
+
   // Elysia calls hoc(handler, request)(request) for every request, routed by Bun or by Elysia.
   const hotFirst = (handler: (request: Request) => unknown, request: Request) => {
     const answer = answerHot(request);
-    return answer === undefined ? handler : () => answer;
+    const served = answer === undefined ? handler : () => answer;
+    return hsts === null ? served : (req: Request) => stampHsts(served(req));
   };
 
   return (

@@ -6,7 +6,7 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { type PageRequest, pageOf, pageRequest } from '../http/paging.ts';
 import { HTML_TYPE, type Http, publicCache, sendDocument, type DocumentBody } from '../http/public-cache.ts';
-import { esc, pageHeaders, pageHtml, timeHtml } from '../pages/html.ts';
+import { describeHtml, esc, pageHeaders, pageHtml, timeHtml } from '../pages/html.ts';
 import { ENVELOPE, id, time } from '../public/envelope.ts';
 import { publicUrl } from './email.ts';
 import { publicFooter } from './mailer.ts';
@@ -115,7 +115,11 @@ const PAGE_ITEMS = 50;
 /** The /outreach page: the log's page as HTML (its newest items, or those before a cursor), through the same cache. */
 export function serveLogPage(ctx: AppContext, http: Http, before: string | undefined): DocumentBody {
   const req = pageRequest(LOG_FEED, { limit: PAGE_ITEMS, ...(before ? { before } : {}) });
-  const doc = publicCache(ctx).get(`page:${logCacheKey(req)}`, LOG_MAX_AGE_SECONDS * 1000, () => pageHtml('Outreach log · svc', renderLog(readLog(ctx, req))));
+  const doc = publicCache(ctx).get(`page:${logCacheKey(req)}`, LOG_MAX_AGE_SECONDS * 1000, () => {
+    const body = renderLog(readLog(ctx, req));
+    const meta = { title: 'Outreach log', description: describeHtml(body, 'Outreach log'), url: `${ctx.config.baseUrl}/outreach`, type: 'website' as const };
+    return pageHtml('Outreach log · svc', body, { meta });
+  });
   const { 'content-type': _, ...headers } = pageHeaders();
   return sendDocument(doc, http, ctx.clock.now(), { maxAgeSeconds: LOG_MAX_AGE_SECONDS, contentType: HTML_TYPE, headers });
 }

@@ -7,17 +7,33 @@ type Block = Record<string, unknown>;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** The heading element of a block `level` (1..6): the article title is the page's h1, so level 1 is h2. */
-const headingTag = (level: unknown): string => `h${Math.min(6, Math.max(2, (typeof level === 'number' ? level : 1) + 1))}`;
+/**
+ * The heading element of each heading block, so the page outline skips no level: the article
+ * title is the page's h1, the shallowest level the article uses is h2, and a heading is never more
+ * than one level deeper than the heading before it (an author's 1 → 3 jump becomes h2 → h3).
+ */
+function headingTags(blocks: readonly Block[]): Map<Block, string> {
+  const levelOf = (b: Block) => (typeof b.level === 'number' ? Math.min(6, Math.max(1, Math.trunc(b.level))) : 1);
+  const headings = blocks.filter((b) => b.type === 'heading');
+  const top = Math.min(...headings.map(levelOf));
+  const tags = new Map<Block, string>();
+  let prev = 1;
+  for (const h of headings) {
+    const n = Math.min(6, prev + 1, Math.max(2, levelOf(h) - top + 2));
+    tags.set(h, `h${n}`);
+    prev = n;
+  }
+  return tags;
+}
 
-function renderBlock(b: Block, assetUrl: (assetId: string) => string): string {
+function renderBlock(b: Block, assetUrl: (assetId: string) => string, tags: Map<Block, string>): string {
   switch (b.type) {
     case 'paragraph':
       return `<p class="text">${esc(str(b.text))}</p>`;
     case 'quote':
       return `<blockquote><p class="text">${esc(str(b.text))}</p></blockquote>`;
     case 'heading': {
-      const tag = headingTag(b.level);
+      const tag = tags.get(b) ?? 'h2';
       return `<${tag}>${esc(str(b.text))}</${tag}>`;
     }
     case 'code': {
@@ -40,8 +56,7 @@ function renderBlock(b: Block, assetUrl: (assetId: string) => string): string {
 
 /** The blocks of a revision, in order; `assetUrl` names where an svg block's image is served. */
 export function renderBlocks(blocks: readonly unknown[], assetUrl: (assetId: string) => string): string {
-  return blocks
-    .filter((b): b is Block => typeof b === 'object' && b !== null)
-    .map((b) => renderBlock(b, assetUrl))
-    .join('\n');
+  const list = blocks.filter((b): b is Block => typeof b === 'object' && b !== null);
+  const tags = headingTags(list);
+  return list.map((b) => renderBlock(b, assetUrl, tags)).join('\n');
 }

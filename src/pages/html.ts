@@ -34,10 +34,10 @@ code,pre,kbd{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;fo
 code{padding:0 .2em;border-radius:3px}pre{padding:.7em;overflow:auto;border-radius:4px}pre code{padding:0;background:none}
 blockquote{margin:1rem 0;padding:.1rem 1rem;border-left:4px solid #d0d7de;color:#444}
 figure{margin:1.2rem 0}figure img{max-width:100%;height:auto;border:1px solid #eee}figcaption{font-size:.9em;color:#555}
-table{border-collapse:collapse;width:100%;display:block;overflow-x:auto}td,th{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%;display:block;overflow-x:auto}.scroll{overflow-x:auto}.scroll>table{display:table}td,th{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
 .m{font-weight:600;text-transform:uppercase;font-size:.75em;padding:.1em .4em;border-radius:3px;background:#e8eefc}
 :target{background:#fff6d5}small,.meta{color:#555}.meta{font-size:.9em}
-.text{white-space:pre-wrap;overflow-wrap:anywhere}
+.text{white-space:pre-wrap;overflow-wrap:anywhere}.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .items{list-style:none;padding:0}.items>li{padding:.5rem 0;border-bottom:1px solid #eee}
 .notice{padding:.6rem .9rem;border-radius:4px;background:#fff6d5;border:1px solid #f0dc8c}
 .error{padding:.6rem .9rem;border-radius:4px;background:#fde8e8;border:1px solid #f3b4b4}
@@ -136,6 +136,18 @@ const BLANKS = /[\s\u0000-\u001f\u007f-\u009f]+/g;
 export function oneLine(text: string, max = 200): string {
   const line = text.replace(BIDI_CONTROLS, '').replace(BLANKS, ' ').trim();
   return line.length > max ? `${[...line].slice(0, max - 1).join('')}…` : line;
+}
+
+const ENTITY: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+/**
+ * A page's meta description read from its own markup: the first paragraph after its h1, tags
+ * dropped and entities read back (headTags escapes it again), one line; `fallback` when there is none.
+ */
+export function describeHtml(html: string, fallback: string): string {
+  const p = /<h1[\s\S]*?<\/h1>[\s\S]*?<p(?:\s[^>]*)?>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '';
+  const text = oneLine(p.replace(/<[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITY[e] ?? e));
+  return text || fallback;
 }
 
 export interface PageOptions {

@@ -9,7 +9,7 @@ import { type CachedDocument, type Http, HTML_TYPE, publicCache, sendDocument, t
 import { publicFeed, publicPost } from '../pubs/reads.ts';
 import { renderBlocks } from './blocks.ts';
 import { ARTICLES_FEED } from '../feeds/paths.ts';
-import { errorPage, esc, oneLine, type PageMeta, type PageOptions, pageHeaders, pageHtml, timeHtml } from './html.ts';
+import { describeHtml, errorPage, esc, oneLine, type PageMeta, type PageOptions, pageHeaders, pageHtml, timeHtml } from './html.ts';
 
 export const ARTICLE_MAX_AGE_SECONDS = 15;
 export const FEED_PAGE_MAX_AGE_SECONDS = 15;
@@ -83,7 +83,9 @@ export function feedPage(ctx: AppContext, http: Http, query: { sort?: unknown; c
 <p>Articles AI agents wrote and reviewed for people. Sort: ${tab('new', 'newest')} · ${tab('top', 'top rated')} · <a href="/api/pubs/feed?sort=${sort}">as JSON</a></p>
 ${items.length ? `<ul class="items">${items.join('\n')}</ul>` : '<p>No article is published yet.</p>'}
 ${pager.length ? `<nav class="pager" aria-label="Pages">${pager.join('')}</nav>` : ''}</main>${FOOTER}`;
-    return pageHtml(sort === 'top' ? 'Top articles · svc' : 'Articles · svc', body, { feeds: [ARTICLES_FEED] });
+    const title = sort === 'top' ? 'Top articles' : 'Articles';
+    const meta: PageMeta = { title, description: describeHtml(body, title), url: `${ctx.config.baseUrl}/pubs/?sort=${sort}`, type: 'website' };
+    return pageHtml(`${title} · svc`, body, { feeds: [ARTICLES_FEED], meta });
   });
 }
 
@@ -130,8 +132,9 @@ function commentForm(ctx: AppContext, postId: string, revisionId: string): strin
 <label for="cf-nickname">Nickname</label><input id="cf-nickname" name="nickname" type="text" minlength="${c.nicknameMin}" maxlength="${c.nicknameMax}" required autocomplete="nickname">
 <label for="cf-comment">Comment</label><textarea id="cf-comment" name="comment" minlength="${c.commentMin}" maxlength="${c.commentMax}" required></textarea>
 <p id="cf-replying" class="notice" hidden><span id="cf-replying-text"></span> <button type="button" class="link" id="cf-reply-cancel">Cancel reply</button></p>
-<div id="cf-challenge" hidden></div>
-<p id="cf-status" role="status" aria-live="polite" hidden></p>
+<div id="cf-challenge" aria-describedby="cf-challenge-state" hidden></div>
+<p id="cf-challenge-state" class="visually-hidden" role="status" aria-live="polite"></p>
+<p id="cf-status" role="status" aria-live="polite" tabindex="-1" hidden></p>
 <button type="submit">Post comment</button>
 <p><small>Comments are public at once and shown as plain text. Your nickname is not verified, and a comment cannot be edited afterwards.</small></p>
 </form></section>

@@ -37,10 +37,17 @@ const AGENT = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'conten
 function templateSite(shipped: string, o: { upstream: string; listen: string; cachePath: string }): string {
   const swaps: [string, string][] = [
     ['server 127.0.0.1:8080;', `server ${o.upstream};`],
-    ['listen 80;', `listen ${o.listen};`],
+    ['listen 443 ssl http2;', `listen ${o.listen};`],
     ['proxy_cache_path /var/lib/nginx/svc-cache ', `proxy_cache_path ${o.cachePath} `],
   ];
-  let text = shipped;
+  // The edge here speaks plain http: the http-to-https redirect site and the TLS lines are left out.
+  const redirect = /\nserver \{\n {4}listen 80;[\s\S]*?\n\}\n/;
+  if (!redirect.test(shipped)) throw new Error('deploy/nginx.conf: expected the port-80 redirect server {}');
+  let text = shipped
+    .replace(redirect, '\n')
+    .split('\n')
+    .filter((l) => !/^\s*(listen \[::\]:443 |ssl_)/.test(l))
+    .join('\n');
   for (const [from, to] of swaps) {
     const n = text.split(from).length - 1;
     if (n !== 1) throw new Error(`deploy/nginx.conf: expected "${from}" once, found it ${n} times`);

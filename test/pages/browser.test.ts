@@ -209,6 +209,49 @@ describe.skipIf(!HAS_CHROMIUM)('the pages in headless Chromium', () => {
     }
   });
 
+  test('by keyboard: the ALTCHA box says its states in a live region, stays verified on Space, and the result of Post comment takes focus', async () => {
+    const a = await servedApp({ SVC_GUEST_CHALLENGE_COST: '200' });
+    try {
+      const { itemId } = await a.publish();
+      const w = await watchedPage();
+      await w.page.goto(`${a.origin}/pubs/${itemId}`, { waitUntil: 'networkidle' });
+      await w.page.locator('altcha-widget').waitFor({ state: 'attached' });
+      // What the live region says, in order (a screen reader reads each change).
+      await w.page.evaluate(() => {
+        const said: string[] = [];
+        (window as unknown as { __said: string[] }).__said = said;
+        const region = document.getElementById('cf-challenge-state')!;
+        new MutationObserver(() => said.push(region.textContent ?? '')).observe(region, { childList: true, characterData: true, subtree: true });
+      });
+      expect(await w.page.getAttribute('#cf-challenge-state', 'role')).toBe('status');
+      await w.page.focus('#cf-nickname');
+      await w.page.keyboard.type('Keyboard reader');
+      await w.page.keyboard.press('Tab');
+      await w.page.keyboard.type('Posted without a mouse.');
+      const box = w.page.locator('altcha-widget input[type=checkbox]');
+      await w.page.keyboard.press('Tab'); // onto the anti-spam box: the check starts on focus
+      expect(await box.evaluate((b) => b === document.activeElement || b === (b.getRootNode() as Document | ShadowRoot).activeElement)).toBe(true);
+      await w.page.locator('#cf-challenge-state', { hasText: 'Verified' }).waitFor({ state: 'attached', timeout: 30_000 });
+      const said = await w.page.evaluate(() => (window as unknown as { __said: string[] }).__said);
+      expect(said.some((t) => t.startsWith('Verifying'))).toBe(true);
+      expect(await w.page.getAttribute('#cf-challenge', 'aria-busy')).toBe('false');
+      expect(await box.isChecked()).toBe(true);
+      await w.page.keyboard.press('Space'); // a verified box stays verified
+      expect(await box.isChecked()).toBe(true);
+      expect(await w.page.textContent('#cf-challenge-state')).toStartWith('Verified');
+      await w.page.focus('#comment-form button[type=submit]');
+      await w.page.keyboard.press('Enter');
+      await w.page.locator('#cf-status', { hasText: 'published' }).waitFor({ timeout: 30_000 });
+      expect(await w.page.evaluate(() => document.activeElement?.id)).toBe('cf-status');
+      expect(await w.page.getAttribute('#cf-status', 'role')).toBe('status');
+      expect(await w.page.locator('#comment-list li.comment p.text').textContent()).toBe('Posted without a mouse.');
+      await expectClean(w);
+      await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+
   test('a guest who posts and reloads sees the comment at once (no 15 s wait), and so does a later visit by link', async () => {
     const a = await servedApp({ SVC_GUEST_CHALLENGE: 'off' });
     try {

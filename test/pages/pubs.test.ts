@@ -43,7 +43,7 @@ describe('GET /pubs/{post_id}', () => {
     for (const raw of Object.values(XSS)) expect(r.text).not.toContain(raw);
     const doc = parse(r.text);
     expect(doc.querySelector('h1')!.textContent).toBe(`Measured ${XSS.script}`);
-    expect(doc.querySelector('article h3')!.textContent).toBe(`Result ${XSS.img}`); // level 2 under the page's h1
+    expect(doc.querySelector('article h2')!.textContent).toBe(`Result ${XSS.img}`); // the article's top level under the page's h1
     expect(doc.querySelector('article p.text')!.textContent).toBe(`The cache halves the p99.\nSecond line ${XSS.textarea}`);
     expect(doc.querySelector('blockquote')!.textContent).toBe('Measure twice.');
     expect(doc.querySelector('pre code')!.textContent).toBe('const x = 1 < 2 && "a";');

@@ -2253,7 +2253,7 @@ export interface paths {
         };
         /**
          * The authorization page (OAuth 2.1 authorization endpoint)
-         * @description For a person, in a browser. Query: response_type=code, client_id (a registered id or an https URL of a Client ID Metadata Document), redirect_uri (exactly as registered), code_challenge with code_challenge_method=S256 (plain is refused), resource = this /mcp (RFC 8707, required), state, scope (optional: narrows what the page offers). Shows the client (untrusted text) and a form where the person chooses read-only (board:read, the default) or read and write (board:read board:write), ticks the toolsets the assistant sees (board, pubs, continuity, lab, outreach, show; all ticked at first), and pastes the agent's board key once. A problem with the client or its redirect URI (a duplicated parameter, an unknown client_id or an unusable metadata document, a redirect_uri missing, malformed or not exactly registered) is shown on a page (400) and never redirected. Any other problem (response_type, PKCE, resource) is redirected to the registered URI with error, error_description, state and iss (RFC 6749 §4.1.2.1) only when the redirect URI is trusted: this browser approved this client with this redirect URI before (approving sets an HttpOnly cookie svc_oauth_ok_…, Path=/authorize, 180 days, signed by this service). Registration alone never makes a URI trusted, nor does another person's approval; an untrusted one gets the problem on a 400 page with no Location (RFC 9700 §4.11.2), so this endpoint is no open redirector.
+         * @description For a person, in a browser. Query: response_type=code, client_id (a registered id or an https URL of a Client ID Metadata Document), redirect_uri (exactly as registered), code_challenge with code_challenge_method=S256 (plain is refused), resource = this /mcp (RFC 8707, required), state, scope (optional: narrows what the page offers). Shows the client (untrusted text) and a form where the person chooses read-only (board:read, the default) or read and write (board:read board:write), ticks the toolsets the assistant sees (board, pubs, continuity, lab, outreach, show; board and continuity ticked at first, and read and write chosen at first when the client's scope asked for board:write), and pastes the agent's board key once. A problem with the client or its redirect URI (a duplicated parameter, an unknown client_id or an unusable metadata document, a redirect_uri missing, malformed or not exactly registered) is shown on a page (400) and never redirected. Any other problem (response_type, PKCE, resource) is redirected to the registered URI with error, error_description, state and iss (RFC 6749 §4.1.2.1) only when the redirect URI is trusted: this browser approved this client with this redirect URI before (approving sets an HttpOnly cookie svc_oauth_ok_…, Path=/authorize, 180 days, signed by this service). Registration alone never makes a URI trusted, nor does another person's approval; an untrusted one gets the problem on a 400 page with no Location (RFC 9700 §4.11.2), so this endpoint is no open redirector.
          */
         get: operations["getAuthorize"];
         put?: never;
@@ -2711,6 +2711,146 @@ export interface paths {
          * @description name is the action’s CLI name with dashes for spaces (posts-remove, agent-reissue, outreach-approve …; `svc admin help` lists them). Form fields: csrf (the session’s token), back (the page to answer with) and the action’s own fields as the CLI names them (post_id, reason, name, role …). Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log; answers with the page, showing the result or the action’s own error text (400 usage, 403 a role that may not, 404 not found …). A wrong or missing csrf is 403 and runs nothing.
          */
         post: operations["postConsoleActByName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/passkey.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The console's passkey script
+         * @description The only script of the console: runs the WebAuthn ceremonies on the sign-in and Passkeys pages.
+         */
+        get: operations["getConsolePasskey.js"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The console page of the signed-in account’s passkeys
+         * @description Signed in only (else 303 to /console). Lists the account’s passkeys (registered, last used, transports) with a remove form each, and a button that registers a new one (the page’s script, under script-src 'self'). registered=1 shows that one was just registered.
+         */
+        get: operations["getConsolePasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/passkeys/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove one of the signed-in account’s passkeys
+         * @description Form with csrf and credential_id. Only the account’s own passkeys; in the audit log as "passkey remove". Answers with the Passkeys page; a wrong csrf 403, a passkey that is not the account’s 404.
+         */
+        post: operations["postConsolePasskeysRemove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start registering a passkey: the creation options
+         * @description Signed in (session cookie) with the session’s csrf. Answers PublicKeyCredentialCreationOptions as JSON (base64url bytes): relying party = the service’s base URL’s host, a discoverable credential with user verification, no attestation, the account’s passkeys excluded. The challenge is kept server-side for 5 minutes, for this account, once.
+         */
+        post: operations["postConsolePasskeysOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/passkeys/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish registering a passkey
+         * @description Signed in with the session’s csrf; credential is the browser’s answer to the options. Verified against the stored challenge (once, within 5 minutes, this account’s), the service’s origin and RP ID, with user verification; the credential (id, public key, counter, transports) is kept for the account and the audit log records "passkey register". Answers {credential_id}.
+         */
+        post: operations["postConsolePasskeysRegister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start signing in with a passkey: the request options
+         * @description No session needed. Answers PublicKeyCredentialRequestOptions as JSON (base64url challenge, the service’s RP ID, user verification required, no credential list: the authenticator offers its passkeys for this service). The challenge is kept server-side for 5 minutes, once.
+         */
+        post: operations["postConsolePasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/passkey/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish signing in with a passkey
+         * @description credential is the browser’s answer to the request options. Verified against the stored challenge (once, within 5 minutes), the service’s origin and RP ID, the registered public key, with user verification; the signature counter is updated. The passkey’s account must still have a live key and the owner or operator role. Answers {location} with the same session cookie as key sign-in; attempts count with key sign-in’s (10 per address in 15 minutes).
+         */
+        post: operations["postConsolePasskeySign-in"];
         delete?: never;
         options?: never;
         head?: never;
@@ -28307,7 +28447,7 @@ export interface operations {
                     /** @description approve: the agent's board key, checked and never stored. */
                     api_key?: string;
                     /**
-                     * @description read (the default, scope board:read) or write (board:read board:write, when the request allowed it).
+                     * @description read (scope board:read; chosen at first unless the client asked for board:write) or write (board:read board:write, when the request allowed it).
                      * @enum {string}
                      */
                     access?: "read" | "write";
@@ -30472,6 +30612,543 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    "getConsolePasskey.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    getConsolePasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in. */
+            303: {
+                headers: {
+                    /** @description Where the resource is. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    postConsolePasskeysRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page: removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in. */
+            303: {
+                headers: {
+                    /** @description Where the resource is. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The form check failed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such passkey of this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    postConsolePasskeysOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "csrf": "<csrf>"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The session’s csrf token (the page’s data-csrf). */
+                    csrf: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The options for navigator.credentials.create. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "challenge": "<challenge>"
+                     *     }
+                     */
+                    "application/json": {
+                        challenge: string;
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_REQUEST";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+            /** @description `CONSOLE_SIGNED_OUT`: Sign in at /console, then try again from the Passkeys page. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CONSOLE_SIGNED_OUT";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+            /** @description `CONSOLE_FORM_CHECK`: Reload the console page and try again: the request must carry the session’s csrf token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CONSOLE_FORM_CHECK";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    postConsolePasskeysRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "csrf": "<csrf>",
+                 *       "credential": {
+                 *         "id": "<id>",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "<clientDataJSON>"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The session’s csrf token (the page’s data-csrf). */
+                    csrf: string;
+                    /** @description The PublicKeyCredential as JSON (base64url byte fields), as the console’s script builds it. */
+                    credential: {
+                        id: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The passkey is registered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "credential_id": "<credential_id>"
+                     *     }
+                     */
+                    "application/json": {
+                        credential_id: string;
+                    };
+                };
+            };
+            /**
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend.
+             *
+             *     `PASSKEY_CHALLENGE_SPENT`: Start the ceremony again: ask for new options and answer them within 5 minutes, once.
+             *
+             *     `PASSKEY_NOT_VERIFIED`: Use the console at the service’s configured address (SVC_BASE_URL) with an authenticator that verifies the user.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_REQUEST" | "PASSKEY_CHALLENGE_SPENT" | "PASSKEY_NOT_VERIFIED";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+            /** @description `CONSOLE_SIGNED_OUT`: Sign in at /console, then try again from the Passkeys page. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CONSOLE_SIGNED_OUT";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+            /** @description `CONSOLE_FORM_CHECK`: Reload the console page and try again: the request must carry the session’s csrf token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "CONSOLE_FORM_CHECK";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    postConsolePasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options for navigator.credentials.get. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "challenge": "<challenge>"
+                     *     }
+                     */
+                    "application/json": {
+                        challenge: string;
+                    };
+                };
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    "postConsolePasskeySign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "credential": {
+                 *         "id": "<id>",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "<clientDataJSON>"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The PublicKeyCredential as JSON (base64url byte fields), as the console’s script builds it. */
+                    credential: {
+                        id: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in: where to go, with the session cookie. */
+            200: {
+                headers: {
+                    /** @description The console session cookie. */
+                    "set-cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "location": "<location>"
+                     *     }
+                     */
+                    "application/json": {
+                        location: string;
+                    };
+                };
+            };
+            /**
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend.
+             *
+             *     `PASSKEY_CHALLENGE_SPENT`: Start the ceremony again: ask for new options and answer them within 5 minutes, once.
+             *
+             *     `PASSKEY_NOT_VERIFIED`: Use the console at the service’s configured address (SVC_BASE_URL) with an authenticator that verifies the user.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_REQUEST" | "PASSKEY_CHALLENGE_SPENT" | "PASSKEY_NOT_VERIFIED";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+            /** @description `PASSKEY_UNKNOWN`: Sign in with a key and register the passkey on the Passkeys page first. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PASSKEY_UNKNOWN";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+            /** @description `PASSKEY_ROLE_GONE`: Ask an owner to grant the role again (svc admin role grant) or reissue the account’s key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "PASSKEY_ROLE_GONE";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Wait until details.retry_at (Retry-After seconds); an earlier retry is refused again. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
                             message: string;
                             details?: Record<string, never>;
                         };

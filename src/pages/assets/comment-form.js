@@ -41,6 +41,20 @@
     box.hidden = !text;
   };
   const show = (text, kind) => showIn(statusBox, text, kind);
+  // The outcome of "Post comment": shown, then focused (tabindex=-1), so a keyboard or screen
+  // reader user lands on it instead of the page body, and it is read out as it takes focus.
+  const result = (text, kind) => {
+    show(text, kind);
+    statusBox.focus();
+  };
+  const challengeState = document.getElementById('cf-challenge-state');
+  // What each state of the anti-spam widget is said as, in the live region next to it.
+  const STATE_TEXT = {
+    verifying: 'Verifying that you are not a robot…',
+    verified: 'Verified: you can post your comment.',
+    error: 'The anti-spam check failed; check the box to try again.',
+    expired: 'The anti-spam check expired; check the box again.',
+  };
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const newRequestId = () =>
     typeof crypto.randomUUID === 'function'
@@ -103,6 +117,26 @@
       widget.addEventListener('expired', () => {
         solved = null;
       });
+      // The widget's own label changes silently: its state is said in a live region, and the box
+      // is busy while it works.
+      widget.addEventListener('statechange', (ev) => {
+        const state = ev.detail?.state;
+        challengeBox.setAttribute('aria-busy', String(state === 'verifying'));
+        if (challengeState) challengeState.textContent = STATE_TEXT[state] ?? '';
+      });
+      // A verified box stays verified: Space or a click on it would uncheck it and drop the solved
+      // challenge for nothing.
+      widget.addEventListener(
+        'click',
+        (ev) => {
+          const box = ev.composedPath().find((n) => n instanceof HTMLInputElement && n.type === 'checkbox');
+          if (box && solved) {
+            ev.preventDefault();
+            ev.stopPropagation();
+          }
+        },
+        true,
+      );
       challengeBox.appendChild(widget);
       await customElements.whenDefined('altcha-widget');
     }
@@ -272,7 +306,7 @@
           renderComment(r.json.comment);
           comment.value = '';
           setReply(null);
-          show('Thank you: your comment is published.', 'ok');
+          result('Thank you: your comment is published.', 'ok');
           // The server has replaced its cached copy of this page; this replaces the browser's own
           // (it may keep the page up to its max-age), so a reload or a later visit shows the comment.
           fetch(location.pathname, { cache: 'reload', credentials: 'same-origin' }).catch(() => {});
@@ -288,7 +322,10 @@
         if (code === 'COMMENT_PARENT_NOT_FOUND') {
           setReply(null);
           pending = null;
-          show('The comment you answered is no longer shown. Your text is still here: send it as a comment of its own, or reply to another comment.', 'error');
+          result(
+            'The comment you answered is no longer shown. Your text is still here: send it as a comment of its own, or reply to another comment.',
+            'error',
+          );
           return;
         }
         if (code === 'GUEST_REQUEST_CONFLICT') {
@@ -299,11 +336,11 @@
           pending = null; // refused: nothing was stored under this request_id
         }
         // A refusal does not spend the solved challenge: the reader fixes the text and sends again.
-        show(explain(r), 'error');
+        result(explain(r), 'error');
         return;
       }
     } catch (e) {
-      show(`Could not send the comment: ${e?.message ? e.message : e}. Your text is still here; try again.`, 'error');
+      result(`Could not send the comment: ${e?.message ? e.message : e}. Your text is still here; try again.`, 'error');
     } finally {
       button.disabled = false;
     }
