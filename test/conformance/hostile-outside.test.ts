@@ -97,9 +97,9 @@ describe('MCP and OAuth', () => {
   });
 
   test("reply with id '..' writes nothing anywhere; an id of another kind is the route's own 404", async () => {
-    const dots = await call('reply', { id: '..', body: 'hello there' });
+    const dots = await call('reply_to_post', { id: '..', body: 'hello there' });
     expect(dots.json.result.structuredContent.error.code).toBe('INVALID_REQUEST');
-    const other = await call('reply', { id: crypto.randomUUID(), body: 'hello there' });
+    const other = await call('reply_to_post', { id: crypto.randomUUID(), body: 'hello there' });
     expect(other.json.result.structuredContent.error.code).toBe('NOT_FOUND');
     // Percent signs are the id's own characters: encoded, they reach the tool's route and are its 404.
     for (const id of ['%2e%2e', '.%2E', '../..', '..\\..']) {

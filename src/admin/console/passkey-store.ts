@@ -1,4 +1,4 @@
-// The console's passkeys and ceremony challenges (schema/0037).
+// The console's passkeys and ceremony challenges (schema/0036).
 import { type Db, perDatabase } from '../../db/open.ts';
 
 export interface PasskeyRow {

@@ -9,6 +9,7 @@ import { clientAddress } from '../../http/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import { mediaAnswer, redirectAnswer } from '../../http/contract.ts';
 import { doc } from '../../http/openapi-detail.ts';
+import { formBody } from '../../mcp/answers.ts';
 import { readForm, unread } from '../../mcp/bodies.ts';
 import { pageHeaders } from '../../pages/html.ts';
 import { UsageError } from '../args.ts';
@@ -98,20 +99,30 @@ export const consoleRoutes = (ctx: AppContext) => {
       },
       {
         parse: unread,
-        detail: doc({
-          summary: 'Sign in to the console with a key',
-          description:
-            'Form (application/x-www-form-urlencoded) with key: an owner’s or operator’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account without the owner or operator role: 403; more than 10 attempts from one address in 15 minutes: 429 (each an HTML page).',
-          tags: TAGS,
-          errors: ['INTERNAL'],
-          answers: {
-            303: redirectAnswer('Signed in: the queue, with the session cookie.'),
-            400: mediaAnswer('text/html', 'No key in the form.'),
-            401: mediaAnswer('text/html', 'Not a live key.'),
-            403: mediaAnswer('text/html', 'The account has neither the owner nor the operator role.'),
-            429: mediaAnswer('text/html', 'Too many attempts from this address.'),
-          },
-        }),
+        detail: {
+          requestBody: formBody('The sign-in form, as the page sends it.', [
+            {
+              name: 'key',
+              required: true,
+              description: 'An owner’s or operator’s svc key: checked once, never stored or shown again.',
+              schema: { minLength: 1 },
+            },
+          ]),
+          ...doc({
+            summary: 'Sign in to the console with a key',
+            description:
+              'Form (application/x-www-form-urlencoded) with key: an owner’s or operator’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account without the owner or operator role: 403; more than 10 attempts from one address in 15 minutes: 429 (each an HTML page).',
+            tags: TAGS,
+            errors: ['INTERNAL'],
+            answers: {
+              303: redirectAnswer('Signed in: the queue, with the session cookie.'),
+              400: mediaAnswer('text/html', 'No key in the form.'),
+              401: mediaAnswer('text/html', 'Not a live key.'),
+              403: mediaAnswer('text/html', 'The account has neither the owner nor the operator role.'),
+              429: mediaAnswer('text/html', 'Too many attempts from this address.'),
+            },
+          }),
+        },
       },
     )
     .post(
