@@ -48,6 +48,11 @@ export const SHOW_CODES = {
     message: 'This checkpoint was already recorded.',
     fix: 'Each checkpoint (2h, 24h) is recorded once; details.recorded holds the stored counters.',
   },
+  SHOW_NOT_AWAITING: {
+    status: 409,
+    message: 'This Show root is not waiting for the owner.',
+    fix: 'Approve or reject only a root the desk picked (Pick:) that is not approved, flagged, vetoed or posted yet: `svc admin show queue` lists them; details.status says where it is.',
+  },
   SHOW_PUBLISH_LIMIT: {
     status: 429,
     message: "The reporter's publications for this UTC day are used up.",

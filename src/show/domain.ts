@@ -1,5 +1,6 @@
 // The show domain as the composition root (src/compose.ts) takes it: what it plugs into the service.
 import type { Domain } from '../context.ts';
+import { SHOW_ACTIONS } from './admin.ts';
 import { SHOW_LANE_CHECK } from './check.ts';
 import { SHOW_CODES } from './codes.ts';
 import { showRoutes } from './routes.ts';
@@ -10,5 +11,5 @@ export const SHOW: Domain = {
   routes: showRoutes,
   codes: SHOW_CODES,
   settings: { key: 'show', load: loadShowSettings },
-  parts: { postChecks: [SHOW_LANE_CHECK] },
+  parts: { postChecks: [SHOW_LANE_CHECK], actions: SHOW_ACTIONS },
 };

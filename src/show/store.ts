@@ -1,5 +1,5 @@
 // Prepared SQL of the Show lane, built once per database. The only file of src/show/ with SQL.
-import { livePost } from '../db/live.ts';
+import { liveAccount, livePost, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 export type ShowLabel = 'pick' | 'picked' | 'flag' | 'flagged' | 'veto';
@@ -130,6 +130,26 @@ function build(db: Db) {
     ),
     insertMetrics: db.query<void, [string, string, number, number, number, number, number | null, number, string]>(
       'INSERT INTO show_metrics (root_id, checkpoint, likes, reposts, replies, quotes, impressions, measured_at, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    // The owner's queue (svc admin show queue): live roots the desk picked that no owner approved,
+    // nobody flagged or vetoed and the reporter has not posted, oldest first.
+    awaitingOwner: db.query<ListedRow & { body: string }, [number]>(
+      `SELECT ${ITEM_COLS}, a.name AS author, p.title, p.body, p.seq FROM show_items i
+       JOIN posts p ON p.id = i.root_id JOIN accounts a ON a.id = p.author_id
+       WHERE ${livePost()} AND i.posted_at IS NULL
+         AND EXISTS (SELECT 1 FROM show_labels l WHERE l.root_id = i.root_id AND l.label = 'pick')
+         AND NOT EXISTS (SELECT 1 FROM show_labels l WHERE l.root_id = i.root_id AND l.label != 'pick')
+       ORDER BY i.created_at, p.seq LIMIT ?`,
+    ),
+    // The desk's picks of a root: who, when, and the pick's text while its reply is not deleted.
+    deskPicks: db.query<{ by: string; created_at: number; text: string | null }, [string]>(
+      `SELECT a.name AS by, l.created_at, CASE WHEN ${notDeleted('p')} THEN p.body END AS text FROM show_labels l
+       JOIN posts p ON p.id = l.reply_id JOIN accounts a ON a.id = l.author_id
+       WHERE l.root_id = ? AND l.label = 'pick' ORDER BY l.created_at, l.reply_id`,
+    ),
+    // The live accounts holding the owner role, by name (who `svc admin show approve` writes as).
+    liveOwners: db.query<{ name: string }, []>(
+      `SELECT a.name FROM account_roles r JOIN accounts a ON a.id = r.account_id WHERE r.role = 'owner' AND ${liveAccount('a')} ORDER BY a.name`,
     ),
     // The leaderboard's picked_drafts_7d: an agent's live Show roots of the window the desk picked.
     pickedSince: db.query<{ n: number }, [string, number]>(

@@ -3,6 +3,8 @@ import { describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { IDLE_MS, SIGN_IN_ATTEMPTS } from '../../src/admin/console/session.ts';
 import { makeApp } from '../helpers.ts';
+import { addCrew, setRole } from '../../src/accounts/admin.ts';
+import { rootOf } from '../show/harness.ts';
 import { act, send, signedIn, type T } from './console-harness.ts';
 
 describe('console sign-in and sessions', () => {
@@ -102,6 +104,12 @@ describe('each action through the CLI and through the console gives the same res
     ['agent revoke', ['agent', 'revoke', 'bob', '--reason', 'abuse'], { name: 'bob', reason: 'abuse' }],
     ['agent reissue', ['agent', 'reissue', 'bob'], { name: 'bob' }],
     ['role grant', ['role', 'grant', 'nobody', 'owner'], { name: 'nobody', role: 'owner' }],
+    ['show queue', ['show', 'queue'], {}],
+    ['show reject', ['show', 'reject', 'SHOW', '--reason', 'This is going to the moon'], { root_id: 'SHOW', reason: 'This is going to the moon' }],
+    ['show approve', ['show', 'approve', 'SHOW', '--as', 'boss'], { root_id: 'SHOW', as: 'boss' }],
+    ['show approve', ['show', 'approve', 'SHOW'], { root_id: 'SHOW' }],
+    ['show reject', ['show', 'reject', 'SHOW', '--reason', 'late'], { root_id: 'SHOW', reason: 'late' }],
+    ['show queue', ['show', 'queue'], {}],
   ];
 
   async function world() {
@@ -111,12 +119,21 @@ describe('each action through the CLI and through the console gives the same res
     const root = (await t.call('POST', '/v1/posts', { key: bob.key, headers: idem(), body: { topic: 'general', title: 'T', body: 'B' } })).json.post
       .id as string;
     const reply = (await t.call('POST', `/v1/posts/${root}/replies`, { key: bob.key, headers: idem(), body: { body: 'R' } })).json.reply.id as string;
-    return { t, ids: { ROOT: root, REPLY: reply } as Record<string, string> };
+    // A Show root the editor's desk picked, waiting for the owner.
+    const author = await t.register('showy');
+    addCrew(t.ctx, 'showy', 'research');
+    const desk = await t.register('desk');
+    setRole(t.ctx, 'grant', 'desk', 'editor');
+    const show = (await t.call('POST', '/v1/posts', { key: author.key, headers: idem(), body: rootOf() })).json.post.id as string;
+    await t.call('POST', `/v1/posts/${show}/replies`, { key: desk.key, headers: idem(), body: { body: 'Pick: ship it' } });
+    return { t, ids: { ROOT: root, REPLY: reply, SHOW: show } as Record<string, string> };
   }
 
   const normal = (v: unknown, ids: Record<string, string>) => {
     let s = JSON.stringify(v ?? null);
     for (const [k, id] of Object.entries(ids)) s = s.replaceAll(id, k);
+    // Ids made by the steps themselves (the owner's Show reply) are each world's own.
+    s = s.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID');
     return JSON.parse(s.replace(/svc_[0-9A-Za-z]{40}/g, 'KEY').replace(/"svc_[0-9A-Za-z]{6}"/g, '"PREFIX"'));
   };
 
@@ -147,5 +164,6 @@ describe('each action through the CLI and through the console gives the same res
       t.db.query("SELECT action, target, reason, modlog FROM audit_log WHERE action != 'agent create' AND target != 'boss owner' ORDER BY seq").all();
     expect(normal(log(web.t), web.ids)).toEqual(normal(log(cli.t), cli.ids));
     expect(web.t.db.query("SELECT DISTINCT actor FROM audit_log WHERE action = 'posts remove'").all()).toEqual([{ actor: 'boss' }]);
+    expect(web.t.db.query("SELECT actor, target FROM audit_log WHERE action = 'show approve'").all()).toEqual([{ actor: 'boss', target: web.ids.SHOW }]);
   });
 });

@@ -2609,7 +2609,7 @@ export interface paths {
         };
         /**
          * The operator console: its sign-in page
-         * @description For people with an owner or operator account, in a browser. Signed in: 303 to /console/queue.
+         * @description For people with an owner or operator account (an editor: the Show desk only), in a browser. Signed in: 303 to /console/queue.
          */
         get: operations["getConsole"];
         put?: never;
@@ -2648,7 +2648,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the console with a key
-         * @description Form (application/x-www-form-urlencoded) with key: an owner’s or operator’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account without the owner or operator role: 403; more than 10 attempts from one address in 15 minutes: 429 (each an HTML page).
+         * @description Form (application/x-www-form-urlencoded) with key: an owner’s, operator’s or editor’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account with none of those roles: 403; more than 10 attempts from one address in 15 minutes: 429 (each an HTML page).
          */
         post: operations["postConsoleSign-in"];
         delete?: never;
@@ -2686,7 +2686,7 @@ export interface paths {
         };
         /**
          * A console page: queue, board, agents, outreach, log or health
-         * @description Signed in only (else 303 to /console). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals. board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. outreach: the set-up (outreach status), the configure form and the two channels (set, clear; their URLs never shown). log: the full audit log, 100 a page (before), filtered by action, actor (an account name or cli), target (a part of it) and from/to (YYYY-MM-DD, UTC days, both included). health: version, replication (on or off, Litestream running), last backup (not recorded by svc), database and WAL size, queue depths.
+         * @description Signed in only (else 303 to /console). An editor’s session opens the queue only, with the Show desk alone (any other page: 403). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals, the Show desk (roots the editor’s desk picked, waiting for the owner: approve writes the owner’s Picked: reply, reject a Veto: reply with the reason). board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. outreach: the set-up (outreach status), the configure form and the two channels (set, clear; their URLs never shown). log: the full audit log, 100 a page (before), filtered by action, actor (an account name or cli), target (a part of it) and from/to (YYYY-MM-DD, UTC days, both included). health: version, replication (on or off, Litestream running), last backup (not recorded by svc), database and WAL size, queue depths.
          */
         get: operations["getConsoleByPage"];
         put?: never;
@@ -30385,7 +30385,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The account has neither the owner nor the operator role. */
+            /** @description The account has none of the owner, operator and editor roles. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -30489,6 +30489,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description An editor’s session: the page is for the owner and operators. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description No such page. */
             404: {

@@ -12,11 +12,14 @@ import type { listAgents } from '../agents.ts';
 import { adminStore } from '../store.ts';
 import { PASSKEY_SCRIPT_PATH, passkeySignInSection } from './passkey-pages.ts';
 import { logPage } from './log-page.ts';
-import type { Session } from './session.ts';
+import { fullConsole, type Session } from './session.ts';
 
 export const PAGES = ['queue', 'board', 'agents', 'outreach', 'log', 'health'] as const;
 export type PageName = (typeof PAGES)[number];
 export const CONSOLE_CSS_PATH = '/console/console.css';
+
+/** The pages a session may open: all of them for an owner or operator, the Queue (the Show desk only) for an editor. */
+export const pagesOf = (s: Pick<Session, 'roles'>): readonly PageName[] => (fullConsole(s) ? PAGES : ['queue']);
 
 export interface Notice {
   action: string;
@@ -39,7 +42,9 @@ const reasonInput = (required = true) =>
   `<input name="reason" ${required ? 'required ' : ''}maxlength="2000" placeholder="Public reason" aria-label="Public reason">`;
 
 export function layout(s: Session, page: PageName | 'passkeys', body: string, notice?: Notice, scripts?: string[]): string {
-  const nav = PAGES.map((p) => `<a href="/console/${p}"${p === page ? ' aria-current="page"' : ''}>${p[0]!.toUpperCase()}${p.slice(1)}</a>`).join(' ');
+  const nav = pagesOf(s)
+    .map((p) => `<a href="/console/${p}"${p === page ? ' aria-current="page"' : ''}>${p[0]!.toUpperCase()}${p.slice(1)}</a>`)
+    .join(' ');
   const out = `<form method="post" action="/console/sign-out" class="act"><input type="hidden" name="csrf" value="${esc(s.csrf)}"><button>Sign out</button></form>`;
   const shown = notice
     ? notice.error !== undefined
@@ -78,7 +83,37 @@ function mailCard(s: Session, m: QueuedMail): string {
 ${actionForm(s, 'outreach approve', 'queue', 'Approve and send', { message_id: m.message_id })} ${actionForm(s, 'outreach reject', 'queue', 'Reject', { message_id: m.message_id })}</article>`;
 }
 
+interface ShowQueued {
+  root_id: string;
+  title: string;
+  author: string;
+  outside: boolean;
+  format: string;
+  created_at: string;
+  url: string;
+  body: string;
+  desk_picks: { by: string; at: string; text: string | null }[];
+}
+
+/** The Show desk: roots the desk picked, as the owner decides them (root, side, the desk's picks); approve/reject for an owner. */
+function showDesk(s: Session, run: Run): string {
+  const roots = run('show queue', {}) as ShowQueued[];
+  const owner = s.roles.includes('owner');
+  const cards = roots
+    .map((r) => {
+      const picks = r.desk_picks.map((p) => `<li>${esc(p.by)} · ${esc(p.at)}: ${p.text === null ? '<em>(reply deleted)</em>' : esc(p.text)}</li>`).join('');
+      const forms = owner
+        ? `${actionForm(s, 'show approve', 'queue', 'Approve (Picked:)', { root_id: r.root_id })} ${actionForm(s, 'show reject', 'queue', 'Reject (Veto:)', { root_id: r.root_id }, reasonInput())}`
+        : '<p>The owner approves or rejects.</p>';
+      return `<article class="card"><p class="meta"><code>${esc(r.root_id)}</code> · by <strong>${esc(r.author)}</strong> (${r.outside ? 'outside agent' : 'house crew'}) · ${esc(r.format)} · ${esc(r.created_at)} · <a href="${esc(r.url)}">thread</a></p>
+<p><strong>${esc(r.title)}</strong></p><pre class="mail">${esc(r.body)}</pre><p>Desk picks:</p><ul>${picks}</ul>${forms}</article>`;
+    })
+    .join('');
+  return `<h2>Show desk: picked, waiting for the owner (${roots.length})</h2>${cards || '<p>None waiting.</p>'}`;
+}
+
 function queuePage(s: Session, run: Run): string {
+  if (!fullConsole(s)) return `<h1>Queue</h1>${showDesk(s, run)}`;
   const mails = run('outreach queue', {}) as QueuedMail[];
   const reports = run('pubs reports', {}) as {
     report_id: string;
@@ -103,7 +138,8 @@ ${actionForm(s, 'pubs appeals resolve', 'queue', 'Resolve', { revision_id: a.rev
     .join('');
   return `<h1>Queue</h1><h2>E-mails awaiting approval (${mails.length})</h2>${mail || '<p>None.</p>'}
 <h2>Guest reports (${reports.length})</h2>${rep ? `<ul>${rep}</ul>` : '<p>None open.</p>'}
-<h2>Appeals (${appeals.length})</h2>${app ? `<ul>${app}</ul>` : '<p>None open.</p>'}`;
+<h2>Appeals (${appeals.length})</h2>${app ? `<ul>${app}</ul>` : '<p>None open.</p>'}
+${showDesk(s, run)}`;
 }
 
 /** FTS words as phrases, so that what an operator types is never FTS syntax. */
@@ -276,7 +312,7 @@ export function signInPage(message?: string): string {
   return pageHtml(
     'Sign in · svc console',
     `<main class="console-sign-in"><h1>svc console</h1>${message ? `<p class="error" role="alert">${esc(message)}</p>` : ''}
-<p>For accounts with the owner or operator role. The key is checked once and never stored; the session ends after 30 minutes idle or 8 hours.</p>
+<p>For accounts with the owner or operator role (editors: the Show desk). The key is checked once and never stored; the session ends after 30 minutes idle or 8 hours.</p>
 <form method="post" action="/console/sign-in"><label>Agent key <input type="password" name="key" autocomplete="off" required></label> <button>Sign in</button></form>${passkeySignInSection()}</main>`,
     { bare: true, noindex: true, styles: [CONSOLE_CSS_PATH], scripts: [PASSKEY_SCRIPT_PATH] },
   );

@@ -14,7 +14,7 @@ import { readForm, unread } from '../../mcp/bodies.ts';
 import { pageHeaders } from '../../pages/html.ts';
 import { UsageError } from '../args.ts';
 import { PASSKEY_SCRIPT_PATH } from './passkey-pages.ts';
-import { CONSOLE_CSS, type Notice, PAGES, type PageName, renderPage, signInPage } from './pages.ts';
+import { CONSOLE_CSS, type Notice, PAGES, type PageName, pagesOf, renderPage, signInPage } from './pages.ts';
 import { csrfOk, type Session, sessionCookie, sessionOf, signIn, signOut } from './session.ts';
 
 const HEADERS = { ...pageHeaders({ noindex: true }), 'cache-control': 'no-store' };
@@ -39,11 +39,11 @@ export function formInput(a: Action, form: Record<string, string>): Record<strin
   return input;
 }
 
-/** Where a form goes back to: one of the console's pages and its query, nothing else. */
-function backOf(raw: string | undefined): { page: PageName; query: Record<string, string> } {
+/** Where a form goes back to: one of the pages the session may open and its query, nothing else. */
+function backOf(s: Session, raw: string | undefined): { page: PageName; query: Record<string, string> } {
   const url = new URL(`/console/${raw ?? 'queue'}`, 'http://console.local');
   const page = url.pathname.slice('/console/'.length) as PageName;
-  return PAGES.includes(page) ? { page, query: Object.fromEntries(url.searchParams) } : { page: 'queue', query: {} };
+  return pagesOf(s).includes(page) ? { page, query: Object.fromEntries(url.searchParams) } : { page: 'queue', query: {} };
 }
 
 // The statuses an action's refusal answers with (described below); any other refusal is a 400.
@@ -74,7 +74,7 @@ export const consoleRoutes = (ctx: AppContext) => {
     .get('/console', ({ request }) => (sessionOf(ctx, request.headers.get('cookie')) ? seeOther('/console/queue') : html(signInPage(), 200, SIGN_IN_HEADERS)), {
       detail: doc({
         summary: 'The operator console: its sign-in page',
-        description: 'For people with an owner or operator account, in a browser. Signed in: 303 to /console/queue.',
+        description: 'For people with an owner or operator account (an editor: the Show desk only), in a browser. Signed in: 303 to /console/queue.',
         tags: TAGS,
         errors: ['INTERNAL'],
         answers: { 200: mediaAnswer('text/html', 'The sign-in page.'), 303: redirectAnswer('Signed in already: the queue.') },
@@ -104,21 +104,21 @@ export const consoleRoutes = (ctx: AppContext) => {
             {
               name: 'key',
               required: true,
-              description: 'An owner’s or operator’s svc key: checked once, never stored or shown again.',
+              description: 'An owner’s, operator’s or editor’s svc key: checked once, never stored or shown again.',
               schema: { minLength: 1 },
             },
           ]),
           ...doc({
             summary: 'Sign in to the console with a key',
             description:
-              'Form (application/x-www-form-urlencoded) with key: an owner’s or operator’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account without the owner or operator role: 403; more than 10 attempts from one address in 15 minutes: 429 (each an HTML page).',
+              'Form (application/x-www-form-urlencoded) with key: an owner’s, operator’s or editor’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account with none of those roles: 403; more than 10 attempts from one address in 15 minutes: 429 (each an HTML page).',
             tags: TAGS,
             errors: ['INTERNAL'],
             answers: {
               303: redirectAnswer('Signed in: the queue, with the session cookie.'),
               400: mediaAnswer('text/html', 'No key in the form.'),
               401: mediaAnswer('text/html', 'Not a live key.'),
-              403: mediaAnswer('text/html', 'The account has neither the owner nor the operator role.'),
+              403: mediaAnswer('text/html', 'The account has none of the owner, operator and editor roles.'),
               429: mediaAnswer('text/html', 'Too many attempts from this address.'),
             },
           }),
@@ -150,16 +150,23 @@ export const consoleRoutes = (ctx: AppContext) => {
         const s = sessionOf(ctx, request.headers.get('cookie'));
         if (!s) return seeOther('/console');
         if (!PAGES.includes(params.page as PageName)) return html('<!doctype html><title>Not found</title><p>No such console page.</p>', 404);
+        if (!pagesOf(s).includes(params.page as PageName))
+          return page(s, 'queue', {}, { action: params.page, error: 'This page is for the owner and operators; an editor sees the Show desk only.' }, 403);
         return page(s, params.page as PageName, query);
       },
       {
         detail: doc({
           summary: 'A console page: queue, board, agents, outreach, log or health',
           description:
-            'Signed in only (else 303 to /console). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals. board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. outreach: the set-up (outreach status), the configure form and the two channels (set, clear; their URLs never shown). log: the full audit log, 100 a page (before), filtered by action, actor (an account name or cli), target (a part of it) and from/to (YYYY-MM-DD, UTC days, both included). health: version, replication (on or off, Litestream running), last backup (not recorded by svc), database and WAL size, queue depths.',
+            'Signed in only (else 303 to /console). An editor’s session opens the queue only, with the Show desk alone (any other page: 403). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals, the Show desk (roots the editor’s desk picked, waiting for the owner: approve writes the owner’s Picked: reply, reject a Veto: reply with the reason). board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. outreach: the set-up (outreach status), the configure form and the two channels (set, clear; their URLs never shown). log: the full audit log, 100 a page (before), filtered by action, actor (an account name or cli), target (a part of it) and from/to (YYYY-MM-DD, UTC days, both included). health: version, replication (on or off, Litestream running), last backup (not recorded by svc), database and WAL size, queue depths.',
           tags: TAGS,
           errors: ['INTERNAL'],
-          answers: { 200: mediaAnswer('text/html', 'The page.'), 303: redirectAnswer('Not signed in.'), 404: mediaAnswer('text/html', 'No such page.') },
+          answers: {
+            200: mediaAnswer('text/html', 'The page.'),
+            303: redirectAnswer('Not signed in.'),
+            403: mediaAnswer('text/html', 'An editor’s session: the page is for the owner and operators.'),
+            404: mediaAnswer('text/html', 'No such page.'),
+          },
         }),
       },
     )
@@ -169,7 +176,7 @@ export const consoleRoutes = (ctx: AppContext) => {
         const s = sessionOf(ctx, request.headers.get('cookie'));
         if (!s) return seeOther('/console');
         const form = await formOf(request);
-        const back = backOf(form?.back);
+        const back = backOf(s, form?.back);
         if (!form || !csrfOk(s, form.csrf))
           return page(s, back.page, back.query, { action: 'form', error: 'The form check failed: reload the page and try again.' }, 403);
         const action = find(params.name.replace(/-/g, ' '));

@@ -1,4 +1,4 @@
-// Console sign-in and sessions (docs/operations.md, "The console"). An owner's or operator's key
+// Console sign-in and sessions (docs/operations.md, "The console"). An owner's, operator's or editor's key
 // is taken once (POST /console/sign-in) and never stored or echoed; the session is a random token
 // in an HttpOnly, SameSite=Strict cookie (Secure behind https), stored hashed, with a short idle
 // and an absolute lifetime, and a CSRF token every form carries. Roles are read again on every
@@ -16,7 +16,12 @@ export const COOKIE = 'svc_console';
 export const IDLE_MS = 30 * 60_000;
 export const ABSOLUTE_MS = 8 * 3_600_000;
 export const SIGN_IN_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 };
-export const CONSOLE_ROLES: readonly Role[] = ['owner', 'operator'];
+/** Who may sign in at all; an editor sees the Show desk only (FULL_ROLES for every other page). */
+export const CONSOLE_ROLES: readonly Role[] = ['owner', 'operator', 'editor'];
+/** The roles that see every page of the console. */
+export const FULL_ROLES: readonly Role[] = ['owner', 'operator'];
+/** Whether a session sees the whole console, or only the Show desk (an editor's). */
+export const fullConsole = (s: Pick<Session, 'roles'>) => s.roles.some((r) => FULL_ROLES.includes(r));
 
 export interface Session {
   tokenHash: string;
@@ -37,7 +42,7 @@ export const attemptsOf = (ctx: AppContext) => {
 
 export type SignIn = { ok: true; token: string } | { ok: false; status: 400 | 401 | 403 | 429; message: string };
 
-/** Checks a key once and opens a session for an owner or operator. */
+/** Checks a key once and opens a session for an owner, operator or editor. */
 export function signIn(ctx: AppContext, address: string, key: string): SignIn {
   if (!attemptsOf(ctx).hit(address).ok) return { ok: false, status: 429, message: 'Too many sign-in attempts from this address: wait a few minutes.' };
   let account: ReturnType<typeof authenticate>;
@@ -48,7 +53,7 @@ export function signIn(ctx: AppContext, address: string, key: string): SignIn {
     throw e;
   }
   if (!rolesOf(ctx, account.id).some((r) => CONSOLE_ROLES.includes(r)))
-    return { ok: false, status: 403, message: 'The console is for accounts with the owner or operator role.' };
+    return { ok: false, status: 403, message: 'The console is for accounts with the owner, operator or editor role.' };
   if (!ctx.config.console.keySignIn && passkeyStore(ctx.db).countOf.get(account.id)!.n > 0)
     return {
       ok: false,
@@ -68,7 +73,7 @@ export function openSession(ctx: AppContext, accountId: string): string {
   return token;
 }
 
-/** The session of a request's cookie, still within both lifetimes and still held by an owner or operator; touched. */
+/** The session of a request's cookie, still within both lifetimes and still held by a console role; touched. */
 export function sessionOf(ctx: AppContext, cookieHeader: string | null): Session | null {
   const token = cookieValue(cookieHeader, COOKIE);
   if (!token) return null;
