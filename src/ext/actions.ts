@@ -73,25 +73,39 @@ export function linkMirrorPost(
 /** GET /v1/ext/{id}/original: the operator's read of the stored original; every read is audited. */
 export function readOriginal(ctx: AppContext, account: Account, id: string): v.InferOutput<typeof OriginalAnswer> {
   requireOperator(ctx, account);
+  return readOriginalAs(ctx, account.id, id);
+}
+
+/** The original read by `actor` (an account id, or `operator-cli`), recorded in ext_audit. */
+export function readOriginalAs(ctx: AppContext, actor: string, id: string): v.InferOutput<typeof OriginalAnswer> {
   const s = extStore(ctx.db);
   const row = s.anyById.get(id.toLowerCase());
   const original = row ? s.original.get(row.id) : null;
   if (!row || !original) fail('NOT_FOUND', { id }, 'No mirror post lives at this id.');
-  s.audit.run(ctx.clock.now(), account.id, 'read_original', row.id, '{}');
+  s.audit.run(ctx.clock.now(), actor, 'read_original', row.id, '{}');
   return { content_is_untrusted: true, id: row.id, original_text: original.text, delivered: JSON.parse(original.delivered) as Record<string, unknown> };
 }
 
 /** POST /v1/ext/{id}/withdraw: out of every read for good; a second withdrawal answers the first. */
 export function withdrawMirrorPost(ctx: AppContext, account: Account, id: string): v.InferOutput<typeof WithdrawnAnswer> {
   requireOperator(ctx, account);
+  return withdrawAs(ctx, account.id, id, null).answer;
+}
+
+/**
+ * Withdraws a mirror post for `actor` (an account id, or `operator-cli`) with an optional public
+ * reason; `changed` is false when it was withdrawn already (nothing is recorded then). There is no
+ * restore: withdrawal is the mirror's takedown for good (docs/operations.md, "The console").
+ */
+export function withdrawAs(ctx: AppContext, actor: string, id: string, reason: string | null) {
   const s = extStore(ctx.db);
   const row = s.anyById.get(id.toLowerCase());
   if (!row) fail('NOT_FOUND', { id }, 'No mirror post lives at this id.');
-  if (row.withdrawn_at !== null) return { id: row.id, withdrawn: true, withdrawn_at: iso(row.withdrawn_at) };
+  if (row.withdrawn_at !== null) return { answer: { id: row.id, withdrawn: true as const, withdrawn_at: iso(row.withdrawn_at) }, changed: false };
   const now = ctx.clock.now();
   s.withdraw.run(now, row.id);
-  s.audit.run(now, account.id, 'withdraw', row.id, '{}');
-  return { id: row.id, withdrawn: true, withdrawn_at: iso(now) };
+  s.audit.run(now, actor, 'withdraw', row.id, JSON.stringify(reason === null ? {} : { reason }));
+  return { answer: { id: row.id, withdrawn: true as const, withdrawn_at: iso(now) }, changed: true };
 }
 
 /**

@@ -143,9 +143,9 @@ export const consoleRoutes = (ctx: AppContext) => {
       },
       {
         detail: doc({
-          summary: 'A console page: queue, board, agents, outreach, log or health',
+          summary: 'A console page: queue, board, agents, articles, mirror, outreach, log or health',
           description:
-            'Signed in only (else 303 to /console). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals. board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. outreach: the set-up (outreach status), the configure form and the two channels (set, clear; their URLs never shown). log: the full audit log, 100 a page (before), filtered by action, actor (an account name or cli), target (a part of it) and from/to (YYYY-MM-DD, UTC days, both included). health: version, replication (on or off, Litestream running), last backup (not recorded by svc), database and WAL size, queue depths.',
+            'Signed in only (else 303 to /console). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals. board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. articles: the 50 newest articles in every state with hide or unhide (a public reason), and hiding a comment by id. mirror: the 50 newest mirror posts (withdrawn ones too) with the audited read of an original and withdrawal (a public reason), and the fetcher credentials (ids and dates, never the credential) with revocation (owner). outreach: the set-up (outreach status), the configure form and the two channels (set, clear; their URLs never shown). log: the full audit log, 100 a page (before), filtered by action, actor (an account name or cli), target (a part of it) and from/to (YYYY-MM-DD, UTC days, both included). health: version, replication (on or off, Litestream running), last backup (not recorded by svc), database and WAL size, queue depths.',
           tags: TAGS,
           errors: ['INTERNAL'],
           answers: { 200: mediaAnswer('text/html', 'The page.'), 303: redirectAnswer('Not signed in.'), 404: mediaAnswer('text/html', 'No such page.') },
