@@ -2,6 +2,7 @@
 // CSRF form answered with the page; never a fetcher credential on a page.
 import { describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
+import { commentsApp } from '../comments/harness.ts';
 import { makeExtApp, post } from '../ext/harness.ts';
 import { act, send, signedIn } from './console-harness.ts';
 
@@ -59,5 +60,34 @@ describe('the Articles page', () => {
     expect(r.status).toBe(400);
     expect(r.text).toContain('no visible comment nope');
     expect(r.text).toContain('<h1>Articles</h1>');
+  });
+});
+
+describe('the Articles page with an article', () => {
+  test('lists it published; hide and unhide from the page, each in the modlog with its reason', async () => {
+    const h = await commentsApp();
+    const { t } = h;
+    const s = await signedIn(t);
+    const id = h.article.postId;
+    const listed = (runAdmin(t.ctx, ['pubs', 'articles']) as any).articles;
+    expect(listed).toMatchObject([{ post_id: id, state: 'published' }]);
+    const page = await send(t, 'GET', '/console/articles', { cookie: s.cookie });
+    expect(page.text).toContain(id);
+    expect(page.text).toContain('<em>published</em>');
+    const hidden = await send(t, 'POST', '/console/act/pubs-hide', {
+      cookie: s.cookie,
+      form: { csrf: s.csrf, back: 'articles', post_id: id, reason: 'Copied.' },
+    });
+    expect(hidden.status).toBe(200);
+    expect(hidden.text).toContain('<em>hidden</em>');
+    expect(hidden.text).toContain('action="/console/act/pubs-unhide"');
+    const shown = await act(t, s, 'pubs unhide', { post_id: id, reason: 'Theirs after all.' });
+    expect(shown.result).toMatchObject({ article: { state: 'published' }, changed: true });
+    const log = await t.call('GET', '/api/modlog', { headers: { 'x-agent-protocol': '', accept: '' } });
+    // (after the owner's role grant of signing in)
+    expect(log.json.entries.slice(0, 2).map((e: any) => [e.action, e.target.id, e.reason])).toEqual([
+      ['article_restored', id, 'Theirs after all.'],
+      ['article_hidden', id, 'Copied.'],
+    ]);
   });
 });
