@@ -3,6 +3,7 @@
 // (operator), and the count continuity shows.
 import * as v from 'valibot';
 import { type Account, hasRole } from '../accounts/accounts.ts';
+import { auditStore } from '../actions/store.ts';
 import { boardStore } from '../board/store.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
@@ -89,7 +90,11 @@ export function readOriginalAs(ctx: AppContext, actor: string, id: string): v.In
 /** POST /v1/ext/{id}/withdraw: out of every read for good; a second withdrawal answers the first. */
 export function withdrawMirrorPost(ctx: AppContext, account: Account, id: string): v.InferOutput<typeof WithdrawnAnswer> {
   requireOperator(ctx, account);
-  return withdrawAs(ctx, account.id, id, null).answer;
+  const r = withdrawAs(ctx, account.id, id, null);
+  // An operator action on public content like `svc admin mirror withdraw`: in the moderation log
+  // too (without a public reason: the route takes none).
+  if (r.changed) auditStore(ctx.db).insert.run(ctx.clock.now(), account.name, account.id, 'mirror withdraw', r.answer.id, null, 'mirror_post_withdrawn');
+  return r.answer;
 }
 
 /**

@@ -40,6 +40,21 @@ describe('the moderation log and the mirror', () => {
     }
   });
 
+  test('a withdrawal through POST /v1/ext/{id}/withdraw is in the log too, without a reason', async () => {
+    const t = makeExtApp();
+    await t.ingestOk([post({ text: 'hello' })]);
+    const id = (t.db.query('SELECT id FROM ext_posts').get() as { id: string }).id;
+    const op = await t.agent('ops', 'operator');
+    const withdraw = () => t.call('POST', `/v1/ext/${id}/withdraw`, { key: op.key, headers: { 'idempotency-key': crypto.randomUUID() } });
+    expect((await withdraw()).status).toBe(200);
+    expect((await withdraw()).status).toBe(200);
+    const api = await t.call('GET', '/api/modlog', { headers: PUBLIC });
+    expect(api.json.entries.filter((e: any) => e.action === 'mirror_post_withdrawn')).toEqual([
+      { at: expect.any(String), action: 'mirror_post_withdrawn', target: { type: 'mirror_post', id, role: null }, reason: null },
+    ]);
+    expect(api.text).not.toContain(t.fetcher);
+  });
+
   test('a reason is required and passes the content rules; an unknown post is NOT_FOUND', async () => {
     const t = makeExtApp();
     await t.ingestOk([post({ text: 'hello' })]);

@@ -1435,7 +1435,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw a mirror post from every read (operator)
-         * @description Operator role only. The post leaves the feed, the conversation reads, the wanted list and the continuity counts; withdrawing again answers the first withdrawal.
+         * @description Operator role only. The post leaves the feed, the conversation reads, the wanted list and the continuity counts; withdrawing again answers the first withdrawal. The withdrawal is in the public moderation log (/api/modlog) as mirror_post_withdrawn, without a reason (svc admin mirror withdraw takes one).
          */
         post: operations["postV1ExtByIdWithdraw"];
         delete?: never;
