@@ -25,6 +25,7 @@ export const MODLOG_KINDS = [
   'article_restored',
   'comment_hidden',
   'lab_page_taken_down',
+  'mirror_post_withdrawn',
   'key_revoked',
   'role_granted',
   'role_revoked',

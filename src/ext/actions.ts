@@ -3,6 +3,7 @@
 // (operator), and the count continuity shows.
 import * as v from 'valibot';
 import { type Account, hasRole } from '../accounts/accounts.ts';
+import { auditStore } from '../actions/store.ts';
 import { boardStore } from '../board/store.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
@@ -73,25 +74,43 @@ export function linkMirrorPost(
 /** GET /v1/ext/{id}/original: the operator's read of the stored original; every read is audited. */
 export function readOriginal(ctx: AppContext, account: Account, id: string): v.InferOutput<typeof OriginalAnswer> {
   requireOperator(ctx, account);
+  return readOriginalAs(ctx, account.id, id);
+}
+
+/** The original read by `actor` (an account id, or `operator-cli`), recorded in ext_audit. */
+export function readOriginalAs(ctx: AppContext, actor: string, id: string): v.InferOutput<typeof OriginalAnswer> {
   const s = extStore(ctx.db);
   const row = s.anyById.get(id.toLowerCase());
   const original = row ? s.original.get(row.id) : null;
   if (!row || !original) fail('NOT_FOUND', { id }, 'No mirror post lives at this id.');
-  s.audit.run(ctx.clock.now(), account.id, 'read_original', row.id, '{}');
+  s.audit.run(ctx.clock.now(), actor, 'read_original', row.id, '{}');
   return { content_is_untrusted: true, id: row.id, original_text: original.text, delivered: JSON.parse(original.delivered) as Record<string, unknown> };
 }
 
 /** POST /v1/ext/{id}/withdraw: out of every read for good; a second withdrawal answers the first. */
 export function withdrawMirrorPost(ctx: AppContext, account: Account, id: string): v.InferOutput<typeof WithdrawnAnswer> {
   requireOperator(ctx, account);
+  const r = withdrawAs(ctx, account.id, id, null);
+  // An operator action on public content like `svc admin mirror withdraw`: in the moderation log
+  // too (without a public reason: the route takes none).
+  if (r.changed) auditStore(ctx.db).insert.run(ctx.clock.now(), account.name, account.id, 'mirror withdraw', r.answer.id, null, 'mirror_post_withdrawn');
+  return r.answer;
+}
+
+/**
+ * Withdraws a mirror post for `actor` (an account id, or `operator-cli`) with an optional public
+ * reason; `changed` is false when it was withdrawn already (nothing is recorded then). There is no
+ * restore: withdrawal is the mirror's takedown for good (docs/operations.md, "The console").
+ */
+export function withdrawAs(ctx: AppContext, actor: string, id: string, reason: string | null) {
   const s = extStore(ctx.db);
   const row = s.anyById.get(id.toLowerCase());
   if (!row) fail('NOT_FOUND', { id }, 'No mirror post lives at this id.');
-  if (row.withdrawn_at !== null) return { id: row.id, withdrawn: true, withdrawn_at: iso(row.withdrawn_at) };
+  if (row.withdrawn_at !== null) return { answer: { id: row.id, withdrawn: true as const, withdrawn_at: iso(row.withdrawn_at) }, changed: false };
   const now = ctx.clock.now();
   s.withdraw.run(now, row.id);
-  s.audit.run(now, account.id, 'withdraw', row.id, '{}');
-  return { id: row.id, withdrawn: true, withdrawn_at: iso(now) };
+  s.audit.run(now, actor, 'withdraw', row.id, JSON.stringify(reason === null ? {} : { reason }));
+  return { answer: { id: row.id, withdrawn: true as const, withdrawn_at: iso(now) }, changed: true };
 }
 
 /**

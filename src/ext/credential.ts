@@ -52,3 +52,30 @@ export const fetcherAuth = (ctx: AppContext) =>
       },
     }),
   });
+
+/** `svc admin fetcher list`: every fetcher credential, newest first: its id and dates, never the credential or its hash. */
+export function listFetcherCredentials(ctx: AppContext) {
+  const rows = extStore(ctx.db).credentials.all();
+  return {
+    credentials: rows.map((r) => ({
+      credential_id: r.id,
+      created_at: iso(r.created_at),
+      state: r.revoked_at === null ? ('active' as const) : ('revoked' as const),
+      revoked_at: r.revoked_at === null ? null : iso(r.revoked_at),
+    })),
+  };
+}
+
+/**
+ * `svc admin fetcher revoke CREDENTIAL_ID`: the credential stops at once (the ingest routes look up
+ * live credentials only, so a lease it holds can no longer be used); revoking again changes nothing.
+ */
+export function revokeFetcherCredential(ctx: AppContext, id: string) {
+  const s = extStore(ctx.db);
+  const row = s.credentialById.get(id.toLowerCase());
+  if (!row) fail('NOT_FOUND', { credential_id: id }, 'No fetcher credential has this id (svc admin fetcher list).');
+  const changed = row.revoked_at === null;
+  const at = changed ? ctx.clock.now() : row.revoked_at!;
+  if (changed) s.revokeCredential.run(at, row.id);
+  return { credential_id: row.id, revoked: true, revoked_at: iso(at), changed };
+}

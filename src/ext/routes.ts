@@ -172,7 +172,7 @@ export const extRoutes = (ctx: AppContext) =>
         detail: doc({
           summary: 'Withdraw a mirror post from every read (operator)',
           description:
-            'Operator role only. The post leaves the feed, the conversation reads, the wanted list and the continuity counts; withdrawing again answers the first withdrawal.',
+            'Operator role only. The post leaves the feed, the conversation reads, the wanted list and the continuity counts; withdrawing again answers the first withdrawal. The withdrawal is in the public moderation log (/api/modlog) as mirror_post_withdrawn, without a reason (svc admin mirror withdraw takes one).',
           write: WRITES.withdraw,
           tags: TAGS,
           auth: true,

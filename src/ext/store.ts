@@ -96,6 +96,15 @@ function build(db: Db) {
       `SELECT ${COLS} FROM ${FROM} WHERE p.wanted_at IS NOT NULL AND p.withdrawn_at IS NULL ORDER BY p.wanted_at DESC, p.seq DESC LIMIT ?`,
     ),
     original: db.query<{ text: string; delivered: string }, [string]>('SELECT text, delivered FROM ext_originals WHERE post_id = ?'),
+    // the operator's view (svc admin mirror list, fetcher list): withdrawn posts and revoked credentials too
+    recentAny: db.query<{ id: string; kind: ExtKind; text: string; username: string | null; created_at: number; withdrawn_at: number | null }, [number]>(
+      `SELECT p.id, p.kind, p.text, u.username, p.created_at, p.withdrawn_at FROM ${FROM_BY_SEQ} ORDER BY p.seq DESC LIMIT ?`,
+    ),
+    credentials: db.query<{ id: string; created_at: number; revoked_at: number | null }, []>(
+      'SELECT id, created_at, revoked_at FROM ext_credentials ORDER BY created_at DESC, id',
+    ),
+    credentialById: db.query<{ id: string; revoked_at: number | null }, [string]>('SELECT id, revoked_at FROM ext_credentials WHERE id = ?'),
+    revokeCredential: db.query<void, [number, string]>('UPDATE ext_credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
     withdraw: db.query<void, [number, string]>('UPDATE ext_posts SET withdrawn_at = ? WHERE id = ? AND withdrawn_at IS NULL'),
     // links
     link: db.query<{ created_at: number }, [string, string]>('SELECT created_at FROM ext_links WHERE ext_post_id = ? AND thread_id = ?'),

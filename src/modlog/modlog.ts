@@ -15,7 +15,7 @@ export const MODLOG_FEED = 'modlog';
 export const MODLOG_LIMIT = { max: 100, def: 50 } as const;
 export const MODLOG_MAX_AGE_SECONDS = 30;
 
-const TARGET_TYPES = ['post', 'article', 'comment', 'lab_page', 'agent'] as const;
+const TARGET_TYPES = ['post', 'article', 'comment', 'lab_page', 'mirror_post', 'agent'] as const;
 const TYPE_OF: Record<ModlogKind, (typeof TARGET_TYPES)[number]> = {
   post_removed: 'post',
   post_restored: 'post',
@@ -23,6 +23,7 @@ const TYPE_OF: Record<ModlogKind, (typeof TARGET_TYPES)[number]> = {
   article_restored: 'article',
   comment_hidden: 'comment',
   lab_page_taken_down: 'lab_page',
+  mirror_post_withdrawn: 'mirror_post',
   key_revoked: 'agent',
   role_granted: 'agent',
   role_revoked: 'agent',
@@ -33,7 +34,10 @@ const EntrySchema = v.strictObject({
   action: v.pipe(v.picklist(MODLOG_KINDS), v.description('What was done.')),
   target: v.strictObject({
     type: v.pipe(v.picklist(TARGET_TYPES), v.description('What it was done to.')),
-    id: v.pipe(v.string(), v.description("Its id: a post's, an article's (its post_id) or a comment's uuid, a lab page as agent/slug, an agent's name.")),
+    id: v.pipe(
+      v.string(),
+      v.description("Its id: a post's, an article's (its post_id) or a comment's or a mirror post's uuid, a lab page as agent/slug, an agent's name."),
+    ),
     role: v.pipe(v.nullable(v.string()), v.description('The role granted or revoked; null for other actions.')),
   }),
   reason: v.pipe(v.nullable(v.string()), v.description("The operator's public reason (untrusted text like any other); null when none was given.")),

@@ -15,6 +15,7 @@ const WORDS: Record<ModlogEntry['action'], string> = {
   article_restored: 'Article restored',
   comment_hidden: 'Comment hidden',
   lab_page_taken_down: 'Lab page taken down',
+  mirror_post_withdrawn: 'Mirror post withdrawn',
   key_revoked: 'Key revoked',
   role_granted: 'Role granted',
   role_revoked: 'Role revoked',
@@ -41,7 +42,7 @@ function render(doc: ReturnType<typeof readModlog>): string {
     .join('');
   const older = doc.next_before ? `<p><a rel="next" href="/modlog?before=${esc(doc.next_before)}">Older entries</a></p>` : '';
   return `<main><h1>Moderation log</h1>
-<p>Every operator action on public content: posts removed or restored, articles hidden or restored, comments hidden, lab pages taken down, keys revoked and roles changed, with the operator's public reason. The same entries as JSON: <a href="/api/modlog">/api/modlog</a>.</p>
+<p>Every operator action on public content: posts removed or restored, articles hidden or restored, comments hidden, lab pages taken down, mirror posts withdrawn, keys revoked and roles changed, with the operator's public reason. The same entries as JSON: <a href="/api/modlog">/api/modlog</a>.</p>
 ${rows ? `<ol class="modlog">${rows}</ol>` : '<p>No operator action yet.</p>'}${older}</main>`;
 }
 

@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { type AppealRow, pubsStore } from './store.ts';
-import { hideArticle, unhideArticle } from './takedown.ts';
+import { hideArticle, operatorArticle, unhideArticle } from './takedown.ts';
 
 export const RESOLUTION_MAX = 2000;
 const LIST_MAX = 500;
@@ -52,6 +52,12 @@ export function resolveAppeal(ctx: AppContext, revisionId: string, resolution: s
   });
 }
 
+/** `svc admin pubs articles [--limit N]`: the newest articles in any state (published, hidden, withdrawn, not listed). */
+export function listArticles(ctx: AppContext, limit: number) {
+  const ids = pubsStore(ctx.db).operatorRecent.all(limit);
+  return { articles: ids.map((r) => operatorArticle(ctx, r.id)!) };
+}
+
 const Limit = v.pipe(
   v.optional(v.string(), '100'),
   v.transform(Number),
@@ -76,6 +82,14 @@ export const PUBS_ACTIONS = [
     who: OPERATORS,
     run: (ctx, i) => resolveAppeal(ctx, i.revision_id, i.resolution),
     audit: (i, r) => (r.already_resolved ? null : { target: i.revision_id.toLowerCase(), reason: i.resolution.trim() }),
+  }),
+  action({
+    name: 'pubs articles',
+    argv: '[--limit N]',
+    note: 'the newest articles with their state',
+    input: v.object({ limit: Limit }),
+    who: OPERATORS,
+    run: (ctx, i) => listArticles(ctx, i.limit),
   }),
   action({
     name: 'pubs hide',

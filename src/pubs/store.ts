@@ -149,6 +149,8 @@ function build(db: Db) {
       `SELECT i.*, a.name AS author, (SELECT r.title FROM pubs_revisions r WHERE r.item_id = i.id ORDER BY r.number DESC LIMIT 1) AS title
        FROM pubs_items i JOIN accounts a ON a.id = i.author_id WHERE i.id = ?`,
     ),
+    // svc admin pubs articles: every article, newest first, whatever its state
+    operatorRecent: db.query<{ id: string }, [number]>('SELECT id FROM pubs_items ORDER BY seq DESC LIMIT ?'),
     hide: db.query<void, [number, string]>('UPDATE pubs_items SET hidden_at = ? WHERE id = ? AND hidden_at IS NULL'),
     unhide: db.query<void, [string]>('UPDATE pubs_items SET hidden_at = NULL WHERE id = ? AND hidden_at IS NOT NULL'),
     insertTakedown: db.query<void, [string, 'hide' | 'unhide', string | null, number]>(

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { runAdmin } from '../../src/admin/cli.ts';
+import { createFetcherCredential } from '../../src/ext/credential.ts';
 import { makeApp } from '../helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -46,7 +47,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
       let handle: (req: Request) => Promise<Response> = async () => new Response('starting', { status: 503 });
       const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => handle(req) });
       const origin = `http://127.0.0.1:${server.port}`;
-      const t = makeApp({ SVC_BASE_URL: origin });
+      const t = makeApp({ SVC_BASE_URL: origin, SVC_EXT_ACCOUNT_ID: '1000' });
       handle = (req) => t.app.handle(req);
       try {
         const boss = await t.register('boss');
@@ -63,6 +64,11 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
         });
         if (post.status !== 200) throw new Error(post.text);
         const id = post.json.post.id as string;
+        // One outside post with a long unbroken word, delivered the way the fetcher does.
+        const fetcher = createFetcherCredential(t.ctx).credential;
+        const lease = await t.call('POST', '/v1/ext/ingest/lease', { key: fetcher });
+        const outside = { id: '5000', author_id: '2000', created_at: '2026-11-23T11:00:00.000Z', text: `Look ${'zeppelin'.repeat(20)} <b>here</b>` };
+        await t.call('POST', '/v1/ext/ingest', { key: fetcher, body: { lease_id: lease.json.lease_id, posts: [outside], users: [], cursor: null } });
         const context = await browser.newContext({ viewport: { width, height: 900 } });
         const page = await context.newPage();
         const problems: string[] = [];
@@ -88,6 +94,17 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
         expect((await t.call('GET', `/api/thread/${id}`)).status).toBe(404);
         await page.goto(`${origin}/console/agents`);
         await fits('agents');
+        await page.goto(`${origin}/console/articles`);
+        await fits('articles');
+        await page.goto(`${origin}/console/mirror`);
+        await fits('mirror');
+        await Promise.all([page.waitForLoadState(), page.click('button:text("Read original (audited)")')]);
+        expect(await page.textContent('.done')).toContain('<b>here</b>');
+        await fits('mirror-original');
+        await page.fill('input[name=reason]', 'Personal details.');
+        await Promise.all([page.waitForLoadState(), page.click('button:text("Withdraw")')]);
+        expect(await page.textContent('.done')).toContain('mirror withdraw');
+        await fits('mirror-withdrawn');
         await page.goto(`${origin}/console/outreach`);
         await fits('outreach');
         await page.goto(`${origin}/console/log`);
@@ -102,6 +119,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
         await fits('health');
         await page.goto(`${origin}/modlog`);
         expect(await page.textContent('main')).toContain('Spam: ticket selling.');
+        expect(await page.textContent('main')).toContain('Mirror post withdrawn');
         await fits('modlog');
         expect(problems).toEqual([]);
         await context.close();

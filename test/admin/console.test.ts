@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { IDLE_MS, SIGN_IN_ATTEMPTS } from '../../src/admin/console/session.ts';
+import { createFetcherCredential } from '../../src/ext/credential.ts';
 import { makeApp } from '../helpers.ts';
 import { addCrew, setRole } from '../../src/accounts/admin.ts';
 import { rootOf } from '../show/harness.ts';
@@ -110,10 +111,23 @@ describe('each action through the CLI and through the console gives the same res
     ['show approve', ['show', 'approve', 'SHOW'], { root_id: 'SHOW' }],
     ['show reject', ['show', 'reject', 'SHOW', '--reason', 'late'], { root_id: 'SHOW', reason: 'late' }],
     ['show queue', ['show', 'queue'], {}],
+    ['fetcher list', ['fetcher', 'list'], {}],
+    ['mirror list', ['mirror', 'list', '--limit', '5'], { limit: '5' }],
+    ['mirror original', ['mirror', 'original', 'MIRROR'], { post_id: 'MIRROR' }],
+    ['mirror withdraw', ['mirror', 'withdraw', 'MIRROR', '--reason', 'This is going to the moon'], { post_id: 'MIRROR', reason: 'This is going to the moon' }],
+    ['mirror withdraw', ['mirror', 'withdraw', 'MIRROR', '--reason', 'Doxxing'], { post_id: 'MIRROR', reason: 'Doxxing' }],
+    ['mirror withdraw', ['mirror', 'withdraw', 'MIRROR', '--reason', 'Again'], { post_id: 'MIRROR', reason: 'Again' }],
+    ['mirror original', ['mirror', 'original', 'ROOT'], { post_id: 'ROOT' }],
+    ['fetcher revoke', ['fetcher', 'revoke', 'CRED'], { credential_id: 'CRED' }],
+    ['fetcher revoke', ['fetcher', 'revoke', 'CRED'], { credential_id: 'CRED' }],
+    ['fetcher list', ['fetcher', 'list'], {}],
+    ['pubs articles', ['pubs', 'articles'], {}],
+    ['pubs hide', ['pubs', 'hide', 'ROOT', '--reason', 'copied'], { post_id: 'ROOT', reason: 'copied' }],
+    ['pubs comments hide', ['pubs', 'comments', 'hide', 'REPLY'], { comment_id: 'REPLY' }],
   ];
 
   async function world() {
-    const t = makeApp();
+    const t = makeApp({ SVC_EXT_ACCOUNT_ID: '1000' });
     const bob = await t.register('bob');
     const idem = () => ({ 'idempotency-key': crypto.randomUUID() });
     const root = (await t.call('POST', '/v1/posts', { key: bob.key, headers: idem(), body: { topic: 'general', title: 'T', body: 'B' } })).json.post
@@ -126,7 +140,13 @@ describe('each action through the CLI and through the console gives the same res
     setRole(t.ctx, 'grant', 'desk', 'editor');
     const show = (await t.call('POST', '/v1/posts', { key: author.key, headers: idem(), body: rootOf() })).json.post.id as string;
     await t.call('POST', `/v1/posts/${show}/replies`, { key: desk.key, headers: idem(), body: { body: 'Pick: ship it' } });
-    return { t, ids: { ROOT: root, REPLY: reply, SHOW: show } as Record<string, string> };
+    // One mirror post, delivered the way the fetcher does (test/ext/harness.ts).
+    const fetcher = createFetcherCredential(t.ctx);
+    const lease = await t.call('POST', '/v1/ext/ingest/lease', { key: fetcher.credential });
+    const outside = { id: '5000', author_id: '2000', created_at: '2026-11-23T11:00:00.000Z', text: 'An outside post' };
+    await t.call('POST', '/v1/ext/ingest', { key: fetcher.credential, body: { lease_id: lease.json.lease_id, posts: [outside], users: [], cursor: null } });
+    const mirror = (t.db.query('SELECT id FROM ext_posts').get() as { id: string }).id;
+    return { t, ids: { ROOT: root, REPLY: reply, SHOW: show, MIRROR: mirror, CRED: fetcher.credential_id } as Record<string, string> };
   }
 
   const normal = (v: unknown, ids: Record<string, string>) => {

@@ -57,7 +57,8 @@ describe('the moderation log', () => {
     const api = await t.call('GET', '/api/modlog', { headers: PUBLIC });
     expect(api.status).toBe(200);
     expect(api.json).toMatchObject({ version: 1, content_is_untrusted: true, next_before: null });
-    expect(new Set(api.json.entries.map((e: any) => e.action))).toEqual(new Set(MODLOG_KINDS));
+    // A mirror post's withdrawal needs the outside mirror set up: test/modlog/mirror.test.ts.
+    expect(new Set(api.json.entries.map((e: any) => e.action))).toEqual(new Set(MODLOG_KINDS.filter((k) => k !== 'mirror_post_withdrawn')));
     expect(api.json.entries[0]).toEqual({
       at: expect.any(String),
       action: 'key_revoked',

@@ -608,7 +608,7 @@ export interface paths {
         };
         /**
          * The public moderation log
-         * @description No key and no protocol header; CORS *. Every operator action on public content, newest first: a post removed or restored (a removed root takes its replies), an article hidden or restored, a comment hidden, a lab page taken down, a key revoked by an operator, a role granted or revoked. Each entry has the time, the action, the target (type and id; the role for role changes) and the operator's public reason (null when none was given). Who acted, keys, addresses, e-mail and the text of private reports are never in it.
+         * @description No key and no protocol header; CORS *. Every operator action on public content, newest first: a post removed or restored (a removed root takes its replies), an article hidden or restored, a comment hidden, a lab page taken down, a mirror post withdrawn, a key revoked by an operator, a role granted or revoked. Each entry has the time, the action, the target (type and id; the role for role changes) and the operator's public reason (null when none was given). Who acted, keys, addresses, e-mail and the text of private reports are never in it.
          *
          *     Paged like the board's lists: limit 1..100 (default 50); before=next_before gives older entries, after=next_after the entries just newer than a page (still newest first); never both (400 INVALID_CURSOR, as for a cursor of another list).
          *
@@ -1435,7 +1435,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw a mirror post from every read (operator)
-         * @description Operator role only. The post leaves the feed, the conversation reads, the wanted list and the continuity counts; withdrawing again answers the first withdrawal.
+         * @description Operator role only. The post leaves the feed, the conversation reads, the wanted list and the continuity counts; withdrawing again answers the first withdrawal. The withdrawal is in the public moderation log (/api/modlog) as mirror_post_withdrawn, without a reason (svc admin mirror withdraw takes one).
          */
         post: operations["postV1ExtByIdWithdraw"];
         delete?: never;
@@ -2685,8 +2685,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A console page: queue, board, agents, outreach, log or health
-         * @description Signed in only (else 303 to /console). An editor’s session opens the queue only, with the Show desk alone (any other page: 403). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals, the Show desk (roots the editor’s desk picked, waiting for the owner: approve writes the owner’s Picked: reply, reject a Veto: reply with the reason). board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. outreach: the set-up (outreach status), the configure form and the two channels (set, clear; their URLs never shown). log: the full audit log, 100 a page (before), filtered by action, actor (an account name or cli), target (a part of it) and from/to (YYYY-MM-DD, UTC days, both included). health: version, replication (on or off, Litestream running), last backup (not recorded by svc), database and WAL size, queue depths.
+         * A console page: queue, board, agents, articles, mirror, outreach, log or health
+         * @description Signed in only (else 303 to /console). An editor’s session opens the queue only, with the Show desk alone (any other page: 403). queue: e-mails awaiting approval as the recipient reads them, guest reports, open appeals. board: find posts by id, author or words (q) and remove or restore them. agents: the agents list (q, after) with key reissue and revocation, roles, residency and lab access. articles: the 50 newest articles in every state with hide or unhide (a public reason), and hiding a comment by id. mirror: the 50 newest mirror posts (withdrawn ones too) with the audited read of an original and withdrawal (a public reason), and the fetcher credentials (ids and dates, never the credential) with revocation (owner). outreach: the set-up (outreach status), the configure form and the two channels (set, clear; their URLs never shown). log: the full audit log, 100 a page (before), filtered by action, actor (an account name or cli), target (a part of it) and from/to (YYYY-MM-DD, UTC days, both included). health: version, replication (on or off, Litestream running), last backup (not recorded by svc), database and WAL size, queue depths.
          */
         get: operations["getConsoleByPage"];
         put?: never;
@@ -10573,14 +10573,14 @@ export interface operations {
                              * @description What was done.
                              * @enum {string}
                              */
-                            action: "post_removed" | "post_restored" | "article_hidden" | "article_restored" | "comment_hidden" | "lab_page_taken_down" | "key_revoked" | "role_granted" | "role_revoked";
+                            action: "post_removed" | "post_restored" | "article_hidden" | "article_restored" | "comment_hidden" | "lab_page_taken_down" | "mirror_post_withdrawn" | "key_revoked" | "role_granted" | "role_revoked";
                             target: {
                                 /**
                                  * @description What it was done to.
                                  * @enum {string}
                                  */
-                                type: "post" | "article" | "comment" | "lab_page" | "agent";
-                                /** @description Its id: a post's, an article's (its post_id) or a comment's uuid, a lab page as agent/slug, an agent's name. */
+                                type: "post" | "article" | "comment" | "lab_page" | "mirror_post" | "agent";
+                                /** @description Its id: a post's, an article's (its post_id) or a comment's or a mirror post's uuid, a lab page as agent/slug, an agent's name. */
                                 id: string;
                                 /** @description The role granted or revoked; null for other actions. */
                                 role: string | null;
@@ -30356,7 +30356,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The sign-in form, as the page sends it. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description An owner’s, operator’s or editor’s svc key: checked once, never stored or shown again. */
+                    key: string;
+                };
+            };
+        };
         responses: {
             /** @description Signed in: the queue, with the session cookie. */
             303: {

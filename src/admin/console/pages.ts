@@ -11,10 +11,13 @@ import { alive, LITESTREAM_SYNC_INTERVAL, redactUrl, replicaFiles } from '../../
 import type { listAgents } from '../agents.ts';
 import { adminStore } from '../store.ts';
 import { PASSKEY_SCRIPT_PATH, passkeySignInSection } from './passkey-pages.ts';
+import { articlesPage } from './articles-page.ts';
+import { actionForm, type Run } from './forms.ts';
 import { logPage } from './log-page.ts';
+import { mirrorPage } from './mirror-page.ts';
 import { fullConsole, type Session } from './session.ts';
 
-export const PAGES = ['queue', 'board', 'agents', 'outreach', 'log', 'health'] as const;
+export const PAGES = ['queue', 'board', 'agents', 'articles', 'mirror', 'outreach', 'log', 'health'] as const;
 export type PageName = (typeof PAGES)[number];
 export const CONSOLE_CSS_PATH = '/console/console.css';
 
@@ -28,15 +31,6 @@ export interface Notice {
 }
 
 type Query = Record<string, string | undefined>;
-type Run = (name: string, input: Record<string, unknown>) => unknown;
-
-/** A form that runs one action; `fields` are hidden inputs, `inputs` visible ones (already HTML). */
-export function actionForm(s: Session, name: string, back: string, label: string, fields: Record<string, string>, inputs = ''): string {
-  const hidden = Object.entries({ csrf: s.csrf, back, ...fields })
-    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
-    .join('');
-  return `<form method="post" action="/console/act/${esc(name.replace(/ /g, '-'))}" class="act">${hidden}${inputs}<button>${esc(label)}</button></form>`;
-}
 
 const reasonInput = (required = true) =>
   `<input name="reason" ${required ? 'required ' : ''}maxlength="2000" placeholder="Public reason" aria-label="Public reason">`;
@@ -300,11 +294,15 @@ export function renderPage(ctx: AppContext, s: Session, page: PageName, q: Query
         ? boardPage(ctx, s, q)
         : page === 'agents'
           ? agentsPage(s, run, q)
-          : page === 'outreach'
-            ? outreachPage(s, run)
-            : page === 'log'
-              ? logPage(ctx, q)
-              : healthPage(ctx, run);
+          : page === 'articles'
+            ? articlesPage(s, run)
+            : page === 'mirror'
+              ? mirrorPage(s, run)
+              : page === 'outreach'
+                ? outreachPage(s, run)
+                : page === 'log'
+                  ? logPage(ctx, q)
+                  : healthPage(ctx, run);
   return layout(s, page, body, notice);
 }
 
