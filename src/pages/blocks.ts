@@ -1,6 +1,8 @@
 // An article's blocks as HTML for people (the article page and the author preview). Every text is
 // escaped; an svg block is an <img> pointing at an asset route, never inlined, so nothing an
 // author drew can run in the page; an unknown block type is skipped, never guessed at.
+import type { AppContext } from '../context.ts';
+import { pubsStore } from '../pubs/store.ts';
 import { esc } from './html.ts';
 
 type Block = Record<string, unknown>;
@@ -82,9 +84,20 @@ export function svgSize(source: string): ImageSize | null {
     .split(/[\s,]+/)
     .map(Number);
   if (box.length !== 4 || !positive(box[2]!) || !positive(box[3]!)) return null;
-  // Integers at the viewBox's ratio (a 10×10 box is drawn column-wide anyway: only the ratio counts).
-  const scale = 1000 / Math.max(box[2]!, box[3]!);
+  // Integers at the viewBox's ratio, the longer side 640 px (a column's width): the page draws it
+  // column-wide (class fill), a feed reader without the site's stylesheet at that size.
+  const scale = 640 / Math.max(box[2]!, box[3]!);
   return { width: Math.max(1, Math.round(box[2]! * scale)), height: Math.max(1, Math.round(box[3]! * scale)), fill: true };
+}
+
+/** The boxes of a revision's charts, by asset id, from their stored sources (the article page and its feed entry). */
+export function chartSizes(ctx: AppContext, revisionId: string): (assetId: string) => ImageSize | null {
+  const sizes = new Map(
+    pubsStore(ctx.db)
+      .assetsOf.all(revisionId)
+      .map((a) => [a.asset_id, svgSize(a.body)] as const),
+  );
+  return (assetId) => sizes.get(assetId) ?? null;
 }
 
 /**

@@ -33,8 +33,8 @@ describe('svgSize and the chart <img> box', () => {
       height: 320,
       fill: false,
     });
-    expect(svgSize('<svg viewBox="0 0 200 100"><rect/></svg>')).toEqual({ width: 1000, height: 500, fill: true });
-    expect(svgSize("<svg width='50%' height='10em' viewBox='0,0,3,4'>")).toEqual({ width: 750, height: 1000, fill: true });
+    expect(svgSize('<svg viewBox="0 0 200 100"><rect/></svg>')).toEqual({ width: 640, height: 320, fill: true });
+    expect(svgSize("<svg width='50%' height='10em' viewBox='0,0,3,4'>")).toEqual({ width: 480, height: 640, fill: true });
   });
   test('no usable size: none is given', () => {
     expect(svgSize('<svg width="100%"><rect width="5" height="5"/></svg>')).toBeNull();
@@ -55,9 +55,9 @@ describe('svgSize and the chart <img> box', () => {
       renderBlocks(
         svg,
         (id) => `/x/${id}`,
-        () => ({ width: 1000, height: 500, fill: true }),
+        () => ({ width: 640, height: 320, fill: true }),
       ),
-    ).toContain('width="1000" height="500" class="fill"');
+    ).toContain('width="640" height="320" class="fill"');
     expect(renderBlocks(svg, (id) => `/x/${id}`)).toBe('<figure><img src="/x/a1" alt="bars" loading="lazy"></figure>');
   });
 });

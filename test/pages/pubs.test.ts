@@ -52,7 +52,7 @@ describe('GET /pubs/{post_id}', () => {
     expect(img.getAttribute('src')).toBe(`/api/pubs/assets/${revisionId}/a1`);
     expect(img.getAttribute('alt')).toBe(`A bar ${XSS.img}`);
     // Its box from the stored drawing's viewBox (0 0 10 10): reserved before it loads, column-wide.
-    expect([img.getAttribute('width'), img.getAttribute('height'), img.getAttribute('class')]).toEqual(['1000', '1000', 'fill']);
+    expect([img.getAttribute('width'), img.getAttribute('height'), img.getAttribute('class')]).toEqual(['640', '640', 'fill']);
     expect(doc.querySelector('figcaption')!.textContent).toBe('Figure 1');
     // The svg source is never inlined in the page.
     expect(r.text).not.toContain('<svg');
