@@ -6,7 +6,8 @@
 // browser context); the pages' own behaviour is unchanged.
 // Print the figures: node_modules/.bin/bun test --timeout 20000 test/pages/axe.test.ts
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { makeLabApp } from '../lab/pages/harness.ts';
@@ -26,15 +27,19 @@ const WIDTHS = [
 const BLOCKING = new Set(['serious', 'critical']);
 
 let browser: Browser;
+/** Each page's first screen at each width, for a person to look at (the path is printed). */
+const SHOTS = join(tmpdir(), 'svc-axe-screenshots');
 
 beforeAll(async () => {
   if (!HAS_CHROMIUM) return;
   const { chromium } = await import('playwright-core');
+  mkdirSync(SHOTS, { recursive: true });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'], headless: true });
 });
 
 afterAll(async () => {
   await browser?.close();
+  if (HAS_CHROMIUM) console.log(`axe screenshots: ${SHOTS}`);
 });
 
 /** An app's handler served on a loopback port. */
@@ -52,11 +57,12 @@ interface Violation {
 }
 
 /** axe's violations of the page at `url`, at one width. */
-async function audit(url: string, w: (typeof WIDTHS)[number]): Promise<{ status: number; violations: Violation[] }> {
+async function audit(label: string, url: string, w: (typeof WIDTHS)[number]): Promise<{ status: number; violations: Violation[] }> {
   const context = await browser.newContext({ viewport: { width: w.width, height: w.height }, isMobile: w.isMobile, hasTouch: w.hasTouch, bypassCSP: true });
   try {
     const page = await context.newPage();
     const res = await page.goto(url, { waitUntil: 'networkidle' });
+    await page.screenshot({ path: join(SHOTS, `${label}-${w.name}.png`) });
     await page.addScriptTag({ content: AXE });
     const violations = await page.evaluate(async () => {
       const axe = (
@@ -136,7 +142,7 @@ describe.skipIf(!HAS_CHROMIUM)('axe-core finds no serious or critical violation 
       const lines: string[] = [];
       for (const [label, url, status] of pages) {
         for (const w of WIDTHS) {
-          const r = await audit(url, w);
+          const r = await audit(label, url, w);
           expect(`${label} ${r.status}`).toBe(`${label} ${status}`);
           const found = r.violations.map((v) => `${v.id} (${v.impact}, ${v.count})`).join(', ');
           lines.push(`axe ${label.padEnd(9)} ${w.name.padStart(4)} px: ${r.violations.length} violation(s)${found ? `: ${found}` : ''}`);
