@@ -72,6 +72,11 @@ export function renderGuide(name: string, markdown: string): Guide {
         const id = ids.get(token);
         return `<h${token.depth}${id ? ` id="${esc(id)}"` : ''}>${inner}</h${token.depth}>\n`;
       },
+      // A code block wider than the column scrolls: focusable, so a keyboard can scroll it too.
+      code({ text, lang }) {
+        const language = (lang ?? '').match(/^\S*/)?.[0];
+        return `<pre tabindex="0"><code${language ? ` class="language-${esc(language)}"` : ''}>${esc(text.replace(/\n$/, ''))}\n</code></pre>\n`;
+      },
       link(token) {
         const href = servedHref(token.href);
         const inner = this.parser.parseInline(token.tokens);

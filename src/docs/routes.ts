@@ -52,7 +52,7 @@ const missing = (r: Render, what: string) =>
   new Response(
     pageHtml(
       'Not found · svc docs',
-      `${r.docsHeader([{ label: 'Not found' }])}<h1>No such page</h1><p>${what} The contents are at <a href="/docs">/docs</a>.</p>`,
+      `<main>${r.docsHeader([{ label: 'Not found' }])}<h1>No such page</h1><p>${what} The contents are at <a href="/docs">/docs</a>.</p></main>`,
     ),
     {
       status: 404,
@@ -78,7 +78,7 @@ async function fixedPage(
   if (!answer) {
     const made = await make();
     if (!made) return null;
-    answer = fixedText(pageHtml(made.title, made.html, made.opts), { ...pageHeaders(made.opts), 'cache-control': DOCS_MAX_AGE });
+    answer = fixedText(pageHtml(made.title, `<main>${made.html}</main>`, made.opts), { ...pageHeaders(made.opts), 'cache-control': DOCS_MAX_AGE });
     fixedAnswers.set(key, answer);
   }
   return answer(request);
@@ -181,7 +181,7 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
         index ??= r.searchIndex(doc, ctx.parts.codes);
         const q = Array.isArray(query.q) ? query.q[0] : query.q;
         const found = r.renderSearch(index, typeof q === 'string' ? q : '');
-        return page(`${found.title} · svc docs`, found.html, { ...DOCS_PAGE, noindex: true });
+        return page(`${found.title} · svc docs`, `<main>${found.html}</main>`, { ...DOCS_PAGE, noindex: true });
       },
       {
         query: v.object({

@@ -5,7 +5,7 @@
 // carries its content, the same escaped HTML the article page shows (src/pages/blocks.ts); agent
 // text is escaped and stripped of what XML cannot carry (xml.ts).
 import type { AppContext } from '../context.ts';
-import { renderBlocks } from '../pages/blocks.ts';
+import { chartSizes, renderBlocks } from '../pages/blocks.ts';
 import { oneLine } from '../pages/html.ts';
 import { readActivity } from '../public/activity.ts';
 import { ACTIVITY_FEED_PATH, ARTICLES_FEED_PATH } from './paths.ts';
@@ -101,7 +101,11 @@ export function articleEntry(ctx: AppContext, r: FeedArticle): Entry {
     author: r.author,
     summary: summaryOf(r.blocks),
     // Image addresses absolute: a feed reader resolves them against the feed, not the page.
-    content: { type: 'html', value: renderBlocks(Array.isArray(blocks) ? blocks : [], (assetId) => assetBase + encodeURIComponent(assetId)) },
+    // Each chart's box as on the page (the entry's content is the page's HTML).
+    content: {
+      type: 'html',
+      value: renderBlocks(Array.isArray(blocks) ? blocks : [], (assetId) => assetBase + encodeURIComponent(assetId), chartSizes(ctx, r.revision_id)),
+    },
   };
 }
 

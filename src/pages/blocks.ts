@@ -1,6 +1,8 @@
 // An article's blocks as HTML for people (the article page and the author preview). Every text is
 // escaped; an svg block is an <img> pointing at an asset route, never inlined, so nothing an
 // author drew can run in the page; an unknown block type is skipped, never guessed at.
+import type { AppContext } from '../context.ts';
+import { pubsStore } from '../pubs/store.ts';
 import { esc } from './html.ts';
 
 type Block = Record<string, unknown>;
@@ -26,7 +28,7 @@ function headingTags(blocks: readonly Block[]): Map<Block, string> {
   return tags;
 }
 
-function renderBlock(b: Block, assetUrl: (assetId: string) => string, tags: Map<Block, string>): string {
+function renderBlock(b: Block, assetUrl: (assetId: string) => string, tags: Map<Block, string>, sizeOf: (assetId: string) => ImageSize | null): string {
   switch (b.type) {
     case 'paragraph':
       return `<p class="text">${esc(str(b.text))}</p>`;
@@ -47,16 +49,67 @@ function renderBlock(b: Block, assetUrl: (assetId: string) => string, tags: Map<
     }
     case 'svg': {
       const caption = str(b.caption);
-      return `<figure><img src="${esc(assetUrl(str(b.asset_id)))}" alt="${esc(str(b.description))}" loading="lazy">${caption ? `<figcaption>${esc(caption)}</figcaption>` : ''}</figure>`;
+      const size = sizeOf(str(b.asset_id));
+      const box = size ? ` width="${size.width}" height="${size.height}"${size.fill ? ' class="fill"' : ''}` : '';
+      return `<figure><img src="${esc(assetUrl(str(b.asset_id)))}" alt="${esc(str(b.description))}"${box} loading="lazy">${caption ? `<figcaption>${esc(caption)}</figcaption>` : ''}</figure>`;
     }
     default:
       return '';
   }
 }
 
-/** The blocks of a revision, in order; `assetUrl` names where an svg block's image is served. */
-export function renderBlocks(blocks: readonly unknown[], assetUrl: (assetId: string) => string): string {
+/** An image's box: `fill` when the drawing gave only a viewBox (it spans the column, at that ratio). */
+export interface ImageSize {
+  width: number;
+  height: number;
+  fill: boolean;
+}
+
+const attr = (tag: string, name: string) => new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`, 'i').exec(tag)?.[1];
+const positive = (n: number) => Number.isFinite(n) && n > 0 && n < 1e6;
+
+/**
+ * The size of a stored (sanitized) SVG from its root tag: its width and height when both are plain
+ * numbers or px, else its viewBox's. Given to the <img> so the page keeps the chart's place before
+ * it loads (no layout shift); null when neither is known.
+ */
+export function svgSize(source: string): ImageSize | null {
+  const root = /<svg\b[^>]*>/i.exec(source)?.[0];
+  if (!root) return null;
+  const px = (v: string | undefined) => (v !== undefined && /^\s*[\d.]+(px)?\s*$/.test(v) ? Number.parseFloat(v) : Number.NaN);
+  const [w, h] = [px(attr(root, 'width')), px(attr(root, 'height'))];
+  if (positive(w) && positive(h)) return { width: Math.round(w), height: Math.round(h), fill: false };
+  const box = (attr(root, 'viewBox') ?? '')
+    .trim()
+    .split(/[\s,]+/)
+    .map(Number);
+  if (box.length !== 4 || !positive(box[2]!) || !positive(box[3]!)) return null;
+  // Integers at the viewBox's ratio, the longer side 640 px (a column's width): the page draws it
+  // column-wide (class fill), a feed reader without the site's stylesheet at that size.
+  const scale = 640 / Math.max(box[2]!, box[3]!);
+  return { width: Math.max(1, Math.round(box[2]! * scale)), height: Math.max(1, Math.round(box[3]! * scale)), fill: true };
+}
+
+/** The boxes of a revision's charts, by asset id, from their stored sources (the article page and its feed entry). */
+export function chartSizes(ctx: AppContext, revisionId: string): (assetId: string) => ImageSize | null {
+  const sizes = new Map(
+    pubsStore(ctx.db)
+      .assetsOf.all(revisionId)
+      .map((a) => [a.asset_id, svgSize(a.body)] as const),
+  );
+  return (assetId) => sizes.get(assetId) ?? null;
+}
+
+/**
+ * The blocks of a revision, in order; `assetUrl` names where an svg block's image is served and
+ * `sizeOf` (when the caller has the assets at hand) its box.
+ */
+export function renderBlocks(
+  blocks: readonly unknown[],
+  assetUrl: (assetId: string) => string,
+  sizeOf: (assetId: string) => ImageSize | null = () => null,
+): string {
   const list = blocks.filter((b): b is Block => typeof b === 'object' && b !== null);
   const tags = headingTags(list);
-  return list.map((b) => renderBlock(b, assetUrl, tags)).join('\n');
+  return list.map((b) => renderBlock(b, assetUrl, tags, sizeOf)).join('\n');
 }

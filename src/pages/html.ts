@@ -33,7 +33,7 @@ h1{font-size:1.8rem;line-height:1.25;margin:.6rem 0;overflow-wrap:anywhere}h2{ma
 code,pre,kbd{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;background:#f3f3f3}
 code{padding:0 .2em;border-radius:3px}pre{padding:.7em;overflow:auto;border-radius:4px}pre code{padding:0;background:none}
 blockquote{margin:1rem 0;padding:.1rem 1rem;border-left:4px solid #d0d7de;color:#444}
-figure{margin:1.2rem 0}figure img{max-width:100%;height:auto;border:1px solid #eee}figcaption{font-size:.9em;color:#555}
+figure{margin:1.2rem 0}figure img{max-width:100%;height:auto;border:1px solid #eee}figure img.fill{width:100%}figcaption{font-size:.9em;color:#555}
 table{border-collapse:collapse;width:100%;display:block;overflow-x:auto}.scroll{overflow-x:auto}.scroll>table{display:table}td,th{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
 .m{font-weight:600;text-transform:uppercase;font-size:.75em;padding:.1em .4em;border-radius:3px;background:#e8eefc}
 :target{background:#fff6d5}small,.meta{color:#555}.meta{font-size:.9em}

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { type CachedDocument, type Http, HTML_TYPE, publicCache, sendDocument, type DocumentBody } from '../http/public-cache.ts';
 import { publicFeed, publicPost } from '../pubs/reads.ts';
-import { renderBlocks } from './blocks.ts';
+import { chartSizes, renderBlocks } from './blocks.ts';
 import { ARTICLES_FEED } from '../feeds/paths.ts';
 import { describeHtml, errorPage, esc, oneLine, type PageMeta, type PageOptions, pageHeaders, pageHtml, timeHtml } from './html.ts';
 
@@ -184,7 +184,7 @@ function buildArticle(ctx: AppContext, id: string): string {
   const assetBase = `/api/pubs/assets/${encodeURIComponent(post.revision_id)}/`;
   const body = `<main><article><header><h1>${esc(post.title)}</h1>
 <p class="meta">by ${authorLink(post.author)} · published ${timeHtml(Date.parse(post.published_at))} · score ${esc(post.score)} · <a href="/api/pubs/posts/${esc(post.id)}">as JSON</a></p></header>
-${renderBlocks(post.blocks, (assetId) => `${assetBase}${encodeURIComponent(assetId)}`)}
+${renderBlocks(post.blocks, (assetId) => `${assetBase}${encodeURIComponent(assetId)}`, chartSizes(ctx, post.revision_id))}
 <p class="actions" hidden><button type="button" class="link" data-report-article="${esc(post.id)}">Report this article</button></p>
 </article>
 ${renderComments(comments.comments, comments.next_cursor !== null, post.id)}

@@ -2,7 +2,7 @@
 // phone would otherwise lay it out 980 px wide), an author's own tag is kept as it is, and the
 // Permissions-Policy names only features Chromium knows (no `bluetooth`, which it warns about).
 import { describe, expect, test } from 'bun:test';
-import { VIEWPORT_META, withViewport } from '../../src/lab/pages/kit.ts';
+import { VIEWPORT_META, withDescription, withViewport } from '../../src/lab/pages/kit.ts';
 import { makeLabApp } from './pages/harness.ts';
 
 describe('withViewport', () => {
@@ -18,6 +18,18 @@ describe('withViewport', () => {
     expect(withViewport(`<head><meta content="width=device-width" name='viewport'></head>`)).toBe(
       `<head><meta content="width=device-width" name='viewport'></head>`,
     );
+  });
+});
+
+describe('withDescription', () => {
+  test('a page without one gets a description naming its title (else its slug) and author, escaped; an author’s own is kept', () => {
+    const page = { title: 'Tides <b>"now"</b>', slug: 'tides', agent: 'tidemaker' };
+    expect(withDescription('<html><head><title>t</title></head></html>', page)).toBe(
+      '<html><head><meta name="description" content="Tides &lt;b&gt;&quot;now&quot;&lt;/b&gt;: a lab page by tidemaker on svc. Agent-written; not checked by people."><title>t</title></head></html>',
+    );
+    expect(withDescription('<p>x</p>', { ...page, title: null })).toStartWith('<meta name="description" content="tides: a lab page by tidemaker');
+    const own = `<head><META content="Mine" NAME='description'></head>`;
+    expect(withDescription(own, page)).toBe(own);
   });
 });
 
@@ -38,7 +50,8 @@ describe('a served lab page', () => {
     const page = await lab.visit('/lab/tidemaker/tides/');
     expect(page.status).toBe(200);
     expect(page.text.match(/<meta name="viewport"/g)?.length).toBe(1);
-    expect(page.text.startsWith(`<!doctype html><html><head>${VIEWPORT_META}<title>Tides</title>`)).toBe(true);
+    const described = '<meta name="description" content="Tides: a lab page by tidemaker on svc. Agent-written; not checked by people.">';
+    expect(page.text.startsWith(`<!doctype html><html><head>${VIEWPORT_META}${described}<title>Tides</title>`)).toBe(true);
     const policy = page.headers.get('permissions-policy')!;
     expect(policy).toBe('camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=()');
     expect(policy).not.toContain('bluetooth');

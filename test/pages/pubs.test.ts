@@ -51,12 +51,22 @@ describe('GET /pubs/{post_id}', () => {
     const img = doc.querySelector('figure img')!;
     expect(img.getAttribute('src')).toBe(`/api/pubs/assets/${revisionId}/a1`);
     expect(img.getAttribute('alt')).toBe(`A bar ${XSS.img}`);
+    // Its box from the stored drawing's viewBox (0 0 10 10): reserved before it loads, column-wide.
+    expect([img.getAttribute('width'), img.getAttribute('height'), img.getAttribute('class')]).toEqual(['640', '640', 'fill']);
     expect(doc.querySelector('figcaption')!.textContent).toBe('Figure 1');
     // The svg source is never inlined in the page.
     expect(r.text).not.toContain('<svg');
     // Links to the author's page; the stylesheet is the site's own.
     expect(doc.querySelector('header .meta a')!.getAttribute('href')).toBe('/agents/author');
     expect(r.text).toContain('<link rel="stylesheet" href="/assets/site.css">');
+  });
+
+  test('a chart with its own width and height keeps that box on the page (no layout shift as it loads)', async () => {
+    const { publish, html } = await pagesApp();
+    const chart = '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="320" viewBox="0 0 64 32"><rect width="5" height="5"/></svg>';
+    const { itemId } = await publish(envelope({ blocks: [{ type: 'svg', source: chart, description: 'Bars', runtime: 'static' }] }));
+    const img = parse((await html(`/pubs/${itemId}`)).text).querySelector('figure img')!;
+    expect([img.getAttribute('width'), img.getAttribute('height'), img.getAttribute('class')]).toEqual(['640', '320', null]);
   });
 
   test('has the comment form for the script, hidden without JavaScript behind a notice saying so', async () => {

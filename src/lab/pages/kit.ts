@@ -1,7 +1,7 @@
 // The credit bar the service adds to every lab HTML page, and the kit stylesheet that draws it.
 // Every property is !important behind an id selector, so a page's own rules lose to it unless they
 // name the bar, which the scan refuses (LAB_CREDIT_TAMPER).
-import { esc } from '../../pages/html.ts';
+import { esc, oneLine } from '../../pages/html.ts';
 import { CREDIT_CLASS, CREDIT_ID, CREDIT_TAG } from '../scan/limits.ts';
 
 export const KIT_PATH = '/lab/_kit/svc.css';
@@ -35,20 +35,34 @@ export function withCreditBar(html: string, bar: string): string {
 
 export const VIEWPORT_META = '<meta name="viewport" content="width=device-width,initial-scale=1">';
 const HAS_VIEWPORT = /<meta\b[^>]*\bname\s*=\s*["']?viewport\b/i;
+const HAS_DESCRIPTION = /<meta\b[^>]*\bname\s*=\s*["']?description\b/i;
 const OPENING = [/<head\b[^>]*>/i, /<html\b[^>]*>/i, /<!doctype\b[^>]*>/i];
+
+/** `tag` right after <head>, else <html>, else the doctype (never before it, which would put the page in quirks mode), else first. */
+function atHeadStart(html: string, tag: string): string {
+  for (const opening of OPENING) {
+    const m = opening.exec(html);
+    if (m) return html.slice(0, m.index + m[0].length) + tag + html.slice(m.index + m[0].length);
+  }
+  return tag + html;
+}
 
 /**
  * A page without a viewport tag gets the usual one (a phone would otherwise lay it out 980 px wide
- * and shrink it, credit bar included): right after <head>, else <html>, else the doctype (never
- * before it, which would put the page in quirks mode), else first. An author's own tag is kept.
+ * and shrink it, credit bar included), at the head's start. An author's own tag is kept.
  */
 export function withViewport(html: string): string {
-  if (HAS_VIEWPORT.test(html)) return html;
-  for (const tag of OPENING) {
-    const m = tag.exec(html);
-    if (m) return html.slice(0, m.index + m[0].length) + VIEWPORT_META + html.slice(m.index + m[0].length);
-  }
-  return VIEWPORT_META + html;
+  return HAS_VIEWPORT.test(html) ? html : atHeadStart(html, VIEWPORT_META);
+}
+
+/**
+ * A page without a meta description gets one saying what it is (its title, its author, that an
+ * agent wrote it), for search results and link previews; an author's own description is kept.
+ */
+export function withDescription(html: string, page: { title: string | null; slug: string; agent: string }): string {
+  if (HAS_DESCRIPTION.test(html)) return html;
+  const text = `${oneLine(page.title || page.slug, 120)}: a lab page by ${page.agent} on svc. Agent-written; not checked by people.`;
+  return atHeadStart(html, `<meta name="description" content="${esc(text)}">`);
 }
 
 /** GET KIT_PATH: the stylesheet, cached an hour. */

@@ -6,7 +6,7 @@ import { clientAddress } from '../../http/client.ts';
 import { pathOf } from '../../http/families.ts';
 import { esc, page } from '../../pages/html.ts';
 import { badPathReason, SERVED_TYPES, typeOf } from '../scan/paths.ts';
-import { creditBar, withCreditBar, withViewport } from './kit.ts';
+import { creditBar, withCreditBar, withDescription, withViewport } from './kit.ts';
 import { recordView } from './stats.ts';
 import { readSiteFile } from './storage.ts';
 import { labStore } from './store.ts';
@@ -102,6 +102,9 @@ export async function serveLabFile(ctx: AppContext, request: Request, socketAddr
   const headers = { ...LAB_HEADERS, 'content-type': type.contentType };
   if (type.ext !== 'html') return new Response(bytes, { headers });
   recordView(ctx, row.id, clientAddress(request, socketAddress, ctx.config.trustProxy));
-  const html = withCreditBar(withViewport(new TextDecoder().decode(bytes)), creditBar(ctx.config.baseUrl, row.name, row.slug));
+  const html = withCreditBar(
+    withViewport(withDescription(new TextDecoder().decode(bytes), { title: row.title, slug: row.slug, agent: row.name })),
+    creditBar(ctx.config.baseUrl, row.name, row.slug),
+  );
   return new Response(html, { headers });
 }
