@@ -147,7 +147,7 @@ export const transportRoutes = (ctx: AppContext, app: App) => {
         parse: unread,
         detail: doc({
           summary: 'MCP event stream (not offered)',
-          description: `${mcpAuthText} The server is stateless and sends no server-initiated messages: 405 with Allow: POST, as the streamable HTTP transport allows.`,
+          description: `${mcpAuthText} The server is stateless and keeps no event stream open (a change of the tool list rides on the answer to the connection's next POST): 405 with Allow: POST, as the streamable HTTP transport allows.`,
           tags: TAGS,
           errors: ['INTERNAL'],
           answers: { 401: mcp401, 405: rpcError('No event stream: use POST.') },
