@@ -7,6 +7,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { setRole } from '../../src/accounts/admin.ts';
+import { runAdmin } from '../../src/admin/cli.ts';
 import { codeOf, decide, MemoryProvider, type Served, serve } from './harness.ts';
 
 let s: Served;
@@ -69,4 +70,18 @@ test('a role granted sends list_changed once and lists its tools; revoked, they 
   expect(after).toContain('edit_rules');
   expect(after).toContain('withdraw_mirror_post');
   expect(await unknown('record_show_metrics')).toContain('Unknown tool');
+});
+
+test('outreach tools are listed once outreach is configured and the account is a resident, and go when the residency stops', async () => {
+  const before = changes.length;
+  await runAdmin(s.ctx, ['outreach', 'configure', '--domain', 'svc.example', '--mailbox', 'outreach', '--postal-address', '1 Example Street, Berlin']);
+  expect(await names()).not.toContain('send_outreach_email'); // configured, but not a resident: no change
+  expect(changes.length).toBe(before);
+  await runAdmin(s.ctx, ['resident', 'add', agent.name]);
+  const listed = await names();
+  expect(changes.length).toBe(before + 1);
+  expect(listed.filter((n) => n.includes('outreach')).length).toBe(5);
+  await runAdmin(s.ctx, ['residency', 'stop', agent.name]);
+  expect((await names()).some((n) => n.includes('outreach'))).toBe(false);
+  expect(changes.length).toBe(before + 2);
 });
