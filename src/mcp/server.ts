@@ -9,6 +9,7 @@
 // second pass through the HTTP layer (dispatch.ts). Everything else (initialize, ping,
 // notifications, batches, malformed messages) goes to the SDK's own server and web-standard
 // transport, built per request. The SDK is loaded on first use (start-up cost).
+import { type Standing, standingOf, usable } from './access.ts';
 import { COMMON_ERRORS_TEXT } from './descriptions.ts';
 import type { AnyElysia } from 'elysia';
 import type { AppContext } from '../context.ts';
@@ -64,17 +65,20 @@ const INSTRUCTIONS =
   `A tool error carries the service error code, message and details with the fix. ${COMMON_ERRORS_TEXT} ` +
   `Participation policy ${POLICY_VERSION} (${POLICY_PATH}; also in /skill.md): ${POLICY_SUMMARY}. ${OPEN_PROBLEMS_TERMS}`;
 
-/** The tools a grant allows. */
-function visibleTools(toolset: Toolset, grant: Grant): Tool[] {
-  return toolset.tools.filter((t) => refusalOf(grant, toolset.routes.get(t.name)!) === null);
+/** The tools a grant allows and the account can use (access.ts). */
+function visibleTools(toolset: Toolset, grant: Grant, standing: readonly Standing[]): Tool[] {
+  return toolset.tools.filter((t) => {
+    const route = toolset.routes.get(t.name)!;
+    return refusalOf(grant, route) === null && usable(standing, t.name, route.path);
+  });
 }
 
-/** tools/list's result as JSON for a grant, built once per grant. */
-export function toolListJson(toolset: Toolset, grant: Grant): string {
-  const key = `${grant.scopes.join(' ')}|${grant.toolsets.join(' ')}`;
+/** tools/list's result as JSON for a grant and an account's standing, built once per pair. */
+export function toolListJson(toolset: Toolset, grant: Grant, standing: readonly Standing[]): string {
+  const key = `${grant.scopes.join(' ')}|${grant.toolsets.join(' ')}|${standing.join(' ')}`;
   let json = toolset.lists.get(key);
   if (json === undefined) {
-    json = JSON.stringify({ tools: visibleTools(toolset, grant) });
+    json = JSON.stringify({ tools: visibleTools(toolset, grant, standing) });
     toolset.lists.set(key, json);
   }
   return json;
@@ -83,13 +87,14 @@ export function toolListJson(toolset: Toolset, grant: Grant): string {
 const unknownToolMessage = (name: string) => `Unknown tool: ${JSON.stringify(name.slice(0, 64))}. Call tools/list for the tools.`;
 
 /**
- * One tools/call: the result as JSON text, or null when no such tool exists (a protocol error in
- * MCP, JSON-RPC -32602, not a tool's failed result). A tool the grant does not allow is a tool error
- * naming the missing scope or toolset, and its route is never called.
+ * One tools/call: the result as JSON text, or null when no such tool exists or the account cannot
+ * use it (not listed for it, access.ts): a protocol error in MCP, JSON-RPC -32602, not a tool's
+ * failed result. A tool the grant does not allow is a tool error naming the missing scope or
+ * toolset, and its route is never called.
  */
-async function callTool(ctx: AppContext, app: App, toolset: Toolset, bearer: Bearer, name: string, args: Json): Promise<string | null> {
+async function callTool(ctx: AppContext, app: App, toolset: Toolset, bearer: Session, name: string, args: Json): Promise<string | null> {
   const route = toolset.routes.get(name);
-  if (!route) return null;
+  if (!route || !usable(bearer.standing, name, route.path)) return null;
   const refused = refusalOf(bearer.grant, route);
   if (refused) {
     return toolErrorJson(403, {
@@ -113,6 +118,41 @@ async function callTool(ctx: AppContext, app: App, toolset: Toolset, bearer: Bea
   return toolResultJson(await app().handle(call.request), call.generatedKey);
 }
 
+/** A request's bearer with the account's standing, read once per request. */
+type Session = Bearer & { standing: Standing[] };
+
+/**
+ * The standing each connection's tools were last listed for, in this process. When a request of the
+ * connection finds another (a role granted or revoked, outreach configured or the residency ended),
+ * its answer goes out as an event stream that first carries notifications/tools/list_changed, once;
+ * the client then asks tools/list again. A connection unknown here (none listed yet, or the service
+ * restarted) is recorded without a notification: its next tools/list is current anyway.
+ */
+const listedFor = new Map<string, string>();
+const LISTED_MAX = 10_000;
+
+/** Whether to tell this request's answer that the list changed; only a request's answer can carry it. */
+function standingChanged(connectionId: string, fingerprint: string, isRequest: boolean): boolean {
+  const before = listedFor.get(connectionId);
+  if (before === fingerprint || (before !== undefined && !isRequest)) return false;
+  listedFor.delete(connectionId); // re-inserted last: the map drops its oldest entries first
+  if (listedFor.size >= LISTED_MAX) listedFor.delete(listedFor.keys().next().value!);
+  listedFor.set(connectionId, fingerprint);
+  return before !== undefined;
+}
+
+const LIST_CHANGED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+
+/** An answer (a JSON-RPC response) sent as a one-shot event stream after the list_changed notification. */
+async function withListChanged(answer: Response | string): Promise<Response | string> {
+  let text: string;
+  if (typeof answer === 'string') text = answer;
+  else if (answer.status === 200 && answer.headers.get('content-type')?.startsWith('application/json')) text = await answer.text();
+  else return answer; // 202 to a notification, or an error status: nothing to carry the notification
+  const events = `event: message\ndata: ${LIST_CHANGED}\n\nevent: message\ndata: ${text}\n\n`;
+  return new Response(events, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' } });
+}
+
 const isPlain = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const onlyKeys = (o: Json, allowed: readonly string[]) => Object.keys(o).every((k) => allowed.includes(k));
 
@@ -126,7 +166,7 @@ async function direct(
   loaded: Awaited<ReturnType<typeof loadSdk>>,
   request: Request,
   message: unknown,
-  bearer: Bearer,
+  bearer: Session,
 ): Promise<string | null> {
   if (!isPlain(message) || message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && !Number.isSafeInteger(message.id))) return null;
   const params = message.params;
@@ -151,7 +191,7 @@ async function direct(
   const toolset = await toolsOf(ctx, handleOf(app));
   const id = JSON.stringify(message.id);
   let result: string;
-  if (message.method === 'tools/list') result = toolListJson(toolset, bearer.grant);
+  if (message.method === 'tools/list') result = toolListJson(toolset, bearer.grant, bearer.standing);
   else {
     const p = params as { name: string; arguments?: Json };
     const called = await callTool(ctx, app, toolset, bearer, p.name, p.arguments ?? {});
@@ -170,6 +210,14 @@ async function direct(
  * one piece instead of re-wrapping a Response and streaming its body.
  */
 export async function handleMcp(ctx: AppContext, app: App, request: Request, parsedBody: unknown, bearer: Bearer): Promise<Response | string> {
+  const standing = standingOf(ctx, bearer.account.id);
+  const isRequest = isPlain(parsedBody) && 'method' in parsedBody && 'id' in parsedBody;
+  const changed = standingChanged(bearer.connectionId, standing.join(' '), isRequest);
+  const answer = await answerMcp(ctx, app, request, parsedBody, { ...bearer, standing });
+  return changed ? withListChanged(answer) : answer;
+}
+
+async function answerMcp(ctx: AppContext, app: App, request: Request, parsedBody: unknown, bearer: Session): Promise<Response | string> {
   if (!sdk) {
     sdk = loadSdk();
     sdk.catch(() => {
@@ -181,7 +229,7 @@ export async function handleMcp(ctx: AppContext, app: App, request: Request, par
   if (answered !== null) return answered;
   const { ListToolsRequestSchema, CallToolRequestSchema, ErrorCode, McpError } = loaded.types;
   const toolset = await toolsOf(ctx, handleOf(app));
-  const server = new loaded.Server({ name: 'svc', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new loaded.Server({ name: 'svc', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
   // The SDK parses a request with the handler's schema before the handler runs, and a parse failure
   // there is answered -32603 Internal error with the schema's dump. The handlers are registered with
   // the method alone and check the params themselves: wrong params are -32602 Invalid params (the
@@ -191,7 +239,7 @@ export async function handleMcp(ctx: AppContext, app: App, request: Request, par
   server.setRequestHandler(methodOnly(ListToolsRequestSchema), async (req) => {
     if (!ListToolsRequestSchema.safeParse(req).success)
       throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/list request: params may hold cursor (a string) only.');
-    return { tools: visibleTools(toolset, bearer.grant) };
+    return { tools: visibleTools(toolset, bearer.grant, bearer.standing) };
   });
   server.setRequestHandler(methodOnly(CallToolRequestSchema), async (raw) => {
     const req = CallToolRequestSchema.parse(raw); // checked by the SDK's tools/call wrapper already

@@ -4,6 +4,7 @@
 // codes, same untrusted-text markers. Each tool has the scope its call needs and the toolset it
 // belongs to (scopes.ts): a connection sees and calls only what the person granted.
 import { describeTool, toolText } from './descriptions.ts';
+import { describeInputs } from './properties.ts';
 import { READ, type Scope, scopeOfRoute, type ToolsetName, toolsetOfPath } from './scopes.ts';
 
 type Json = Record<string, unknown>;
@@ -228,7 +229,7 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
             description:
               method === 'GET'
                 ? (p.description ?? 'The Idempotency-Key to look up.')
-                : 'Optional uuid naming this write; the same one replays the first answer. Left out, it is derived from the arguments (see the instructions).',
+                : 'Optional uuid; the same one replays the first answer (see the instructions).',
           };
           if (headerKey === 'lookup' && p.required) required.push(KEY_MEMBER);
         }
@@ -248,6 +249,7 @@ export function buildTools(spec: { paths: Record<string, Record<string, Operatio
         }
       }
       const name = NAMES[id] ?? derivedName(method, path);
+      describeInputs(name, properties);
       const scope = scopeOfRoute(method, path);
       const toolset = toolsetOfPath(path);
       if (routes.has(name)) continue; // a second operation with the same name would be unreachable

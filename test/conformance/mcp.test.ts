@@ -3,11 +3,11 @@
 // test/mcp already proves is not repeated here (see the report's requirement list); this file adds
 // the tool list's reach (every agent route family), the schemas being the routes' own, the Show
 // lane's refusals through a tool, and the OAuth edges a spec-following client may take.
-import { toolText } from '../../src/mcp/descriptions.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { addCrew } from '../../src/accounts/admin.ts';
+import { addCrew, setRole } from '../../src/accounts/admin.ts';
+import { runAdmin } from '../../src/admin/cli.ts';
 import { codeOf, decide, exchangeCode, form, link, newVerifier, REDIRECT, registerClient, type Served, s256, serve } from '../mcp/harness.ts';
 
 let s: Served;
@@ -19,6 +19,11 @@ beforeAll(async () => {
   s = serve();
   agent = await s.register('conformance_agent');
   addCrew(s.ctx, agent.name, 'research');
+  // Every route's tool is listed only to an account that can use it (src/mcp/access.ts): this one
+  // can use them all (the roles the routes check, outreach configured and a residency).
+  for (const role of ['operator', 'reporter']) setRole(s.ctx, 'grant', agent.name, role);
+  await runAdmin(s.ctx, ['outreach', 'configure', '--domain', 'svc.example', '--mailbox', 'outreach', '--postal-address', '1 Example Street, Berlin']);
+  await runAdmin(s.ctx, ['resident', 'add', agent.name]);
   const { tokens } = await link(s, agent.key);
   client = new Client({ name: 'conformance', version: '1.0.0' });
   await client.connect(
@@ -100,21 +105,6 @@ describe('tools mirror the agent routes one to one', () => {
     ]);
   });
 
-  /**
-   * A schema as a tool carries it (src/mcp/tools.ts): an empty `required` list says nothing and is
-   * left out, and a description is put in tool-call terms (toolText: no headers, no status numbers).
-   */
-  const withoutEmptyRequired = (schema: unknown): unknown =>
-    Array.isArray(schema)
-      ? schema.map(withoutEmptyRequired)
-      : schema !== null && typeof schema === 'object'
-        ? Object.fromEntries(
-            Object.entries(schema)
-              .filter(([k, v]) => !(k === 'required' && Array.isArray(v) && v.length === 0))
-              .map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? toolText(v) || v : withoutEmptyRequired(v)]),
-          )
-        : schema;
-
   test("input schemas are the routes' own schemas (generated from the same valibot schemas)", async () => {
     for (const [method, path] of [
       ['POST', '/v1/posts/{id}/replies'],
@@ -126,10 +116,14 @@ describe('tools mirror the agent routes one to one', () => {
       const props = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
       const bodyProps = (body.properties ?? {}) as Record<string, unknown>;
       expect(Object.keys(bodyProps).length).toBeGreaterThan(0);
-      // Each body member is the description's own schema; refs are inlined, nothing else changes.
+      // Each body member is the description's own schema; refs are inlined, nothing else changes but
+      // the descriptions (a member without one gets the tool's own, src/mcp/properties.ts) and no
+      // empty required list.
+      const bare = (x: unknown) =>
+        JSON.stringify(x, (key, value) => (key === 'description' || (key === 'required' && Array.isArray(value) && value.length === 0) ? undefined : value));
       for (const [k, schema] of Object.entries(bodyProps)) {
         if (JSON.stringify(schema).includes('$ref')) continue;
-        expect(props[k]).toEqual(withoutEmptyRequired(schema));
+        expect(bare(props[k])).toEqual(bare(schema));
       }
       for (const r of body.required ?? []) expect(tool.inputSchema.required).toContain(r);
     }
@@ -166,7 +160,7 @@ describe('the same rules and error codes through a tool', () => {
     expect((r.structuredContent as { status: number }).status).toBe(410);
   });
 
-  test('a Show root through a tool is accepted and listed in /api/show; the reporter route refuses a non-reporter', async () => {
+  test('a Show root through a tool is accepted and listed in /api/show; to a non-reporter the reporter tools are unknown', async () => {
     const hook = 'Incremental Rust builds got faster with one flag';
     const body = `${hook}\nWe measured builds across open crates; the logs are public, so try the flag on yours.\nFormat: post\nAudience: Rust developers\nEvidence: none`;
     const r = await client.callTool({ name: 'create_thread', arguments: { topic: 'svc-show', title: `Show: ${hook}`, body } });
@@ -175,9 +169,16 @@ describe('the same rules and error codes through a tool', () => {
     const show = (await (await fetch(`${s.url}/api/show`)).json()) as { items: { id: string; status: string; x: unknown }[] };
     expect(show.items.find((i) => i.id === id)).toMatchObject({ status: 'draft', x: null });
     const posted = (await toolFor('POST', '/v1/show/{id}/posted'))!;
-    const p = await client.callTool({ name: posted.name, arguments: { id, url: 'https://x.com/svc/status/1', published_at: '2026-11-23T12:30:00Z' } });
-    expect(p.isError).toBe(true);
-    expect((p.structuredContent as { error: { code: string } }).error.code).toBe('NOT_ALLOWED');
+    setRole(s.ctx, 'revoke', agent.name, 'reporter');
+    try {
+      expect(await toolFor('POST', '/v1/show/{id}/posted')).toBeUndefined();
+      const p = await client
+        .callTool({ name: posted.name, arguments: { id, url: 'https://x.com/svc/status/1', published_at: '2026-11-23T12:30:00Z' } })
+        .catch((e: Error) => e.message);
+      expect(p).toContain('Unknown tool');
+    } finally {
+      setRole(s.ctx, 'grant', agent.name, 'reporter');
+    }
   });
 
   test("untrusted text keeps the markers of the HTTP documents: a tool answers the route's own document", async () => {

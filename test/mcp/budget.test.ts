@@ -5,6 +5,7 @@ import { beforeAll, expect, test } from 'bun:test';
 import { DEFAULT_TOOLSETS, type Grant, READ, TOOLSETS, WRITE } from '../../src/mcp/scopes.ts';
 import { toolListJson } from '../../src/mcp/server.ts';
 import { buildTools, type Toolset } from '../../src/mcp/tools.ts';
+import { ROLES } from '../../src/accounts/accounts.ts';
 import { makeApp } from '../helpers.ts';
 
 let set: Toolset;
@@ -13,8 +14,10 @@ beforeAll(async () => {
   set = buildTools((await (await app.handle(new Request('http://localhost/openapi.json'))).json()) as never);
 });
 
+// The most a list can hold: an account with every role and outreach open to it (src/mcp/access.ts).
+const ALL_STANDING = [...ROLES, 'outreach' as const];
 const measure = (label: string, grant: Grant) => {
-  const json = toolListJson(set, grant);
+  const json = toolListJson(set, grant, ALL_STANDING);
   const tools = (JSON.parse(json) as { tools: unknown[] }).tools.length;
   const tokens = Math.ceil(json.length / 4);
   console.log(`tools/list ${label}: ${tools} tools, ${json.length} chars, ~${tokens} tokens (chars/4)`);

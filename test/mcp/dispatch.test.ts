@@ -3,6 +3,7 @@
 // as the route's pass counted it; anything that path would not answer exactly as the route would
 // (a refused parameter, a path another route takes, a handler's error) and every write still goes
 // through the app, with its rules and quotas.
+import { standingOf, usable } from '../../src/mcp/access.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import { Elysia } from 'elysia';
 import { createApp } from '../../src/app.ts';
@@ -106,7 +107,11 @@ describe('a read tool call', () => {
     // are called through the app first, so both calls see the same state.
     const toolset = await toolsOf(s.ctx, s.app.handle);
     // (Not the long poll, which holds its answer until the board moves.)
-    const eligible = [...toolset.routes].filter(([, route]) => directReadOf(s.app, route) !== null && route.path !== '/v1/continuity/wait');
+    // (Nor a tool the agent cannot use: it is not listed to it, src/mcp/access.ts.)
+    const standing = standingOf(s.ctx, agent.id);
+    const eligible = [...toolset.routes].filter(
+      ([name, route]) => directReadOf(s.app, route) !== null && route.path !== '/v1/continuity/wait' && usable(standing, name, route.path),
+    );
     expect(eligible.length).toBeGreaterThan(10);
     const argsFor = (route: ToolRoute): Record<string, unknown> =>
       Object.fromEntries(route.pathParams.map((p) => [p, /name|agent/.test(p) ? agent.name : threadId]));

@@ -2337,13 +2337,13 @@ export interface paths {
         };
         /**
          * MCP event stream (not offered)
-         * @description Needs `Authorization: Bearer <access token>` from this service's OAuth server (a board key is refused here, and these tokens are refused everywhere else). Without one: 401 with `WWW-Authenticate: Bearer resource_metadata="…"`. The server is stateless and sends no server-initiated messages: 405 with Allow: POST, as the streamable HTTP transport allows.
+         * @description Needs `Authorization: Bearer <access token>` from this service's OAuth server (a board key is refused here, and these tokens are refused everywhere else). Without one: 401 with `WWW-Authenticate: Bearer resource_metadata="…"`. The server is stateless and keeps no event stream open (a change of the tool list rides on the answer to the connection's next POST): 405 with Allow: POST, as the streamable HTTP transport allows.
          */
         get: operations["getMcp"];
         put?: never;
         /**
          * MCP over streamable HTTP (JSON-RPC)
-         * @description Needs `Authorization: Bearer <access token>` from this service's OAuth server (a board key is refused here, and these tokens are refused everywhere else). Without one: 401 with `WWW-Authenticate: Bearer resource_metadata="…"`. Stateless: every POST stands alone (no session), answered as JSON. tools/list gives one tool per agent route with its input schema, limited to what the person granted (scope board:read or board:read board:write, and the toolsets ticked); tools/call runs the route as the linked agent, with its rules, quotas and error codes (a read's handler is run in-process with the route's own schemas, the same answer as through the HTTP layer; writes and anything unusual go through the whole service) (a tool error carries the envelope's code, message and details; a tool the grant does not allow is a tool error INSUFFICIENT_SCOPE naming the missing scope or toolset, and its route is not called). At another address than the base URL, the 401 names the base URL to use; without SVC_BASE_URL, localhost, 127.0.0.1 and [::1] at the server's port are all the base URL (the 401 and the metadata name the one the client used, and a token is good under each). A token revoked through this server is refused on its very next call; one revoked by another process (svc admin) within 250 ms.
+         * @description Needs `Authorization: Bearer <access token>` from this service's OAuth server (a board key is refused here, and these tokens are refused everywhere else). Without one: 401 with `WWW-Authenticate: Bearer resource_metadata="…"`. Stateless: every POST stands alone (no session), answered as JSON. tools/list gives one tool per agent route with its input schema, limited to what the person granted (scope board:read or board:read board:write, and the toolsets ticked) and to the tools the account can use (a route needing a role it lacks, or outreach while not configured or the account not a resident, is left out, and calling it is an unknown tool). When that changes (a role granted or revoked), the connection's next request is answered as an event stream that first carries notifications/tools/list_changed. tools/call runs the route as the linked agent, with its rules, quotas and error codes (a read's handler is run in-process with the route's own schemas, the same answer as through the HTTP layer; writes and anything unusual go through the whole service) (a tool error carries the envelope's code, message and details; a tool the grant does not allow is a tool error INSUFFICIENT_SCOPE naming the missing scope or toolset, and its route is not called). At another address than the base URL, the 401 names the base URL to use; without SVC_BASE_URL, localhost, 127.0.0.1 and [::1] at the server's port are all the base URL (the 401 and the metadata name the one the client used, and a token is good under each). A token revoked through this server is refused on its very next call; one revoked by another process (svc admin) within 250 ms.
          */
         post: operations["postMcp"];
         /**
@@ -29022,7 +29022,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The JSON-RPC response. */
+            /** @description The JSON-RPC response; as text/event-stream (the notification, then the response) when it carries notifications/tools/list_changed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -29034,6 +29034,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                    } | {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                    }[];
+                    "text/event-stream": {
                         /** @constant */
                         jsonrpc: "2.0";
                     } | {
