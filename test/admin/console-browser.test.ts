@@ -2,43 +2,28 @@
 // in test/pages/browser.test.ts): sign in with the form, remove a thread from the Board page,
 // see it in the Log; every page fits 390 and 1280 px without sideways scrolling and breaks no CSP.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { createFetcherCredential } from '../../src/ext/credential.ts';
+import { join } from 'node:path';
+import { HAS_CHROMIUM, launchChromium } from '../chromium.ts';
 import { makeApp } from '../helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 // Screenshots for a person to look at, when asked: SVC_SCREENSHOTS=DIR.
 const SHOTS = process.env.SVC_SCREENSHOTS;
 
 setDefaultTimeout(60_000);
 let browser: Browser;
-let profile: string;
+let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
 
 beforeAll(async () => {
   if (!HAS_CHROMIUM) return;
-  const { chromium } = await import('playwright-core');
-  profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, `--disk-cache-dir=${join(profile, 'cache')}`], headless: true });
+  chromium = await launchChromium();
+  browser = chromium.browser;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await chromium?.close();
 });
 
 describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {

@@ -3,40 +3,23 @@
 // passkey from the Passkeys page, sign out, sign in with the passkey alone. The origin is
 // http://localhost:<port> (browsers refuse an IP address as the relying party's id).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { runAdmin } from '../../src/admin/cli.ts';
+import { HAS_CHROMIUM, launchChromium } from '../chromium.ts';
 import { makeApp } from '../helpers.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 setDefaultTimeout(60_000);
 let browser: Browser;
-let profile: string;
+let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
 
 beforeAll(async () => {
   if (!HAS_CHROMIUM) return;
-  const { chromium } = await import('playwright-core');
-  profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, `--disk-cache-dir=${join(profile, 'cache')}`], headless: true });
+  chromium = await launchChromium();
+  browser = chromium.browser;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await chromium?.close();
 });
 
 describe.skipIf(!HAS_CHROMIUM)('console passkeys in Chromium', () => {
