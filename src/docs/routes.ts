@@ -74,21 +74,29 @@ async function fixedPage(
   key: string,
   make: () => Promise<{ title: string; html: string; opts?: PageOptions } | null>,
 ): Promise<Response | null> {
-  let answer = fixedAnswers.get(key);
-  if (!answer) {
+  return fixedAnswer(fixedAnswers, request, key, async () => {
     const made = await make();
-    if (!made) return null;
-    answer = fixedText(pageHtml(made.title, `<main>${made.html}</main>`, made.opts), { ...pageHeaders(made.opts), 'cache-control': DOCS_MAX_AGE });
-    fixedAnswers.set(key, answer);
-  }
-  return answer(request);
+    return made && { body: pageHtml(made.title, `<main>${made.html}</main>`, made.opts), headers: pageHeaders(made.opts) };
+  });
 }
 
 /** A fixed text answer that is not a page (the description, the agent guide), kept the same way. */
 async function fixedFile(fixedAnswers: Kept, request: Request, key: string, headers: Record<string, string>, make: () => Promise<string>): Promise<Response> {
+  return (await fixedAnswer(fixedAnswers, request, key, async () => ({ body: await make(), headers })))!;
+}
+
+/** The answer kept at `key`, made (text and headers) the first time; null when there is nothing to make. */
+async function fixedAnswer(
+  fixedAnswers: Kept,
+  request: Request,
+  key: string,
+  make: () => Promise<{ body: string; headers: Record<string, string> } | null>,
+): Promise<Response | null> {
   let answer = fixedAnswers.get(key);
   if (!answer) {
-    answer = fixedText(await make(), { ...headers, 'cache-control': DOCS_MAX_AGE });
+    const made = await make();
+    if (!made) return null;
+    answer = fixedText(made.body, { ...made.headers, 'cache-control': DOCS_MAX_AGE });
     fixedAnswers.set(key, answer);
   }
   return answer(request);
