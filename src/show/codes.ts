@@ -53,6 +53,11 @@ export const SHOW_CODES = {
     message: 'This Show root is not waiting for the owner.',
     fix: 'Approve or reject only a root the desk picked (Pick:) that is not approved, flagged, vetoed or posted yet: `svc admin show queue` lists them; details.status says where it is.',
   },
+  SHOW_NOT_PICKABLE: {
+    status: 409,
+    message: 'A pick would change nothing on this Show root.',
+    fix: 'Pick a root that is not flagged, vetoed or posted and that you have not picked yet: `svc admin show drafts` lists the unpicked ones; details.status says where it is.',
+  },
   SHOW_PUBLISH_LIMIT: {
     status: 429,
     message: "The reporter's publications for this UTC day are used up.",

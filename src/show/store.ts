@@ -132,14 +132,23 @@ function build(db: Db) {
       'INSERT INTO show_metrics (root_id, checkpoint, likes, reposts, replies, quotes, impressions, measured_at, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     // The owner's queue (svc admin show queue): live roots the desk picked that no owner approved,
-    // nobody flagged or vetoed and the reporter has not posted, oldest first.
+    // nobody flagged or vetoed and the reporter has not posted, oldest first. That state is kept on
+    // the root by trigger (schema/0037_show_queue_backups.sql): the index holds the waiting roots only.
     awaitingOwner: db.query<ListedRow & { body: string }, [number]>(
       `SELECT ${ITEM_COLS}, a.name AS author, p.title, p.body, p.seq FROM show_items i
-       JOIN posts p ON p.id = i.root_id JOIN accounts a ON a.id = p.author_id
-       WHERE ${livePost()} AND i.posted_at IS NULL
-         AND EXISTS (SELECT 1 FROM show_labels l WHERE l.root_id = i.root_id AND l.label = 'pick')
-         AND NOT EXISTS (SELECT 1 FROM show_labels l WHERE l.root_id = i.root_id AND l.label != 'pick')
-       ORDER BY i.created_at, p.seq LIMIT ?`,
+       CROSS JOIN posts p ON p.id = i.root_id JOIN accounts a ON a.id = p.author_id
+       WHERE i.awaiting_owner = 1 AND ${livePost()}
+       ORDER BY i.created_at, i.rowid LIMIT ?`,
+    ),
+    // The desk's drafts (svc admin show drafts): live roots of the window since ?1 the reporter has
+    // not posted, with no desk pick and no flag or veto (an owner's early Picked: leaves a root a
+    // draft, as statusOf says), newest first.
+    deskDrafts: db.query<ListedRow & { body: string }, [number, number]>(
+      `SELECT ${ITEM_COLS}, a.name AS author, p.title, p.body, p.seq FROM show_items i
+       CROSS JOIN posts p ON p.id = i.root_id JOIN accounts a ON a.id = p.author_id
+       WHERE i.created_at >= ? AND i.posted_at IS NULL AND ${livePost()}
+         AND NOT EXISTS (SELECT 1 FROM show_labels l WHERE l.root_id = i.root_id AND l.label != 'picked')
+       ORDER BY i.created_at DESC, i.rowid DESC LIMIT ?`,
     ),
     // The desk's picks of a root: who, when, and the pick's text while its reply is not deleted.
     deskPicks: db.query<{ by: string; created_at: number; text: string | null }, [string]>(
@@ -147,9 +156,9 @@ function build(db: Db) {
        JOIN posts p ON p.id = l.reply_id JOIN accounts a ON a.id = l.author_id
        WHERE l.root_id = ? AND l.label = 'pick' ORDER BY l.created_at, l.reply_id`,
     ),
-    // The live accounts holding the owner role, by name (who `svc admin show approve` writes as).
-    liveOwners: db.query<{ name: string }, []>(
-      `SELECT a.name FROM account_roles r JOIN accounts a ON a.id = r.account_id WHERE r.role = 'owner' AND ${liveAccount('a')} ORDER BY a.name`,
+    // The live accounts holding a role, by name (who `svc admin show approve` or `show pick` writes as).
+    liveHolders: db.query<{ name: string }, [string]>(
+      `SELECT a.name FROM account_roles r JOIN accounts a ON a.id = r.account_id WHERE r.role = ? AND ${liveAccount('a')} ORDER BY a.name`,
     ),
     // The leaderboard's picked_drafts_7d: an agent's live Show roots of the window the desk picked.
     pickedSince: db.query<{ n: number }, [string, number]>(

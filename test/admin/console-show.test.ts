@@ -68,3 +68,60 @@ describe('the Show desk on the console', () => {
     expect(r.result).toMatchObject({ status: 'flagged', reply: { body: 'Veto: the evidence is a mirror' } });
   });
 });
+
+describe('the desk’s pick on the console', () => {
+  async function drafted() {
+    const t = makeShowApp();
+    const author = await t.crew('author');
+    return { t, id: await t.root(author) };
+  }
+
+  test('an editor sees the drafts with a pick; the pick is the editor’s own Pick: reply, and the root moves to the owner’s queue', async () => {
+    const { t, id } = await drafted();
+    const s = await signedIn(t, 'deskhand', 'editor');
+    const queue = await send(t, 'GET', '/console/queue', { cookie: s.cookie });
+    expect(queue.text).toContain('Show desk: drafts to pick, last 7 days (1)');
+    expect(queue.text).toContain('/console/act/show-pick');
+    const bad = await act(t, s, 'show pick', { root_id: id, note: 'This is going to the moon' });
+    expect(bad.status).toBe(422);
+    const r = await act(t, s, 'show pick', { root_id: id, note: 'a <b>clean</b> hook' });
+    expect([r.status, r.error]).toEqual([200, undefined]);
+    expect(r.result).toMatchObject({ root_id: id, picked_by: 'deskhand', status: 'picked', reply: { body: 'Pick: a <b>clean</b> hook' } });
+    expect(r.text).toContain('Show desk: picked, waiting for the owner (1)');
+    expect(r.text).toContain('Show desk: drafts to pick, last 7 days (0)');
+    expect(r.text).not.toContain('<b>clean</b>');
+    const again = await act(t, s, 'show pick', { root_id: id });
+    expect([again.status, again.error]).toEqual([409, `deskhand picked Show root ${id} already.`]);
+    expect((await t.doc()).items.find((i: { id: string }) => i.id === id)).toMatchObject({ status: 'picked', picks: 1 });
+    expect(t.db.query("SELECT actor, target, reason FROM audit_log WHERE action = 'show pick'").all()).toEqual([
+      { actor: 'deskhand', target: id, reason: 'a <b>clean</b> hook' },
+    ]);
+  });
+
+  test('an owner without the editor role is offered it; with it, the owner picks and approves from the browser: the reporter may publish', async () => {
+    const { t, id } = await drafted();
+    const reporter = await t.withRole('reporter', 'reporter');
+    const s = await signedIn(t);
+    let queue = await send(t, 'GET', '/console/queue', { cookie: s.cookie });
+    expect(queue.text).toContain('take the editor role to pick here');
+    expect(queue.text).not.toContain('/console/act/show-pick');
+    const refused = await act(t, s, 'show pick', { root_id: id });
+    expect([refused.status, refused.error]).toEqual([403, 'Only editor may show pick.']);
+    expect((await act(t, s, 'role grant', { name: 'boss', role: 'editor' })).status).toBe(200);
+    queue = await send(t, 'GET', '/console/queue', { cookie: s.cookie });
+    expect(queue.text).toContain('/console/act/show-pick');
+    expect((await act(t, s, 'show pick', { root_id: id })).result).toMatchObject({ picked_by: 'boss', status: 'picked' });
+    expect((await act(t, s, 'show approve', { root_id: id })).result).toMatchObject({ decided_by: 'boss', status: 'approved' });
+    expect((await t.posted(reporter, id)).status).toBe(200);
+  });
+
+  test('an operator sees the drafts but picks nothing', async () => {
+    const { t, id } = await drafted();
+    const s = await signedIn(t, 'opsy', 'operator');
+    const queue = await send(t, 'GET', '/console/queue', { cookie: s.cookie });
+    expect(queue.text).toContain(id);
+    expect(queue.text).toContain('The editor’s desk picks.');
+    expect(queue.text).not.toContain('/console/act/show-pick');
+    expect((await act(t, s, 'show pick', { root_id: id })).status).toBe(403);
+  });
+});

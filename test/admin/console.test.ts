@@ -66,6 +66,10 @@ describe('console sign-in and sessions', () => {
   });
 });
 
+const DRAFT_TEXT =
+  'Most open data portals never say when a dataset changes\nRead the portal before you build on it: ask its maintainers how often they refresh, and write that down.';
+const DRAFT_META = ['Format: post', 'Audience: people who build dashboards on public datasets', 'Evidence: none'].join('\n');
+
 describe('each action through the CLI and through the console gives the same result', () => {
   // [action, CLI argv, form fields]; ROOT and REPLY name posts made in each app.
   const steps: [string, string[], Record<string, string>][] = [
@@ -105,6 +109,21 @@ describe('each action through the CLI and through the console gives the same res
     ['agent revoke', ['agent', 'revoke', 'bob', '--reason', 'abuse'], { name: 'bob', reason: 'abuse' }],
     ['agent reissue', ['agent', 'reissue', 'bob'], { name: 'bob' }],
     ['role grant', ['role', 'grant', 'nobody', 'owner'], { name: 'nobody', role: 'owner' }],
+    // The desk's pick: an editor's own Pick: reply (the owner takes the editor role to pick).
+    ['show drafts', ['show', 'drafts'], {}],
+    ['role grant', ['role', 'grant', 'boss', 'editor'], { name: 'boss', role: 'editor' }],
+    [
+      'show pick',
+      ['show', 'pick', 'DRAFT', '--note', 'This is going to the moon', '--as', 'boss'],
+      { root_id: 'DRAFT', note: 'This is going to the moon', as: 'boss' },
+    ],
+    [
+      'show pick',
+      ['show', 'pick', 'DRAFT', '--note', 'a hook people will repeat', '--as', 'boss'],
+      { root_id: 'DRAFT', note: 'a hook people will repeat', as: 'boss' },
+    ],
+    ['show pick', ['show', 'pick', 'DRAFT', '--as', 'boss'], { root_id: 'DRAFT', as: 'boss' }],
+    ['show drafts', ['show', 'drafts'], {}],
     ['show queue', ['show', 'queue'], {}],
     ['show reject', ['show', 'reject', 'SHOW', '--reason', 'This is going to the moon'], { root_id: 'SHOW', reason: 'This is going to the moon' }],
     ['show approve', ['show', 'approve', 'SHOW', '--as', 'boss'], { root_id: 'SHOW', as: 'boss' }],
@@ -140,13 +159,15 @@ describe('each action through the CLI and through the console gives the same res
     setRole(t.ctx, 'grant', 'desk', 'editor');
     const show = (await t.call('POST', '/v1/posts', { key: author.key, headers: idem(), body: rootOf() })).json.post.id as string;
     await t.call('POST', `/v1/posts/${show}/replies`, { key: desk.key, headers: idem(), body: { body: 'Pick: ship it' } });
+    // A second Show root nobody picked yet: a draft.
+    const draft = (await t.call('POST', '/v1/posts', { key: author.key, headers: idem(), body: rootOf(DRAFT_TEXT, DRAFT_META) })).json.post.id as string;
     // One mirror post, delivered the way the fetcher does (test/ext/harness.ts).
     const fetcher = createFetcherCredential(t.ctx);
     const lease = await t.call('POST', '/v1/ext/ingest/lease', { key: fetcher.credential });
     const outside = { id: '5000', author_id: '2000', created_at: '2026-11-23T11:00:00.000Z', text: 'An outside post' };
     await t.call('POST', '/v1/ext/ingest', { key: fetcher.credential, body: { lease_id: lease.json.lease_id, posts: [outside], users: [], cursor: null } });
     const mirror = (t.db.query('SELECT id FROM ext_posts').get() as { id: string }).id;
-    return { t, ids: { ROOT: root, REPLY: reply, SHOW: show, MIRROR: mirror, CRED: fetcher.credential_id } as Record<string, string> };
+    return { t, ids: { ROOT: root, REPLY: reply, SHOW: show, DRAFT: draft, MIRROR: mirror, CRED: fetcher.credential_id } as Record<string, string> };
   }
 
   const normal = (v: unknown, ids: Record<string, string>) => {
@@ -185,5 +206,14 @@ describe('each action through the CLI and through the console gives the same res
     expect(normal(log(web.t), web.ids)).toEqual(normal(log(cli.t), cli.ids));
     expect(web.t.db.query("SELECT DISTINCT actor FROM audit_log WHERE action = 'posts remove'").all()).toEqual([{ actor: 'boss' }]);
     expect(web.t.db.query("SELECT actor, target FROM audit_log WHERE action = 'show approve'").all()).toEqual([{ actor: 'boss', target: web.ids.SHOW }]);
+    // The pick is the editor's own labelled reply, as an API pick records it, in both worlds.
+    for (const w of [cli, web])
+      expect(
+        w.t.db
+          .query(
+            'SELECT a.name, l.label, p.body FROM show_labels l JOIN accounts a ON a.id = l.author_id JOIN posts p ON p.id = l.reply_id WHERE l.root_id = ?',
+          )
+          .all(w.ids.DRAFT!),
+      ).toEqual([{ name: 'boss', label: 'pick', body: 'Pick: a hook people will repeat' }]);
   });
 });

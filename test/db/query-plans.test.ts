@@ -39,7 +39,7 @@ const SMALL_IN: Record<string, Record<string, string>> = {
   'lab.crewNames': { c: 'crew: the crew members' },
   'continuity.jobAuthors': { crew: 'crew: the crew members', account_roles: 'account_roles: the owner rows (a role index by role would not be smaller)' },
   'ext.credentials': { ext_credentials: 'the fetcher credentials an owner made: a handful' },
-  'show.liveOwners': { r: 'account_roles: a few rows per agent' },
+  'show.liveHolders': { r: 'account_roles: a few rows per agent' },
 };
 // Statements that read the newest rows in key or index order and stop at their LIMIT.
 const LIMITED = new Set([
@@ -63,10 +63,7 @@ const LIMITED = new Set([
 ]);
 // Board-sized scans found when this test was written, left for their owners (not per request,
 // or waiting on statistics): listed by name so that a new one still fails.
-const KNOWN = new Map([
-  ['lab.itemsBetween', 'the scorecard job, every 6 hours: lab items of a window, by kind'],
-  ['show.awaitingOwner', "the console's Show desk (an operator's read): Show items in creation order until LIMIT waiting ones"],
-]);
+const KNOWN = new Map([['lab.itemsBetween', 'the scorecard job, every 6 hours: lab items of a window, by kind']]);
 
 /** The lines that read a whole table or index of the board (a size-dependent scan). */
 function scans(name: string, lines: string[]): string[] {
@@ -211,9 +208,7 @@ describe('query plans at 1M-shaped statistics', () => {
   const all = reads(d);
   // With statistics the planner reads the scorecard's window by time (lab_items_by_kind): no known scans.
   // None is known now (issue 27 fixed the mirror's and the articles' reads): a new one names itself here.
-  const KNOWN_1M = new Map<string, string>([
-    ['show.awaitingOwner', "the console's Show desk (an operator's read): walks live posts by sequence at 1M statistics"],
-  ]);
+  const KNOWN_1M = new Map<string, string>([]);
 
   test('the statistics are loaded', () => {
     const posts = d.query<{ stat: string }, []>("SELECT stat FROM sqlite_stat1 WHERE idx = 'posts_live_by_seq'").get()!;

@@ -3,7 +3,8 @@
 // what an owner's API reply makes.
 import { describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
-import { APPROVAL_TEXT } from '../../src/show/admin.ts';
+import { MIGRATIONS } from '../../src/db/migrations.ts';
+import { APPROVAL_TEXT, PICK_TEXT } from '../../src/show/admin.ts';
 import { makeShowApp } from './harness.ts';
 
 async function desk() {
@@ -109,5 +110,132 @@ describe('svc admin show queue', () => {
     expect((await err(['show', 'approve', other])).message).toContain('--as OWNER_NAME');
     expect((await err(['show', 'approve', other, '--as', 'editor'])).message).toContain('not a live owner');
     expect(await runAdmin(d.t.ctx, ['show', 'approve', other, '--as', 'owner2'])).toMatchObject({ decided_by: 'owner2', status: 'approved' });
+  });
+});
+
+const SECOND = {
+  topic: 'svc-show',
+  title: 'Show: Postgres vacuum settings halved our disk growth',
+  body: 'Postgres vacuum settings halved our disk growth\nWe changed two autovacuum thresholds on a busy table and measured a month of growth; copy the settings.\nFormat: post\nAudience: database operators fighting bloat\nEvidence: Grafana export, 2026-11-20, https://github.com/example/pg/blob/main/growth.csv',
+};
+
+/** A world with one unpicked root (the draft), an editor, an owner and a reporter. */
+async function drafted() {
+  const t = makeShowApp();
+  const author = await t.crew('author');
+  const editor = await t.withRole('editor', 'editor');
+  const owner = await t.withRole('owner', 'owner');
+  const reporter = await t.withRole('reporter', 'reporter');
+  return { t, author, editor, owner, reporter, id: await t.root(author) };
+}
+
+const refusal = async (t: Desk['t'], argv: string[]) => {
+  try {
+    await runAdmin(t.ctx, argv);
+  } catch (e) {
+    return e as Error & { code?: string; details?: unknown };
+  }
+  throw new Error('not refused');
+};
+
+describe('svc admin show pick and the editor’s API Pick:', () => {
+  test('give the same downstream state: the editor’s own labelled reply, the root picked and waiting for the owner', async () => {
+    const viaApi = await drafted();
+    const r = await viaApi.t.reply(viaApi.editor, viaApi.id, 'Pick: strong hook, clean evidence');
+    expect(r.status, r.text).toBe(200);
+    const viaAction = await drafted();
+    expect(runAdmin(viaAction.t.ctx, ['show', 'drafts'])).toMatchObject([{ root_id: viaAction.id, author: 'author', outside: false }]);
+    const out = await runAdmin(viaAction.t.ctx, ['show', 'pick', viaAction.id, '--note', 'strong hook, clean evidence']);
+    expect(out).toMatchObject({ root_id: viaAction.id, picked_by: 'editor', status: 'picked', reply: { body: 'Pick: strong hook, clean evidence' } });
+    const a = await downstream(viaApi);
+    expect(a.item).toMatchObject({ status: 'picked', picks: 1, flags: 0 });
+    expect(a.posted).toMatchObject([409, { error: { code: 'SHOW_NOT_PUBLISHABLE' } }]);
+    expect(await downstream(viaAction)).toEqual(a);
+    expect(runAdmin(viaAction.t.ctx, ['show', 'drafts'])).toEqual([]);
+    expect((runAdmin(viaAction.t.ctx, ['show', 'queue']) as { root_id: string }[]).map((q) => q.root_id)).toEqual([viaAction.id]);
+    expect(viaAction.t.db.query("SELECT actor, target, reason FROM audit_log WHERE action = 'show pick'").all()).toEqual([
+      { actor: 'cli', target: viaAction.id, reason: 'strong hook, clean evidence' },
+    ]);
+    // Then the owner approves from the shell: published by the reporter like any approved root.
+    await runAdmin(viaAction.t.ctx, ['show', 'approve', viaAction.id]);
+    expect((await viaAction.t.posted(viaAction.reporter, viaAction.id)).status).toBe(200);
+  });
+
+  test('without a note the reply says the desk picked it; refusals: picked by the same editor, flagged, no editor, several editors, --as no editor', async () => {
+    const d = await drafted();
+    expect(await runAdmin(d.t.ctx, ['show', 'pick', d.id])).toMatchObject({ reply: { body: PICK_TEXT } });
+    expect(await refusal(d.t, ['show', 'pick', d.id])).toMatchObject({ code: 'SHOW_NOT_PICKABLE', details: { status: 'picked', picked_by: 'editor' } });
+    await d.t.withRole('editor2', 'editor');
+    expect((await refusal(d.t, ['show', 'pick', d.id])).message).toContain('--as EDITOR_NAME');
+    expect((await refusal(d.t, ['show', 'pick', d.id, '--as', 'owner'])).message).toContain('not a live editor');
+    // A second editor's pick adds to the first, as a second API Pick: would.
+    expect(await runAdmin(d.t.ctx, ['show', 'pick', d.id, '--as', 'editor2'])).toMatchObject({ picked_by: 'editor2', status: 'picked' });
+    expect((await d.t.reply(d.editor, d.id, 'Flag: the source is a mirror')).status).toBe(200);
+    await d.t.withRole('editor3', 'editor');
+    expect(await refusal(d.t, ['show', 'pick', d.id, '--as', 'editor3'])).toMatchObject({ code: 'SHOW_NOT_PICKABLE', details: { status: 'flagged' } });
+    expect(await refusal(d.t, ['show', 'pick', crypto.randomUUID(), '--as', 'editor3'])).toMatchObject({ code: 'NOT_FOUND' });
+    const bare = makeShowApp();
+    const root = await bare.root(await bare.crew('solo'));
+    expect((await refusal(bare, ['show', 'pick', root])).message).toContain('no live account has the editor role');
+  });
+
+  test('the drafts are the window’s unpicked, unflagged roots, newest first: an owner’s early Picked: leaves a root a draft', async () => {
+    const d = await drafted();
+    d.t.clock.advance(60_000);
+    const second = await d.t.root(await d.t.crew('second'), SECOND);
+    expect((runAdmin(d.t.ctx, ['show', 'drafts']) as { root_id: string }[]).map((r) => r.root_id)).toEqual([second, d.id]);
+    expect((await d.t.reply(d.owner, second, 'Picked: yes')).status).toBe(200);
+    expect((await d.t.reply(d.editor, d.id, 'Veto: no')).status).toBe(200);
+    expect((runAdmin(d.t.ctx, ['show', 'drafts']) as { root_id: string }[]).map((r) => r.root_id)).toEqual([second]);
+    // Picked by the desk after the owner's Picked:, it is approved at once and never waits.
+    expect(await runAdmin(d.t.ctx, ['show', 'pick', second])).toMatchObject({ status: 'approved' });
+    expect(runAdmin(d.t.ctx, ['show', 'queue'])).toEqual([]);
+    d.t.clock.advance(8 * 86_400_000);
+    await d.t.root(await d.t.crew('third'));
+    expect(runAdmin(d.t.ctx, ['show', 'drafts'])).toMatchObject([{ author: 'third' }]);
+  });
+});
+
+describe('the queue’s kept state (schema 0037: awaiting_owner, kept by trigger)', () => {
+  const waiting = (t: Desk['t']) => t.db.query('SELECT root_id FROM show_items WHERE awaiting_owner = 1 ORDER BY created_at').all();
+
+  test('set by the desk’s first pick, cleared for good by any other label; a deleted root leaves the queue', async () => {
+    const d = await drafted();
+    expect(waiting(d.t)).toEqual([]);
+    await d.t.reply(d.editor, d.id, 'Pick: yes');
+    await d.t.reply(d.author, d.id, 'Flag: anyone may write this; it counts from the desk only');
+    expect(waiting(d.t)).toEqual([{ root_id: d.id }]);
+    await d.t.reply(d.editor, d.id, 'Flagged: the chart is wrong');
+    expect(waiting(d.t)).toEqual([]);
+    await d.t.withRole('editor2', 'editor');
+    expect(await refusal(d.t, ['show', 'pick', d.id, '--as', 'editor2'])).toMatchObject({ code: 'SHOW_NOT_PICKABLE' });
+    expect(waiting(d.t)).toEqual([]);
+    const writer = await d.t.crew('second');
+    const second = await d.t.root(writer, SECOND);
+    await d.t.reply(d.editor, second, 'Pick');
+    expect(runAdmin(d.t.ctx, ['show', 'queue'])).toMatchObject([{ root_id: second }]);
+    // Deleted by its author, or removed by an operator: out of the queue (the read keeps to live posts).
+    expect((await d.t.call('DELETE', `/v1/posts/${second}`, { key: writer.key })).status).toBe(200);
+    expect(runAdmin(d.t.ctx, ['show', 'queue'])).toEqual([]);
+    const third = await d.t.root(await d.t.crew('third'), { ...SECOND, body: SECOND.body.replace('busy table', 'large table') });
+    await d.t.reply(d.editor, third, 'Pick');
+    expect(runAdmin(d.t.ctx, ['show', 'queue'])).toMatchObject([{ root_id: third }]);
+    runAdmin(d.t.ctx, ['posts', 'remove', third, '--reason', 'spam']);
+    expect(runAdmin(d.t.ctx, ['show', 'queue'])).toEqual([]);
+  });
+
+  test('the migration sets it for the roots already waiting', async () => {
+    const d = await desk();
+    const second = await d.t.root(await d.t.crew('second'), SECOND);
+    await d.t.reply(d.editor, second, 'Pick: yes');
+    await d.t.reply(d.owner, second, 'Picked: yes');
+    d.t.db.exec('UPDATE show_items SET awaiting_owner = 0');
+    const sql = MIGRATIONS.find((m) => m.sql.includes('ADD COLUMN awaiting_owner'))!.sql;
+    const backfill = sql.slice(
+      sql.indexOf('UPDATE show_items SET awaiting_owner = 1'),
+      sql.indexOf(';', sql.indexOf('UPDATE show_items SET awaiting_owner = 1')),
+    );
+    d.t.db.exec(backfill);
+    expect(waiting(d.t)).toEqual([{ root_id: d.id }]);
   });
 });

@@ -89,6 +89,45 @@ interface ShowQueued {
   desk_picks: { by: string; at: string; text: string | null }[];
 }
 
+/** The card of a Show root: id, author and side, format, time, the thread, its title and text. */
+const rootCard = (r: ShowQueued | ShowDraft, rest: string) =>
+  `<article class="card"><p class="meta"><code>${esc(r.root_id)}</code> · by <strong>${esc(r.author)}</strong> (${r.outside ? 'outside agent' : 'house crew'}) · ${esc(r.format)} · ${esc(r.created_at)} · <a href="${esc(r.url)}">thread</a></p>
+<p><strong>${esc(r.title)}</strong></p><pre class="mail">${esc(r.body)}</pre>${rest}</article>`;
+
+type ShowDraft = Omit<ShowQueued, 'desk_picks'>;
+
+/**
+ * The desk's drafts with a pick for an editor (the editor's own Pick: reply). A Pick counts from
+ * the editor role only (docs/show.md): an owner without it is offered that role first.
+ */
+function showDrafts(s: Session, run: Run): string {
+  const roots = run('show drafts', {}) as ShowDraft[];
+  const editor = s.roles.includes('editor');
+  const who = editor
+    ? ''
+    : s.roles.includes('owner')
+      ? `<p>A pick counts from an editor’s account only: take the editor role to pick here. ${actionForm(s, 'role grant', 'queue', `Make ${s.name} an editor`, { name: s.name, role: 'editor' })}</p>`
+      : '<p>The editor’s desk picks.</p>';
+  const cards = roots
+    .map((r) =>
+      rootCard(
+        r,
+        editor
+          ? actionForm(
+              s,
+              'show pick',
+              'queue',
+              'Pick (Pick:)',
+              { root_id: r.root_id },
+              '<input name="note" maxlength="2000" placeholder="Public note (optional)" aria-label="Public note">',
+            )
+          : '',
+      ),
+    )
+    .join('');
+  return `<h2>Show desk: drafts to pick, last 7 days (${roots.length})</h2>${who}${cards || '<p>No drafts.</p>'}`;
+}
+
 /** The Show desk: roots the desk picked, as the owner decides them (root, side, the desk's picks); approve/reject for an owner. */
 function showDesk(s: Session, run: Run): string {
   const roots = run('show queue', {}) as ShowQueued[];
@@ -99,11 +138,10 @@ function showDesk(s: Session, run: Run): string {
       const forms = owner
         ? `${actionForm(s, 'show approve', 'queue', 'Approve (Picked:)', { root_id: r.root_id })} ${actionForm(s, 'show reject', 'queue', 'Reject (Veto:)', { root_id: r.root_id }, reasonInput())}`
         : '<p>The owner approves or rejects.</p>';
-      return `<article class="card"><p class="meta"><code>${esc(r.root_id)}</code> · by <strong>${esc(r.author)}</strong> (${r.outside ? 'outside agent' : 'house crew'}) · ${esc(r.format)} · ${esc(r.created_at)} · <a href="${esc(r.url)}">thread</a></p>
-<p><strong>${esc(r.title)}</strong></p><pre class="mail">${esc(r.body)}</pre><p>Desk picks:</p><ul>${picks}</ul>${forms}</article>`;
+      return rootCard(r, `<p>Desk picks:</p><ul>${picks}</ul>${forms}`);
     })
     .join('');
-  return `<h2>Show desk: picked, waiting for the owner (${roots.length})</h2>${cards || '<p>None waiting.</p>'}`;
+  return `<h2>Show desk: picked, waiting for the owner (${roots.length})</h2>${cards || '<p>None waiting.</p>'}${showDrafts(s, run)}`;
 }
 
 function queuePage(s: Session, run: Run): string {
