@@ -9,6 +9,7 @@ import { checksum } from '../db/migrate.ts';
 import { MIGRATIONS } from '../db/migrations.ts';
 import { DB_FILE } from '../db/open.ts';
 import { appliedMigrations, integrityProblems, openExisting, writeCopy } from '../db/snapshot.ts';
+import { recordBackup } from './store.ts';
 
 export type OpsCode =
   | 'NO_DATABASE'
@@ -47,14 +48,18 @@ export interface BackupResult {
   data_dir: string;
   schema_version: number;
   bytes: number;
+  /** Whether the backup was recorded in the database it copied (the console's Health page reads it). */
+  recorded: boolean;
 }
 
 /**
  * Writes a consistent copy of DIR/svc.sqlite to `file` (VACUUM INTO: one read transaction, the
  * server keeps writing meanwhile). Refuses a missing database, a missing folder for the copy and an
- * existing file; never migrates or creates the database it copies.
+ * existing file; never migrates or creates the database it copies. The completed copy is recorded
+ * in the database it copied (time, size, path: src/ops/store.ts), where the console's Health page
+ * reads the last one; the copy itself does not hold its own record.
  */
-export function backup(dataDir: string, file: string): BackupResult {
+export function backup(dataDir: string, file: string, now = Date.now()): BackupResult {
   const target = resolve(file);
   const source = join(dataDir, DB_FILE);
   if (!existsSync(source)) {
@@ -71,7 +76,9 @@ export function backup(dataDir: string, file: string): BackupResult {
     db = openExisting(source);
     const version = appliedMigrations(db).at(-1)?.version ?? 0;
     writeCopy(db, target);
-    return { backup: target, data_dir: dataDir, schema_version: version, bytes: statSync(target).size };
+    const bytes = statSync(target).size;
+    const recorded = recordBackup(db, { at: now, file: target, bytes, schema_version: version });
+    return { backup: target, data_dir: dataDir, schema_version: version, bytes, recorded };
   } catch (e) {
     if ((e as NodeJS.ErrnoException)?.code === 'EEXIST') throw new OpsError('EXISTS', `${target} already exists; choose a new file`, { file: target });
     throw new OpsError('BACKUP_FAILED', `could not write ${target}: ${why(e)}`, { file: target });

@@ -12,6 +12,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, sta
 import { dirname, join } from 'node:path';
 import { ConfigError, type Source } from '../config.ts';
 import type { Domain } from '../context.ts';
+import { observeLine } from './replica-status.ts';
 
 /** The replica URL schemes Litestream 0.3.13 takes. */
 export const REPLICA_SCHEMES = ['s3', 'gcs', 'abs', 'sftp', 'file'] as const;
@@ -385,6 +386,7 @@ export async function startReplication(
       }, startMs);
       const onLine = (stream: 'stdout' | 'stderr') => (text: string) => {
         const line = forwardedLine(text, stream);
+        observeLine(dataDir, line);
         if (line.level === 'error') lastError = [line.msg, line.error].filter(Boolean).join(': ');
         if (line.level !== 'debug') log(line);
         // Its first sync: before it, a stop would ship nothing (0.3.13 opens the database on its first tick).

@@ -8,6 +8,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import { MIGRATIONS } from '../../src/db/migrations.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { backup, BUILD_SCHEMA_VERSION, OpsError, restore } from '../../src/ops/backup.ts';
+import { opsStore } from '../../src/ops/store.ts';
 import { svc, tempDir } from './cli.ts';
 
 // The command tests start processes (cold starts of the app); the timeout is a hang guard only.
@@ -50,6 +51,31 @@ describe('backup', () => {
     expect(names(file)).toEqual(['kept']);
     // Only the copy: no temporary file is left beside it.
     expect(readdirSync(join(file, '..'))).toEqual(['b.sqlite']);
+  });
+
+  test('records itself in the database it copied (time, size, path, schema) for the console; an older schema is left unrecorded and unmigrated', () => {
+    const data = dataWithRow();
+    const first = join(tempDir(), 'b1.sqlite');
+    const second = join(tempDir(), 'b2.sqlite');
+    const at = Date.parse('2026-11-23T09:00:00Z');
+    expect(backup(data, first, at)).toMatchObject({ recorded: true });
+    const r = backup(data, second, at + 3_600_000);
+    expect(r.recorded).toBe(true);
+    const db = openDatabase(data);
+    expect(opsStore(db).lastBackup.get()).toEqual({ at: at + 3_600_000, file: second, bytes: r.bytes, schema_version: BUILD_SCHEMA_VERSION });
+    db.close();
+    // A copy holds the backups recorded before it, not its own record.
+    const copy = new Database(second, { readonly: true });
+    expect(copy.query('SELECT file FROM ops_backups').all()).toEqual([{ file: first }]);
+    copy.close();
+    const old = tempDir();
+    const before = openDatabase(old);
+    migrate(before, MIGRATIONS.slice(0, 20));
+    before.close();
+    expect(backup(old, join(tempDir(), 'b.sqlite')).recorded).toBe(false);
+    const after = new Database(join(old, 'svc.sqlite'), { readonly: true });
+    expect(after.query("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'ops_backups'").get()).toEqual({ n: 0 });
+    after.close();
   });
 
   test('a missing folder is BACKUP_DIR_MISSING, an existing file EXISTS, a missing database NO_DATABASE; none creates anything', () => {

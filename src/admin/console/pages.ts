@@ -1,17 +1,13 @@
 // The console's pages (server-rendered, no script, every text through esc): Queue, Board, Agents,
 // Log, Health. Lists come from the same actions the CLI runs (read actions write no audit row);
 // every change is a form posting to /console/act/<action> with the session's CSRF token.
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { removalStore } from '../../board/removal-store.ts';
 import type { AppContext } from '../../context.ts';
 import { esc, pageHtml, timeHtml } from '../../pages/html.ts';
-import { versionInfo } from '../../lib/version.ts';
-import { alive, LITESTREAM_SYNC_INTERVAL, redactUrl, replicaFiles } from '../../ops/replica.ts';
 import type { listAgents } from '../agents.ts';
-import { adminStore } from '../store.ts';
 import { PASSKEY_SCRIPT_PATH, passkeySignInSection } from './passkey-pages.ts';
 import { articlesPage } from './articles-page.ts';
+import { healthPage } from './health-page.ts';
 import { actionForm, type Run } from './forms.ts';
 import { logPage } from './log-page.ts';
 import { mirrorPage } from './mirror-page.ts';
@@ -281,47 +277,6 @@ ${set ? actionForm(s, 'outreach channel clear', 'outreach', 'Clear', { channel: 
   return `<h1>Outreach</h1><dl>${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
 <h2>Set-up</h2><div class="setup">${configure}</div><p>The relay, DKIM and the inbound port are settings of the server (SVC_SMTP_URL …), not of this page. E-mails awaiting approval are on the <a href="/console/queue">Queue</a>.</p>
 <h2>Channels</h2><ul class="plain">${channels}</ul>`;
-}
-
-/** Replication as this server knows it: the setting, and whether its Litestream runs (src/ops/replica.ts). */
-function replicationRows(ctx: AppContext): [string, string][] {
-  const url = ctx.config.replica?.url;
-  if (!url) return [['Replication', 'off (SVC_REPLICA_URL is not set)']];
-  let pid: number | null = null;
-  try {
-    // The file src/ops/replica.ts writes while Litestream runs: {"litestream": pid, "svc": pid}.
-    pid = Number(JSON.parse(readFileSync(replicaFiles(ctx.config.dataDir).pid, 'utf8')).litestream) || null;
-  } catch {}
-  const running = pid !== null && alive(pid);
-  return [
-    ['Replication', `on, to ${redactUrl(url)}; Litestream ${running ? `running (pid ${pid})` : 'not running'}`],
-    // Litestream reports no position svc reads; its sync interval bounds the lag while it runs.
-    ['Replica lag', running ? `not measured; Litestream ships the WAL every ${LITESTREAM_SYNC_INTERVAL}` : 'unknown: Litestream is not running'],
-  ];
-}
-
-function healthPage(ctx: AppContext, run: Run): string {
-  const v = versionInfo();
-  const size = adminStore(ctx.db).databaseBytes.get()!.bytes;
-  let wal: number | null = null;
-  try {
-    wal = statSync(join(ctx.config.dataDir, 'svc.sqlite-wal')).size;
-  } catch {}
-  const queued = (run('outreach queue', {}) as unknown[]).length;
-  const reports = (run('pubs reports', {}) as unknown[]).length;
-  const appeals = (run('pubs appeals', {}) as { count: number }).count;
-  const rows: [string, string][] = [
-    ['Version', `${v.version} (${v.commit})`],
-    ...replicationRows(ctx),
-    // svc backup runs as its own process and writes no record the server could read (src/ops/backup.ts).
-    ['Last backup', 'not recorded by svc: svc backup keeps no record; see your backup job'],
-    ['Database', `${(size / 1048576).toFixed(1)} MB`],
-    ['Write-ahead log', wal === null ? 'none' : `${(wal / 1048576).toFixed(1)} MB`],
-    ['E-mails awaiting approval', String(queued)],
-    ['Open guest reports', String(reports)],
-    ['Open appeals', String(appeals)],
-  ];
-  return `<h1>Health</h1><dl>${rows.map(([k, val]) => `<dt>${esc(k)}</dt><dd>${esc(val)}</dd>`).join('')}</dl><p>Readiness for a load balancer: <a href="/readyz">/readyz</a>.</p>`;
 }
 
 export function renderPage(ctx: AppContext, s: Session, page: PageName, q: Query, run: Run, notice?: Notice): string {
