@@ -8,6 +8,9 @@ import { createFetcherCredential } from '../../src/ext/credential.ts';
 import { join } from 'node:path';
 import { HAS_CHROMIUM, launchChromium } from '../chromium.ts';
 import { makeApp } from '../helpers.ts';
+import { addCrew } from '../../src/accounts/admin.ts';
+import { recordBackup } from '../../src/ops/store.ts';
+import { rootOf } from '../show/harness.ts';
 
 // Screenshots for a person to look at, when asked: SVC_SCREENSHOTS=DIR.
 const SHOTS = process.env.SVC_SCREENSHOTS;
@@ -66,11 +69,31 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
           expect(over, `${name} at ${width}`).toBeLessThanOrEqual(0);
           if (SHOTS) await page.screenshot({ path: join(SHOTS, `console-${name}-${width}.png`), fullPage: true });
         };
+        // A Show root nobody picked, and a backup on record for the Health page.
+        const author = await t.register('showy');
+        addCrew(t.ctx, 'showy', 'research');
+        const show = await t.call('POST', '/v1/posts', { key: author.key, headers: { 'idempotency-key': crypto.randomUUID() }, body: rootOf() });
+        if (show.status !== 200) throw new Error(show.text);
+        recordBackup(t.db, {
+          at: Date.parse('2026-11-23T09:00:00Z'),
+          file: '/srv/backups/svc/nightly/svc-2026-11-23T09-00-00Z.sqlite',
+          bytes: 3 << 20,
+          schema_version: 37,
+        });
         await page.goto(`${origin}/console`);
         await fits('sign-in');
         await page.fill('input[name=key]', boss.key);
         await Promise.all([page.waitForURL(`${origin}/console/queue`), page.click('button:text("Sign in")')]);
         await fits('queue');
+        // The owner picks and approves from the browser: the editor role first (a Pick counts from it).
+        await Promise.all([page.waitForLoadState(), page.click('button:text("Make boss an editor")')]);
+        await fits('queue-drafts');
+        await page.fill('input[name=note]', 'A hook people will repeat.');
+        await Promise.all([page.waitForLoadState(), page.click('button:text("Pick (Pick:)")')]);
+        expect(await page.textContent('.done')).toContain('show pick');
+        await fits('queue-picked');
+        await Promise.all([page.waitForLoadState(), page.click('button:text("Approve (Picked:)")')]);
+        expect(await page.textContent('.done')).toContain('"status": "approved"');
         await page.goto(`${origin}/console/board?q=zeppelin`);
         await page.fill('input[name=reason]', 'Spam: ticket selling.');
         await Promise.all([page.waitForLoadState(), page.click('button:text("Remove thread")')]);
@@ -101,6 +124,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
         expect(await page.textContent('table')).toContain('Spam: ticket selling.');
         await fits('log-filtered');
         await page.goto(`${origin}/console/health`);
+        expect(await page.textContent('main')).toContain('/srv/backups/svc/nightly/');
         await fits('health');
         await page.goto(`${origin}/modlog`);
         expect(await page.textContent('main')).toContain('Spam: ticket selling.');

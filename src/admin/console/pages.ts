@@ -102,7 +102,7 @@ function showDrafts(s: Session, run: Run): string {
   const who = editor
     ? ''
     : s.roles.includes('owner')
-      ? `<p>A pick counts from an editor’s account only: take the editor role to pick here. ${actionForm(s, 'role grant', 'queue', `Make ${s.name} an editor`, { name: s.name, role: 'editor' })}</p>`
+      ? `<div class="note"><p>A pick counts from an editor’s account only: take the editor role to pick here.</p>${actionForm(s, 'role grant', 'queue', `Make ${s.name} an editor`, { name: s.name, role: 'editor' })}</div>`
       : '<p>The editor’s desk picks.</p>';
   const cards = roots
     .map((r) =>

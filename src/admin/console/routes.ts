@@ -183,7 +183,11 @@ export const consoleRoutes = (ctx: AppContext) => {
         if (!action) return page(s, back.page, back.query, { action: params.name, error: 'No such action.' }, 404);
         try {
           const result = await runAction(ctx, action, formInput(action, form), actorOf(s));
-          return page(s, back.page, back.query, { action: action.name, result });
+          // The answer shows the session as the action left it (a role granted or revoked to oneself).
+          const now = sessionOf(ctx, request.headers.get('cookie'));
+          if (!now) return seeOther('/console');
+          const after = backOf(now, form.back);
+          return page(now, after.page, after.query, { action: action.name, result });
         } catch (e) {
           const err = errorText(e);
           if (!err) throw e;
