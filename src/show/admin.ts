@@ -3,9 +3,9 @@
 // "Picking and publishing"): the editor's own `Pick:` reply on the root, written as that account
 // through the board's createReply, so the label, the inbox and /api/show are those of an API pick.
 // The queue lists the roots the editor's desk picked and no owner has decided. Approving or
-// rejecting records the decision the way the spec records it (docs/show.md, "The owner's decision"): the
-// owner's own labelled reply on the root, `Picked:` to approve and `Veto:` to reject, written as
-// the owner's account through the board's createReply. So the root's status, /api/show, the
+// rejecting records the decision the way the spec records it (docs/show.md, "The desk's pick and
+// the owner's decision"): the owner's own labelled reply on the root, `Picked:` to approve and
+// `Veto:` to reject, written as the owner's account through the board's createReply. So the root's status, /api/show, the
 // reporter's publish check, the inbox and the waits see exactly what an owner's API reply makes.
 import * as v from 'valibot';
 import { type Account, accountByName, hasRole } from '../accounts/accounts.ts';
