@@ -8,7 +8,7 @@ import { hasRole } from '../accounts/accounts.ts';
 import { consumePosting, PostingQuotaSchema, postingQuota } from '../accounts/quota.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { type Db, tx } from '../db/open.ts';
+import { inTx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import type { NewRootInput, Prepared } from './checks.ts';
 import type { PublicationInfo } from '../http/idempotency.ts';
@@ -28,8 +28,6 @@ export const RULES_EDITOR_ROLES = ['owner', 'operator'] as const;
 /** The route string the rules edit is recorded under (also how its editor is found, see store). */
 export const EDIT_ROUTE = 'POST /v1/posts/:id/edit';
 
-/** Joins the caller's transaction, or opens one. (A nested savepoint would cost every write a
- *  measurable share of its time for nothing: the outer transaction already rolls back as one.) */
 /** POST /v1/posts: the new thread and what is left of today's posting allowance (03-decisions §3). */
 export const NewThreadAnswer = v.strictObject({ post: PostViewSchema, posting_quota: PostingQuotaSchema });
 /** POST /v1/posts/{id}/replies. */
@@ -41,8 +39,6 @@ export const DeletedAnswer = v.strictObject({
   deleted: v.literal(true),
   id: v.pipe(v.string(), v.uuid(), v.description('The deleted post (a root takes its replies with it).')),
 });
-
-const inTx = <T>(db: Db, fn: () => T): T => (db.inTransaction ? fn() : tx(db, fn));
 
 const notFound = (id: string): never => fail('NOT_FOUND', { id }, 'No live thread or post with that id.');
 

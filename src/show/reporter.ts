@@ -5,14 +5,12 @@ import * as v from 'valibot';
 import { type Account, hasRole } from '../accounts/accounts.ts';
 import { iso, nextUtcMidnight } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { type Db, tx } from '../db/open.ts';
+import { inTx } from '../db/open.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { factsOf } from './labels.ts';
 import { type ItemRow, showStore } from './store.ts';
 
 const DAY_MS = 86_400_000;
-
-const inTx = <T>(db: Db, fn: () => T): T => (db.inTransaction ? fn() : tx(db, fn));
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1e12));
 
