@@ -9,7 +9,7 @@ import { type Account, accountByName, hasRole } from '../accounts/accounts.ts';
 import { type Actor, action } from '../actions/action.ts';
 import { UsageError } from '../admin/args.ts';
 import { announceWrite } from '../board/events.ts';
-import { createReply, type Written } from '../board/posts.ts';
+import { createReply, type StoredPost } from '../board/posts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
@@ -63,7 +63,7 @@ function ownerFor(ctx: AppContext, actor: Actor, as: string | undefined): Accoun
 
 interface Decided {
   answer: { root_id: string; decided_by: string; status: string; reply: { id: string; url: string; body: string } };
-  written: Written;
+  written: StoredPost;
 }
 
 /** Writes the owner's labelled reply on a root that waits for the owner, in the action's transaction. */
@@ -74,7 +74,7 @@ function decide(ctx: AppContext, actor: Actor, id: string, as: string | undefine
   if (!item) fail('NOT_FOUND', { root_id: id }, `No live Show root ${id}.`);
   const status = statusOf(item, factsOf(ctx, id));
   if (status !== 'picked') fail('SHOW_NOT_AWAITING', { root_id: id, status }, `Show root ${id} is ${status}, not waiting for the owner.`);
-  const written: Written = {};
+  const written: StoredPost = {};
   const { reply } = createReply(ctx, owner, id, { body }, written);
   return {
     answer: { root_id: id, decided_by: owner.name, status: statusOf(item, factsOf(ctx, id)), reply: { id: reply.id, url: reply.url, body: reply.body } },
