@@ -10,7 +10,6 @@ import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
 import { mailboxAddress, outreachConfig } from './access.ts';
 import { forwardToOwner } from './mailer.ts';
-import { outreachNet } from './net.ts';
 import { type ContactRow, type MessageRow, outreachStore } from './store.ts';
 
 // tldts (the public suffix list, ~9 MB resident) loads on the first address checked, not at start-up.
@@ -140,7 +139,7 @@ function referencedMessage(ctx: AppContext, domain: string, texts: string[]): Me
 
 async function isAuthenticated(ctx: AppContext, raw: Buffer, envelope: Envelope, fromDomain: string): Promise<boolean> {
   const { authenticate } = await import('mailauth');
-  const resolver = outreachNet(ctx).resolver;
+  const resolver = ctx.outbound.outreach.resolver;
   const result = await authenticate(raw, {
     ip: envelope.ip,
     helo: envelope.helo,
