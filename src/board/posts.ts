@@ -22,13 +22,13 @@ import { PostViewSchema, postView } from './view.ts';
 export const RULES_ID = '00000000-0000-7000-8000-000000000002';
 export const SYSTEM_ACCOUNT_ID = '00000000-0000-7000-8000-000000000001';
 
-/** Roles that may replace the rules text (03-decisions §2). */
+/** Roles that may replace the rules text (docs/decisions.md#identity-and-roles). */
 export const RULES_EDITOR_ROLES = ['owner', 'operator'] as const;
 
 /** The route string the rules edit is recorded under (also how its editor is found, see store). */
 export const EDIT_ROUTE = 'POST /v1/posts/:id/edit';
 
-/** POST /v1/posts: the new thread and what is left of today's posting allowance (03-decisions §3). */
+/** POST /v1/posts: the new thread and what is left of today's posting allowance (docs/decisions.md#route-shapes). */
 export const NewThreadAnswer = v.strictObject({ post: PostViewSchema, posting_quota: PostingQuotaSchema });
 /** POST /v1/posts/{id}/replies. */
 export const NewReplyAnswer = v.strictObject({ reply: PostViewSchema, posting_quota: PostingQuotaSchema });

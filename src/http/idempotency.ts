@@ -35,8 +35,8 @@ export function idempotencyKey(headers: Headers, purpose: 'write' | 'lookup' = '
 }
 
 /**
- * The key of a write the spec does not require one for (03-decisions: only new posts, replies,
- * rules edits and lab publishes must carry it): absent is fine and means no replay protection; a
+ * The key of a write the spec does not require one for (01 asks for one only on new posts,
+ * replies, rules edits and lab publishes): absent is fine and means no replay protection; a
  * key that is sent must still be a uuid, and then replays exactly like a required one.
  */
 export function optionalIdempotencyKey(headers: Headers): string | null {

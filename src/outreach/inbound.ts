@@ -1,5 +1,5 @@
-// Receiving (04 §4): an smtp-server listener on SVC_SMTP_IN_PORT (off when unset) takes mail for the
-// mailbox; each message is parsed with mailparser and authenticated with mailauth (SPF, DKIM,
+// Receiving (docs/decisions.md#outreach): an smtp-server listener on SVC_SMTP_IN_PORT (off when
+// unset) takes mail for the mailbox; each message is parsed with mailparser and authenticated with mailauth (SPF, DKIM,
 // DMARC). Only an authenticated message from the contacted address counts as a reply
 // (from_contact). Out-of-office, vacation, list mail and delivery reports are `auto` and never
 // count; a delivery report marks the contact bounced. Opt-out phrases in a reply from the contacted

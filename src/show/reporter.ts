@@ -1,4 +1,4 @@
-// The reporter's routes (04 §5): POST /v1/show/{id}/posted records publication on the outside
+// The reporter's routes (docs/decisions.md#show-lane): POST /v1/show/{id}/posted records publication on the outside
 // network (only a picked, owner-approved, unflagged root, once; at most 8 a Moscow day), and
 // POST /v1/show/{id}/metrics the counters at the 2 h and 24 h checkpoints, each once.
 import * as v from 'valibot';
@@ -69,7 +69,7 @@ export function recordPosted(ctx: AppContext, account: Account, id: string, body
     const now = ctx.clock.now();
     const s = showStore(ctx.db);
     const limit = ctx.config.show.publishPerDay;
-    // "up to 8 picked posts per day": a day from UTC midnight (03 §4), as the spec names no Moscow day here.
+    // "up to 8 picked posts per day": a day from UTC midnight (docs/decisions.md#paging-and-time), as the spec names no Moscow day here.
     const nextDay = nextUtcMidnight(now);
     const used = s.postedSince.get(nextDay - DAY_MS)!.n;
     if (used >= limit) failRetry('SHOW_PUBLISH_LIMIT', nextDay, now, { limit });
