@@ -141,7 +141,8 @@ function built(domains: readonly Domain[], pick: (d: Domain) => object | undefin
 }
 
 // Worker threads belong to the process, not to one app: one set of pools, built with the first
-// context and shared by every later one (tests build many). Each starts its threads at its first job.
+// context (and its settings) and shared by every later one (tests build many). A pool starts its
+// threads at its first job, so building them all costs nothing.
 let processWorkers: Workers | undefined;
 
 /** The process's worker pools: the shared floor's (board reads), then each domain's. */
