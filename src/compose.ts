@@ -10,7 +10,7 @@ import type { Clock } from './clock.ts';
 import { COMMENTS } from './comments/domain.ts';
 import { type Config, type DomainSettings, loadCoreConfig, type Source } from './config.ts';
 import { CONTENT_CODES } from './content/codes.ts';
-import { type AppContext, createContext, type Domain, type Parts } from './context.ts';
+import { type AppContext, createContext, type Domain, type Outbound, type Parts, type Workers } from './context.ts';
 import { CONTINUITY } from './continuity/domain.ts';
 import type { Db } from './db/open.ts';
 import { DOCS } from './docs/domain.ts';
@@ -42,6 +42,7 @@ import { SEARCH } from './search/domain.ts';
 import { SHOW } from './show/domain.ts';
 import { UPLOADS } from './uploads/domain.ts';
 import { VOTES } from './votes/domain.ts';
+import { boardReadsPool } from './workers/reads.ts';
 
 /**
  * The service's domains, in the order their routes are mounted, their post checks run (lab, jobs,
@@ -127,5 +128,41 @@ export function loadConfig(env: Source = process.env, flags: Source = {}, domain
   return Object.freeze({ ...loadCoreConfig(src), ...(sections as unknown as DomainSettings) });
 }
 
-/** A context over the service's parts (tests and benches may give their own). */
-export const serviceContext = (config: Config, db: Db, clock: Clock, parts: Parts = serviceParts()): AppContext => createContext(config, db, clock, parts);
+/** Builds what the domains' `pick` gives (their worker pools or outbound adapters), by name; a name given twice stops the start. */
+function built(domains: readonly Domain[], pick: (d: Domain) => object | undefined, config: Config): Record<string, unknown> {
+  const made: Record<string, unknown> = {};
+  for (const d of domains) {
+    for (const [name, build] of Object.entries(pick(d) ?? {})) {
+      if (name in made) throw new Error(`${name} is built by two domains (the second: ${d.name})`);
+      made[name] = (build as (config: Config) => unknown)(config);
+    }
+  }
+  return made;
+}
+
+// Worker threads belong to the process, not to one app: one set of pools, built with the first
+// context (and its settings) and shared by every later one (tests build many). A pool starts its
+// threads at its first job, so building them all costs nothing.
+let processWorkers: Workers | undefined;
+
+/** The process's worker pools: the shared floor's (board reads), then each domain's. */
+export function serviceWorkers(config: Config): Workers {
+  processWorkers ??= { boardReads: boardReadsPool(), ...built(DOMAINS, (d) => d.workers, config) } as unknown as Workers;
+  return processWorkers;
+}
+
+/** The system's outbound adapters, fresh for each context (they hold no thread). */
+export const serviceOutbound = (config: Config): Outbound => built(DOMAINS, (d) => d.outbound, config) as unknown as Outbound;
+
+/** Pools and adapters a test gives a context in place of the service's (test/helpers.ts makeApp). */
+export interface GivenReach {
+  workers?: Partial<Workers>;
+  outbound?: Partial<Outbound>;
+}
+
+/** A context over the service's parts, pools and adapters; tests and benches may give their own parts, and pools and adapters in `given`. */
+export const serviceContext = (config: Config, db: Db, clock: Clock, parts: Parts = serviceParts(), given: GivenReach = {}): AppContext =>
+  createContext(config, db, clock, parts, {
+    workers: { ...serviceWorkers(config), ...given.workers },
+    outbound: { ...serviceOutbound(config), ...given.outbound },
+  });

@@ -20,6 +20,28 @@ export interface Parts {
   codes: CodeTable;
 }
 
+/**
+ * The worker pools (src/workers/pool.ts) slow or hostile work runs in, by name. Each member is
+ * declared beside the code that sends it jobs; the composition root builds them from what the
+ * domains hand over (Domain.workers). Threads belong to the process: one set serves every context.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: its members are declared by the modules that use them
+export interface Workers {}
+
+/**
+ * How the service reaches outside the process (the mail relay, the fetchers' resolver and extra
+ * CA, DNS), by name: the system's as the domains build them (Domain.outbound), or a test's own.
+ * Each member is declared beside the code that uses it.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: its members are declared by the modules that use them
+export interface Outbound {}
+
+/** What a context reaches beyond its own thread with, built by the root (src/compose.ts). */
+export interface Reach {
+  workers: Workers;
+  outbound: Outbound;
+}
+
 export interface AppContext {
   config: Config;
   db: Db;
@@ -30,6 +52,8 @@ export interface AppContext {
   };
   events: EventBus; // write paths publish after commit; waits subscribe
   parts: Parts; // gathered by src/compose.ts
+  workers: Workers; // built by src/compose.ts, shared by the process's contexts
+  outbound: Outbound; // built by src/compose.ts
 }
 
 /** A plugin of routes; `app` is the whole app, for the routes that dispatch into it (mcp) or describe it (docs). */
@@ -47,9 +71,13 @@ export interface Domain {
   /** Its Config section: the key it declared into DomainSettings and its loader. */
   settings?: { key: string; load(src: Source): unknown };
   parts?: Partial<Omit<Parts, 'codes'>>;
+  /** How to build its worker pools (once per process; a pool starts no thread before its first job). */
+  workers?: { [K in keyof Workers]?: (config: Config) => Workers[K] };
+  /** How to build its outbound adapters (the system's). */
+  outbound?: { [K in keyof Outbound]?: (config: Config) => Outbound[K] };
 }
 
-export function createContext(config: Config, db: Db, clock: Clock, parts: Parts): AppContext {
+export function createContext(config: Config, db: Db, clock: Clock, parts: Parts, reach: Reach): AppContext {
   installCodes(parts.codes);
   return {
     config,
@@ -61,5 +89,7 @@ export function createContext(config: Config, db: Db, clock: Clock, parts: Parts
     },
     events: new EventBus(),
     parts,
+    workers: reach.workers,
+    outbound: reach.outbound,
   };
 }

@@ -3,7 +3,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { createApp } from '../src/app.ts';
 import { ManualClock } from '../src/clock.ts';
-import { loadConfig, serviceContext } from '../src/compose.ts';
+import { type GivenReach, loadConfig, serviceContext } from '../src/compose.ts';
 import type { Parts } from '../src/context.ts';
 import { openMemoryDatabase } from '../src/db/open.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -47,12 +47,17 @@ export function checkAnswersOf(app: { handle(req: Request): Promise<Response> },
   };
 }
 
-export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12:00:00Z', parts?: Parts) {
+/**
+ * A fresh app on a fresh in-memory database under a manual clock at `start`. `parts` replaces the
+ * service's parts; `given` gives worker pools or outbound adapters of the test's own (a pool with a
+ * tiny budget, a resolver naming a loopback server), the rest being the service's.
+ */
+export function makeApp(env: Record<string, string> = {}, start = '2026-11-23T12:00:00Z', parts?: Parts, given?: GivenReach) {
   const clock = new ManualClock(Date.parse(start));
   const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_LOG_REQUESTS: 'off', ...env });
   const db = openMemoryDatabase();
   migrate(db);
-  const ctx = serviceContext(config, db, clock, parts);
+  const ctx = serviceContext(config, db, clock, parts, given);
   const app = createApp(ctx);
   // The description depends on the settings and on the parts' declared codes.
   checkAnswersOf(app, JSON.stringify({ config, checks: ctx.parts.postChecks.map((c) => [c.name, c.codes]) }));

@@ -15,7 +15,7 @@ export type Role = (typeof ROLES)[number];
 
 export type Account = AccountRow;
 
-/** The members of an account every answer may show (03-decisions §2); /v1/me adds the caller's own state. */
+/** The members of an account every answer may show (docs/decisions.md#identity-and-roles); /v1/me adds the caller's own state. */
 export const publicAgentEntries = {
   id: v.pipe(v.string(), v.uuid(), v.description('The account id (UUIDv7).')),
   name: v.pipe(v.string(), v.regex(NAME_PATTERN), v.description('The account name, unique ignoring case.')),

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
 
-// Roots and replies share one daily posting allowance (03-decisions §5).
+// Roots and replies share one daily posting allowance (docs/decisions.md#default-limits).
 const POSTING_CHANNEL = 'posting';
 
 const count = (what: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(what));

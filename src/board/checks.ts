@@ -38,7 +38,7 @@ export interface NewRootInput {
 }
 
 /** What each check's prepareRoot answered, by check name. */
-export type Prepared = ReadonlyMap<string, unknown>;
+export type PreparedChecks = ReadonlyMap<string, unknown>;
 
 /** The codes the checks of `ctx` can raise on a root or on a reply, for the routes' descriptions. */
 export const checkCodes = (checks: readonly PostCheck[], on: 'root' | 'reply'): ErrorCode[] => [...new Set(checks.flatMap((c) => c.codes[on]))];

@@ -5,13 +5,13 @@
 import type { AppContext } from '../context.ts';
 import type { BoardEventKind } from '../events/bus.ts';
 import { jobsStore } from '../jobs/store.ts';
-import type { Written } from './posts.ts';
+import type { StoredPost } from './posts.ts';
 import { boardStore } from './store.ts';
 
 export const topicChannel = (topic: string) => `topic:${topic}`;
 export const RULES_CHANNEL = 'board:rules';
 
-export function announceWrite(ctx: AppContext, postId: string, what: 'created' | 'edited', written?: Written): void {
+export function announceWrite(ctx: AppContext, postId: string, what: 'created' | 'edited', written?: StoredPost): void {
   const s = boardStore(ctx.db);
   // A new post's write says what it stored (createThread / createReply fill `written`); else read it back.
   const post = written?.post ?? s.announced.get(postId);
@@ -32,7 +32,7 @@ export function announceWrite(ctx: AppContext, postId: string, what: 'created' |
 }
 
 /** A new or edited post as the write pipeline takes it: the lookup finds it by the write's key, and waits hear of it once committed. */
-export const publishedPost = <T>(ctx: AppContext, body: T, id: string, what: 'created' | 'edited', written?: Written) => ({
+export const publishedPost = <T>(ctx: AppContext, body: T, id: string, what: 'created' | 'edited', written?: StoredPost) => ({
   body,
   publication: { kind: 'post', id },
   announce: () => announceWrite(ctx, id, what, written),

@@ -1,6 +1,6 @@
 // Reading the board as an agent: the thread feed, one thread with its replies, the rules and the
-// activity feed. Every answer carries `viewer.voting` (03-decisions §3). Feeds page newest first
-// on posts.seq (03-decisions §4); a thread's replies page oldest first, forward only.
+// activity feed. Every answer carries `viewer.voting` (docs/decisions.md#route-shapes). Feeds page newest first
+// on posts.seq (docs/decisions.md#paging-and-time); a thread's replies page oldest first, forward only.
 import * as v from 'valibot';
 import type { Account } from '../accounts/accounts.ts';
 import { iso } from '../clock.ts';

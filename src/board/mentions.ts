@@ -1,4 +1,4 @@
-// `@name` mentions (03-decisions §3: "a mention is @name in a body").
+// `@name` mentions (docs/decisions.md#route-shapes: "a mention is @name in a body").
 // A name follows the account name pattern and is not part of an e-mail address: the `@` may not
 // follow a character that can end an address's local part, and the name may not run on into more
 // name characters (a 33-character run names nobody rather than a truncated somebody).

@@ -20,7 +20,7 @@ import {
   NewReplyAnswer,
   NewThreadAnswer,
   prepareThread,
-  type Written,
+  type StoredPost,
 } from './posts.ts';
 import { PostId, postBodies } from './schemas.ts';
 import { POSTABLE_TOPICS } from './topics.ts';
@@ -50,7 +50,7 @@ export const boardPostRoutes = (ctx: AppContext) => {
         // The post checks' slow work (the Show lane's novelty, in a worker) runs before the transaction.
         const prepared = await prepareThread(ctx, account, input);
         return runWrite(ctx, WRITES.thread, { account, headers: request.headers, set, body: sent, fingerprint: input }, () => {
-          const written: Written = {};
+          const written: StoredPost = {};
           const result = createThread(ctx, account, input, prepared, written);
           return publishedPost(ctx, result, result.post.id, 'created', written);
         });
@@ -90,7 +90,7 @@ export const boardPostRoutes = (ctx: AppContext) => {
           WRITES.reply,
           { account, headers: request.headers, set, body: sent, fingerprint: { target: params.id.toLowerCase(), ...input } },
           () => {
-            const written: Written = {};
+            const written: StoredPost = {};
             const result = createReply(ctx, account, params.id, input, written);
             return publishedPost(ctx, result, result.reply.id, 'created', written);
           },

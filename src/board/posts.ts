@@ -8,9 +8,9 @@ import { hasRole } from '../accounts/accounts.ts';
 import { consumePosting, PostingQuotaSchema, postingQuota } from '../accounts/quota.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { type Db, tx } from '../db/open.ts';
+import { inTx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
-import type { NewRootInput, Prepared } from './checks.ts';
+import type { NewRootInput, PreparedChecks } from './checks.ts';
 import type { PublicationInfo } from '../http/idempotency.ts';
 import { mentionedNames } from './mentions.ts';
 import { prefixOf } from './prefixes.ts';
@@ -22,15 +22,13 @@ import { PostViewSchema, postView } from './view.ts';
 export const RULES_ID = '00000000-0000-7000-8000-000000000002';
 export const SYSTEM_ACCOUNT_ID = '00000000-0000-7000-8000-000000000001';
 
-/** Roles that may replace the rules text (03-decisions §2). */
+/** Roles that may replace the rules text (docs/decisions.md#identity-and-roles). */
 export const RULES_EDITOR_ROLES = ['owner', 'operator'] as const;
 
 /** The route string the rules edit is recorded under (also how its editor is found, see store). */
 export const EDIT_ROUTE = 'POST /v1/posts/:id/edit';
 
-/** Joins the caller's transaction, or opens one. (A nested savepoint would cost every write a
- *  measurable share of its time for nothing: the outer transaction already rolls back as one.) */
-/** POST /v1/posts: the new thread and what is left of today's posting allowance (03-decisions §3). */
+/** POST /v1/posts: the new thread and what is left of today's posting allowance (docs/decisions.md#route-shapes). */
 export const NewThreadAnswer = v.strictObject({ post: PostViewSchema, posting_quota: PostingQuotaSchema });
 /** POST /v1/posts/{id}/replies. */
 export const NewReplyAnswer = v.strictObject({ reply: PostViewSchema, posting_quota: PostingQuotaSchema });
@@ -41,8 +39,6 @@ export const DeletedAnswer = v.strictObject({
   deleted: v.literal(true),
   id: v.pipe(v.string(), v.uuid(), v.description('The deleted post (a root takes its replies with it).')),
 });
-
-const inTx = <T>(db: Db, fn: () => T): T => (db.inTransaction ? fn() : tx(db, fn));
 
 const notFound = (id: string): never => fail('NOT_FOUND', { id }, 'No live thread or post with that id.');
 
@@ -88,13 +84,13 @@ function notify(s: BoardStore, post: NewPost, replyTo: (string | undefined)[]): 
  * the inbox rows of its readers. A route hands an empty one to createThread / createReply, which
  * fill it; the announcement then reads nothing back after the commit.
  */
-export interface Written {
+export interface StoredPost {
   post?: { kind: 'post' | 'reply'; thread_id: string; author_id: string; topic: string };
   concerned?: Concerned[];
 }
 
-/** Fills the caller's Written once the post and its inbox rows are stored (the checks after it could still refuse: then nothing is announced). */
-function record(written: Written | undefined, p: NewPost, concerned: Concerned[]): void {
+/** Fills the caller's StoredPost once the post and its inbox rows are stored (the checks after it could still refuse: then nothing is announced). */
+function record(written: StoredPost | undefined, p: NewPost, concerned: Concerned[]): void {
   if (!written) return;
   written.post = { kind: p.kind, thread_id: p.thread_id, author_id: p.author_id, topic: p.topic };
   written.concerned = concerned;
@@ -111,7 +107,7 @@ const viewOf = (ctx: AppContext, p: NewPost, author: string, reply_count = 0) =>
  * The post checks' slow work for a new thread (each check's prepareRoot, concurrently), before the
  * write's transaction: the route awaits it and hands the result to createThread. Never refuses.
  */
-export async function prepareThread(ctx: AppContext, author: Account, input: NewRootInput): Promise<Prepared> {
+export async function prepareThread(ctx: AppContext, author: Account, input: NewRootInput): Promise<PreparedChecks> {
   const checks = ctx.parts.postChecks.filter((c) => c.prepareRoot);
   const values = await Promise.all(checks.map((c) => c.prepareRoot!(ctx, author, input)));
   return new Map(checks.map((c, i) => [c.name, values[i]]));
@@ -125,8 +121,8 @@ export function createThread(
   ctx: AppContext,
   author: Account,
   input: { topic: string; title: string; body: string },
-  prepared?: Prepared,
-  written?: Written,
+  prepared?: PreparedChecks,
+  written?: StoredPost,
 ): v.InferOutput<typeof NewThreadAnswer> {
   return inTx(ctx.db, () => {
     const s = boardStore(ctx.db);
@@ -165,7 +161,7 @@ export function createReply(
   author: Account,
   target: string,
   input: { body: string; reply_to_id?: string | null | undefined },
-  written?: Written,
+  written?: StoredPost,
 ): v.InferOutput<typeof NewReplyAnswer> {
   return inTx(ctx.db, () => {
     const s = boardStore(ctx.db);

@@ -46,7 +46,7 @@ const PREFIX_PATTERNS: readonly PrefixPattern[] = [
   colonLabel('Retro', 'reply'),
   colonLabel('Playbook', 'any'),
   // Show lane: the root's title is "Show: <hook>"; the desk's and the owner's reply labels are
-  // named bare in 02 ("replies Pick") and with a colon in 04 §5: both forms are labels.
+  // named bare in 02 ("replies Pick") and with a colon in docs/decisions.md#show-lane: both forms are labels.
   colonLabel('Show', 'root'),
   wordLabel('Pick', 'reply'),
   wordLabel('Picked', 'reply'),

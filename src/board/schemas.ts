@@ -53,7 +53,7 @@ const PUBS_OPTION = {
 
 // The write bodies are closed: a member the route does not know never reaches these schemas, as
 // src/http/members.ts refuses it by name (400 INVALID_REQUEST, issue 28 item 1) before validation
-// and before the content rules, which scan every string of what remains (03-decisions §7, nested
+// and before the content rules, which scan every string of what remains (docs/decisions.md#content-rules, nested
 // members included). A body's length is the service's setting, hence one set of bodies per app.
 export function postBodies(ctx: AppContext) {
   const body = v.pipe(text({ max: ctx.config.maxPostChars, min: 1 }), v.description(`1..${ctx.config.maxPostChars} characters (code points).`));

@@ -38,7 +38,7 @@ export const PostViewSchema = v.strictObject({
 
 type PostView = v.InferOutput<typeof PostViewSchema>;
 
-/** `viewer` of every feed answer: the caller's own voting state (03-decisions §3). */
+/** `viewer` of every feed answer: the caller's own voting state (docs/decisions.md#route-shapes). */
 export const ViewerSchema = v.pipe(
   v.strictObject({ voting: VotingStateSchema }),
   v.description('You, the caller: your voting state as GET /v1/me shows it in agent.voting.'),

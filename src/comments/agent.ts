@@ -130,7 +130,7 @@ export async function submitComment(ctx: AppContext, req: { account: Account; bo
   const write = { account: req.account, set: req.set, body: req.body, fingerprint };
   const prior = replayOf(ctx, COMMENT_WRITE, write);
   if (prior !== undefined) return prior;
-  // Every string sent is scanned for secrets (03-decisions §7), a code block's language and the
+  // Every string sent is scanned for secrets (docs/decisions.md#content-rules), a code block's language and the
   // key included; the prose rules read what people read, the blocks' texts.
   enforceContentRules(req.body, SECRETS_ONLY);
   enforceContentRules({ blocks: env.blocks.map((b) => (b.type === 'list' ? { items: b.items } : { text: b.text })) });

@@ -1,5 +1,5 @@
 // Guests: people without accounts, in their own browser, on the service's pages
-// (04-decisions-extensions §2). A session is a random cookie token (stored hashed) with a CSRF
+// (docs/decisions.md#guests). A session is a random cookie token (stored hashed) with a CSRF
 // token bound to it; every guest write needs the cookie, that token in X-CSRF-Token and an Origin
 // exactly equal to the service's own. A board key replaces none of them, and none of them reaches
 // an agent route (those read only the bearer key).
@@ -132,7 +132,7 @@ function addressHash(ctx: AppContext, request: Request, server: Context['server'
   return sha256(`${serviceSecret(ctx, 'address_salt')}:${ip}`);
 }
 
-// The content rules over every string a guest sends: the secret rule everywhere (03-decisions §7).
+// The content rules over every string a guest sends: the secret rule everywhere (docs/decisions.md#content-rules).
 const SECRETS_ONLY = { priceTalk: false, selfPitch: false };
 
 /** The body as sent (a member the route does not take was refused before: src/http/members.ts). */
@@ -178,7 +178,7 @@ function rateLimit(ctx: AppContext, count: { n: number; oldest: number | null },
   failRetry('GUEST_RATE_LIMIT', (count.oldest ?? now) + windowMs, now, { scope, limit, window_seconds: windowMs / 1000 });
 }
 
-/** A daily limit: counted over the UTC day, full until the next UTC midnight (03 §4: daily quotas reset then). */
+/** A daily limit: counted over the UTC day, full until the next UTC midnight (docs/decisions.md#paging-and-time: daily quotas reset then). */
 function dailyLimit(ctx: AppContext, count: { n: number }, limit: number, scope: string): void {
   if (count.n < limit) return;
   const now = ctx.clock.now();

@@ -7,7 +7,7 @@ export function loadCommentsSettings(src: Source) {
     // An agent comment: at most this many blocks and characters of text.
     maxBlocks: int(src, 'SVC_COMMENT_MAX_BLOCKS', 20, 1, 1000),
     maxChars: int(src, 'SVC_COMMENT_MAX_CHARS', 4000, 10, 1_000_000),
-    // Guests (04-decisions-extensions §2).
+    // Guests (docs/decisions.md#guests).
     challengeEnabled: src.SVC_GUEST_CHALLENGE !== 'off',
     challengeCost: int(src, 'SVC_GUEST_CHALLENGE_COST', 5000, 1, 10_000_000),
     challengeMinutes: int(src, 'SVC_GUEST_CHALLENGE_MINUTES', 20, 1, 1440),

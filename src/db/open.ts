@@ -80,6 +80,15 @@ export function tx<T>(db: Database, fn: () => T): T {
   return db.transaction(fn).immediate();
 }
 
+/**
+ * Runs `fn` in the caller's transaction when there is one (a group commit's savepoint, the
+ * idempotency layer's), else in its own (tx). No nested savepoint: it would cost every write a
+ * measurable share of its time for nothing, since the outer transaction already rolls back as one.
+ */
+export function inTx<T>(db: Database, fn: () => T): T {
+  return db.inTransaction ? fn() : tx(db, fn);
+}
+
 /** What `build` prepares from a database (its statements), made once per database and reused. */
 export function perDatabase<T>(build: (db: Db) => T): (db: Db) => T {
   const built = new WeakMap<Db, T>();

@@ -1,4 +1,4 @@
-// The three shapes of a page over a feed's `seq` (03-decisions §4): the newest rows, the rows
+// The three shapes of a page over a feed's `seq` (docs/decisions.md#paging-and-time): the newest rows, the rows
 // older than a cursor (newest first), and the rows just newer than a cursor (read oldest first,
 // then turned around by pageOf in src/http/paging.ts). Feeds read as `p`.
 export type PageWindow = 'first' | 'before' | 'after';

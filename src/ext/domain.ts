@@ -4,6 +4,7 @@ import type { Domain } from '../context.ts';
 import { EXT_CODES } from './codes.ts';
 import { extRoutes } from './routes.ts';
 import { loadExtSettings } from './settings.ts';
+import { extProcessPool } from './worker.ts';
 
 export const EXT: Domain = {
   name: 'ext',
@@ -11,4 +12,5 @@ export const EXT: Domain = {
   codes: EXT_CODES,
   settings: { key: 'ext', load: loadExtSettings },
   parts: { actions: EXT_ACTIONS },
+  workers: { extProcess: extProcessPool },
 };

@@ -1,4 +1,4 @@
-// Ingest (04-decisions-extensions §3): the fetcher takes a lease, then delivers posts and users
+// Ingest (docs/decisions.md#outside-mirror): the fetcher takes a lease, then delivers posts and users
 // in the outside network's v2 shape. Each post is processed in the worker before anything is
 // stored; the batch is stored in one transaction, and only while the lease is still the
 // caller's and unexpired, so an expired or foreign lease stores nothing.

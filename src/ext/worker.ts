@@ -10,20 +10,20 @@ const BUDGET_MS = 10_000;
 type Input = { posts: PostInput[]; ownHost: string | null };
 type ProcessPool = WorkerPool<Input, Processed[]>;
 
-// One pool per process, shared by every context, unless a test gives its context its own.
-let shared: ProcessPool | null = null;
-const own = new WeakMap<AppContext, ProcessPool>();
-
-export function setExtProcessPool(ctx: AppContext, pool: ProcessPool): void {
-  own.set(ctx, pool);
+declare module '../context.ts' {
+  interface Workers {
+    /** The ext-process workers (workers/ext-process.ts): the mirror's processing of a batch. */
+    extProcess: ProcessPool;
+  }
 }
+
+/** The ext-process pool, built by the composition root (src/ext/domain.ts hands it over). */
+export const extProcessPool = (): ProcessPool => new WorkerPool<Input, Processed[]>(workerLocation('ext-process'), backgroundWorkers(), BUDGET_MS);
 
 export async function processInWorker(ctx: AppContext, posts: PostInput[]): Promise<Processed[]> {
   if (posts.length === 0) return [];
-  if (!shared && !own.has(ctx)) shared = new WorkerPool<Input, Processed[]>(workerLocation('ext-process'), backgroundWorkers(), BUDGET_MS);
-  const pool = (own.get(ctx) ?? shared)!;
   try {
-    return await pool.run({ posts, ownHost: new URL(ctx.config.baseUrl).hostname });
+    return await ctx.workers.extProcess.run({ posts, ownHost: new URL(ctx.config.baseUrl).hostname });
   } catch (e) {
     const timeout = e instanceof WorkerTimeout;
     console.error(JSON.stringify({ event: 'ext_process_failed', reason: timeout ? 'timeout' : 'crash', error: String((e as Error)?.message ?? e) }));

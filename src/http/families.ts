@@ -3,7 +3,7 @@
 
 type Family = 'agent' | 'agent-read' | 'public' | 'guest' | 'oauth' | 'page' | 'health' | 'other';
 
-// Guest writes and the guest session (04-decisions-extensions.md §2): people's own browser on the
+// Guest writes and the guest session (docs/decisions.md#guests): people's own browser on the
 // service's pages. Cookie, CSRF token and Origin are checked by the routes; the family reads only
 // JSON bodies and sends CORS `*` like every /api/* route (a browser never sends or reads a cookie
 // under `*`, so it opens nothing).

@@ -3,7 +3,7 @@
 // finds the first's row and replays it (or gets 409 when its body differs).
 import type { Context } from 'elysia';
 import type { AppContext } from '../context.ts';
-import { type Db, tx } from '../db/open.ts';
+import { inTx } from '../db/open.ts';
 import { fail } from './errors.ts';
 import { idempotencyStore } from './idempotency-store.ts';
 
@@ -35,8 +35,8 @@ export function idempotencyKey(headers: Headers, purpose: 'write' | 'lookup' = '
 }
 
 /**
- * The key of a write the spec does not require one for (03-decisions: only new posts, replies,
- * rules edits and lab publishes must carry it): absent is fine and means no replay protection; a
+ * The key of a write the spec does not require one for (01 asks for one only on new posts,
+ * replies, rules edits and lab publishes): absent is fine and means no replay protection; a
  * key that is sent must still be a uuid, and then replays exactly like a required one.
  */
 export function optionalIdempotencyKey(headers: Headers): string | null {
@@ -134,9 +134,6 @@ export function priorAnswer(ctx: AppContext, req: { accountId: string; key: stri
   req.set.headers['idempotent-replayed'] = 'true';
   return JSON.parse(prior.response) as unknown;
 }
-
-/** Joins the caller's transaction (a group commit's savepoint already undoes a refused write), or opens one. */
-const inTx = <T>(db: Db, fn: () => T): T => (db.inTransaction ? fn() : tx(db, fn));
 
 /**
  * Runs `write` once per (account, key), in one transaction with the key's row. A replay answers

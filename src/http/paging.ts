@@ -1,4 +1,4 @@
-// Paging as 03-decisions §4 fixes it: newest first; `before=C` gives the next older page,
+// Paging as docs/decisions.md#paging-and-time fixes it: newest first; `before=C` gives the next older page,
 // `after=C` the `limit` rows just newer than C (still newest first); never both. Cursors are
 // opaque, one sequence per feed, and carry their feed's name so that a cursor from another feed
 // is refused instead of silently paging the wrong list.

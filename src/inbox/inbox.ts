@@ -27,7 +27,7 @@ const InboxItemSchema = v.strictObject({
   created_at: v.pipe(v.string(), v.isoTimestamp(), v.description('When it was written.')),
 });
 
-/** GET /v1/inbox (03-decisions §3), plus the feeds' viewer. */
+/** GET /v1/inbox (docs/decisions.md#route-shapes), plus the feeds' viewer. */
 export const InboxAnswer = v.strictObject({
   items: v.pipe(v.array(InboxItemSchema), v.maxLength(INBOX_LIMIT_MAX), v.description('Oldest first.')),
   checkpoint: cursorMember('Your saved position (the last ack); null before the first ack.'),

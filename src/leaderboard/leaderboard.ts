@@ -8,7 +8,7 @@ import { LEADERBOARD_ROWS_MAX, type LeaderboardDocument } from './document.ts';
 import { currentPromotion, promotedAccountId } from './promotion.ts';
 import type { Pacer } from '../http/public-cache.ts';
 import { boardRead } from '../workers/reads.ts';
-import { isListed, type Standing, standings, standingsPaced, WEEK_MS } from './standings.ts';
+import { isListed, LISTED_STANDINGS_READ, type Standing, standings, standingsPaced, WEEK_MS } from './standings.ts';
 
 export const LEADERBOARD_MAX_AGE_SECONDS = 60;
 
@@ -68,7 +68,7 @@ export async function readLeaderboardPaced(ctx: AppContext, pacer: Pacer): Promi
   const start = now - WEEK_MS;
   const promoted = promotedAccountId(ctx);
   const end = now + 1;
-  const listed = await boardRead(ctx.db, { kind: 'listed-standings', start, end, max: LEADERBOARD_ROWS_MAX }, async () =>
+  const listed = await boardRead(ctx.workers.boardReads, ctx.db, LISTED_STANDINGS_READ, { start, end, max: LEADERBOARD_ROWS_MAX }, async () =>
     (await standingsPaced(ctx, start, end, () => pacer.pace())).filter(isListed).slice(0, LEADERBOARD_ROWS_MAX),
   );
   const rows: Row[] = [];

@@ -9,6 +9,7 @@ import { jobLabelOf } from '../jobs/labels.ts';
 import { firstSeqAtOrAfter, jobsStore } from '../jobs/store.ts';
 import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { getOrSet } from '../lib/maps.ts';
+import { dbRead } from '../workers/db-reads.ts';
 import { type CountRow, type DeliveryRootRow, eligibleAccounts, type LeaderboardStore, leaderboardStore } from './store.ts';
 
 const HOUR_MS = 3_600_000;
@@ -201,3 +202,8 @@ export const isListed = (x: Standing): boolean => x.karma !== 0 || x.votes_7d > 
  * worker runs it on its own read connection and sends back these few rows, not every agent's.
  */
 export const listedStandingsOf = (db: Db, start: number, end: number, max: number): Standing[] => standingsOf(db, start, end).filter(isListed).slice(0, max);
+
+/** listedStandingsOf as a read the board-reads worker runs (src/workers/db-reads.ts). */
+export const LISTED_STANDINGS_READ = dbRead('listed-standings', (db, p: { start: number; end: number; max: number }) =>
+  listedStandingsOf(db, p.start, p.end, p.max),
+);

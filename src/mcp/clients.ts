@@ -17,11 +17,14 @@ export interface Client {
 /** Why a client could not be used: shown on the authorization page, never redirected (the redirect URI is not trusted yet). */
 export class ClientProblem extends Error {}
 
-// Tests reach a loopback https server with a self-signed certificate and a resolver of their own;
-// the service itself never sets these (the fetcher's rules stay the same either way).
-const fetchOverrides = new WeakMap<AppContext, Pick<SafeFetchOptions, 'ca' | 'lookup'>>();
-export function setClientDocumentFetch(ctx: AppContext, opts: Pick<SafeFetchOptions, 'ca' | 'lookup'>): void {
-  fetchOverrides.set(ctx, opts);
+declare module '../context.ts' {
+  interface Outbound {
+    /**
+     * The metadata documents' fetcher's resolver and extra CA: the system's (none set); tests reach
+     * a loopback https server with a self-signed certificate (the fetcher's rules stay the same).
+     */
+    clientDocuments: Pick<SafeFetchOptions, 'ca' | 'lookup'>;
+  }
 }
 
 const toClient = (row: ClientRow): Client => ({
@@ -101,7 +104,7 @@ export async function resolveClient(ctx: AppContext, clientId: string): Promise<
       maxBytes: ctx.config.mcp.clientDocumentMaxBytes,
       maxRedirects: 0,
       headers: { accept: 'application/json' },
-      ...fetchOverrides.get(ctx),
+      ...ctx.outbound.clientDocuments,
     });
     if (got.status !== 200) throw new ClientProblem(`The client's metadata document answered HTTP ${got.status}.`);
     doc = JSON.parse(got.text());

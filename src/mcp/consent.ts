@@ -11,15 +11,8 @@ import { checkResource, isChallenge, OAuthFailure, secret, sha256 } from './oaut
 import { knownScopes, READ, type Scope, SCOPES, TOOLSETS, type ToolsetName, WRITE } from './scopes.ts';
 import { mcpStore, type PendingRow } from './store.ts';
 
-/** What an accepted authorization request asks for: the consent form is bound to it. */
-export interface AuthorizationAsk {
-  client_id: string;
-  redirect_uri: string;
-  state: string | null;
-  code_challenge: string;
-  resource: string;
-  scope: string | null;
-}
+/** What an accepted authorization request asks for: the consent form is bound to it (stored as the pending row's columns). */
+export type AuthorizationAsk = Pick<PendingRow, 'client_id' | 'redirect_uri' | 'state' | 'code_challenge' | 'resource' | 'scope'>;
 
 /**
  * GET /authorize's query, checked. A problem with the client or its redirect URI is `shown` on a

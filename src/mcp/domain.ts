@@ -3,4 +3,10 @@ import type { Domain } from '../context.ts';
 import { mcpRoutes } from './routes.ts';
 import { loadMcpSettings } from './settings.ts';
 
-export const MCP: Domain = { name: 'mcp', routes: mcpRoutes, settings: { key: 'mcp', load: loadMcpSettings } };
+export const MCP: Domain = {
+  name: 'mcp',
+  routes: mcpRoutes,
+  settings: { key: 'mcp', load: loadMcpSettings },
+  // The client documents' fetcher: the system's resolver and CAs.
+  outbound: { clientDocuments: () => ({}) },
+};

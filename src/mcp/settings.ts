@@ -1,4 +1,4 @@
-// The MCP tool connection and its OAuth 2.1 authorization server (04-decisions-extensions.md §6).
+// The MCP tool connection and its OAuth 2.1 authorization server (docs/decisions.md#mcp-connection).
 // Settings read from the environment once at start (config.mcp); each is a default a self-hoster may change.
 import { int, type Source } from '../config.ts';
 

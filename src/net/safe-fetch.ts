@@ -1,6 +1,6 @@
 // SSRF-safe fetch of a URL a caller supplied (outreach source pages, MCP client documents).
 //
-// Rules (docs/outreach.md, 04-decisions-extensions.md §4): https only, port 443, no userinfo; the host
+// Rules (docs/outreach.md, docs/decisions.md#outreach): https only, port 443, no userinfo; the host
 // is resolved first and EVERY address must be public unicast (ipaddr.js ranges; an IPv6 form that
 // embeds an IPv4 address (mapped, compatible, NAT64) is judged by the IPv4 address it reaches);
 // the connection is pinned to the checked address (the IP goes in the URL, the name goes in the Host

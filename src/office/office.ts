@@ -7,7 +7,7 @@ import { accountStore } from '../accounts/store.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { officeAgents } from '../continuity/office-agents.ts';
-import { LAB_SUMMARY_DAYS, type LabSummary, labSummary } from '../lab/conventions/states.ts';
+import { LAB_SUMMARY_DAYS, LAB_SUMMARY_READ, type LabSummary, labSummary } from '../lab/conventions/states.ts';
 import { currentPromotion } from '../leaderboard/promotion.ts';
 import { latestMarketScore } from '../market/market-score.ts';
 import { latestPlaybook, latestScorecard } from '../scorekeeper/scorecard.ts';
@@ -103,8 +103,12 @@ export function buildOffice(ctx: AppContext): OfficeDocument {
 export async function buildOfficePaced(ctx: AppContext, pacer: Pacer): Promise<OfficeDocument> {
   const now = ctx.clock.now();
   const since = labSince(now);
-  const lab = await boardRead(ctx.db, { kind: 'lab-summary', baseUrl: ctx.config.baseUrl, sinceMs: since, max: OFFICE_LAB_MAX }, async () =>
-    labSummary(ctx, since, OFFICE_LAB_MAX),
+  const lab = await boardRead(
+    ctx.workers.boardReads,
+    ctx.db,
+    LAB_SUMMARY_READ,
+    { baseUrl: ctx.config.baseUrl, sinceMs: since, max: OFFICE_LAB_MAX },
+    async () => labSummary(ctx, since, OFFICE_LAB_MAX),
   );
   await pacer.pace();
   const it = officeSteps(ctx, now, lab);

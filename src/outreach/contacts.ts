@@ -11,7 +11,6 @@ import { fail, failRetry } from '../http/errors.ts';
 import { SafeFetchError, safeFetch } from '../net/safe-fetch.ts';
 import FREE_MAIL from './data/free-mail.json';
 import ROLE_PARTS from './data/role-local-parts.json';
-import { outreachNet } from './net.ts';
 import { DAY_MS, utcDayStart } from './settings.ts';
 import { type ContactRow, type Mode, outreachStore } from './store.ts';
 import { checkContactText, enforceNoSecrets } from './text.ts';
@@ -77,7 +76,7 @@ export async function checkSource(ctx: AppContext, address: Address, sourceUrl: 
   if (url.protocol !== 'https:') fail('OUTREACH_SOURCE_NOT_PUBLIC', { reason: 'scheme' });
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (!onDomain(host, address.domain)) fail('OUTREACH_SOURCE_DOMAIN', { expected_domain: address.domain, host });
-  const net = outreachNet(ctx);
+  const net = ctx.outbound.outreach;
   let page: Awaited<ReturnType<typeof safeFetch>>;
   try {
     page = await safeFetch(url.toString(), {

@@ -2,7 +2,8 @@
 import { OUTREACH_ACTIONS } from './admin.ts';
 import type { Domain } from '../context.ts';
 import { OUTREACH_CODES } from './codes.ts';
-import { OUTREACH_RETRY_JOB } from './mailer.ts';
+import { nodemailerRelay, OUTREACH_RETRY_JOB } from './mailer.ts';
+import { systemOutreachNet } from './net.ts';
 import { outreachRoutes } from './routes.ts';
 import { loadOutreachSettings } from './settings.ts';
 
@@ -12,4 +13,5 @@ export const OUTREACH: Domain = {
   codes: OUTREACH_CODES,
   settings: { key: 'outreach', load: loadOutreachSettings },
   parts: { jobs: [OUTREACH_RETRY_JOB], actions: OUTREACH_ACTIONS },
+  outbound: { outreach: systemOutreachNet, mail: nodemailerRelay },
 };

@@ -28,7 +28,7 @@ export const publicUrl = (ctx: AppContext, id: string) => `${ctx.config.baseUrl}
 export const isLive = (m: Pick<MessageRow, 'status' | 'next_attempt_at'>): boolean =>
   m.status === 'queued' || m.status === 'sending' || m.status === 'sent' || m.status === 'bounced' || (m.status === 'failed' && m.next_attempt_at !== null);
 
-/** The spec's statuses (04 §4): a message with the relay right now is not sent yet, so it is reported queued. */
+/** The spec's statuses (docs/decisions.md#outreach): a message with the relay right now is not sent yet, so it is reported queued. */
 export const reportedStatus = (status: MessageStatus): Exclude<MessageStatus, 'sending'> => (status === 'sending' ? 'queued' : status);
 
 /** Which role the e-mail takes in its conversation, or the rule it breaks. */

@@ -1,5 +1,5 @@
-// Receiving (04 §4): an smtp-server listener on SVC_SMTP_IN_PORT (off when unset) takes mail for the
-// mailbox; each message is parsed with mailparser and authenticated with mailauth (SPF, DKIM,
+// Receiving (docs/decisions.md#outreach): an smtp-server listener on SVC_SMTP_IN_PORT (off when
+// unset) takes mail for the mailbox; each message is parsed with mailparser and authenticated with mailauth (SPF, DKIM,
 // DMARC). Only an authenticated message from the contacted address counts as a reply
 // (from_contact). Out-of-office, vacation, list mail and delivery reports are `auto` and never
 // count; a delivery report marks the contact bounced. Opt-out phrases in a reply from the contacted
@@ -10,7 +10,6 @@ import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
 import { mailboxAddress, outreachConfig } from './access.ts';
 import { forwardToOwner } from './mailer.ts';
-import { outreachNet } from './net.ts';
 import { type ContactRow, type MessageRow, outreachStore } from './store.ts';
 
 // tldts (the public suffix list, ~9 MB resident) loads on the first address checked, not at start-up.
@@ -140,7 +139,7 @@ function referencedMessage(ctx: AppContext, domain: string, texts: string[]): Me
 
 async function isAuthenticated(ctx: AppContext, raw: Buffer, envelope: Envelope, fromDomain: string): Promise<boolean> {
   const { authenticate } = await import('mailauth');
-  const resolver = outreachNet(ctx).resolver;
+  const resolver = ctx.outbound.outreach.resolver;
   const result = await authenticate(raw, {
     ip: envelope.ip,
     helo: envelope.helo,

@@ -1,4 +1,4 @@
-// The public log (04 §4): every sent e-mail and channel post, newest first — outlet (never the
+// The public log (docs/decisions.md#outreach): every sent e-mail and channel post, newest first — outlet (never the
 // address), subject, body, footer, time and the sending agent. GET /api/outreach/log (JSON, paged)
 // and the /outreach page (HTML for people, no script).
 import * as v from 'valibot';

@@ -14,21 +14,32 @@ import { type ConfigRow, type MessageStatus, outreachStore } from './store.ts';
 // biome-ignore lint/suspicious/noExplicitAny: nodemailer's transporter, loaded lazily
 type Transporter = { sendMail(mail: Record<string, unknown>): Promise<any> };
 
-const transports = new Map<string, Transporter>();
-
-async function transport(url: string): Promise<Transporter> {
-  let t = transports.get(url);
-  if (!t) {
-    const nodemailer = await import('nodemailer');
-    t = nodemailer.createTransport(url) as unknown as Transporter;
-    transports.set(url, t);
-  }
-  return t;
+/** Sends one message through the relay a transport URL names (SVC_SMTP_URL). */
+export interface MailRelay {
+  send(url: string, mail: Record<string, unknown>): Promise<void>;
 }
 
-/** Forget cached transports (tests start and stop relays). */
-export function resetTransports(): void {
-  transports.clear();
+declare module '../context.ts' {
+  interface Outbound {
+    /** The owner's mail relay. */
+    mail: MailRelay;
+  }
+}
+
+/** The system's: nodemailer, one transport per relay URL, made at its first message and kept. */
+export function nodemailerRelay(): MailRelay {
+  const transports = new Map<string, Transporter>();
+  return {
+    async send(url, mail) {
+      let t = transports.get(url);
+      if (!t) {
+        const nodemailer = await import('nodemailer');
+        t = nodemailer.createTransport(url) as unknown as Transporter;
+        transports.set(url, t);
+      }
+      await t.sendMail(mail);
+    },
+  };
 }
 
 const STOP_PLACEHOLDER = '{stop_url}';
@@ -69,7 +80,7 @@ function dkimOptions(ctx: AppContext, config: ConfigRow) {
 async function relay(ctx: AppContext, mail: Record<string, unknown>): Promise<void> {
   const url = ctx.config.outreach.smtpUrl;
   if (!url) throw new Error('SVC_SMTP_URL is not set');
-  await (await transport(url)).sendMail(mail);
+  await ctx.outbound.mail.send(url, mail);
 }
 
 /** How long a claimed attempt holds the message before another runner may try it. */

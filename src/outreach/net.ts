@@ -1,8 +1,6 @@
-// What outreach reaches outside the process with, per running service: the source-page fetcher's
-// resolver and extra CA, mailauth's DNS resolver, and the webhook fetch. Production uses the
-// system's; tests give their own per context (a fake DNS for mailauth, a resolver naming a
-// loopback https server) without touching globals.
-import type { AppContext } from '../context.ts';
+// What outreach reaches outside the process with: the source-page fetcher's resolver and extra CA,
+// and mailauth's DNS resolver. Production uses the system's (none set); tests give their own to the
+// context (a fake DNS for mailauth, a resolver naming a loopback https server) without touching globals.
 import type { LookupAddress } from '../net/safe-fetch.ts';
 
 export interface OutreachNet {
@@ -14,10 +12,12 @@ export interface OutreachNet {
   resolver?: (name: string, type: string) => Promise<unknown>;
 }
 
-const nets = new WeakMap<AppContext, OutreachNet>();
-
-export function setOutreachNet(ctx: AppContext, net: OutreachNet): void {
-  nets.set(ctx, net);
+declare module '../context.ts' {
+  interface Outbound {
+    /** Outreach's resolvers and extra CA. */
+    outreach: OutreachNet;
+  }
 }
 
-export const outreachNet = (ctx: AppContext): OutreachNet => nets.get(ctx) ?? {};
+/** The system's: safeFetch's and mailauth's own resolvers, the system's CAs. */
+export const systemOutreachNet = (): OutreachNet => ({});

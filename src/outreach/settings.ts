@@ -58,7 +58,7 @@ export const BODY_MAX = 1200;
 export const MAX_LINKS = 2;
 export const POST_MAX = 600;
 export const CHANNEL_TWO_MENTIONS = 1;
-/** One try and three retries (04 §4: a relay error is retried 3 times). */
+/** One try and three retries (docs/decisions.md#outreach: a relay error is retried 3 times). */
 export const MAX_ATTEMPTS = 4;
 export const DAY_MS = 86_400_000;
 /** Moscow is UTC+3 all year: its day starts at 21:00 UTC. */
@@ -67,7 +67,7 @@ export const MOSCOW_OFFSET_MS = 3 * 3_600_000;
 /** The start (ms) of the Moscow day holding `now`. */
 export const moscowDayStart = (now: number): number => Math.floor((now + MOSCOW_OFFSET_MS) / DAY_MS) * DAY_MS - MOSCOW_OFFSET_MS;
 
-/** The start (ms) of the UTC day holding `now`: the spec's plain "per day" quotas (03 §4: UTC midnight unless Moscow is named). */
+/** The start (ms) of the UTC day holding `now`: the spec's plain "per day" quotas (docs/decisions.md#paging-and-time: UTC midnight unless Moscow is named). */
 export const utcDayStart = (now: number): number => Math.floor(now / DAY_MS) * DAY_MS;
 
 declare module '../config.ts' {

@@ -21,7 +21,7 @@ export interface ContentMatch {
 }
 
 /**
- * Every string a client sends is scanned for secrets first (03-decisions §7): 422 SECRET_LIKE
+ * Every string a client sends is scanned for secrets first (docs/decisions.md#content-rules): 422 SECRET_LIKE
  * naming its JSON path, never echoing it. That covers a contact's outlet, name, beat and source_url,
  * an e-mail's subject and body, a post's text (a member a route does not take never gets here: 400).
  * The other rules judge only the texts that go out (contentMatches): a contact's beat is the

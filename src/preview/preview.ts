@@ -1,4 +1,4 @@
-// Author preview (02-extensions.md "Author preview", 04-decisions-extensions.md §1): the author of
+// Author preview (02-extensions.md "Author preview", docs/decisions.md#articles): the author of
 // an article asks for a short-lived link to one revision as people would see it. The link is a
 // capability (whoever holds it can view), so only the SHA-256 of its 32 random bytes is stored,
 // and every load checks again everything that could have changed since: the author's account,

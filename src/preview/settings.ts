@@ -3,7 +3,7 @@ import { int, type Source } from '../config.ts';
 
 export function loadPreviewSettings(src: Source) {
   return Object.freeze({
-    // How long a preview link works (04-decisions-extensions.md §1: 15 minutes).
+    // How long a preview link works (docs/decisions.md#articles: 15 minutes).
     minutes: int(src, 'SVC_PUBS_PREVIEW_MINUTES', 15, 1, 1440),
   });
 }

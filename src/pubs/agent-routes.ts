@@ -53,7 +53,7 @@ const ENVELOPE_RULES = (ctx: AppContext) =>
 const VOTE_WRITE = { name: 'POST /v1/pubs/votes', key: 'optional', scan: false } as const;
 
 // A member these routes do not take is refused by name before they run (src/http/members.ts); what
-// they take is scanned (03-decisions §7, nested members included).
+// they take is scanned (docs/decisions.md#content-rules, nested members included).
 // Nothing they carry is published, so the secret rule is the one that applies (price talk and
 // self pitch are rules for what people read); see scanPrivate in submit.ts.
 const NOT_PUBLISHED =

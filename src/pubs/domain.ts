@@ -5,6 +5,7 @@ import { PUBS_CODES } from './codes.ts';
 import { pubsRoutes } from './routes.ts';
 import { loadPubsSettings } from './settings.ts';
 import { pubsPublication } from './submit.ts';
+import { svgPool } from './svg.ts';
 
 export const PUBS: Domain = {
   name: 'pubs',
@@ -12,4 +13,5 @@ export const PUBS: Domain = {
   codes: PUBS_CODES,
   settings: { key: 'pubs', load: loadPubsSettings },
   parts: { publications: { pubs_item: pubsPublication }, actions: PUBS_ACTIONS },
+  workers: { pubsSvg: svgPool },
 };

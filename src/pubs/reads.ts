@@ -121,7 +121,7 @@ export function readActivity(ctx: AppContext, req: PageRequest) {
   return {
     items: page.items.map((e) => ({ kind: e.kind, item_id: e.item_id, revision_id: e.revision_id, agent: e.agent, at: iso(e.created_at) })),
     next_before: page.next_before,
-    // An empty page answers null: the caller keeps its cursor (03 §4), so following next_after ends.
+    // An empty page answers null: the caller keeps its cursor (docs/decisions.md#paging-and-time), so following next_after ends.
     next_after: page.next_after,
     content_is_untrusted: true as const,
   };

@@ -1,5 +1,5 @@
 // Review: the quorum rule in force, who qualifies, review votes and what a vote publishes
-// (04-decisions-extensions §1). A vote, its count and the publication it causes share one transaction.
+// (docs/decisions.md#articles). A vote, its count and the publication it causes share one transaction.
 import { iso } from '../clock.ts';
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';

@@ -1,4 +1,4 @@
-// The publication layer's policy numbers (04-decisions-extensions.md §1), read from the environment
+// The publication layer's policy numbers (docs/decisions.md#articles), read from the environment
 // once at start; src/config.ts carries them as config.pubs. Each is a default a self-hoster may change.
 import { int, type Source } from '../config.ts';
 

@@ -43,7 +43,7 @@ const WRITES = {
 /** POST /v1/pubs/posts and …/revisions: checks, then one transaction for the key, the rows and the 202. */
 export async function submit(ctx: AppContext, req: Submission): Promise<unknown> {
   const env = parseEnvelope(req.body, ctx.config.pubs, req.itemId !== undefined);
-  // The key members are client text too (03-decisions §7: every string is scanned); the texts
+  // The key members are client text too (docs/decisions.md#content-rules: every string is scanned); the texts
   // are scanned in the worker below.
   enforceContentRules(keyMembers(req.body));
   const route = req.itemId === undefined ? WRITES.submit : WRITES.revise;

@@ -4,6 +4,7 @@
 // which finished first: a text rule, then the first refused svg in block order, then the first
 // drawn text that breaks a rule. A source the check cannot finish within its budget is refused:
 // one we cannot vouch for, and resending the same bytes would end the same way.
+import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { enforceContentRules } from '../content/index.ts';
 import { fail } from '../http/errors.ts';
@@ -15,21 +16,16 @@ const SVG_BUDGET_MS = 5_000;
 
 type SvgPool = WorkerPool<PubsJob, PubsJobResult>;
 
-// Worker threads belong to the process: one pool for every context, started on the first article.
-let shared: SvgPool | null = null;
-const own = new WeakMap<AppContext, SvgPool>();
-
-/** Tests give a context its own pool (a tiny budget …). */
-export function setSvgPool(ctx: AppContext, pool: SvgPool): void {
-  own.set(ctx, pool);
+declare module '../context.ts' {
+  interface Workers {
+    /** The pubs-svg workers (workers/pubs-svg.ts): an article's costly admission checks. */
+    pubsSvg: SvgPool;
+  }
 }
 
-function svgPool(ctx: AppContext): SvgPool {
-  const pool = own.get(ctx);
-  if (pool) return pool;
-  shared ??= new WorkerPool<PubsJob, PubsJobResult>(workerLocation('pubs-svg'), ctx.config.pubs.svgWorkers || backgroundWorkers(), SVG_BUDGET_MS);
-  return shared;
-}
+/** The pubs-svg pool, built by the composition root (src/pubs/domain.ts hands it over). */
+export const svgPool = (config: Config): SvgPool =>
+  new WorkerPool<PubsJob, PubsJobResult>(workerLocation('pubs-svg'), config.pubs.svgWorkers || backgroundWorkers(), SVG_BUDGET_MS);
 
 export interface CheckedSvg {
   blockIndex: number;
@@ -53,7 +49,7 @@ const refuse = (v: RulesVerdict) => {
  * naming the block), and the text each image draws (the content rules at blocks[i].source).
  */
 export async function checkArticle(ctx: AppContext, content: Content): Promise<CheckedSvg[]> {
-  const pool = svgPool(ctx);
+  const pool = ctx.workers.pubsSvg;
   const texts = scannable(content);
   const rules = pool.run({ kind: 'rules', value: texts }).then(
     (r) => r as RulesVerdict,

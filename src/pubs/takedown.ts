@@ -1,4 +1,4 @@
-// An operator's takedown of an article (04-decisions-extensions §1: an approved revision is
+// An operator's takedown of an article (docs/decisions.md#articles: an approved revision is
 // published "unless the author withdrew or an operator hid it"): `svc admin pubs hide|unhide`.
 // Hidden, the article leaves every list and feed; read by id it answers 410 PUBS_HIDDEN (its page
 // and assets too), and cached public documents drop it at once (the triggers of schema/0014 and

@@ -1,5 +1,5 @@
 // Turning what an agent typed into a safe full-text query, and the cursor that pages its results.
-// User input is never FTS5 syntax (03-decisions §3: "the query is words"): q is cut into words of
+// User input is never FTS5 syntax (docs/decisions.md#route-shapes: "the query is words"): q is cut into words of
 // letters and digits, each word becomes a quoted FTS string, and the strings are joined with the
 // implicit AND. Quotes, NEAR, AND/OR/NOT, `*`, `-`, `^`, `:` and parentheses therefore either
 // vanish (punctuation) or are searched as the plain words they are; none can be a syntax error.

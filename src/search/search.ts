@@ -33,7 +33,7 @@ const SearchResultSchema = v.strictObject({
   url: v.pipe(v.string(), v.url(), v.description('The public HTML page.')),
 });
 
-/** GET /v1/search (03-decisions §3), plus the feeds' viewer. */
+/** GET /v1/search (docs/decisions.md#route-shapes), plus the feeds' viewer. */
 export const SearchAnswer = v.strictObject({
   results: v.pipe(v.array(SearchResultSchema), v.maxLength(SEARCH_LIMIT_MAX), v.description('Newest first.')),
   next_before: cursorMember('The cursor of the next page (before=, with the same q); null when no more results exist.'),

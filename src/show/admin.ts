@@ -12,7 +12,7 @@ import { type Account, accountByName, hasRole } from '../accounts/accounts.ts';
 import { type Actor, action } from '../actions/action.ts';
 import { UsageError } from '../admin/args.ts';
 import { announceWrite } from '../board/events.ts';
-import { createReply, type Written } from '../board/posts.ts';
+import { createReply, type StoredPost } from '../board/posts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
@@ -89,12 +89,12 @@ function writerFor(ctx: AppContext, actor: Actor, as: string | undefined, role: 
 
 interface Replied {
   answer: { root_id: string; status: string; reply: { id: string; url: string; body: string } };
-  written: Written;
+  written: StoredPost;
 }
 
 /** Writes `body` as `author`'s reply on the root through the board's write (createReply), in the action's transaction. */
 function replyAs(ctx: AppContext, author: Account, item: ItemRow, body: string, by: Record<string, string>): Replied {
-  const written: Written = {};
+  const written: StoredPost = {};
   const { reply } = createReply(ctx, author, item.root_id, { body }, written);
   const status = statusOf(item, factsOf(ctx, item.root_id));
   return { answer: { root_id: item.root_id, ...by, status, reply: { id: reply.id, url: reply.url, body: reply.body } }, written };

@@ -3,6 +3,7 @@ import type { Domain } from '../context.ts';
 import { SHOW_ACTIONS } from './admin.ts';
 import { SHOW_LANE_CHECK } from './check.ts';
 import { SHOW_CODES } from './codes.ts';
+import { showNoveltyPool } from './novelty-pool.ts';
 import { showRoutes } from './routes.ts';
 import { loadShowSettings } from './settings.ts';
 
@@ -12,4 +13,5 @@ export const SHOW: Domain = {
   codes: SHOW_CODES,
   settings: { key: 'show', load: loadShowSettings },
   parts: { postChecks: [SHOW_LANE_CHECK], actions: SHOW_ACTIONS },
+  workers: { showNovelty: showNoveltyPool },
 };

@@ -1,4 +1,4 @@
-// Reply labels on a Show root (04 §5): the editor's desk replies Pick:, Flag:, Flagged:, Veto:;
+// Reply labels on a Show root (docs/decisions.md#show-lane): the editor's desk replies Pick:, Flag:, Flagged:, Veto:;
 // the owner Picked: (anyone else: 403 RESERVED_REPLY). Each counts with or without its colon, as
 // src/board/prefixes.ts reads it ("Pick", "Veto." as 02 names them). A flag or veto from the desk
 // or the owner is permanent. The same labels from anyone else are ordinary replies.

@@ -21,25 +21,21 @@ const BUDGET_MS = 2_000;
 /** Candidates per basis: the write takes the first live one (a deleted root stays in the index). */
 const CANDIDATES = 16;
 
-// One worker (the index is its state: one copy, fed in order), shared by every context unless a
-// test gives its context its own pool.
-let shared: NoveltyPool | null = null;
+declare module '../context.ts' {
+  interface Workers {
+    /** The show-novelty worker (workers/show-novelty.ts): a root's novelty against the window. */
+    showNovelty: NoveltyPool;
+  }
+}
+
+/**
+ * The show-novelty pool: one worker (the index is its state: one copy, fed in order), built by the
+ * composition root (src/show/domain.ts hands it over).
+ */
+export const showNoveltyPool = (): NoveltyPool => new WorkerPool<NoveltyQuery, NoveltyAnswer>(workerLocation('show-novelty'), 1, BUDGET_MS);
 
 /** Roots scored in the worker, and worker failures that fell back to scoring in place (for benches and logs). */
 export const noveltyStats = { scored: 0, failed: 0 };
-const own = new WeakMap<AppContext, NoveltyPool>();
-
-/** Tests give a context its own pool (a tiny budget, a crashing worker, a fresh worker that must ask for the log). */
-export function setShowNoveltyPool(ctx: AppContext, pool: NoveltyPool): void {
-  own.set(ctx, pool);
-}
-
-function poolOf(ctx: AppContext): NoveltyPool {
-  const pool = own.get(ctx);
-  if (pool) return pool;
-  shared ??= new WorkerPool<NoveltyQuery, NoveltyAnswer>(workerLocation('show-novelty'), 1, BUDGET_MS);
-  return shared;
-}
 
 interface Feed {
   dataset: string;
@@ -107,7 +103,7 @@ export async function scoreInWorker(ctx: AppContext, sets: NoveltySets): Promise
   refresh(ctx, f, since);
   const watermark = f.watermark;
   let from = Math.min(f.sent, f.base + f.log.length);
-  const pool = poolOf(ctx);
+  const pool = ctx.workers.showNovelty;
   try {
     // A `need` answer is followed by the log from where the worker stands (twice at most).
     for (let attempt = 0; attempt < 3; attempt++) {

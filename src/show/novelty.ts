@@ -1,4 +1,4 @@
-// Novelty over the last 7 days (02-extensions "Show lane", 04 §5): word sets after lower-casing
+// Novelty over the last 7 days (02-extensions "Show lane", docs/decisions.md#show-lane): word sets after lower-casing
 // and stripping punctuation, overlap = shared / smaller set. Refused when hook + the first 400
 // characters share 45 % or more with another live Show root, or the hook alone 60 % or more of
 // that root's hook. The sets are kept as an inverted index (show_words), so the check reads only

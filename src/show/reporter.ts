@@ -1,18 +1,16 @@
-// The reporter's routes (04 §5): POST /v1/show/{id}/posted records publication on the outside
+// The reporter's routes (docs/decisions.md#show-lane): POST /v1/show/{id}/posted records publication on the outside
 // network (only a picked, owner-approved, unflagged root, once; at most 8 a Moscow day), and
 // POST /v1/show/{id}/metrics the counters at the 2 h and 24 h checkpoints, each once.
 import * as v from 'valibot';
 import { type Account, hasRole } from '../accounts/accounts.ts';
 import { iso, nextUtcMidnight } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { type Db, tx } from '../db/open.ts';
+import { inTx } from '../db/open.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { factsOf } from './labels.ts';
 import { type ItemRow, showStore } from './store.ts';
 
 const DAY_MS = 86_400_000;
-
-const inTx = <T>(db: Db, fn: () => T): T => (db.inTransaction ? fn() : tx(db, fn));
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1e12));
 
@@ -71,7 +69,7 @@ export function recordPosted(ctx: AppContext, account: Account, id: string, body
     const now = ctx.clock.now();
     const s = showStore(ctx.db);
     const limit = ctx.config.show.publishPerDay;
-    // "up to 8 picked posts per day": a day from UTC midnight (03 §4), as the spec names no Moscow day here.
+    // "up to 8 picked posts per day": a day from UTC midnight (docs/decisions.md#paging-and-time), as the spec names no Moscow day here.
     const nextDay = nextUtcMidnight(now);
     const used = s.postedSince.get(nextDay - DAY_MS)!.n;
     if (used >= limit) failRetry('SHOW_PUBLISH_LIMIT', nextDay, now, { limit });

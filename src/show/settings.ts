@@ -1,4 +1,4 @@
-// The Show lane's settings (04-decisions-extensions §5, 02-extensions "Show lane" limits), read once
+// The Show lane's settings (docs/decisions.md#show-lane, 02-extensions "Show lane" limits), read once
 // at start; src/config.ts carries them as config.show. The host allowlists and token names are a
 // data file (lists.json beside this one), replaceable whole with SVC_SHOW_LISTS_FILE.
 import { readFileSync } from 'node:fs';
@@ -84,7 +84,7 @@ export const PART_MAX = 280;
 export const THREAD_PARTS_MAX = 8;
 export const NOVELTY_CHARS = 400;
 export const FORMATS = ['post', 'thread', 'meme', 'chart', 'data', 'dataset', 'tool', 'story', 'challenge'] as const;
-/** Moscow midnight is 21:00 UTC (04 §5): the Moscow day starts then. */
+/** Moscow midnight is 21:00 UTC (docs/decisions.md#show-lane): the Moscow day starts then. */
 export const MOSCOW_OFFSET_MS = 3 * 3600_000;
 
 declare module '../config.ts' {

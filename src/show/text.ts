@@ -4,7 +4,6 @@ import type TwitterText from 'twitter-text';
 import { FORMATS, HOOK_MAX, HOOK_MIN, type ShowSettings } from './settings.ts';
 
 export type MetaName = 'format' | 'audience' | 'evidence' | 'media';
-export const META_NAMES: readonly MetaName[] = ['format', 'audience', 'evidence', 'media'];
 const META_LINE = /^[ \t]*(format|audience|evidence|media)[ \t]*:[ \t]*(.*)$/i;
 /** A line holding only `---` separates the parts of a thread. */
 const PART_BREAK = /^[ \t]*---+[ \t]*$/;

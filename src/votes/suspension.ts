@@ -1,4 +1,4 @@
-// Vote-ring suspension (03-decisions §5): of at least 10 votes an agent cast in the last 24 h,
+// Vote-ring suspension (docs/decisions.md#default-limits): of at least 10 votes an agent cast in the last 24 h,
 // board votes and review votes together (02-extensions: the rule "also applies to review votes"),
 // 60 % or more went to one author → its voting is suspended on both routes. It recovers 24 h
 // later, or once it has written 3 new live posts after the suspension began, whichever comes first.

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
-import { type Db, tx } from '../db/open.ts';
+import { inTx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { consumeDailyCounted, usedToday } from '../quota/daily.ts';
 import { VOTES_CHANNEL, VotingStateSchema, votingAllowance, WeightSchema } from './allowance.ts';
@@ -57,8 +57,6 @@ type VoteValue = 1 | -1;
 
 /** A "Started:" reply marks where an experiment runs from: it takes no votes (lab conventions). */
 const isStartedReply = (t: TargetRow): boolean => t.kind === 'reply' && t.prefix !== null && /^started/i.test(t.prefix);
-
-const inTx = <T>(db: Db, fn: () => T): T => (db.inTransaction ? fn() : tx(db, fn));
 
 const liveTarget = (s: VoteStore, id: string): TargetRow => {
   const t = s.liveTarget.get(id);

@@ -92,6 +92,7 @@ export class WorkerPool<I, O> {
   private queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  private listed = false; // counted in GET /metrics (from its first job: the root builds pools before any is used)
   replaced = 0; // workers replaced after a crash or a timeout (for tests and logs)
   readonly name: string;
 
@@ -101,9 +102,6 @@ export class WorkerPool<I, O> {
     readonly defaultTimeoutMs = 5_000,
   ) {
     this.name = poolName(location);
-    const same = openPools.get(this.name) ?? new Set();
-    openPools.set(this.name, same);
-    same.add(this as WorkerPool<unknown, unknown>);
   }
 
   /** Jobs waiting for a free worker. */
@@ -123,6 +121,12 @@ export class WorkerPool<I, O> {
    */
   run(input: I, timeoutMs = this.defaultTimeoutMs, transfer: Transferable[] = []): Promise<O> {
     if (this.closed) return Promise.reject(new WorkerCrash('worker pool is closed'));
+    if (!this.listed) {
+      this.listed = true;
+      const same = openPools.get(this.name) ?? new Set();
+      openPools.set(this.name, same);
+      same.add(this as WorkerPool<unknown, unknown>);
+    }
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, input, transfer, timeoutMs, resolve: resolve as (v: unknown) => void, reject });
       this.pump();
@@ -137,7 +141,7 @@ export class WorkerPool<I, O> {
 
   /** Terminates every worker; queued and running jobs fail. */
   close(): void {
-    if (!this.closed) openPools.get(this.name)?.delete(this as WorkerPool<unknown, unknown>);
+    if (!this.closed && this.listed) openPools.get(this.name)?.delete(this as WorkerPool<unknown, unknown>);
     this.closed = true;
     for (const job of this.queue.splice(0)) {
       this.ended(job, 'closed');

@@ -1,32 +1,35 @@
-// Running a board read (board-reads.ts) off the request thread. A database in a file is read by
-// the board-reads worker on its own read-only connection, so the request thread only sends the
-// job and receives the answer; an in-memory database (tests, benches) has no file another
-// connection could open, so its read runs in process, as `inProcess` (paced) says. A worker that
-// fails or overruns its budget costs speed, not the document: the read runs in process instead.
+// Running a read of db-reads.ts off the request thread. A database in a file is read by the
+// board-reads worker on its own read-only connection, so the request thread only sends the job
+// and receives the answer; an in-memory database (tests, benches) has no file another connection
+// could open, so its read runs in process, as `inProcess` (paced) says. A worker that fails or
+// overruns its budget costs speed, not the document: the read runs in process instead.
 import type { Db } from '../db/open.ts';
 import { PROCESS_METRICS } from '../lib/metrics.ts';
-import type { BoardRead, BoardReadAnswers, BoardReadJob } from './board-reads.ts';
+import type { DbRead, DbReadJob } from './db-reads.ts';
 import { WorkerPool, workerLocation } from './pool.ts';
 
-type BoardReadsPool = WorkerPool<BoardReadJob, unknown>;
+export type BoardReadsPool = WorkerPool<DbReadJob, unknown>;
+
+declare module '../context.ts' {
+  interface Workers {
+    /** The board-reads worker (workers/board-reads.ts): public documents' long reads. */
+    boardReads: BoardReadsPool;
+  }
+}
 
 /** A read's budget in the worker: generous (a cold page cache on a large board), then in process. */
 const BUDGET_MS = 30_000;
+
+/**
+ * The board-reads pool: one worker (the reads are background rebuilds, at most one per document
+ * at a time, and every core but one stays with the request thread).
+ */
+export const boardReadsPool = (): BoardReadsPool => new WorkerPool<DbReadJob, unknown>(workerLocation('board-reads'), 1, BUDGET_MS);
 
 const fallbacks = PROCESS_METRICS.counter(
   'svc_board_reads_fallback_total',
   'Board reads that the board-reads worker failed or overran, run on the request thread instead.',
 );
-
-// One worker: the reads are background rebuilds, at most one per document at a time, and every
-// core but one stays with the request thread. Shared by every context unless a test sets its own.
-let shared: BoardReadsPool | null = null;
-let override: BoardReadsPool | null = null;
-
-/** Tests give the reads a pool of their own (a worker they hold), or take it back (null). */
-export function setBoardReadsPool(pool: BoardReadsPool | null): void {
-  override = pool;
-}
 
 /** Reads run in the worker (and where they run in process) since the start: for tests, benches and logs. */
 export const boardReadStats = { worker: 0, inProcess: 0, fallback: 0 };
@@ -38,23 +41,17 @@ export function databaseFile(db: Db): string | null {
 }
 
 /**
- * The answer of `read` for `db`: from the board-reads worker when the database is a file,
+ * The answer of `read` for `db`: from the worker of `pool` when the database is a file,
  * otherwise (or when the worker fails) from `inProcess`, which must compute the same thing.
  */
-export async function boardRead<K extends BoardRead['kind']>(
-  db: Db,
-  read: Extract<BoardRead, { kind: K }>,
-  inProcess: () => Promise<BoardReadAnswers[K]>,
-): Promise<BoardReadAnswers[K]> {
+export async function boardRead<P, A>(pool: BoardReadsPool, db: Db, read: DbRead<P, A>, params: P, inProcess: () => Promise<A>): Promise<A> {
   const path = databaseFile(db);
   if (path === null) {
     boardReadStats.inProcess++;
     return inProcess();
   }
-  shared ??= override ? null : new WorkerPool<BoardReadJob, unknown>(workerLocation('board-reads'), 1, BUDGET_MS);
-  const pool = override ?? shared!;
   try {
-    const answer = (await pool.run({ path, read })) as BoardReadAnswers[K];
+    const answer = (await pool.run({ path, kind: read.kind, params })) as A;
     boardReadStats.worker++;
     return answer;
   } catch (e) {

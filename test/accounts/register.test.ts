@@ -1,4 +1,4 @@
-// POST /v1/agents, GET /v1/me and POST /v1/me/revoke (01-core-board "Authentication", 03-decisions §2).
+// POST /v1/agents, GET /v1/me and POST /v1/me/revoke (01-core-board "Authentication", docs/decisions.md#identity-and-roles).
 import { describe, expect, test } from 'bun:test';
 import { hashKey } from '../../src/accounts/keys.ts';
 import { makeApp } from '../helpers.ts';

@@ -69,14 +69,14 @@ describe('content rules on board writes', () => {
   });
 });
 
-// 03-decisions §7: every string field of the body is scanned. A member the route does not know
+// docs/decisions.md#content-rules: every string field of the body is scanned. A member the route does not know
 // (a client's meta.* object, a stray notes field) never reaches the scan: since issue 28 item 1 it
 // is refused by name (400 INVALID_REQUEST, src/http/members.ts) before the content rules run, and
 // its value, a key included, is never echoed. The secret rule still reads every known member.
 describe('members a board write does not know are refused by name, their values never echoed', () => {
   // The AWS documentation's example key id: what the secret rule catches.
   const KEY_LIKE = 'AKIAIOSFODNN7EXAMPLE';
-  // Long and random-looking, but a uuid and a bare sha256 are no secrets (03 §7).
+  // Long and random-looking, but a uuid and a bare sha256 are no secrets (docs/decisions.md#content-rules).
   const UUID = '0195f3a4-1c2d-7e8f-9a0b-1c2d3e4f5a6b';
   const SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
   const nested = (value: string) => ({ meta: { source: { notes: ['first', value] } } });

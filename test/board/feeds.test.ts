@@ -1,5 +1,5 @@
 // GET /v1/posts, GET /v1/posts/{id} and GET /v1/activity: liveness, filters and paging
-// (03-decisions §4: newest first, before/after never both, cursors belong to one feed).
+// (docs/decisions.md#paging-and-time: newest first, before/after never both, cursors belong to one feed).
 import { describe, expect, test } from 'bun:test';
 import { encodeCursor } from '../../src/http/paging.ts';
 import { makeApp } from '../helpers.ts';

@@ -63,7 +63,7 @@ describe('POST /v1/pubs/posts/{post_id}/comments', () => {
       'blocks[1].text',
     ],
     ['price talk in a list', { blocks: [{ type: 'list', items: ['fine', 'buy $BONK now before it pumps'] }] }, 422, 'PRICE_TALK', 'blocks[0].items[1]'],
-    // Every string sent is scanned for secrets, not only the blocks' texts (03-decisions §7).
+    // Every string sent is scanned for secrets, not only the blocks' texts (docs/decisions.md#content-rules).
     [
       "a key-like code block's language",
       { blocks: [{ type: 'code', text: 'x = 1', language: 'AKIAIOSFODNN7EXAMPLE' }] },

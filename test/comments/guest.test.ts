@@ -440,7 +440,7 @@ describe('limits, retries and escaping', () => {
     expect([r.status, r.json.error.code, r.json.error.details.where]).toEqual([422, 'SECRET_LIKE', 'comment']);
   });
 
-  // 03-decisions §7: every string sent in a member the route takes, not only the two texts people
+  // docs/decisions.md#content-rules: every string sent in a member the route takes, not only the two texts people
   // read. A member the route does not take is refused by name before the scan (issue 28 item 1),
   // its value never echoed.
   const KEY_LIKE = 'AKIAIOSFODNN7EXAMPLE';

@@ -61,7 +61,7 @@ describe('POST /api/pubs/reports', () => {
     expect(listReports(h.t.ctx).length).toBe(5);
   });
 
-  // 03-decisions §7: every string a guest sends in a member the route takes is scanned for
+  // docs/decisions.md#content-rules: every string a guest sends in a member the route takes is scanned for
   // secrets; a report is private and may quote the price talk it reports, so only the secret rule
   // applies to it. A member the route does not take is refused by name before the scan (issue 28
   // item 1), its value never echoed.

@@ -1,5 +1,5 @@
 // Conformance of issue 16 (comments, uploads, preview, pages, guests) against 02-extensions.md and
-// 04-decisions-extensions.md §1–§2, checked from outside by a client that follows the spec's words
+// docs/decisions.md#articles and #guests, checked from outside by a client that follows the spec's words
 // and nothing else. Requirements already covered elsewhere are listed in docs/comments.md.
 import { describe, expect, test } from 'bun:test';
 import { JSDOM } from 'jsdom';

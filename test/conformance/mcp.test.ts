@@ -1,5 +1,5 @@
 // Conformance of the tool connection (issue 20; 01-core-board "Authentication" 6, 02-extensions
-// preview sessions, 04-decisions-extensions §6), checked from outside in the spec's words. What
+// preview sessions, docs/decisions.md#mcp-connection), checked from outside in the spec's words. What
 // test/mcp already proves is not repeated here (see the report's requirement list); this file adds
 // the tool list's reach (every agent route family), the schemas being the routes' own, the Show
 // lane's refusals through a tool, and the OAuth edges a spec-following client may take.

@@ -1,6 +1,6 @@
 // Outreach checked from outside against the spec's words (02-extensions "Outreach records", the
-// outreach transitions, the /v1/outreach routes, the Outreach limits; 04-decisions-extensions §4;
-// 03-decisions §4 "Daily quotas reset at UTC midnight unless the spec names Moscow midnight").
+// outreach transitions, the /v1/outreach routes, the Outreach limits; docs/decisions.md#outreach;
+// docs/decisions.md#paging-and-time "Daily quotas reset at UTC midnight unless the spec names Moscow midnight").
 // Requirements already covered elsewhere are listed in the round-2 report (test/outreach/*).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
@@ -20,7 +20,7 @@ afterAll(async () => {
   hook.stop(true);
 });
 
-/** The statuses 04 §4 names for an outreach message: nothing else may be reported. */
+/** The statuses docs/decisions.md#outreach names for an outreach message: nothing else may be reported. */
 const SPEC_STATUSES = ['queued', 'sent', 'refused', 'failed', 'bounced'];
 const configure = (t: { ctx: Parameters<typeof runAdmin>[0] }, mode: string, more: string[] = []) =>
   runAdmin(t.ctx, ['outreach', 'configure', '--domain', 'svc.example', '--mailbox', 'outreach', '--postal-address', POSTAL, '--mode', mode, ...more]);

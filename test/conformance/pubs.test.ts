@@ -1,5 +1,5 @@
 // Conformance of the publication layer (issue 15) with 02-extensions.md, 01-core-board.md and
-// 04-decisions-extensions.md §1, checked from outside by a client that follows the spec's words and
+// docs/decisions.md#articles, checked from outside by a client that follows the spec's words and
 // nothing else. Requirements already tested elsewhere are not repeated here: see docs/pubs.md
 // ("Conformance") for where each one is.
 import { describe, expect, test } from 'bun:test';
@@ -258,7 +258,7 @@ describe('Public publication reads: no key, no protocol header, CORS *, the shar
   });
 });
 
-describe('Paging (01: follow next_after until null; 03 §4: an empty page returns next_after null, the caller keeps its cursor)', () => {
+describe('Paging (01: follow next_after until null; docs/decisions.md#paging-and-time: an empty page returns next_after null, the caller keeps its cursor)', () => {
   test('GET /v1/pubs/activity: following next_after ends with null; new activity shows up from the kept cursor', async () => {
     const { submit, vote, reviewers, t } = await pubsApp();
     const k = reviewers[0]!.key;
@@ -339,7 +339,7 @@ describe('01: a 413 gives both budgets (serialized request and decoded text)', (
   });
 });
 
-describe('04 §1: an appeal reason is 24–2,000 characters, both bounds counted alike', () => {
+describe('docs/decisions.md#articles: an appeal reason is 24–2,000 characters, both bounds counted alike', () => {
   test('23 emoji are 23 characters: too short; 24 are accepted', async () => {
     const { submit, author, t } = await pubsApp();
     const s = await submit(envelope());

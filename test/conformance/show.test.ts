@@ -1,5 +1,5 @@
 // Conformance of the Show lane (issue 19; 02-extensions "Show root", transitions, codes, "Show
-// lane" limits, /api/show; 01-core-board svc-out and the office; 04-decisions-extensions §5),
+// lane" limits, /api/show; 01-core-board svc-out and the office; docs/decisions.md#show-lane),
 // checked from outside in the spec's words. What test/show already proves is not repeated (see the
 // report's requirement list); this file adds the forms a spec-following client may write that the
 // spec allows: meta lines in any order and case, a two-word audience, a date in any common form,

@@ -7,8 +7,8 @@ import { Glob } from 'bun';
 
 const SRC = join(import.meta.dir, '../../src');
 
-/** The floors: the clock, the settings, the context, the database layer and the shared conventions. */
-export const FLOORS = ['clock.ts', 'config.ts', 'context.ts', 'db/', 'http/', 'content/', 'events/', 'lib/'];
+/** The floors: the clock, the settings, the context, the database layer, the shared conventions and the worker machinery. */
+export const FLOORS = ['clock.ts', 'config.ts', 'context.ts', 'db/', 'http/', 'content/', 'events/', 'lib/', 'workers/'];
 
 export const isFloor = (path: string): boolean => FLOORS.some((f) => (f.endsWith('/') ? path.startsWith(f) : path === f));
 

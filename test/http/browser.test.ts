@@ -1,4 +1,4 @@
-// The browser signals of 03-decisions §2, from the exact header sets real clients send.
+// The browser signals of docs/decisions.md#identity-and-roles, from the exact header sets real clients send.
 import { describe, expect, test } from 'bun:test';
 import { browserSignal } from '../../src/http/browser.ts';
 import { makeApp } from '../helpers.ts';

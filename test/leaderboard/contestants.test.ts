@@ -1,6 +1,6 @@
 // Who competes on GET /api/leaderboard and for the weekly promotion: agents, the owner and the
 // house crew do; the service accounts do not (the system account, and the automated scorekeeper:
-// the account that holds the scorekeeper role, 03-decisions §2), however much karma they earn.
+// the account that holds the scorekeeper role, docs/decisions.md#identity-and-roles), however much karma they earn.
 import { describe, expect, test } from 'bun:test';
 import { setRole } from '../../src/accounts/admin.ts';
 import { judgeWeek } from '../../src/leaderboard/promotion.ts';

@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { setClientDocumentFetch } from '../../src/mcp/clients.ts';
 import { selfSignedCert } from '../tls.ts';
 import { authorizeUrl, codeOf, decide, MemoryProvider, newVerifier, openPage, REDIRECT, type Served, serve } from './harness.ts';
 
@@ -41,8 +40,7 @@ beforeAll(async () => {
       return new Response('no', { status: 404 });
     },
   });
-  s = serve({ SVC_FETCH_ALLOW_LOOPBACK: '1' });
-  setClientDocumentFetch(s.ctx, { ca: cert, lookup });
+  s = serve({ SVC_FETCH_ALLOW_LOOPBACK: '1' }, { given: { outbound: { clientDocuments: { ca: cert, lookup } } } });
   agent = await s.register('doc_linked');
 });
 

@@ -3,6 +3,7 @@
 // (open the authorization page, paste the board key, approve) done over HTTP like a browser.
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { GivenReach } from '../../src/compose.ts';
 import { makeApp } from '../helpers.ts';
 
 export type Served = ReturnType<typeof makeApp> & { url: string; stop(): void; faults: string[]; arrivals: string[] };
@@ -10,9 +11,9 @@ export type Served = ReturnType<typeof makeApp> & { url: string; stop(): void; f
 /**
  * A fresh app served on 127.0.0.1; its base URL is the served address (the tokens' audience depends
  * on it). `defaultInstall`: no SVC_BASE_URL (the default base URL http://127.0.0.1:PORT), served on
- * both stacks so that localhost, 127.0.0.1 and [::1] all reach it.
+ * both stacks so that localhost, 127.0.0.1 and [::1] all reach it. `given`: pools or adapters of the test's own (test/helpers.ts).
  */
-export function serve(env: Record<string, string> = {}, opts: { defaultInstall?: boolean } = {}): Served {
+export function serve(env: Record<string, string> = {}, opts: { defaultInstall?: boolean; given?: GivenReach } = {}): Served {
   let target: ReturnType<typeof makeApp> | undefined;
   // An answer the description does not promise (test/contract.ts) is kept here: each file checks the list is empty.
   const faults: string[] = [];
@@ -33,7 +34,12 @@ export function serve(env: Record<string, string> = {}, opts: { defaultInstall?:
     },
   });
   const url = `http://127.0.0.1:${server.port}`;
-  target = makeApp(opts.defaultInstall ? { ...env, SVC_BASE_URL: '', SVC_PORT: String(server.port) } : { SVC_BASE_URL: url, ...env });
+  target = makeApp(
+    opts.defaultInstall ? { ...env, SVC_BASE_URL: '', SVC_PORT: String(server.port) } : { SVC_BASE_URL: url, ...env },
+    undefined,
+    undefined,
+    opts.given,
+  );
   return { ...target, url, faults, arrivals, stop: () => server.stop(true) };
 }
 

@@ -4,8 +4,7 @@
 import { afterAll, beforeAll } from 'bun:test';
 import { SMTPServer } from 'smtp-server';
 import { runAdmin } from '../../src/admin/cli.ts';
-import { resetTransports } from '../../src/outreach/mailer.ts';
-import { setOutreachNet } from '../../src/outreach/net.ts';
+import type { OutreachNet } from '../../src/outreach/net.ts';
 import { type Agent, distinct, makeLabApp } from '../lab/conventions/harness.ts';
 import { selfSignedCert } from '../tls.ts';
 
@@ -142,17 +141,19 @@ export function outreachEnv(): OutreachEnv {
 /** An app with outreach configured (mode as given), the relay and the page server wired in. */
 export async function makeOutreachApp(
   env: OutreachEnv,
-  opts: { mode?: 'off' | 'review' | 'auto'; start?: string; more?: Record<string, string>; configure?: boolean } = {},
+  opts: { mode?: 'off' | 'review' | 'auto'; start?: string; more?: Record<string, string>; configure?: boolean; net?: OutreachNet } = {},
 ) {
-  resetTransports();
-  const t = makeLabApp({ SVC_FETCH_ALLOW_LOOPBACK: '1', SVC_SMTP_URL: env.relay.url, SVC_OUTREACH_RETRY_BASE_SECONDS: '60', ...opts.more }, opts.start);
-  setOutreachNet(t.ctx, {
+  const net: OutreachNet = opts.net ?? {
     ca: env.pages.ca,
     lookup: async (host: string) => {
       if (PAGE_NAMES.includes(host)) return [{ address: '127.0.0.1', family: 4 }];
       if (host === 'intranet.example.org') return [{ address: '10.1.2.3', family: 4 }];
       throw new Error(`ENOTFOUND ${host}`);
     },
+  };
+  // The context's own mail relay (nodemailer's transports, fresh for each app: the tests start and stop relays).
+  const t = makeLabApp({ SVC_FETCH_ALLOW_LOOPBACK: '1', SVC_SMTP_URL: env.relay.url, SVC_OUTREACH_RETRY_BASE_SECONDS: '60', ...opts.more }, opts.start, {
+    outbound: { outreach: net },
   });
   if (opts.configure !== false) await runAdmin(t.ctx, [...configureArgs(opts.mode ?? 'auto'), '--forward-to', 'owner@svc.example']);
   let experiments = 0;

@@ -5,7 +5,6 @@ import { describe, expect, test } from 'bun:test';
 import { generateKeyPairSync } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { receiveMessage, startOutreachInbound } from '../../src/outreach/inbound.ts';
-import { setOutreachNet } from '../../src/outreach/net.ts';
 import { makeOutreachApp, outreachEnv } from './harness.ts';
 
 const env = outreachEnv();
@@ -30,8 +29,10 @@ async function mime(opts: Record<string, unknown>, sign = false): Promise<Buffer
 }
 
 async function setup() {
-  const t = await makeOutreachApp(env, { more: { SVC_SMTP_IN_PORT: '0', SVC_SMTP_IN_HOST: '127.0.0.1' } });
-  setOutreachNet(t.ctx, { ...({} as object), resolver, ca: env.pages.ca, lookup: async () => [{ address: '127.0.0.1', family: 4 }] });
+  const t = await makeOutreachApp(env, {
+    more: { SVC_SMTP_IN_PORT: '0', SVC_SMTP_IN_HOST: '127.0.0.1' },
+    net: { resolver, ca: env.pages.ca, lookup: async () => [{ address: '127.0.0.1', family: 4 }] },
+  });
   const ann = await t.resident('ann');
   const cid = await t.addContact(ann, 'Writer@example.org');
   const sent = await t.email(ann, { contact_id: cid });

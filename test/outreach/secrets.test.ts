@@ -1,4 +1,4 @@
-// 03-decisions §7 on the outreach writes: every string a client sends in a member the route knows
+// docs/decisions.md#content-rules on the outreach writes: every string a client sends in a member the route knows
 // is scanned for secrets (422 SECRET_LIKE naming its JSON path, never echoing it), a contact's
 // outlet, name, beat and source_url included; a member a route does not know is refused by name
 // before the scan (400 INVALID_REQUEST, issue 28 item 1), its value never echoed. Nothing is stored

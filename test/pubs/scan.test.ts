@@ -1,4 +1,4 @@
-// 03-decisions §7: every string a client sends is scanned by the content rules, nested members
+// docs/decisions.md#content-rules: every string a client sends is scanned by the content rules, nested members
 // included. The appeal's reason is scanned for secrets though it is never published; the
 // envelope's key members go through every rule, like its texts. A member a pubs body does not take
 // never reaches the scan: it is refused by name (400 INVALID_REQUEST, issue 28 item 1), its value

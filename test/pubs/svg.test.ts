@@ -2,7 +2,6 @@
 // and any reference outside the image, is refused naming the block.
 import { describe, expect, test } from 'bun:test';
 import type { PubsJob, PubsJobResult } from '../../src/pubs/sanitize.ts';
-import { setSvgPool } from '../../src/pubs/svg.ts';
 import { WorkerPool, workerLocation } from '../../src/workers/pool.ts';
 import { envelope, pubsApp, SVG } from './harness.ts';
 import { accepted, NS, refused } from './svg-corpus.ts';
@@ -87,7 +86,7 @@ describe('the checks in the worker', () => {
     const { submit, t } = await pubsApp();
     const pool = new WorkerPool<PubsJob, PubsJobResult>(workerLocation('pubs-svg'), 1, 5_000);
     pool.close(); // every job now fails at once, as after a crash
-    setSvgPool(t.ctx, pool);
+    t.ctx.workers.pubsSvg = pool;
     const priced = await submit(envelope({ blocks: [{ type: 'paragraph', text: 'buy $BONK now before it pumps' }] }));
     expect(priced.json.error).toMatchObject({ code: 'PRICE_TALK', details: { where: 'blocks[0].text' } });
     const svg = await submit(envelope({ blocks: [{ type: 'svg', source: SVG, description: 'd', runtime: 'static' }] }));
@@ -100,7 +99,7 @@ describe('the checks in the worker', () => {
     const { submit, t } = await pubsApp();
     // A checker that never answers: over any budget, however fast the machine.
     const pool = new WorkerPool<PubsJob, PubsJobResult>(new URL('../workers/fixtures/silent-worker.ts', import.meta.url), 1, 50);
-    setSvgPool(t.ctx, pool);
+    t.ctx.workers.pubsSvg = pool;
     try {
       const r = await submit(envelope({ blocks: [{ type: 'svg', source: SVG, description: 'd', runtime: 'static' }] }));
       expect(r.json.error).toMatchObject({ code: 'PUBS_SVG_REFUSED', details: { reason: 'check_timeout' } });

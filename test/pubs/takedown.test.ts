@@ -1,4 +1,4 @@
-// `svc admin pubs hide|unhide`: an operator takes an article down (04-decisions-extensions §1: an
+// `svc admin pubs hide|unhide`: an operator takes an article down (docs/decisions.md#articles: an
 // approved revision is published "unless the author withdrew or an operator hid it") and puts it
 // back, through the same entry point as the CLI (runAdmin); its effects are read through HTTP.
 import { describe, expect, test } from 'bun:test';

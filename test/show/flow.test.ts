@@ -142,7 +142,7 @@ describe('POST /v1/show/{id}/posted', () => {
     expect((await l.t.posted(l.reporter, l.id, { url: 'https://x.com/a', published_at: 'yesterday' })).status).toBe(400);
   });
 
-  test('at most the daily number a UTC day (03 §4: the spec names no Moscow day for it)', async () => {
+  test('at most the daily number a UTC day (docs/decisions.md#paging-and-time: the spec names no Moscow day for it)', async () => {
     const l = await lane({ SVC_SHOW_PUBLISH_PER_DAY: '1' });
     const other = await l.t.root(l.author, {
       topic: 'svc-show',

@@ -1,5 +1,6 @@
 // The Show lane tests' app: the service's app with its post checks, crew and roles set through the
 // admin functions, and writers for Show roots, replies and the reporter's routes.
+import type { GivenReach } from '../../src/compose.ts';
 import { addCrew, setRole } from '../../src/accounts/admin.ts';
 import { makeApp } from '../helpers.ts';
 
@@ -16,8 +17,8 @@ export const META = [
 /** A root that passes every rule: `text` (its first line the hook) and the meta lines. */
 export const rootOf = (text = TEXT, meta = META, hook = text.split('\n')[0]!) => ({ topic: 'svc-show', title: `Show: ${hook}`, body: `${text}\n${meta}` });
 
-export function makeShowApp(start?: string, env: Record<string, string> = {}) {
-  const t = makeApp(env, start);
+export function makeShowApp(start?: string, env: Record<string, string> = {}, given?: GivenReach) {
+  const t = makeApp(env, start, undefined, given);
   const idem = () => ({ 'idempotency-key': crypto.randomUUID() });
 
   const post = (who: Agent, body: { topic: string; title: string; body: string }) => t.call('POST', '/v1/posts', { key: who.key, headers: idem(), body });

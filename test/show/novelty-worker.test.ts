@@ -8,7 +8,7 @@ import { accountByName } from '../../src/accounts/accounts.ts';
 import { createThread, prepareThread } from '../../src/board/posts.ts';
 import { groupCommit } from '../../src/db/group-commit.ts';
 import { type NoveltyAnswer, NoveltyIndex, NoveltyIndexes, type NoveltyQuery } from '../../src/show/novelty-index.ts';
-import { scoreInWorker, setShowNoveltyPool } from '../../src/show/novelty-pool.ts';
+import { scoreInWorker } from '../../src/show/novelty-pool.ts';
 import { noveltySets } from '../../src/show/novelty.ts';
 import { WorkerPool, workerLocation } from '../../src/workers/pool.ts';
 import { type Agent, makeShowApp, rootOf } from './harness.ts';
@@ -45,9 +45,8 @@ function spiedPool(timeoutMs = 5_000, location: string | URL = workerLocation('s
 }
 
 async function lane() {
-  const t = makeShowApp();
   const spy = spiedPool();
-  setShowNoveltyPool(t.ctx, spy.pool);
+  const t = makeShowApp(undefined, {}, { workers: { showNovelty: spy.pool } });
   const a = await t.crew('alice');
   const b = await t.crew('bob');
   const c = await t.crew('carol');
@@ -199,7 +198,7 @@ describe('novelty scored in the worker', () => {
     const first = await l.t.root(l.a, BASE);
     await l.prepare(l.c, distinct(4));
     const fresh = spiedPool();
-    setShowNoveltyPool(l.t.ctx, fresh.pool);
+    l.t.ctx.workers.showNovelty = fresh.pool;
     const score = await scoreInWorker(l.t.ctx, noveltySets(HOOK, REORDERED.body.split('\nFormat:')[0]!));
     expect(fresh.queries.map((q) => [q.from, q.entries.length])).toEqual([
       [1, 0],
@@ -214,7 +213,7 @@ describe('novelty scored in the worker', () => {
   ] as const) {
     test(`${name}: the write scores in place, same answer`, async () => {
       const l = await lane();
-      setShowNoveltyPool(l.t.ctx, pool());
+      l.t.ctx.workers.showNovelty = pool();
       const first = await l.t.root(l.a, BASE);
       const prepared = await l.prepare(l.b, REORDERED);
       expect((prepared.get('show-lane') as { score: unknown }).score).toBeNull();

@@ -7,6 +7,7 @@ import { iso } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { postUrl } from '../../board/urls.ts';
 import type { Db } from '../../db/open.ts';
+import { dbRead } from '../../workers/db-reads.ts';
 import { RESULT_WINDOWS, type Decision, type Verdict } from './settings.ts';
 import { type EventRow, type ItemKind, type ItemRow, labStore } from './store.ts';
 
@@ -113,6 +114,11 @@ export function labSummaryOf(db: Db, baseUrl: string, sinceMs: number, max = Num
 }
 
 export type LabSummary = ReturnType<typeof labSummaryOf>;
+
+/** labSummaryOf as a read the board-reads worker runs (src/workers/db-reads.ts). */
+export const LAB_SUMMARY_READ = dbRead('lab-summary', (db, p: { baseUrl: string; sinceMs: number; max: number }) =>
+  labSummaryOf(db, p.baseUrl, p.sinceMs, p.max),
+);
 
 /** The lab of the last 14 days (labSummaryOf on the service's database and base URL). */
 export function labSummary(ctx: AppContext, sinceMs: number = ctx.clock.now() - LAB_SUMMARY_DAYS * 86_400_000, max?: number): LabSummary {

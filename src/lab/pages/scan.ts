@@ -10,24 +10,17 @@ import type { SiteFile } from '../scan/site.ts';
 
 const SCAN_BUDGET_MS = 5_000;
 
-type ScanPool = WorkerPool<SiteFile[], ScanAnswer>;
+export type ScanPool = WorkerPool<SiteFile[], ScanAnswer>;
 
-// Worker threads are a resource of the process, not of one app: every context shares one pool
-// (started on the first scan) unless a test gives its context its own.
-let shared: ScanPool | null = null;
-const own = new WeakMap<AppContext, ScanPool>();
-
-/** Tests give a context its own pool (a tiny budget, a hanging worker …). */
-export function setLabScanPool(ctx: AppContext, pool: ScanPool): void {
-  own.set(ctx, pool);
+declare module '../../context.ts' {
+  interface Workers {
+    /** The lab-scan workers (workers/lab-scan.ts): a published site's safety scan. */
+    labScan: ScanPool;
+  }
 }
 
-function labScanPool(ctx: AppContext): ScanPool {
-  const pool = own.get(ctx);
-  if (pool) return pool;
-  shared ??= new WorkerPool<SiteFile[], ScanAnswer>(workerLocation('lab-scan'), backgroundWorkers(), SCAN_BUDGET_MS);
-  return shared;
-}
+/** The lab-scan pool, built by the composition root (src/lab/domain.ts hands it over). */
+export const labScanPool = (): ScanPool => new WorkerPool<SiteFile[], ScanAnswer>(workerLocation('lab-scan'), backgroundWorkers(), SCAN_BUDGET_MS);
 
 /**
  * Scans a site off the request path; refuses with the finding's code and details. The files are
@@ -35,7 +28,7 @@ function labScanPool(ctx: AppContext): ScanPool {
  * request thread): the ones given are unusable afterwards, and the ones answered are the same bytes.
  */
 export async function scanSite(ctx: AppContext, files: SiteFile[]): Promise<SiteFile[]> {
-  const pool = labScanPool(ctx);
+  const pool = ctx.workers.labScan;
   let answer: ScanAnswer;
   try {
     answer = await pool.run(files, undefined, transferList(files));

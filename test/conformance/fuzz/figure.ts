@@ -113,8 +113,8 @@ const STATE_STATUSES = new Set([401, 403, 404, 409, 410, 429, 503]);
 
 /**
  * Two codes the spec gives both kinds of refusal (01 "Errors"): which one an answer is, its
- * details.reason says. A cursor is opaque (03 §4): a token this feed did not hand out (malformed
- * to the service, another feed's, not a position in your inbox) is refused for what exists, like an
+ * details.reason says. A cursor is opaque (docs/decisions.md#paging-and-time): a token this feed
+ * did not hand out (malformed to the service, another feed's, not a position in your inbox) is refused for what exists, like an
  * unknown id; only sending two cursors, or a cursor that is not a string, is a shape. A since that
  * is an id the feed never listed is state; a malformed time is a shape.
  */

@@ -1,11 +1,12 @@
 // The lab conventions' tests: the service's app (the lab conventions run as a post check, listed
 // in src/compose.ts), and writers for lab roots and replies.
+import type { GivenReach } from '../../../src/compose.ts';
 import { makeApp } from '../../helpers.ts';
 
 export type Agent = { id: string; name: string; key: string };
 
-export function makeLabApp(env: Record<string, string> = {}, start?: string) {
-  const t = makeApp(env, start);
+export function makeLabApp(env: Record<string, string> = {}, start?: string, given?: GivenReach) {
+  const t = makeApp(env, start, undefined, given);
 
   const idem = () => ({ 'idempotency-key': crypto.randomUUID() });
   /** POST /v1/posts in the lab topic (or `topic`); answers the raw response. */

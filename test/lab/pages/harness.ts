@@ -5,20 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../../src/app.ts';
 import { ManualClock } from '../../../src/clock.ts';
-import { loadConfig } from '../../../src/compose.ts';
-import { serviceContext } from '../../../src/compose.ts';
+import { type GivenReach, loadConfig, serviceContext } from '../../../src/compose.ts';
 import { migrate } from '../../../src/db/migrate.ts';
 import { openMemoryDatabase } from '../../../src/db/open.ts';
 import { labPagesRoutes } from '../../../src/lab/pages/routes.ts';
 import { AGENT_HEADERS, BASE, checkAnswersOf, readResponse } from '../../helpers.ts';
 
-export function makeLabApp(start = '2026-11-23T12:00:00Z') {
+export function makeLabApp(start = '2026-11-23T12:00:00Z', given?: GivenReach) {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-lab-'));
   const clock = new ManualClock(Date.parse(start));
   const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_DATA_DIR: dataDir });
   const db = openMemoryDatabase();
   migrate(db);
-  const ctx = serviceContext(config, db, clock);
+  const ctx = serviceContext(config, db, clock, undefined, given);
   const app = createApp(ctx);
   if (!app.routes.some((r) => r.path === '/v1/lab/pages')) (app as unknown as { use(p: unknown): void }).use(labPagesRoutes(ctx));
   // Every answer is held to /openapi.json, as in the shared harness (the routes do not depend on

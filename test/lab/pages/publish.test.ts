@@ -2,7 +2,7 @@
 // failures, takedowns, and the served page with its credit bar and headers.
 import { describe, expect, test } from 'bun:test';
 import { takedownLabPage } from '../../../src/lab/pages/pages.ts';
-import { setLabScanPool } from '../../../src/lab/pages/scan.ts';
+import type { ScanPool } from '../../../src/lab/pages/scan.ts';
 import { dbWriter, STAGE_CHUNK_BYTES, setLabWriter, stageChunks } from '../../../src/lab/pages/storage.ts';
 import { cleanSite, html, makeLabApp } from './harness.ts';
 
@@ -344,7 +344,7 @@ describe('atomic publishing', () => {
           if (waiting.length === 2) for (const go of waiting) go();
         }),
     };
-    setLabScanPool(t.ctx, barrier as unknown as Parameters<typeof setLabScanPool>[1]);
+    t.ctx.workers.labScan = barrier as unknown as ScanPool;
     const [x, y] = await Promise.all([t.publish(a.key, 'tides', site(1)), t.publish(a.key, 'tides', site(2))]);
     expect([x.status, y.status]).toEqual([200, 200]);
     const live = t.db.query<{ version: string; files: string }, []>("SELECT version, files FROM lab_pages WHERE slug = 'tides'").get()!;

@@ -1,7 +1,6 @@
 // The scan runs in a worker with a time budget: a slow or hostile site ends within it, and a
 // worker that hangs or crashes is replaced while the publish is refused cleanly.
 import { describe, expect, test } from 'bun:test';
-import { setLabScanPool } from '../../../src/lab/pages/scan.ts';
 import type { ScanAnswer } from '../../../src/lab/scan/answer.ts';
 import type { SiteFile } from '../../../src/lab/scan/site.ts';
 import { WorkerPool } from '../../../src/workers/pool.ts';
@@ -25,10 +24,9 @@ describe('scan budget', () => {
   }, 20_000);
 
   test('a scan over its budget is refused as LAB_INVALID scan_timeout and the worker replaced', async () => {
-    const t = makeLabApp();
     // A scanner that never answers: over any budget, however fast the machine.
     const pool = new WorkerPool<SiteFile[], ScanAnswer>(new URL('../../workers/fixtures/silent-worker.ts', import.meta.url), 1, 50);
-    setLabScanPool(t.ctx, pool);
+    const t = makeLabApp(undefined, { workers: { labScan: pool } });
     const a = await t.register('alice');
     const r = await t.publish(a.key, 'tides', cleanSite());
     expect(r.status).toBe(422);
@@ -39,9 +37,8 @@ describe('scan budget', () => {
   });
 
   test('a worker that crashes refuses the publish as LAB_INVALID scan_failed', async () => {
-    const t = makeLabApp();
     const pool = new WorkerPool<SiteFile[], ScanAnswer>(new URL('./crashing-worker.ts', import.meta.url), 1, 5_000);
-    setLabScanPool(t.ctx, pool);
+    const t = makeLabApp(undefined, { workers: { labScan: pool } });
     const a = await t.register('alice');
     const r = await t.publish(a.key, 'tides', cleanSite());
     expect(r.status).toBe(422);
