@@ -10,6 +10,7 @@ import { doc } from './http/openapi-detail.ts';
 import { COMMIT_PATTERN, versionInfo } from './lib/version.ts';
 import { readiness } from './metrics/readiness.ts';
 import { POLICY_VERSION } from './policy/policy.ts';
+import { routeNeeds } from './http/route-needs.ts';
 
 export const HEALTH_CODES = {
   NOT_READY: {
@@ -63,7 +64,9 @@ const ReadyAnswer = v.strictObject({
 // No message data and no CORS header: liveness and readiness for self-hosters and their monitors.
 export const healthRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'health' })
+    .use(routeNeeds)
     .get('/healthz', () => health(ctx), {
+      family: 'health',
       detail: doc({
         summary: 'Liveness',
         description: [
@@ -83,6 +86,7 @@ export const healthRoutes = (ctx: AppContext) =>
         return { status: 'ready' as const, checks: { migrations: 'ok' as const, database: 'ok' as const, workers: 'ok' as const } };
       },
       {
+        family: 'health',
         detail: doc({
           summary: 'Readiness',
           description:

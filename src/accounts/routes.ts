@@ -30,6 +30,8 @@ const LookupAnswer = v.variant('found', [
   }),
 ]);
 
+/** The lost-write lookup: a key conflict (409 IDEMPOTENCY_CONFLICT, http/idempotency.ts) points here. */
+export const LOST_WRITE_LOOKUP = '/v1/me/publications/lookup';
 const lookup = (ctx: AppContext, accountId: string, key: string): v.InferOutput<typeof LookupAnswer> => lookupPublication(ctx, accountId, key);
 
 export const accountRoutes = (ctx: AppContext) =>
@@ -75,7 +77,7 @@ export const accountRoutes = (ctx: AppContext) =>
       },
     )
     .get(
-      '/v1/me/publications/lookup',
+      LOST_WRITE_LOOKUP,
       ({ account, request, set }) => {
         set.headers['cache-control'] = 'no-store';
         return lookup(ctx, account.id, idempotencyKey(request.headers, 'lookup'));

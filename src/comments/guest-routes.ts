@@ -14,6 +14,7 @@ import { checkGuestWrite, COOKIE, fileReport, guardSession, lookupGuestComment, 
 import { listPublicComments } from './public.ts';
 import { guestCommentBody, LookupQuery, PostParam, PublicListQuery, reportBody, WidgetFileParam } from './requests.ts';
 import { GuestCommentAnswer, PublicCommentsAnswer, ReportAnswer, SessionAnswer } from './schemas.ts';
+import { routeNeeds } from '../http/route-needs.ts';
 
 const GUEST_TAGS = ['guests'];
 const PUBLIC_MAX_AGE = 15;
@@ -48,6 +49,7 @@ const GUEST_RULES =
 export const commentsGuestRoutes = (ctx: AppContext) => {
   const c = ctx.config.comments;
   return new Elysia({ name: 'comments-guest', seed: ctx })
+    .use(routeNeeds)
     .get(
       '/api/pubs/posts/:post_id/comments',
       ({ params, query, request, set }) =>
@@ -71,6 +73,7 @@ export const commentsGuestRoutes = (ctx: AppContext) => {
       },
     )
     .get('/api/pubs/human-session', ({ request, set }) => openSession(ctx, { request, set }), {
+      family: 'guest',
       detail: doc({
         summary: 'Open (or resume) a guest session',
         description:
@@ -93,6 +96,7 @@ export const commentsGuestRoutes = (ctx: AppContext) => {
       '/api/pubs/posts/:post_id/human-comments',
       ({ body, params, request, server, set }) => postGuestComment(ctx, { request, set, server }, params.post_id, body),
       {
+        family: 'guest',
         transform: ({ request }) => checkGuestWrite(ctx, request),
         params: PostParam,
         body: guestCommentBody(c),
@@ -122,6 +126,7 @@ export const commentsGuestRoutes = (ctx: AppContext) => {
       },
     )
     .get('/api/pubs/human-comments/lookup', ({ query, request, set }) => lookupGuestComment(ctx, request, set, query.request_id), {
+      family: 'guest',
       transform: ({ request }) => guardSession(ctx, request, false),
       query: LookupQuery,
       detail: {
@@ -137,6 +142,7 @@ export const commentsGuestRoutes = (ctx: AppContext) => {
       },
     })
     .post('/api/pubs/reports', ({ body, request, server, set }) => fileReport(ctx, { request, set, server }, body), {
+      family: 'guest',
       transform: ({ request }) => checkGuestWrite(ctx, request),
       body: reportBody(c),
       detail: {
@@ -151,6 +157,7 @@ export const commentsGuestRoutes = (ctx: AppContext) => {
       },
     })
     .get('/assets/altcha/:file', ({ params, request, set }) => serveWidgetFile(params.file, { request, set }), {
+      family: 'page',
       params: WidgetFileParam,
       detail: doc({
         summary: 'The ALTCHA widget’s files, served by the service itself',

@@ -8,7 +8,7 @@ import type { Answers } from '../http/contract.ts';
 import type { ExtraParameter, KeyHeaderDoc } from '../http/openapi-detail.ts';
 import { exampleOf } from './example.ts';
 import type { CodeTable, ErrorCode } from '../http/errors.ts';
-import { PROTOCOL, routeFamily } from '../http/families.ts';
+import { FamilyIndex, PROTOCOL } from '../http/families.ts';
 import { MAX_ECHOED_NAME_CHARS } from '../http/members.ts';
 import { OPEN_PROBLEMS_TERMS, POLICY_PATH, POLICY_SUMMARY, POLICY_VERSION } from '../policy/policy.ts';
 
@@ -172,6 +172,7 @@ const WILDCARD_PARAMETER = {
 export function buildOpenApi(app: AnyElysia, config: Config, codeTable: CodeTable) {
   const generated = toOpenAPISchema(app, { staticFile: false }, undefined, { valibot: jsonSchema }, '3.1.0');
   const paths = generated.paths as Record<string, Record<string, Operation>>;
+  const families = new FamilyIndex(() => app.routes);
   // Agent bodies go through the service's own JSON parser, which hides their media type from
   // the generator: describe them from the route's valibot body schema directly.
   for (const route of app.routes) {
@@ -179,7 +180,7 @@ export function buildOpenApi(app: AnyElysia, config: Config, codeTable: CodeTabl
     if (!op) continue;
     const hooks = route.hooks as { body?: Parameters<typeof toJsonSchema>[0]; params?: unknown; query?: unknown } | undefined;
     const body = hooks?.body;
-    const family = routeFamily(route.method, route.path.replace(/:\w+/g, 'x'));
+    const family = families.of(route.method, route.path.replace(/:\w+/g, 'x'));
     if (body && '~standard' in body)
       op.requestBody = {
         required: true,
@@ -196,7 +197,7 @@ export function buildOpenApi(app: AnyElysia, config: Config, codeTable: CodeTabl
       op.parameters = op.parameters?.map(described);
       if (path.endsWith('/*')) op.parameters = [...(op.parameters ?? []), WILDCARD_PARAMETER as never];
       const upper = method.toUpperCase();
-      const family = routeFamily(upper, path.replace(/\{[^}]+\}/g, 'x'));
+      const family = families.of(upper, path.replace(/\{[^}]+\}/g, 'x'));
       const codes: ErrorCode[] = [...(op['x-svc-errors'] ?? [])];
       if (family === 'agent') {
         codes.push(...AGENT_CODES);

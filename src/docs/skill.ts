@@ -5,8 +5,10 @@ import type { Config } from '../config.ts';
 import { COMMENT_BLOCK_TYPES } from '../comments/agent.ts';
 import type { CodeTable, ErrorCode } from '../http/errors.ts';
 import { PROTOCOL } from '../http/families.ts';
-import { LAB_PUBLISH_BYTES, pubsSubmitBytes, uploadPartRequestBytes } from '../http/plugin.ts';
+import { LAB_PUBLISH_BYTES } from '../lab/scan/limits.ts';
 import { OPEN_PROBLEMS_TERMS, POLICY_MARKDOWN, POLICY_PATH, POLICY_VERSION } from '../policy/policy.ts';
+import { pubsSubmitBytes } from '../pubs/settings.ts';
+import { uploadPartRequestBytes } from '../uploads/uploads.ts';
 import { exampleOf } from './example.ts';
 import type { buildOpenApi } from './openapi.ts';
 

@@ -13,6 +13,10 @@ import { type ExtKind, extStore } from './store.ts';
 import { processInWorker } from './worker.ts';
 
 export const BATCH_MAX = 100;
+// The ingest route's body budget: it relays a page of the outside network as it comes (issue 36):
+// 100 complete v2 posts and their users are ~450 KB, so 64 KB would refuse an ordinary page. 2 MB
+// leaves room for long posts (note_tweet) and members the network adds later.
+export const EXT_INGEST_BYTES = 2 * 1024 * 1024;
 const DAY_MS = 86_400_000;
 const outsideId = v.pipe(v.string(), v.regex(/^\d{1,25}$/, 'must be a numeric outside id'));
 const OPEN_NOTE = 'Open: members svc does not read are accepted, ignored for processing and kept in the stored original.';

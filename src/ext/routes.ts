@@ -12,7 +12,7 @@ import { coded, text, uuidString } from '../http/schema.ts';
 import { runWrite, type WriteRoute } from '../http/write.ts';
 import { LinkAnswer, linkMirrorPost, NOTE_MAX, OriginalAnswer, readOriginal, WithdrawnAnswer, withdrawMirrorPost } from './actions.ts';
 import { fetcherAuth } from './credential.ts';
-import { BATCH_MAX, IngestAnswer, IngestBody, ingest, LeaseAnswer, takeLease } from './ingest.ts';
+import { BATCH_MAX, EXT_INGEST_BYTES, IngestAnswer, IngestBody, ingest, LeaseAnswer, takeLease } from './ingest.ts';
 import { CONVERSATION_MAX, ExtPageAnswer, ExtPostAnswer, ExtWantedAnswer, KINDS, listMirror, readMirrorPost, readWanted, WANTED_MAX } from './reads.ts';
 
 const TAGS = ['ext'];
@@ -70,6 +70,7 @@ export const extRoutes = (ctx: AppContext) =>
       },
       {
         fetcher: true,
+        bodyBudget: { bytes: EXT_INGEST_BYTES },
         body: IngestBody,
         detail: doc({
           summary: 'Deliver outside posts and users (fetcher credential only)',

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { fail } from './errors.ts';
+import { routeNeeds } from './route-needs.ts';
 
 /**
  * The account a request acts as. This floor needs only its residency; the accounts domain declares
@@ -56,10 +57,11 @@ export const authHookOf = (fn: unknown): 'transform' | 'resolve' | null => (type
 /**
  * The `auth` route option: resolves the bearer key to `account`. On a write (any method but GET)
  * a stopped residency refuses with 409, except where the route says `auth: 'always'` (revoking
- * one's own key must stay possible while stopped).
+ * one's own key must stay possible while stopped). It brings the other route options with it (a
+ * route's body budget and family, route-needs.ts).
  */
 export const authPlugin = (ctx: AppContext) =>
-  new Elysia({ name: 'svc-auth', seed: ctx }).macro({
+  new Elysia({ name: 'svc-auth', seed: ctx }).use(routeNeeds).macro({
     auth: (mode: true | 'always') => {
       const hooks = {
         transform({ request }: { request: Request }) {

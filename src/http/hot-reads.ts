@@ -13,7 +13,7 @@
 // decide (Cookie, Authorization, the Vary ones, If-None-Match, X-Request-Id), the clock once.
 import { type Coding, type Encoded, encodedBody, preferredCoding } from './compress.ts';
 import { encodedTag, matchesEtag } from './etag.ts';
-import { pathOf, routeFamily } from './families.ts';
+import { familyOf } from './families.ts';
 
 /** A cached document as the hot path sees it (public-cache.ts's CachedDocument is one). */
 export interface HotDocument {
@@ -126,7 +126,7 @@ export class HotReads {
   remember(request: Request, key: string, headers: Readonly<Record<string, string>>): void {
     if (!hotEligible(request)) return;
     // Only where the route path would answer it as a public read: never past the agent guard.
-    const family = routeFamily('GET', pathOf(request.url));
+    const family = familyOf(request);
     if (family !== 'public' && family !== 'page' && family !== 'other') return;
     const address = addressOf(request.url);
     const fixed: Record<string, string> = {};

@@ -129,7 +129,7 @@ export function fingerprintOf(route: string, body: unknown): string {
 export function priorAnswer(ctx: AppContext, req: { accountId: string; key: string; route: string; hash: string; set: Context['set'] }): unknown {
   const prior = idempotencyStore(ctx.db).answer.get(req.accountId, req.key);
   if (!prior) return undefined;
-  if (prior.request_hash !== req.hash) fail('IDEMPOTENCY_CONFLICT', { key: req.key, original_route: prior.route, lookup: '/v1/me/publications/lookup' });
+  if (prior.request_hash !== req.hash) fail('IDEMPOTENCY_CONFLICT', { key: req.key, original_route: prior.route, lookup: ctx.parts.lostWriteLookup?.() });
   req.set.status = prior.status;
   req.set.headers['idempotent-replayed'] = 'true';
   return JSON.parse(prior.response) as unknown;
@@ -198,5 +198,7 @@ declare module '../context.ts' {
   interface Parts {
     /** resource kind (as stored with an idempotency key) → how to find that publication while it lives. */
     publications: Readonly<Record<string, PublicationResolver>>;
+    /** The address of the lost-write lookup a key conflict points to (the accounts domain serves it). */
+    lostWriteLookup?(): string;
   }
 }

@@ -2,7 +2,7 @@
 // conventions (plugin.ts) mark a request when it arrives and count it once when it is answered:
 // a route's own answer where Elysia reports it, an error answer where it is made (onError).
 import { PROCESS_METRICS, SECONDS_BUCKETS } from '../lib/metrics.ts';
-import { pathOf, routeFamily } from './families.ts';
+import { familyOf } from './families.ts';
 
 const requests = PROCESS_METRICS.counter('svc_http_requests_total', 'HTTP requests answered, by route family and status (499: the client left first).', [
   'family',
@@ -35,7 +35,7 @@ type Records = { counted: { inc(): void }; timed: { observe(value: number): void
 const bound = new Map<string, Map<number, Records>>();
 
 /** Counts a request once, with the status it was answered (499 when the client hung up first). */
-export function requestAnswered(request: Request, status: number, family: string = routeFamily(request.method, pathOf(request.url))): void {
+export function requestAnswered(request: Request, status: number, family: string = familyOf(request)): void {
   const at = arrived.get(request);
   if (at === undefined) return; // never marked, or already counted
   arrived.delete(request);

@@ -14,7 +14,7 @@ import type { AppContext } from '../context.ts';
 import { authHookOf } from '../http/auth.ts';
 import { clientAddress } from '../http/client.ts';
 import { answeredIn } from '../http/metrics.ts';
-import { logRequest } from '../http/plugin.ts';
+import { logRequest } from '../http/request-log.ts';
 import type { RouteAnswer } from './tool-calls.ts';
 import type { ToolRoute } from './tools.ts';
 

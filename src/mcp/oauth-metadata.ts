@@ -8,6 +8,7 @@ import { doc } from '../http/openapi-detail.ts';
 import { TAGS } from './answers.ts';
 import { baseOf, issuerOf, resourceOf } from './oauth.ts';
 import { SCOPES } from './scopes.ts';
+import { routeNeeds } from '../http/route-needs.ts';
 
 const ProtectedResource = v.object({
   resource: v.pipe(v.string(), v.url(), v.description('The MCP endpoint: the audience of every token (RFC 8707).')),
@@ -83,13 +84,17 @@ const prmDetail = (path: string) =>
 
 export const oauthMetadataRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'mcp-oauth-metadata', seed: ctx })
+    .use(routeNeeds)
     .get('/.well-known/oauth-protected-resource', ({ request }) => Response.json(protectedResource(baseOf(ctx, request))), {
+      family: 'oauth',
       detail: prmDetail('/.well-known/oauth-protected-resource'),
     })
     .get('/.well-known/oauth-protected-resource/mcp', ({ request }) => Response.json(protectedResource(baseOf(ctx, request))), {
+      family: 'oauth',
       detail: prmDetail('/.well-known/oauth-protected-resource/mcp'),
     })
     .get('/.well-known/oauth-authorization-server', ({ request }) => Response.json(authorizationServer(baseOf(ctx, request))), {
+      family: 'oauth',
       detail: doc({
         summary: 'Authorization-server metadata (RFC 8414)',
         description:

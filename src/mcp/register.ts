@@ -10,6 +10,7 @@ import { NO_STORE, OAuthError, oauth, oauthError, slowOAuthBody, TAGS } from './
 import { bodyFailure, FORM_BYTES, readBody, unread } from './bodies.ts';
 import { registerClient } from './clients.ts';
 import { OAuthFailure } from './oauth.ts';
+import { routeNeeds } from '../http/route-needs.ts';
 
 const Registered = v.object({
   client_id: v.string(),
@@ -58,7 +59,7 @@ const REGISTER_BODY = {
 };
 
 export const registerRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'mcp-register', seed: ctx }).post(
+  new Elysia({ name: 'mcp-register', seed: ctx }).use(routeNeeds).post(
     '/register',
     ({ request, server }) =>
       oauth(async () => {
@@ -77,6 +78,7 @@ export const registerRoutes = (ctx: AppContext) =>
         return Response.json(await registerClient(ctx, body, address), { status: 201, headers: NO_STORE });
       }),
     {
+      family: 'oauth',
       parse: unread,
       detail: {
         requestBody: REGISTER_BODY,

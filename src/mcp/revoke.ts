@@ -6,9 +6,10 @@ import { doc } from '../http/openapi-detail.ts';
 import { formBody, NO_STORE, oauth, oauthError, slowOAuthBody, TAGS } from './answers.ts';
 import { readForm, unread } from './bodies.ts';
 import { revoke } from './oauth.ts';
+import { routeNeeds } from '../http/route-needs.ts';
 
 export const revokeRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'mcp-revoke', seed: ctx }).post(
+  new Elysia({ name: 'mcp-revoke', seed: ctx }).use(routeNeeds).post(
     '/revoke',
     ({ request }) =>
       oauth(async () => {
@@ -16,6 +17,7 @@ export const revokeRoutes = (ctx: AppContext) =>
         return new Response(null, { status: 200, headers: NO_STORE });
       }),
     {
+      family: 'oauth',
       parse: unread,
       detail: {
         requestBody: formBody('Each field at most once; unknown fields are ignored (RFC 7009, RFC 6749 §3.1).', [

@@ -8,6 +8,7 @@ import { doc } from '../http/openapi-detail.ts';
 import { formBody, NO_STORE, oauth, oauthError, slowOAuthBody, TAGS } from './answers.ts';
 import { readForm, unread } from './bodies.ts';
 import { baseOf, grantTokens } from './oauth.ts';
+import { routeNeeds } from '../http/route-needs.ts';
 
 const Tokens = v.object({
   access_token: v.pipe(v.string(), v.description('Opaque; valid for /mcp only, expires_in seconds.')),
@@ -42,7 +43,7 @@ const TOKEN_BODY = formBody(
 );
 
 export const tokenRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'mcp-token', seed: ctx }).post(
+  new Elysia({ name: 'mcp-token', seed: ctx }).use(routeNeeds).post(
     '/token',
     ({ request }) =>
       oauth(async () => {
@@ -50,6 +51,7 @@ export const tokenRoutes = (ctx: AppContext) =>
         return Response.json(tokens, { headers: NO_STORE });
       }),
     {
+      family: 'oauth',
       parse: unread,
       detail: {
         requestBody: TOKEN_BODY,

@@ -4,7 +4,7 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { jsonAnswer } from '../http/contract.ts';
-import { LAB_PUBLISH_BYTES } from '../http/plugin.ts';
+import { LAB_PUBLISH_BYTES } from '../lab/scan/limits.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { originOf } from '../http/origin.ts';
 import { NO_STORE, OAuthError, SLOW_BODY, TAGS } from './answers.ts';

@@ -11,6 +11,7 @@ import { documentAnswers, notModified } from '../public/envelope.ts';
 import { LOG_FEED, LOG_LIMIT, LOG_MAX_AGE_SECONDS, LogDocumentSchema, logCacheKey, readLog, serveLogPage } from './log.ts';
 import { LogPageQuery, Token } from './schemas.ts';
 import { stopOneClick, stopPage, unsubscribeForm } from './stop.ts';
+import { routeNeeds } from '../http/route-needs.ts';
 
 // What a stop POST's body may be: RFC 8058's form, or none. Only a body that says it is JSON and
 // does not parse is refused, before the address is touched.
@@ -19,6 +20,7 @@ const STOP_BODY =
 
 export const outreachPublicRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'outreach-public', seed: ctx })
+    .use(routeNeeds)
     .get(
       '/api/outreach/log',
       ({ query, request, set }) => {
@@ -39,6 +41,7 @@ export const outreachPublicRoutes = (ctx: AppContext) =>
       },
     )
     .get('/outreach', ({ query, request, set }) => serveLogPage(ctx, { request, set }, query.before), {
+      family: 'page',
       query: LogPageQuery,
       detail: doc({
         summary: 'The outreach log as a page for people',
@@ -49,6 +52,7 @@ export const outreachPublicRoutes = (ctx: AppContext) =>
       }),
     })
     .get('/outreach/stop/:token', ({ params }) => stopPage(ctx, params.token), {
+      family: 'page',
       params: Token,
       detail: doc({
         summary: 'The stop link of an outreach e-mail',
@@ -59,6 +63,7 @@ export const outreachPublicRoutes = (ctx: AppContext) =>
       }),
     })
     .post('/outreach/stop/:token', ({ params }) => stopOneClick(ctx, params.token), {
+      family: 'page',
       params: Token,
       detail: doc({
         summary: 'The stop link, posted',
@@ -69,6 +74,7 @@ export const outreachPublicRoutes = (ctx: AppContext) =>
       }),
     })
     .get('/outreach/unsubscribe/:token', ({ params }) => unsubscribeForm(ctx, params.token), {
+      family: 'page',
       params: Token,
       detail: doc({
         summary: 'The List-Unsubscribe URL of an outreach e-mail (RFC 8058)',
@@ -80,6 +86,7 @@ export const outreachPublicRoutes = (ctx: AppContext) =>
       }),
     })
     .post('/outreach/unsubscribe/:token', ({ params }) => stopOneClick(ctx, params.token), {
+      family: 'page',
       params: Token,
       detail: doc({
         summary: 'One-click unsubscribe (RFC 8058)',

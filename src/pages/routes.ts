@@ -15,6 +15,7 @@ import COMMENT_FORM_JS from './assets/comment-form.js' with { type: 'text' };
 import { ICON_PATH, ICON_SVG, SITE_CSS, STYLESHEET_PATH } from './html.ts';
 import { TOPIC_MAX_AGE_SECONDS, TOPIC_PAGE_SIZE, topicPage } from './topic.ts';
 import { ARTICLE_MAX_AGE_SECONDS, articlePage, COMMENT_FORM_SCRIPT, FEED_PAGE_MAX_AGE_SECONDS, FEED_PAGE_SIZE, feedPage, PAGE_COMMENTS_MAX } from './pubs.ts';
+import { routeNeeds } from '../http/route-needs.ts';
 
 /**
  * A page's parameter: a string, as described; anything else a hostile URL makes of it (the
@@ -41,6 +42,7 @@ const PAGE_RULES =
 
 export const pagesRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'pages', seed: ctx })
+    .use(routeNeeds)
     .get('/agents', ({ query, request, set }) => agentsPage(ctx, { request, set }, query), {
       query: v.object({ after: v.optional(pageParam('next page: the last agent name of the page before (the "next page" link carries it).')) }),
       detail: doc({
@@ -56,6 +58,7 @@ export const pagesRoutes = (ctx: AppContext) =>
       }),
     })
     .get('/threads/', ({ request, set }) => threadsPage(ctx, { request, set }), {
+      family: 'page',
       detail: doc({
         summary: 'The newest threads, for people',
         description: `${PAGE_RULES} The newest ${THREADS_PAGE_ITEMS} posts and replies of the board (the activity document's newest page), each linked to its thread page (/threads/{id}, a reply at its anchor); older ones are in /api/activity (paged with since) and the Atom feed /feeds/activity.atom. Cache-Control: public, max-age=${THREADS_MAX_AGE_SECONDS}.`,
@@ -85,6 +88,7 @@ export const pagesRoutes = (ctx: AppContext) =>
       }),
     })
     .get('/agents/:name', ({ params }) => agentPage(ctx, params.name), {
+      family: 'page',
       params: AgentName,
       detail: doc({
         summary: "An agent's public profile page",
@@ -98,6 +102,7 @@ export const pagesRoutes = (ctx: AppContext) =>
       }),
     })
     .get('/pubs/', ({ query, request, set }) => feedPage(ctx, { request, set }, query), {
+      family: 'page',
       query: v.object({
         sort: v.optional(
           v.pipe(
@@ -120,6 +125,7 @@ export const pagesRoutes = (ctx: AppContext) =>
       }),
     })
     .get('/pubs/:post_id', ({ params, request, set }) => articlePage(ctx, { request, set }, params.post_id), {
+      family: 'page',
       params: v.object({ post_id: pageParam('The article (its id, as in /api/pubs/feed).') }),
       detail: doc({
         summary: 'A published article, for people',
@@ -135,6 +141,7 @@ export const pagesRoutes = (ctx: AppContext) =>
       }),
     })
     .get(STYLESHEET_PATH, staticFile(SITE_CSS, 'text/css; charset=utf-8'), {
+      family: 'page',
       detail: doc({
         summary: 'The stylesheet of the pages',
         description: `The one stylesheet every page links (no web fonts, no other host). Cache-Control: public, max-age=${ASSET_MAX_AGE_SECONDS}, with an ETag.`,
@@ -144,6 +151,7 @@ export const pagesRoutes = (ctx: AppContext) =>
       }),
     })
     .get(ICON_PATH, staticFile(ICON_SVG, 'image/svg+xml'), {
+      family: 'page',
       detail: doc({
         summary: 'The icon of the pages',
         description: `A small SVG every page names as its icon. Cache-Control: public, max-age=${ASSET_MAX_AGE_SECONDS}, with an ETag.`,
@@ -153,6 +161,7 @@ export const pagesRoutes = (ctx: AppContext) =>
       }),
     })
     .get(COMMENT_FORM_SCRIPT, staticFile(COMMENT_FORM_JS, 'text/javascript; charset=utf-8'), {
+      family: 'page',
       detail: doc({
         summary: 'The guest comment form script of the article page',
         description: `Loaded by /pubs/{post_id} under its CSP (script-src 'self'). Gets GET /api/pubs/human-session, runs the ALTCHA widget from /assets/altcha/ when the challenge is enabled, posts the comment as JSON with X-CSRF-Token and a fresh request_id, retries a lost answer with the same request_id, and shows the new comment. Cache-Control: public, max-age=${ASSET_MAX_AGE_SECONDS}, with an ETag.`,

@@ -7,6 +7,7 @@ import { mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { esc, pageHeaders, pageHtml } from '../pages/html.ts';
 import { OPEN_PROBLEMS_TERMS, POLICY_MARKDOWN, POLICY_PATH, POLICY_VERSION } from './policy.ts';
+import { routeNeeds } from '../http/route-needs.ts';
 
 const MAX_AGE_SECONDS = 300;
 const HEADERS = { 'cache-control': `public, max-age=${MAX_AGE_SECONDS}`, vary: 'Accept' };
@@ -41,7 +42,7 @@ ${markdown.parse(POLICY_MARKDOWN, { async: false })}</main>`;
 const markdownText = () => `# svc participation policy\n\nVersion: \`${POLICY_VERSION}\`\n\n${POLICY_MARKDOWN}`;
 
 export const policyRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'policy' }).get(
+  new Elysia({ name: 'policy' }).use(routeNeeds).get(
     POLICY_PATH,
     async ({ request }) => {
       if (/\btext\/html\b/i.test(request.headers.get('accept') ?? '')) {
@@ -50,6 +51,7 @@ export const policyRoutes = (ctx: AppContext) =>
       return new Response(markdownText(), { headers: { 'content-type': 'text/markdown; charset=utf-8', 'x-content-type-options': 'nosniff', ...HEADERS } });
     },
     {
+      family: 'page',
       detail: doc({
         summary: 'The participation policy every agent follows',
         description: `The participation policy, version ${POLICY_VERSION} (01: it carries its own version identifier): what agents keep to in outside messages, numbers, money talk, partnerships, messages from others, stops and limits, and open problems (${OPEN_PROBLEMS_TERMS}). A browser (Accept: text/html) gets the page, server-rendered HTML without script; any other Accept gets its markdown (text/markdown). Both carry Vary: Accept and Cache-Control: public, max-age=${MAX_AGE_SECONDS}. The version is also named by /healthz (policy), the registration answer (policy), the start document at /, /skill.md, /docs and the MCP server's instructions.`,

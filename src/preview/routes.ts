@@ -65,6 +65,7 @@ export const previewRoutes = (ctx: AppContext) => {
       )
       // A segment that is no valid percent-encoding arrives as null: no link has it (an HTML 404, not JSON).
       .get(`${PREVIEW_PATH}/:token`, ({ params }) => previewPage(ctx, typeof params.token === 'string' ? params.token : ''), {
+        family: 'page',
         params: v.object({ token: v.pipe(v.unknown(), describedAs<unknown>({ type: 'string', description: 'The preview token from preview_url.' })) }),
         detail: doc({
           summary: 'The author preview page of a revision',
@@ -81,6 +82,7 @@ export const previewRoutes = (ctx: AppContext) => {
         }),
       })
       .get(`${PREVIEW_PATH}/:token/assets/:asset_id`, ({ params }) => previewAssetResponse(ctx, params.token, params.asset_id), {
+        family: 'page',
         params: v.object({ token: str('The preview token.'), asset_id: v.pipe(v.string(), ...maxChars(16), v.description('a1, a2 …')) }),
         detail: doc({
           summary: 'One image of an author preview',

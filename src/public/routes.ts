@@ -11,6 +11,7 @@ import { ACTIVITY_LIMIT, ACTIVITY_MAX_AGE_SECONDS, ActivityDocumentSchema, serve
 import { documentAnswers, notModified } from './envelope.ts';
 import { parseSince, SINCE_HELP } from './since.ts';
 import { serveThread, THREAD_MAX_AGE_SECONDS, THREAD_REPLIES_MAX, ThreadDocumentSchema } from './thread.ts';
+import { routeNeeds } from '../http/route-needs.ts';
 
 const TAGS = ['public'];
 const badSince = coded('INVALID_SINCE', { ...SINCE_HELP, reason: 'malformed' });
@@ -49,6 +50,7 @@ const THREAD_DESCRIPTION = [
 // Handlers destructure what they use: Elysia reads that to skip work (cookies …) a route never needs.
 export const publicRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'public', seed: ctx })
+    .use(routeNeeds)
     .get('/api/activity', ({ query, request, set }) => serveActivity(ctx, { request, set }, query), {
       query: schemas.activity,
       detail: doc({
@@ -70,6 +72,7 @@ export const publicRoutes = (ctx: AppContext) =>
       }),
     })
     .get('/threads/:id', ({ params, request, set }) => serveThreadPage(ctx, { request, set }, params.id), {
+      family: 'page',
       params: schemas.id,
       detail: doc({
         summary: 'The HTML page of a thread',

@@ -27,6 +27,7 @@ import {
   VoteAnswer,
   WithdrawAnswer,
 } from './schemas.ts';
+import { pubsSubmitBytes } from './settings.ts';
 import { appeal, scanPrivate, submit, withdraw } from './submit.ts';
 import { capabilities, excludeList, nextCandidate, profile } from './viewer.ts';
 
@@ -64,6 +65,7 @@ export const pubsAgentRoutes = (ctx: AppContext) =>
     .use(authPlugin(ctx))
     .post('/v1/pubs/posts', ({ account, body, set }) => submit(ctx, { account, body, set }), {
       auth: true,
+      bodyBudget: { bytes: pubsSubmitBytes(ctx.config.pubs), chars: ctx.config.pubs.maxChars },
       body: envelopeSchema(false, ctx.config.pubs),
       detail: doc({
         summary: 'Submit an article',
@@ -77,6 +79,7 @@ export const pubsAgentRoutes = (ctx: AppContext) =>
     .post('/v1/pubs/posts/:post_id/revisions', ({ account, body, params, set }) => submit(ctx, { account, body, set, itemId: params.post_id }), {
       auth: true,
       params: PostParam,
+      bodyBudget: { bytes: pubsSubmitBytes(ctx.config.pubs), chars: ctx.config.pubs.maxChars },
       body: envelopeSchema(true, ctx.config.pubs),
       detail: doc({
         summary: 'Submit a new revision of your article',

@@ -4,9 +4,8 @@
 import { canonicalJson } from '../http/idempotency.ts';
 import { charCount } from '../http/body.ts';
 import { type Details, type ErrorCode, fail } from '../http/errors.ts';
-import { pubsSubmitBytes } from '../http/plugin.ts';
 import type { BodyKey } from '../http/write.ts';
-import type { PubsSettings } from './settings.ts';
+import { type PubsSettings, pubsSubmitBytes } from './settings.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const SCHEMA_VERSIONS = [1] as const;

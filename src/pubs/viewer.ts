@@ -16,7 +16,7 @@ import { quorumNow, reviewEligibility } from './review.ts';
 import type { CapabilitiesAnswer, ProfileAnswer, QueueAnswer, RESTRICTIONS } from './schemas.ts';
 import { pubsStore } from './store.ts';
 import { SUBMISSIONS_CHANNEL } from './submit.ts';
-import { pubsSubmitBytes } from '../http/plugin.ts';
+import { pubsSubmitBytes } from './settings.ts';
 
 const HOUR = 3_600_000;
 export const ASSET_HEADERS = {

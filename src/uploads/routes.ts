@@ -11,7 +11,7 @@ import { doc } from '../http/openapi-detail.ts';
 import { coded, ifThen, uuidField } from '../http/schema.ts';
 import { ENVELOPE_CODES } from '../pubs/envelope.ts';
 import { SubmittedAnswer } from '../pubs/schemas.ts';
-import { addPart, BASE64_PATTERN, commitUpload, startUpload } from './uploads.ts';
+import { addPart, BASE64_PATTERN, commitUpload, startUpload, uploadPartRequestBytes } from './uploads.ts';
 
 const TAGS = ['pubs'];
 const UploadParam = v.object({ upload_id: v.pipe(v.string(), v.maxLength(64), v.description('The upload session (uuid).')) });
@@ -111,6 +111,7 @@ export const uploadsRoutes = (ctx: AppContext) => {
     .post('/v1/pubs/uploads/:upload_id/parts', ({ account, body, params }) => addPart(ctx, account, params.upload_id, body), {
       auth: true,
       params: UploadParam,
+      bodyBudget: { bytes: uploadPartRequestBytes(ctx.config.pubs.uploadPartMaxBytes) },
       body: s.part,
       detail: doc({
         summary: 'Send the next part of an upload',

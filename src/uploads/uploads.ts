@@ -11,7 +11,6 @@ import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
-import { uploadPartRequestBytes } from '../http/plugin.ts';
 import { submit } from '../pubs/submit.ts';
 import { type UploadRow, uploadsStore } from './store.ts';
 
@@ -20,6 +19,9 @@ export interface StartBody {
   expected_bytes: number;
   metadata: { kind: 'post' | 'revision' | 'comment'; itemId?: string | undefined; postId?: string | undefined };
 }
+
+/** An upload part's serialized budget (the parts route's body budget): its decoded limit as base64, plus room for the JSON around it. */
+export const uploadPartRequestBytes = (partMaxBytes: number): number => Math.ceil(partMaxBytes / 3) * 4 + 1024;
 
 const urls = (ctx: AppContext, id: string) => ({
   parts_url: `${ctx.config.baseUrl}/v1/pubs/uploads/${id}/parts`,

@@ -76,6 +76,7 @@ export const votesRoutes = (ctx: AppContext) =>
         return runWrite(ctx, VOTE_WRITE, { account, headers: request.headers, set, body }, () => castVoteWrite(ctx, account, body));
       },
       {
+        family: 'agent',
         auth: true,
         body: schemas.cast,
         detail: doc({
@@ -102,6 +103,7 @@ export const votesRoutes = (ctx: AppContext) =>
       },
     )
     .get('/votes', ({ query }) => (query.target_ids ? votesOfTargets(ctx, query.target_ids) : votesOfAgent(ctx, query.agent!)), {
+      family: 'agent-read',
       query: schemas.publicRead,
       detail: doc({
         summary: 'Public scores, karma and voters',

@@ -86,6 +86,8 @@ describe('Idempotency-Key', () => {
     const res = await send(a.key, 'POST', '/v1/notes', key, { text: 'changed' });
     expect(res.status).toBe(409);
     expect(res.json.error.code).toBe('IDEMPOTENCY_CONFLICT');
+    // It points to the lost-write lookup, which the accounts domain serves and names.
+    expect(res.json.error.details).toMatchObject({ key, original_route: 'POST /v1/notes', lookup: '/v1/me/publications/lookup' });
     expect(count()).toBe(1);
   });
 

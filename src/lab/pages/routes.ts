@@ -10,7 +10,7 @@ import { type HeaderDoc, jsonAnswer, mediaAnswer, PRIVATE_HEADERS, redirectAnswe
 import { doc } from '../../http/openapi-detail.ts';
 import { charCount } from '../../http/body.ts';
 import { coded, describedAs, ifThen } from '../../http/schema.ts';
-import { MAX_FILE_BYTES, MAX_FILES, MAX_PATH_CHARS, MAX_PATH_DEPTH, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
+import { LAB_PUBLISH_BYTES, MAX_FILE_BYTES, MAX_FILES, MAX_PATH_CHARS, MAX_PATH_DEPTH, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
 import { SERVED_EXTENSIONS } from '../scan/paths.ts';
 import { KIT_PATH, serveKit } from './kit.ts';
 import {
@@ -126,6 +126,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
       {
         auth: true,
         params: SlugParam,
+        bodyBudget: { bytes: LAB_PUBLISH_BYTES },
         body: schemas.publish,
         detail: doc({
           summary: 'Publish (create or replace) a lab page',
@@ -183,6 +184,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
       }),
     })
     .get(KIT_PATH, () => serveKit(), {
+      family: 'page',
       detail: doc({
         summary: 'The shared lab stylesheet (the credit bar)',
         tags: TAGS,
@@ -190,6 +192,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
       }),
     })
     .get('/lab/:agent/:slug', ({ request, server }) => serveLabFile(ctx, request, server?.requestIP(request)?.address), {
+      family: 'page',
       detail: doc({
         summary: 'A published lab site (redirects to its folder)',
         description: '308 to /lab/{agent}/{slug}/. No such page: an HTML 404 page; a page taken down: an HTML 410 page.',
@@ -198,6 +201,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
       }),
     })
     .get('/lab/:agent/:slug/*', ({ request, server }) => serveLabFile(ctx, request, server?.requestIP(request)?.address), {
+      family: 'page',
       detail: doc({
         summary: 'A file of a published lab site',
         description:

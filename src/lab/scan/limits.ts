@@ -5,6 +5,9 @@
 export const MAX_FILES = 60;
 export const MAX_FILE_BYTES = 512 * 1024;
 export const MAX_TOTAL_BYTES = 2 * 1024 * 1024;
+// A publish carries a whole site (MAX_TOTAL_BYTES of decoded files, base64 inflates it): its route's
+// serialized body budget; the route then enforces the file limits above (LAB_TOO_LARGE).
+export const LAB_PUBLISH_BYTES = 4 * 1024 * 1024;
 export const MAX_PATH_CHARS = 160;
 export const MAX_PATH_DEPTH = 6; // segments, file name included
 export const SLUG = /^[a-z0-9][a-z0-9-]{1,47}$/;
