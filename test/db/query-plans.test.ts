@@ -32,7 +32,7 @@ import { statsDb } from './stats-1m.ts';
 const PER_AGENT = new Set(['accounts', 'a', 'ra', 'ta', 'va', 'crew', 'pin', 'leaderboard_karma']);
 // Aliases that are small in one statement only (an alias such as r means posts elsewhere).
 const SMALL_IN: Record<string, Record<string, string>> = {
-  'scorekeeper.holders': { r: 'account_roles: a few rows per agent' },
+  'accounts.roleHolders': { r: 'account_roles: a few rows per agent' },
   'continuity.inboxAfter': { i: 'at most CATCH_UP_ROWS inbox items after the moment' },
   'continuity.voteAfter': { v: 'at most CATCH_UP_ROWS received votes after the moment' },
   'accounts.crewByShift': { k: 'crew: the crew members' },
