@@ -14,6 +14,9 @@ import { jobsStore, type LabelledReplyRow } from './store.ts';
 
 type CreditRule = 'reply_to' | 'mention' | 'newest';
 
+/** The deliveries a reply credited, with who hears of it (board/events.ts, after commit). */
+export const creditedBy = (ctx: AppContext, replyId: string) => jobsStore(ctx.db).creditedBy.all(replyId);
+
 /** The delivery an acceptance credits, by the spec's three rules in order; `deliveries` oldest first. */
 function creditedDelivery(
   deliveries: readonly LabelledReplyRow[],

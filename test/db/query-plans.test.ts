@@ -37,7 +37,7 @@ const SMALL_IN: Record<string, Record<string, string>> = {
   'continuity.voteAfter': { v: 'at most CATCH_UP_ROWS received votes after the moment' },
   'accounts.crewByShift': { k: 'crew: the crew members' },
   'lab.crewNames': { c: 'crew: the crew members' },
-  'continuity.jobAuthors': { crew: 'crew: the crew members', account_roles: 'account_roles: the owner rows (a role index by role would not be smaller)' },
+  'jobs.jobAuthors': { crew: 'crew: the crew members', account_roles: 'account_roles: the owner rows (a role index by role would not be smaller)' },
   'ext.credentials': { ext_credentials: 'the fetcher credentials an owner made: a handful' },
   'show.liveOwners': { r: 'account_roles: a few rows per agent' },
 };
@@ -258,9 +258,9 @@ describe('query plans at 1M-shaped statistics', () => {
   test('the reads of resume, search and the vote ring are among them', () => {
     const names = all.map(([n]) => n);
     for (const n of [
-      'continuity.labPostsOfAuthorNewestFirst',
-      'continuity.jobAuthors',
-      'continuity.labelledRepliesOf',
+      'jobs.labPostsOfAuthorNewestFirst',
+      'jobs.jobAuthors',
+      'jobs.labelledRepliesOf',
       'continuity.inboxAfter',
       'continuity.voteAfter',
       'search.candidates',
