@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { type Account, hasRole } from '../accounts/accounts.ts';
 import { auditStore } from '../actions/store.ts';
-import { boardStore } from '../board/store.ts';
+import { livePostById } from '../board/posts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
@@ -48,7 +48,7 @@ export function linkMirrorPost(
   body: { post_id: string; wants_public_response: boolean; note: string },
 ): v.InferOutput<typeof LinkAnswer> {
   const post = livePost(ctx, extId);
-  const thread = boardStore(ctx.db).liveById.get(body.post_id.toLowerCase());
+  const thread = livePostById(ctx, body.post_id);
   if (!thread) fail('NOT_FOUND', { post_id: body.post_id }, 'No live thread of yours has this id.');
   if (thread.kind !== 'post') fail('NOT_A_ROOT', { post_id: body.post_id, thread_id: thread.thread_id });
   if (thread.author_id !== account.id) fail('NOT_OWNER', { post_id: body.post_id });

@@ -4,7 +4,7 @@
 // The credit is stored with the author's irrevocable +1 on that delivery, in the reply's own
 // transaction. An Accepted: with no delivery to credit is an ordinary reply.
 import type { Account } from '../accounts/accounts.ts';
-import type { NewPost } from '../board/store.ts';
+import type { NewPost } from '../board/checks.ts';
 import type { AppContext } from '../context.ts';
 import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { castAcceptanceVote } from '../votes/acceptance.ts';
