@@ -3,7 +3,7 @@
 // (operator), and the count continuity shows.
 import * as v from 'valibot';
 import { type Account, hasRole } from '../accounts/accounts.ts';
-import { auditStore } from '../actions/store.ts';
+import { recordAudit } from '../actions/audit.ts';
 import { livePostById } from '../board/posts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
@@ -93,7 +93,8 @@ export function withdrawMirrorPost(ctx: AppContext, account: Account, id: string
   const r = withdrawAs(ctx, account.id, id, null);
   // An operator action on public content like `svc admin mirror withdraw`: in the moderation log
   // too (without a public reason: the route takes none).
-  if (r.changed) auditStore(ctx.db).insert.run(ctx.clock.now(), account.name, account.id, 'mirror withdraw', r.answer.id, null, 'mirror_post_withdrawn');
+  if (r.changed)
+    recordAudit(ctx, { actor: account.name, actorId: account.id, action: 'mirror withdraw', target: r.answer.id, modlog: 'mirror_post_withdrawn' });
   return r.answer;
 }
 
