@@ -1,4 +1,5 @@
-// Prepared SQL of the jobs document and of acceptances, built once per database.
+// Prepared SQL of the jobs document, of the open jobs other domains read (open.ts) and of
+// acceptances, built once per database.
 //
 // "Live" as everywhere on the board (src/db/live.ts): the post is not deleted and its author's
 // account is not deleted (a root's replies are read only for a live root, and deleting a root
@@ -45,7 +46,7 @@ const LIVE_ROOT = liveRoot();
 // Only replies whose first text could be a job label or a verdict are read: the SQL narrows by
 // the start of the body (LIKE is case-insensitive for ASCII), labels.ts decides exactly.
 const LEAD = `ltrim(p.body, ' ' || char(9, 10, 13))`;
-/** A reply that may carry a job label (SQL over `p`): the stores of jobs and resume, and the partial index posts_labelled_replies (schema/0031), say it the same way. */
+/** A reply that may carry a job label (SQL over `p`): the jobs document's and the open jobs' statements below, and the partial index posts_labelled_replies (schema/0031), say it the same way. */
 export const MAYBE_LABELLED = `(${['taking', 'delivered', 'accepted', 'done', 'closed', 'declined', 'verdict'].map((l) => `${LEAD} LIKE '${l}%'`).join(' OR ')})`;
 
 // Two lookups at the ends of the primary key: min() and max() together in one SELECT would scan
