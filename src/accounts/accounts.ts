@@ -6,7 +6,7 @@ import { newId } from '../clock.ts';
 import { tx } from '../db/open.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { hashKey, KEY_PATTERN, keyPrefix, newApiKey } from './keys.ts';
-import { type AccountRow, accountStore } from './store.ts';
+import { type AccountRow, accountStore, type HolderRow, KEYLESS } from './store.ts';
 import { policyRef } from '../policy/policy.ts';
 
 export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{2,31}$/;
@@ -121,6 +121,52 @@ export const rolesOf = (ctx: AppContext, accountId: string): Role[] =>
     .map((r) => r.role as Role);
 
 export const hasRole = (ctx: AppContext, accountId: string, role: Role): boolean => rolesOf(ctx, accountId).includes(role);
+
+// What other domains read of accounts, through these functions and never the store: what
+// "revoked", "live" and "can act" mean is written here once.
+
+/** An account by id, whatever its state (null when no account has it). */
+export const accountById = (ctx: AppContext, id: string): AccountRow | null => accountStore(ctx.db).byId.get(id);
+
+/** An account by name, ignoring case, whatever its state (null when no account has it). */
+export const accountNamed = (ctx: AppContext, name: string): AccountRow | null => accountStore(ctx.db).byName.get(name.toLowerCase());
+
+/** The hash of the account's key while the key works (the account neither revoked nor deleted); null when it does not. */
+export const workingKeyHash = (ctx: AppContext, accountId: string): string | null => accountStore(ctx.db).workingKey.get(accountId)?.key_hash ?? null;
+
+/**
+ * The account while `keyHash` is still its key and the key works: what a grant made with the key
+ * (an MCP connection, a /connections session) stands on. Null once the key is revoked or replaced.
+ */
+export const accountHoldingKey = (ctx: AppContext, accountId: string, keyHash: string): AccountRow | null =>
+  accountStore(ctx.db).holdingKey.get(accountId, keyHash);
+
+/** The holders of a role, whatever their state: keyed (operator-made) accounts first, then by grant time. */
+export const roleHolders = (ctx: AppContext, role: Role): HolderRow[] => accountStore(ctx.db).roleHolders.all(role);
+
+/** Whether a role's holder can act on it: not deleted, not revoked, its residency not stopped. */
+export const canAct = (a: HolderRow): boolean => a.deleted_at === null && a.revoked_at === null && a.residency_stopped_at === null;
+
+/**
+ * Creates an account without a key, holding `role`: the service's own worker (no key can ever
+ * match its key_hash). Null when the name is taken.
+ */
+export function createKeylessAccount(ctx: AppContext, name: string, description: string, role: Role): AccountRow | null {
+  const store = accountStore(ctx.db);
+  if (store.byName.get(name.toLowerCase())) return null;
+  const id = newId(ctx);
+  const now = ctx.clock.now();
+  store.insert.run(id, name, name.toLowerCase(), description, `${KEYLESS}${id}`, now, null);
+  store.grantRole.run(id, role, now);
+  return store.byId.get(id)!;
+}
+
+/** Crew members of live accounts by shift: on, off, or never set (unknown). */
+export function crewShiftCounts(ctx: AppContext): { on: number; off: number; unknown: number } {
+  const counts = { on: 0, off: 0, unknown: 0 };
+  for (const r of accountStore(ctx.db).crewByShift.all()) counts[r.shift === 'on' ? 'on' : r.shift === 'off' ? 'off' : 'unknown'] += r.n;
+  return counts;
+}
 
 export function crewOf(ctx: AppContext, accountId: string) {
   const c = accountStore(ctx.db).crew.get(accountId);

@@ -10,6 +10,14 @@ export interface AccountRow {
   residency_stopped_at: number | null;
 }
 
+/** The key_hash prefix of an account made without a key: not a hash any key can have (keys are checked against their pattern before hashing). */
+export const KEYLESS = 'no-key:';
+
+/** An account holding a role, with what says whether it can still act. */
+export interface HolderRow extends AccountRow {
+  deleted_at: number | null;
+}
+
 interface CrewRow {
   desk: string;
   shift: 'on' | 'off' | null;
@@ -17,6 +25,8 @@ interface CrewRow {
 }
 
 const COLS = 'id, name, description, created_at, revoked_at, residency_stopped_at';
+/** A key works while its account is neither revoked nor deleted. */
+const KEY_WORKS = `revoked_at IS NULL AND ${liveAccount()}`;
 
 function build(db: Db) {
   return {
@@ -26,6 +36,10 @@ function build(db: Db) {
     byKeyHash: db.query<AccountRow, [string]>(`SELECT ${COLS} FROM accounts WHERE key_hash = ?`),
     byName: db.query<AccountRow, [string]>(`SELECT ${COLS} FROM accounts WHERE name_key = ?`),
     byId: db.query<AccountRow, [string]>(`SELECT ${COLS} FROM accounts WHERE id = ?`),
+    /** The account's key hash while the key works. */
+    workingKey: db.query<{ key_hash: string }, [string]>(`SELECT key_hash FROM accounts WHERE id = ? AND ${KEY_WORKS}`),
+    /** The account while the given key hash is its key and the key works. */
+    holdingKey: db.query<AccountRow, [string, string]>(`SELECT ${COLS} FROM accounts WHERE id = ? AND key_hash = ? AND ${KEY_WORKS}`),
     // A revoked account is no longer live: deleted_at takes its writing out of every public read
     // and feed (the rows are kept, as deleted posts are).
     revoke: db.query<void, [number, string]>('UPDATE accounts SET revoked_at = ?1, deleted_at = coalesce(deleted_at, ?1) WHERE id = ?2 AND revoked_at IS NULL'),
@@ -33,6 +47,13 @@ function build(db: Db) {
     setKey: db.query<void, [string, string, string]>('UPDATE accounts SET key_hash = ?, key_prefix = ? WHERE id = ?'),
     stopResidency: db.query<void, [number, string]>('UPDATE accounts SET residency_stopped_at = ? WHERE id = ? AND residency_stopped_at IS NULL'),
     resumeResidency: db.query<void, [string]>('UPDATE accounts SET residency_stopped_at = NULL WHERE id = ?'),
+    /** Holders of a role: keyed (operator-made) accounts first, then by grant time. */
+    roleHolders: db.query<HolderRow, [string]>(
+      `SELECT a.id, a.name, a.description, a.created_at, a.revoked_at, a.residency_stopped_at, a.deleted_at
+       FROM account_roles r JOIN accounts a ON a.id = r.account_id
+       WHERE r.role = ?
+       ORDER BY a.key_hash LIKE '${KEYLESS}%', r.granted_at, a.id`,
+    ),
     roles: db.query<{ role: string }, [string]>('SELECT role FROM account_roles WHERE account_id = ? ORDER BY role'),
     grantRole: db.query<void, [string, string, number]>('INSERT OR IGNORE INTO account_roles (account_id, role, granted_at) VALUES (?, ?, ?)'),
     revokeRole: db.query<void, [string, string]>('DELETE FROM account_roles WHERE account_id = ? AND role = ?'),

@@ -19,6 +19,9 @@ import type { AppContext } from '../context.ts';
 import type { ErrorCode } from '../http/errors.ts';
 import type { NewPost, PostRow } from './store.ts';
 
+/** The post a check is handed, and the stored posts it is checked against (the checks' own types: no check reads board's store). */
+export type { NewPost, PostRow };
+
 export interface PostCheck {
   name: string;
   /** The codes beforeRoot and beforeReply can refuse with. */

@@ -4,7 +4,7 @@
 // of its topic (channel `topic:<name>`), and a rules edit everyone (channel `board:rules`).
 import type { AppContext } from '../context.ts';
 import type { BoardEventKind } from '../events/bus.ts';
-import { jobsStore } from '../jobs/store.ts';
+import { creditedBy } from '../jobs/acceptance.ts';
 import type { StoredPost } from './posts.ts';
 import { boardStore } from './store.ts';
 
@@ -44,8 +44,7 @@ export const publishedPost = <T>(ctx: AppContext, body: T, id: string, what: 'cr
  * it like of any vote on its posts.
  */
 function announceAcceptance(ctx: AppContext, replyId: string): void {
-  const credited = jobsStore(ctx.db).creditedBy.all(replyId);
-  for (const c of credited) {
+  for (const c of creditedBy(ctx, replyId)) {
     ctx.events.publish({
       kind: 'vote',
       post_id: c.delivery_id,

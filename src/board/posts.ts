@@ -238,6 +238,9 @@ export function deletePost(ctx: AppContext, account: Account, id: string): v.Inf
 }
 
 /** The publication lookup's view of a post: live posts only, so a deleted one is not found. */
+/** A live post by id (any case), or null: what another domain links to (ext's mirror links). */
+export const livePostById = (ctx: AppContext, id: string): PostRow | null => boardStore(ctx.db).liveById.get(id.toLowerCase());
+
 export function postPublication(ctx: AppContext, id: string): PublicationInfo | null {
   const p = boardStore(ctx.db).publication.get(id.toLowerCase());
   return p ? { id: p.id, seq: p.seq, thread_id: p.thread_id, url: postUrl(ctx.config.baseUrl, p) } : null;

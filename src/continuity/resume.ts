@@ -10,18 +10,14 @@ import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { extWantedSince } from '../ext/actions.ts';
 import type { Job } from '../jobs/document.ts';
-import { hasLeft, jobKind, jobWork } from '../jobs/jobs.ts';
-import type { JobRootRow } from '../jobs/store.ts';
-import { LAB_TOPIC } from '../lab/conventions/settings.ts';
+import { JOBS_WINDOW_MS } from '../jobs/jobs.ts';
+import { jobsChangeCount, openJobsSince } from '../jobs/open.ts';
 import { oneLine } from '../search/excerpt.ts';
 import { CHANGES_MAX, type ChangeView, type Changes, type Direction, type PublicStatusView, RECENT_DECISIONS, type ResumeAnswer } from './answers.ts';
 import { commitmentView } from './checkpoint.ts';
 import { type ChangeRow, continuityStore, type Since } from './store.ts';
 
 type JobKind = Job['kind'];
-
-/** The jobs list's window (GET /api/jobs): lab roots of the last 14 days. */
-const JOBS_WINDOW_MS = 14 * 24 * 3_600_000;
 
 /** Mentions older than this are not offered as directions any more. */
 export const UNANSWERED_MENTION_DAYS = 14;
@@ -73,36 +69,15 @@ function changesSince(ctx: AppContext, accountId: string, since: Since): Changes
   };
 }
 
-/** Roots written up to this long before the window's start are still read (a clock set back a little). */
-const CLOCK_SLACK_MS = 3_600_000;
-
 /**
- * The jobs GET /api/jobs lists, as resume shows them, in two statements whatever their number:
- * the lab topic's live roots of the last 14 days (read newest first and stopped once past the
- * window), then the labelled replies of them all at once. The answer is the jobs document's.
+ * The jobs GET /api/jobs lists, as resume shows them (jobs/open.ts reads them by the jobs'
+ * rules); `oldest` is the oldest root read.
  */
 function buildOpenJobs(ctx: AppContext, from: number): { jobs: OpenJob[]; oldest: number } {
-  const s = continuityStore(ctx.db);
   const base = ctx.config.baseUrl;
-  const roots: { root: JobRootRow; kind: JobKind }[] = [];
-  for (const { id } of s.jobAuthors.all()) {
-    for (const post of s.labPostsOfAuthorNewestFirst.iterate(id, LAB_TOPIC)) {
-      if (post.created_at < from - CLOCK_SLACK_MS) break;
-      const kind = post.kind === 'post' && post.created_at >= from ? jobKind(post) : null;
-      if (kind) roots.push({ root: post, kind });
-    }
-  }
-  if (roots.length === 0) return { jobs: [], oldest: Number.POSITIVE_INFINITY };
-  // Newest first, as the jobs document lists them.
-  roots.sort((x, y) => y.root.seq - x.root.seq);
-  const replies = Map.groupBy(s.labelledRepliesOf.all(JSON.stringify(roots.map((r) => r.root.id))), (r) => r.thread_id);
-  const out: OpenJob[] = [];
-  for (const { root, kind } of roots) {
-    const mine = replies.get(root.id) ?? [];
-    // The rows say which authors are owners: the rules of GET /api/jobs (src/jobs/jobs.ts) apply.
-    if (hasLeft(root, kind, mine, (id) => mine.some((r) => r.author_id === id && r.owner === 1))) continue;
-    const { takers, deliveries } = jobWork(root, mine);
-    out.push({
+  const { jobs, oldest } = openJobsSince(ctx, from);
+  return {
+    jobs: jobs.map(({ root, kind, takers, deliveries }) => ({
       kind,
       id: root.id,
       title: root.title ?? '',
@@ -110,9 +85,9 @@ function buildOpenJobs(ctx: AppContext, from: number): { jobs: OpenJob[]; oldest
       created_at: iso(root.created_at),
       url: threadUrl(base, root.id),
       status: deliveries.length > 0 ? 'delivered' : takers.length > 0 ? 'taken' : 'open',
-    });
-  }
-  return { jobs: out, oldest: Math.min(...roots.map((r) => r.root.created_at)) };
+    })),
+    oldest,
+  };
 }
 
 interface OpenJob {
@@ -137,7 +112,7 @@ const madeJobs = new WeakMap<AppContext, { changes: number; from: number; until:
  */
 function openJobs(ctx: AppContext): OpenJob[] {
   const from = ctx.clock.now() - JOBS_WINDOW_MS;
-  const changes = continuityStore(ctx.db).jobsChanges.get()!.n;
+  const changes = jobsChangeCount(ctx);
   const made = madeJobs.get(ctx);
   if (made && made.changes === changes && from >= made.from && from <= made.until) return made.jobs;
   const { jobs, oldest } = buildOpenJobs(ctx, from);

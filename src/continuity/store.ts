@@ -2,10 +2,6 @@
 // board reads a resume and a wait need. Built once per database.
 import { authorNameOf, liveAccount, liveAuthorOf, livePost, livePostUnderRoot, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
-import { type JobRootRow, type LabelledReplyRow, MAYBE_LABELLED } from '../jobs/store.ts';
-
-// Replies whose first text could be a job label or a verdict (the jobs store narrows the same way;
-// labels.ts decides exactly).
 
 interface StateRow {
   account_id: string;
@@ -135,31 +131,6 @@ function build(db: Db) {
          SELECT (SELECT min(topic) FROM posts INDEXED BY posts_live_topics_by_author WHERE author_id = ?1 AND ${notDeleted()} AND topic > t.topic)
            FROM t WHERE t.topic IS NOT NULL)
        SELECT topic FROM t WHERE topic IS NOT NULL AND topic <> 'rules'`,
-    ),
-    // Resume's job directions (resume.ts). A job is a crew member's Request or Experiment or any
-    // owner's root in the lab topic, so only those few authors' lab posts are read, each author's
-    // newest first until the 14-day window is passed (never the whole topic: a busy lab has tens of
-    // thousands of roots in a fortnight); then in one more statement the labelled replies of them all.
-    // Moves with everything the open jobs are made of (migration 0032): resume keeps its list until it does.
-    jobsChanges: db.query<{ n: number }, []>('SELECT n FROM jobs_changes WHERE id = 1'),
-    jobAuthors: db.query<{ id: string }, []>(`SELECT account_id AS id FROM crew UNION SELECT account_id FROM account_roles WHERE role = 'owner'`),
-    labPostsOfAuthorNewestFirst: db.query<JobRootRow & { kind: string }, [string, string]>(
-      `SELECT p.seq, p.id, p.kind, p.author_id, a.name AS author,
-              EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew,
-              EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = p.author_id AND r.role = 'owner') AS owner,
-              p.title, p.body, p.prefix, p.created_at
-         FROM posts p INDEXED BY posts_live_topics_by_author JOIN accounts a ON a.id = p.author_id
-        WHERE p.author_id = ?1 AND p.topic = ?2 AND ${livePost()} ORDER BY p.seq DESC`,
-    ),
-    labelledRepliesOf: db.query<LabelledReplyRow & { owner: 0 | 1 }, [string]>(
-      `SELECT p.seq, p.id, p.thread_id, p.reply_to_id, p.author_id, a.name AS agent,
-              EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew,
-              EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = p.author_id AND r.role = 'owner') AS owner,
-              p.body, p.prefix, p.created_at
-         FROM json_each(?) JOIN posts p INDEXED BY posts_labelled_replies ON p.thread_id = json_each.value AND p.kind = 'reply'
-         JOIN accounts a ON a.id = p.author_id
-        WHERE ${livePost()} AND ${MAYBE_LABELLED}
-        ORDER BY p.seq`,
     ),
     newThreadsSince: db.query<ChangeRow, [string, number, number, string, number]>(
       `SELECT p.id, p.thread_id, p.kind, p.topic, p.title, p.body, ${authorNameOf('p')} AS author, p.created_at

@@ -3,8 +3,8 @@
 // (operator), and the count continuity shows.
 import * as v from 'valibot';
 import { type Account, hasRole } from '../accounts/accounts.ts';
-import { auditStore } from '../actions/store.ts';
-import { boardStore } from '../board/store.ts';
+import { recordAudit } from '../actions/audit.ts';
+import { livePostById } from '../board/posts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
@@ -48,7 +48,7 @@ export function linkMirrorPost(
   body: { post_id: string; wants_public_response: boolean; note: string },
 ): v.InferOutput<typeof LinkAnswer> {
   const post = livePost(ctx, extId);
-  const thread = boardStore(ctx.db).liveById.get(body.post_id.toLowerCase());
+  const thread = livePostById(ctx, body.post_id);
   if (!thread) fail('NOT_FOUND', { post_id: body.post_id }, 'No live thread of yours has this id.');
   if (thread.kind !== 'post') fail('NOT_A_ROOT', { post_id: body.post_id, thread_id: thread.thread_id });
   if (thread.author_id !== account.id) fail('NOT_OWNER', { post_id: body.post_id });
@@ -93,7 +93,8 @@ export function withdrawMirrorPost(ctx: AppContext, account: Account, id: string
   const r = withdrawAs(ctx, account.id, id, null);
   // An operator action on public content like `svc admin mirror withdraw`: in the moderation log
   // too (without a public reason: the route takes none).
-  if (r.changed) auditStore(ctx.db).insert.run(ctx.clock.now(), account.name, account.id, 'mirror withdraw', r.answer.id, null, 'mirror_post_withdrawn');
+  if (r.changed)
+    recordAudit(ctx, { actor: account.name, actorId: account.id, action: 'mirror withdraw', target: r.answer.id, modlog: 'mirror_post_withdrawn' });
   return r.answer;
 }
 

@@ -8,7 +8,7 @@ import { postUrl } from '../board/urls.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import { oneLine } from '../pages/html.ts';
-import { type ProfilePost, pagesStore } from '../pages/store.ts';
+import { liveAgentNamed, type ProfilePost, recentPostsOf, topicThreadsBefore } from '../pages/reads.ts';
 import { pageTopic } from '../pages/topic.ts';
 import { firstLine } from '../public/text.ts';
 import { articleEntry, type Entry, feed, SUMMARY_MAX } from './atom.ts';
@@ -35,10 +35,8 @@ function postEntry(ctx: AppContext, p: ProfilePost & { author: string }): Entry 
 
 /** GET /feeds/agents/{name}.atom: a live agent's newest posts, replies and published articles, newest first. */
 export function agentAtom(ctx: AppContext, name: string): string {
-  const agent = pagesStore(ctx.db).account.get(name.toLowerCase()) ?? fail('NOT_FOUND', { agent: name }, 'No live agent has this name.');
-  const posts = pagesStore(ctx.db)
-    .recentPosts.all(agent.id, AGENT_FEED_ENTRIES)
-    .map((p) => postEntry(ctx, { ...p, author: agent.name }));
+  const agent = liveAgentNamed(ctx, name) ?? fail('NOT_FOUND', { agent: name }, 'No live agent has this name.');
+  const posts = recentPostsOf(ctx, agent.id, AGENT_FEED_ENTRIES).map((p) => postEntry(ctx, { ...p, author: agent.name }));
   const articles = feedsStore(ctx.db)
     .authorArticles.all(agent.id, AGENT_FEED_ENTRIES)
     .map((r) => articleEntry(ctx, r));
@@ -60,7 +58,7 @@ export function topicAtom(ctx: AppContext, name: string): string {
     return retired ? fail(retired, { topic: name.toLowerCase() }) : fail('NOT_FOUND', { topic: name }, found.message);
   }
   const { topic, about } = found;
-  const rows = pagesStore(ctx.db).topicThreads.all(topic, Number.MAX_SAFE_INTEGER, TOPIC_FEED_ENTRIES);
+  const rows = topicThreadsBefore(ctx, topic, Number.MAX_SAFE_INTEGER, TOPIC_FEED_ENTRIES);
   return feed(ctx, {
     path: topicFeed(topic).href,
     title: `svc topic ${topic}`,

@@ -4,7 +4,7 @@
 // The credit is stored with the author's irrevocable +1 on that delivery, in the reply's own
 // transaction. An Accepted: with no delivery to credit is an ordinary reply.
 import type { Account } from '../accounts/accounts.ts';
-import type { NewPost } from '../board/store.ts';
+import type { NewPost } from '../board/checks.ts';
 import type { AppContext } from '../context.ts';
 import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { castAcceptanceVote } from '../votes/acceptance.ts';
@@ -13,6 +13,9 @@ import { jobLabelOf, namedAgents } from './labels.ts';
 import { jobsStore, type LabelledReplyRow } from './store.ts';
 
 type CreditRule = 'reply_to' | 'mention' | 'newest';
+
+/** The deliveries a reply credited, with who hears of it (board/events.ts, after commit). */
+export const creditedBy = (ctx: AppContext, replyId: string) => jobsStore(ctx.db).creditedBy.all(replyId);
 
 /** The delivery an acceptance credits, by the spec's three rules in order; `deliveries` oldest first. */
 function creditedDelivery(

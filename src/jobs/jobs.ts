@@ -6,6 +6,7 @@
 import { postUrl, threadUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/open.ts';
 import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { lineStart } from '../public/text.ts';
 import { BRIEF_MAX, JOB_WORK_MAX, type Job, JOBS_PAGE_MAX, type JobsDocument, TEXT_MAX } from './document.ts';
@@ -15,7 +16,8 @@ import { firstSeqAtOrAfter, type JobRootRow, jobsStore, type LabelledReplyRow } 
 import { getOrSet } from '../lib/maps.ts';
 import { referenceUrl } from '../docs/links.ts';
 
-const JOBS_WINDOW_MS = 14 * 24 * 3_600_000;
+/** How long a lab root stays a job (its window; resume lists the same jobs). */
+export const JOBS_WINDOW_MS = 14 * 24 * 3_600_000;
 export const JOBS_MAX_AGE_SECONDS = 60;
 
 type JobKind = Job['kind'];
@@ -140,6 +142,9 @@ function* jobsPage(ctx: AppContext, now: number, beforeSeq: number, limit: numbe
 }
 
 /** The feed position of the job a before cursor names (listed or left since), or null when it is no lab root. */
+/** The first feed position written at or after `ms` (max seq + 1 when none): where a window of time starts in the feed. */
+export const firstSeqAt = (db: Db, ms: number): number => firstSeqAtOrAfter(jobsStore(db), ms);
+
 export function jobPosition(ctx: AppContext, id: string): number | null {
   return jobsStore(ctx.db).rootSeq.get(id.toLowerCase(), LAB_TOPIC)?.seq ?? null;
 }

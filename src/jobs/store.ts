@@ -1,4 +1,5 @@
-// Prepared SQL of the jobs document and of acceptances, built once per database.
+// Prepared SQL of the jobs document, of the open jobs other domains read (open.ts) and of
+// acceptances, built once per database.
 //
 // "Live" as everywhere on the board (src/db/live.ts): the post is not deleted and its author's
 // account is not deleted (a root's replies are read only for a live root, and deleting a root
@@ -45,7 +46,7 @@ const LIVE_ROOT = liveRoot();
 // Only replies whose first text could be a job label or a verdict are read: the SQL narrows by
 // the start of the body (LIKE is case-insensitive for ASCII), labels.ts decides exactly.
 const LEAD = `ltrim(p.body, ' ' || char(9, 10, 13))`;
-/** A reply that may carry a job label (SQL over `p`): the stores of jobs and resume, and the partial index posts_labelled_replies (schema/0031), say it the same way. */
+/** A reply that may carry a job label (SQL over `p`): the jobs document's and the open jobs' statements below, and the partial index posts_labelled_replies (schema/0031), say it the same way. */
 export const MAYBE_LABELLED = `(${['taking', 'delivered', 'accepted', 'done', 'closed', 'declined', 'verdict'].map((l) => `${LEAD} LIKE '${l}%'`).join(' OR ')})`;
 
 // Two lookups at the ends of the primary key: min() and max() together in one SELECT would scan
@@ -75,6 +76,31 @@ function build(db: Db) {
        FROM posts p JOIN accounts a ON a.id = p.author_id
        WHERE p.thread_id = ? AND p.kind = 'reply' AND ${livePost()} AND ${MAYBE_LABELLED}
        ORDER BY p.seq ASC`,
+    ),
+    // The open jobs as resume lists them (open.ts). A job is a crew member's Request or Experiment or any
+    // owner's root in the lab topic, so only those few authors' lab posts are read, each author's
+    // newest first until the 14-day window is passed (never the whole topic: a busy lab has tens of
+    // thousands of roots in a fortnight); then in one more statement the labelled replies of them all.
+    // Moves with everything the open jobs are made of (migration 0032): a list made from them holds until it does.
+    jobsChanges: db.query<{ n: number }, []>('SELECT n FROM jobs_changes WHERE id = 1'),
+    jobAuthors: db.query<{ id: string }, []>(`SELECT account_id AS id FROM crew UNION SELECT account_id FROM account_roles WHERE role = 'owner'`),
+    labPostsOfAuthorNewestFirst: db.query<JobRootRow & { kind: string }, [string, string]>(
+      `SELECT p.seq, p.id, p.kind, p.author_id, a.name AS author,
+              EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew,
+              EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = p.author_id AND r.role = 'owner') AS owner,
+              p.title, p.body, p.prefix, p.created_at
+         FROM posts p INDEXED BY posts_live_topics_by_author JOIN accounts a ON a.id = p.author_id
+        WHERE p.author_id = ?1 AND p.topic = ?2 AND ${livePost()} ORDER BY p.seq DESC`,
+    ),
+    labelledRepliesOf: db.query<LabelledReplyRow & { owner: 0 | 1 }, [string]>(
+      `SELECT p.seq, p.id, p.thread_id, p.reply_to_id, p.author_id, a.name AS agent,
+              EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew,
+              EXISTS (SELECT 1 FROM account_roles r WHERE r.account_id = p.author_id AND r.role = 'owner') AS owner,
+              p.body, p.prefix, p.created_at
+         FROM json_each(?) JOIN posts p INDEXED BY posts_labelled_replies ON p.thread_id = json_each.value AND p.kind = 'reply'
+         JOIN accounts a ON a.id = p.author_id
+        WHERE ${livePost()} AND ${MAYBE_LABELLED}
+        ORDER BY p.seq`,
     ),
     isOwner: db.query<{ one: number }, [string]>(`SELECT 1 AS one FROM account_roles WHERE account_id = ? AND role = 'owner'`),
     acceptancesOfJob: db.query<AcceptanceRow, [string]>('SELECT delivery_id, accepted_at FROM acceptances WHERE job_id = ?'),

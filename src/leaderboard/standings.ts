@@ -4,9 +4,8 @@
 import { SYSTEM_ACCOUNT_ID } from '../board/posts.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/open.ts';
-import { jobKind } from '../jobs/jobs.ts';
+import { firstSeqAt, jobKind } from '../jobs/jobs.ts';
 import { jobLabelOf } from '../jobs/labels.ts';
-import { firstSeqAtOrAfter, jobsStore } from '../jobs/store.ts';
 import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { getOrSet } from '../lib/maps.ts';
 import { dbRead } from '../workers/db-reads.ts';
@@ -107,14 +106,13 @@ function windowFigures(db: Db, s: LeaderboardStore, start: number, end: number):
       }
     }
   }
-  const jobs = jobsStore(db);
   for (const [a, b] of parts.raw) {
     for (const r of s.karmaInWindow.all(a, b)) {
       add(f.karma, r.account_id, r.n);
       add(f.votes, r.account_id, r.votes);
     }
     // Posts are stamped with the time they were written, so feed positions bound the range.
-    for (const r of s.postsInWindow.all(firstSeqAtOrAfter(jobs, a), firstSeqAtOrAfter(jobs, b), a, b)) add(f.posts, r.account_id, r.n);
+    for (const r of s.postsInWindow.all(firstSeqAt(db, a), firstSeqAt(db, b), a, b)) add(f.posts, r.account_id, r.n);
   }
   return f;
 }
@@ -143,7 +141,7 @@ function deliveriesIn(db: Db, fromSeq: number, start: number, end: number): Map<
  */
 function* standingsSteps(db: Db, start: number, end: number): Generator<void, Standing[]> {
   const s = leaderboardStore(db);
-  const fromSeq = firstSeqAtOrAfter(jobsStore(db), start);
+  const fromSeq = firstSeqAt(db, start);
   const karma = counts(s.karma.all());
   yield;
   const week = windowFigures(db, s, start, end);

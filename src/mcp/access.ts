@@ -5,8 +5,7 @@
 // or revoked by the operator shows in the next tools/list (and a list_changed notification, server.ts).
 import { type Role, rolesOf } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
-import { outreachConfig } from '../outreach/access.ts';
-import { outreachStore } from '../outreach/store.ts';
+import { isActiveResident, outreachConfig } from '../outreach/access.ts';
 
 /** What an account has that some tool needs: a role, or outreach open to it. */
 export type Standing = Role | 'outreach';
@@ -29,7 +28,7 @@ const OUTREACH_PREFIX = '/v1/outreach';
 /** The account's standing, as a sorted list: its fingerprint (what a tools/list was built for) is its join. */
 export function standingOf(ctx: AppContext, accountId: string): Standing[] {
   const has: Standing[] = [...rolesOf(ctx, accountId)];
-  if (outreachConfig(ctx) && outreachStore(ctx.db).activeResident.get(accountId)) has.push('outreach');
+  if (outreachConfig(ctx) && isActiveResident(ctx, accountId)) has.push('outreach');
   return has.sort();
 }
 

@@ -5,8 +5,7 @@
 // (schema/0027_mcp_scopes.sql) bound to the account and that key, named by a random token in the
 // page's forms. The key never travels in a URL, and request logs hold paths only.
 import { Elysia } from 'elysia';
-import { type Account, authenticate } from '../accounts/accounts.ts';
-import { accountStore } from '../accounts/store.ts';
+import { type Account, accountById, accountHoldingKey, authenticate, workingKeyHash } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { mediaAnswer } from '../http/contract.ts';
 import { ApiError } from '../http/errors.ts';
@@ -76,7 +75,7 @@ This page's buttons work for ${minutes} minutes; after that, <a href="/connectio
 function sessionOf(ctx: AppContext, token: string, csrf: string, cookieCsrf: string | null): { account_id: string } | 'expired' | 'csrf' {
   if (!csrf || cookieCsrf !== csrf) return 'csrf';
   const row = token ? mcpStore(ctx.db).manageSession.get(sha256(token)) : null;
-  if (!row || row.expires_at <= ctx.clock.now() || !row.key_ok) return 'expired';
+  if (!row || row.expires_at <= ctx.clock.now() || !accountHoldingKey(ctx, row.account_id, row.key_hash)) return 'expired';
   if (sha256(csrf) !== row.csrf_hash) return 'csrf';
   return row;
 }
@@ -102,7 +101,6 @@ export const connectionsPageRoutes = (ctx: AppContext) => {
   const forged = () => page('Form check failed', '<h1>Form check failed</h1><p>The form was not sent from the page this service showed you.</p>', 403);
   const listPage = (account: Account, session: string, csrf: string, status = 200, notice?: string, problem?: string) =>
     page('Your linked assistants', listHtml(ctx, account, session, csrf, minutes, notice, problem), status);
-  const accountOf = (id: string) => accountStore(ctx.db).byId.get(id);
   return new Elysia({ name: 'mcp-connections-page', seed: ctx })
     .get(
       '/connections',
@@ -136,12 +134,12 @@ export const connectionsPageRoutes = (ctx: AppContext) => {
           return page('Your linked assistants', keyForm(csrf, keyRefusal(String(e.details?.reason ?? 'unknown_key'))), 400);
         }
         const s = mcpStore(ctx.db);
-        const key = s.liveKeyHash.get(account.id);
-        if (!key) return page('Your linked assistants', keyForm(csrf, keyRefusal('revoked_key')), 400);
+        const keyHash = workingKeyHash(ctx, account.id);
+        if (!keyHash) return page('Your linked assistants', keyForm(csrf, keyRefusal('revoked_key')), 400);
         const now = ctx.clock.now();
         const session = secret('mcps_');
         s.pruneManageSessions.run(now);
-        s.insertManageSession.run(sha256(session), account.id, key.key_hash, sha256(csrf), now, now + minutes * 60_000);
+        s.insertManageSession.run(sha256(session), account.id, keyHash, sha256(csrf), now, now + minutes * 60_000);
         return listPage(account, session, csrf);
       },
       {
@@ -176,7 +174,7 @@ export const connectionsPageRoutes = (ctx: AppContext) => {
         const session = form.session ?? '';
         const found = sessionOf(ctx, session, csrf, cookieValue(request.headers.get('cookie'), MANAGE_CSRF_COOKIE));
         if (found === 'csrf') return forged();
-        const account = found === 'expired' ? null : accountOf(found.account_id);
+        const account = found === 'expired' ? null : accountById(ctx, found.account_id);
         if (!account) return expired();
         try {
           const done = revokeConnectionOf(ctx, account.id, form.connection_id ?? '');

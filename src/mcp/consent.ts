@@ -1,7 +1,7 @@
 // An authorization request from the query to the person's decision: the checks of GET /authorize
 // (a problem with the client or its redirect URI is shown, any other goes back to the client), the
 // pending request the consent form is bound to, and approval with a board key or denial.
-import { type Account, authenticate } from '../accounts/accounts.ts';
+import { type Account, authenticate, workingKeyHash } from '../accounts/accounts.ts';
 import { newId } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
@@ -161,13 +161,13 @@ export function approve(ctx: AppContext, pending: PendingRow, boardKey: string, 
   const done = tx(ctx.db, () => {
     // Checked again inside the transaction: the form can be sent once.
     if (!s.pendingById.get(pending.id)) return false;
-    const key = s.liveKeyHash.get(account.id);
-    if (!key) return false;
+    const keyHash = workingKeyHash(ctx, account.id);
+    if (!keyHash) return false;
     s.deletePending.run(pending.id);
     const connectionId = newId(ctx);
     // Every toolset ticked is stored as null: the assistant also sees toolsets added to the service later.
     const toolsets = choice.toolsets.length === TOOLSETS.length ? null : choice.toolsets.join(' ');
-    s.insertConnection.run(connectionId, pending.client_id, account.id, key.key_hash, pending.resource, choice.scopes.join(' '), toolsets, now);
+    s.insertConnection.run(connectionId, pending.client_id, account.id, keyHash, pending.resource, choice.scopes.join(' '), toolsets, now);
     s.insertCode.run(
       sha256(code),
       connectionId,

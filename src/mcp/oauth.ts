@@ -2,8 +2,7 @@
 // audience-bound to this /mcp (RFC 8707), refresh rotation with reuse detection, revocation
 // (RFC 7009), the bearer check of /mcp and the agent's own view of its connections. Secrets are
 // random and stored as their sha256 only. The authorization request, up to the code, is consent.ts.
-import type { Account } from '../accounts/accounts.ts';
-import { accountStore } from '../accounts/store.ts';
+import { type Account, accountHoldingKey } from '../accounts/accounts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { perDatabase, tx } from '../db/open.ts';
@@ -163,7 +162,7 @@ function settled(result: Issued | OAuthFailure): Issued {
 function liveConnection(ctx: AppContext, connectionId: string) {
   const s = mcpStore(ctx.db);
   const conn = s.connectionById.get(connectionId);
-  if (!conn || conn.revoked_at !== null || !conn.key_ok) return null;
+  if (!conn || conn.revoked_at !== null || !accountHoldingKey(ctx, conn.account_id, conn.key_hash)) return null;
   return conn;
 }
 
@@ -190,7 +189,8 @@ export function refresh(ctx: AppContext, p: Record<string, string>, base: string
       }
       if (t.token_revoked_at !== null || t.connection_revoked_at !== null)
         throw new OAuthFailure(400, 'invalid_grant', 'The connection was revoked: link the assistant again.');
-      if (!t.key_ok) throw new OAuthFailure(400, 'invalid_grant', 'The board key this connection was linked with is no longer valid.');
+      if (!accountHoldingKey(ctx, t.account_id, t.key_hash))
+        throw new OAuthFailure(400, 'invalid_grant', 'The board key this connection was linked with is no longer valid.');
       if (t.expires_at <= now) throw new OAuthFailure(400, 'invalid_grant', 'The refresh token expired: link the assistant again.');
       s.useRefresh.run(now, t.token_hash);
       return issue(ctx, t.connection_id, t.scope);
@@ -236,7 +236,7 @@ export const BEARER_WINDOW_MS = 250;
 export const bearerWindow = { ms: BEARER_WINDOW_MS };
 const LOOKUPS_KEPT = 4096;
 
-/** A token's row (null: unknown), its account and grant, as last read. */
+/** A token's row (null: unknown), its account while the connection's key still works (else null) and grant, as last read. */
 interface Lookup {
   t: TokenRow | null;
   account: Account | null;
@@ -246,7 +246,7 @@ interface Lookup {
 /**
  * The token lookups of one database, kept while this connection wrote nothing (SQLite's
  * total_changes(), no transaction) and for at most BEARER_WINDOW_MS of monotonic time: the two
- * statements of a bearer check (a three-table join and the account) cost more than the rest of an
+ * statements of a bearer check (the token with its connection, and the account holding the key) cost more than the rest of an
  * MCP tool call's own work. What moves with the clock (expiry, last_used_at) is checked every call.
  */
 const lookupsOf = perDatabase((db) => ({
@@ -263,7 +263,7 @@ function lookupToken(ctx: AppContext, token: string): Lookup {
   let found = kept.rows.get(hash);
   if (!found) {
     const t = s.tokenByHash.get(hash);
-    const account = t ? accountStore(ctx.db).byId.get(t.account_id) : null;
+    const account = t ? accountHoldingKey(ctx, t.account_id, t.key_hash) : null;
     found = { t, account, grant: t ? grantOf(t.scope, t.toolsets) : null };
     kept.rows.set(hash, found);
   }
@@ -280,9 +280,8 @@ export function checkBearer(ctx: AppContext, authorization: string | null): Bear
   if (t?.kind !== 'access') return { error: 'invalid', description: 'The access token is unknown.' };
   if (t.expires_at <= now) return { error: 'invalid', description: 'The access token expired: refresh it.' };
   if (t.token_revoked_at !== null || t.connection_revoked_at !== null) return { error: 'invalid', description: 'The access token was revoked.' };
-  if (!t.key_ok) return { error: 'invalid', description: 'The board key this connection was linked with is no longer valid.' };
+  if (!account) return { error: 'invalid', description: 'The board key this connection was linked with is no longer valid.' };
   if (!isOwnResource(ctx, t.resource)) return { error: 'invalid', description: 'The access token was issued for another resource.' };
-  if (!account) return { error: 'invalid', description: 'The account is gone.' };
   if (t.last_used_at === null || now - t.last_used_at >= TOUCH_MS) mcpStore(ctx.db).touchConnection.run(now, t.connection_id);
   return { account, connectionId: t.connection_id, clientId: t.client_id, token, expiresAt: t.expires_at, grant: grant! };
 }

@@ -1,5 +1,4 @@
 // The OAuth authorization server's statements (schema/0022_mcp.sql, 0027_mcp_scopes.sql), prepared once per database.
-import { liveAccount } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
 
 export interface ClientRow {
@@ -50,7 +49,7 @@ export interface ConnectionRow {
   revoked_at: number | null;
 }
 
-/** A token with its connection, and whether the connection's account and key are still good. */
+/** A token with its connection, and the hash of the key the connection was linked with (accounts says whether it still works). */
 export interface TokenRow {
   token_hash: string;
   kind: 'access' | 'refresh';
@@ -65,8 +64,7 @@ export interface TokenRow {
   toolsets: string | null;
   last_used_at: number | null;
   connection_revoked_at: number | null;
-  /** 1 while the account is live and still holds the key the connection was linked with. */
-  key_ok: number;
+  key_hash: string;
 }
 
 const CLIENT_COLS = 'client_id, kind, client_name, client_uri, redirect_uris, metadata, created_at, fetched_at';
@@ -103,18 +101,13 @@ function build(db: Db) {
     insertConnection: db.query<void, [string, string, string, string, string, string, string | null, number]>(
       'INSERT INTO mcp_connections (id, client_id, account_id, key_hash, resource, scope, toolsets, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
-    /** The account's key hash now, when the account is live (to link a connection to it). */
-    liveKeyHash: db.query<{ key_hash: string }, [string]>(`SELECT key_hash FROM accounts WHERE id = ? AND revoked_at IS NULL AND ${liveAccount()}`),
     connectionsOf: db.query<ConnectionRow & { client_name: string | null; client_uri: string | null }, [string]>(
       `SELECT ${CONNECTION_COLS}, m.client_name, m.client_uri FROM mcp_connections c JOIN mcp_clients m ON m.client_id = c.client_id
        WHERE c.account_id = ? AND c.revoked_at IS NULL ORDER BY c.created_at DESC, c.id DESC`,
     ),
     connectionOf: db.query<ConnectionRow, [string, string]>(`SELECT ${CONNECTION_COLS} FROM mcp_connections c WHERE c.id = ? AND c.account_id = ?`),
-    /** A connection with whether its account is live and still holds the key it was linked with. */
-    connectionById: db.query<ConnectionRow & { key_ok: number }, [string]>(
-      `SELECT ${CONNECTION_COLS}, (a.revoked_at IS NULL AND ${liveAccount('a')} AND a.key_hash = c.key_hash) AS key_ok
-       FROM mcp_connections c JOIN accounts a ON a.id = c.account_id WHERE c.id = ?`,
-    ),
+    /** A connection with the hash of the key it was linked with. */
+    connectionById: db.query<ConnectionRow & { key_hash: string }, [string]>(`SELECT ${CONNECTION_COLS}, c.key_hash FROM mcp_connections c WHERE c.id = ?`),
     revokeConnection: db.query<void, [number, string, string]>(
       'UPDATE mcp_connections SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL',
     ),
@@ -135,9 +128,8 @@ function build(db: Db) {
     ),
     tokenByHash: db.query<TokenRow, [string]>(
       `SELECT t.token_hash, t.kind, t.expires_at, t.used_at, t.revoked_at AS token_revoked_at,
-         c.id AS connection_id, c.client_id, c.account_id, c.resource, c.scope, c.toolsets, c.last_used_at, c.revoked_at AS connection_revoked_at,
-         (a.revoked_at IS NULL AND ${liveAccount('a')} AND a.key_hash = c.key_hash) AS key_ok
-       FROM mcp_tokens t JOIN mcp_connections c ON c.id = t.connection_id JOIN accounts a ON a.id = c.account_id
+         c.id AS connection_id, c.client_id, c.account_id, c.resource, c.scope, c.toolsets, c.last_used_at, c.revoked_at AS connection_revoked_at, c.key_hash
+       FROM mcp_tokens t JOIN mcp_connections c ON c.id = t.connection_id
        WHERE t.token_hash = ?`,
     ),
     /** This connection's writes so far (trigger rows included): no transaction, so checking it costs almost nothing. */
@@ -148,10 +140,9 @@ function build(db: Db) {
     insertManageSession: db.query<void, [string, string, string, string, number, number]>(
       'INSERT INTO mcp_manage_sessions (token_hash, account_id, key_hash, csrf_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
-    /** A /connections session with whether its account is live and still holds the key it was opened with. */
-    manageSession: db.query<{ account_id: string; csrf_hash: string; expires_at: number; key_ok: number }, [string]>(
-      `SELECT s.account_id, s.csrf_hash, s.expires_at, (a.revoked_at IS NULL AND ${liveAccount('a')} AND a.key_hash = s.key_hash) AS key_ok
-       FROM mcp_manage_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.token_hash = ?`,
+    /** A /connections session with the hash of the key it was opened with. */
+    manageSession: db.query<{ account_id: string; csrf_hash: string; expires_at: number; key_hash: string }, [string]>(
+      'SELECT account_id, csrf_hash, expires_at, key_hash FROM mcp_manage_sessions WHERE token_hash = ?',
     ),
     pruneManageSessions: db.query<void, [number]>('DELETE FROM mcp_manage_sessions WHERE expires_at < ?'),
   };

@@ -5,7 +5,7 @@
 // report's text (none of them is ever a modlog target or reason: reasons pass the content rules).
 import * as v from 'valibot';
 import { MODLOG_KINDS, type ModlogKind } from '../actions/action.ts';
-import { type AuditRow, auditStore } from '../actions/store.ts';
+import { type AuditRow, publicEntriesAfter, publicEntriesBefore } from '../actions/audit.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { type PageRequest, pageOf } from '../http/paging.ts';
@@ -64,8 +64,10 @@ export function entryOf(r: AuditRow): ModlogEntry {
 
 /** One page of the log, newest first (before: older; after: just newer, still newest first). */
 export function readModlog(ctx: AppContext, req: PageRequest): ModlogDocument {
-  const s = auditStore(ctx.db);
-  const rows = req.after !== undefined ? s.publicAfter.all(req.after, req.limit + 1) : s.publicPage.all(req.before ?? Number.MAX_SAFE_INTEGER, req.limit + 1);
+  const rows =
+    req.after !== undefined
+      ? publicEntriesAfter(ctx, req.after, req.limit + 1)
+      : publicEntriesBefore(ctx, req.before ?? Number.MAX_SAFE_INTEGER, req.limit + 1);
   const page = pageOf(MODLOG_FEED, req, rows);
   return { ...documentMembers(ctx.clock.now()), entries: page.items.map(entryOf), next_before: page.next_before, next_after: page.next_after };
 }

@@ -2,8 +2,7 @@
 // are doing now. Every member comes from the module that owns its data; a member whose feature is
 // not built yet (the Show lane, outbound drafts, outreach) is null until the issue that builds it
 // fills it in. Built whole or not at all: a failed read is 503 OFFICE_UNAVAILABLE, never a guess.
-import type { Account } from '../accounts/accounts.ts';
-import { accountStore } from '../accounts/store.ts';
+import { type Account, crewShiftCounts } from '../accounts/accounts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { officeAgents } from '../continuity/office-agents.ts';
@@ -22,14 +21,6 @@ export const OFFICE_MAX_AGE_SECONDS = 10;
 /** The newest items of each lab list, and the most recently seen agents, the office lists. */
 export const OFFICE_LAB_MAX = 50; // = LAB_MAX of document.ts
 export const OFFICE_AGENTS_MAX = 100; // = AGENTS_MAX of document.ts
-
-/** Crew by shift: on, off, or never set (unknown). */
-function shiftCounts(ctx: AppContext) {
-  const rows = accountStore(ctx.db).crewByShift.all();
-  const counts = { on: 0, off: 0, unknown: 0 };
-  for (const r of rows) counts[r.shift === 'on' ? 'on' : r.shift === 'off' ? 'off' : 'unknown'] += r.n;
-  return counts;
-}
 
 /** The lab member as described: each list's items with exactly the members of their kind. */
 function labMember(lab: LabSummary): OfficeDocument['lab'] {
@@ -79,7 +70,7 @@ function* officeSteps(ctx: AppContext, now: number, given?: LabSummary): Generat
     outbound: officeOutbound(),
     outreach,
     agents,
-    shifts: shiftCounts(ctx),
+    shifts: crewShiftCounts(ctx),
     promotion,
   };
 }

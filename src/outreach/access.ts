@@ -10,11 +10,14 @@ export const outreachConfig = (ctx: AppContext): ConfigRow | null => outreachSto
 /** The mailbox as a full address (configure accepts a local part or an address). */
 export const mailboxAddress = (c: ConfigRow): string => (c.mailbox.includes('@') ? c.mailbox : `${c.mailbox}@${c.domain}`);
 
+/** Whether the account is a listed resident whose residency is active (what outreach is open to). */
+export const isActiveResident = (ctx: AppContext, accountId: string): boolean => Boolean(outreachStore(ctx.db).activeResident.get(accountId));
+
 /** 503 until configured, then 403 unless the caller is a listed resident with an active residency. */
 export function requireOutreach(ctx: AppContext, accountId: string): ConfigRow {
   const config = outreachConfig(ctx);
   if (!config) return fail('OUTREACH_NOT_CONFIGURED');
-  if (!outreachStore(ctx.db).activeResident.get(accountId)) return fail('OUTREACH_RESIDENTS_ONLY');
+  if (!isActiveResident(ctx, accountId)) return fail('OUTREACH_RESIDENTS_ONLY');
   return config;
 }
 

@@ -2,7 +2,7 @@
 // escaped; an svg block is an <img> pointing at an asset route, never inlined, so nothing an
 // author drew can run in the page; an unknown block type is skipped, never guessed at.
 import type { AppContext } from '../context.ts';
-import { pubsStore } from '../pubs/store.ts';
+import { revisionAssets } from '../pubs/lookups.ts';
 import { esc } from './html.ts';
 
 type Block = Record<string, unknown>;
@@ -92,11 +92,7 @@ export function svgSize(source: string): ImageSize | null {
 
 /** The boxes of a revision's charts, by asset id, from their stored sources (the article page and its feed entry). */
 export function chartSizes(ctx: AppContext, revisionId: string): (assetId: string) => ImageSize | null {
-  const sizes = new Map(
-    pubsStore(ctx.db)
-      .assetsOf.all(revisionId)
-      .map((a) => [a.asset_id, svgSize(a.body)] as const),
-  );
+  const sizes = new Map(revisionAssets(ctx, revisionId).map((a) => [a.asset_id, svgSize(a.body)] as const));
   return (assetId) => sizes.get(assetId) ?? null;
 }
 

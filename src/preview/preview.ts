@@ -11,7 +11,16 @@ import { scanContent } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
-import { type AssetRow, type ItemRow, pubsStore, type RevisionRow } from '../pubs/store.ts';
+import {
+  articleItem,
+  articleRevision,
+  type AssetRow,
+  type ItemRow,
+  latestRevisionOf,
+  type RevisionRow,
+  revisionAsset,
+  revisionAssets,
+} from '../pubs/lookups.ts';
 import { previewStore } from './store.ts';
 
 export const PREVIEW_PATH = '/pubs/preview';
@@ -32,7 +41,7 @@ function refusal(ctx: AppContext, item: ItemRow | null, rev: RevisionRow): Refus
   // Work withdrawn after this revision was written stays out of sight; a revision written to
   // resume publication (after the withdrawal) can be previewed.
   if (item.withdrawn_at !== null && rev.created_at <= item.withdrawn_at) return { status: 410, gone: 'withdrawn', reason: 'The author withdrew this article.' };
-  const current = pubsStore(ctx.db).latestRevision.get(item.id)!;
+  const current = latestRevisionOf(ctx, item.id)!;
   // The revision people read now is not superseded while a newer candidate awaits votes (02: it
   // "stays available"): it can be previewed too. An older candidate, or a replaced one, cannot.
   const publishedNow = item.published_revision_id === rev.id;
@@ -54,14 +63,13 @@ const randomToken = (): string => Buffer.from(crypto.getRandomValues(new Uint8Ar
 
 /** POST /v1/pubs/revisions/{id}/preview-session: a new link to the revision, for its author only. */
 export function createPreview(ctx: AppContext, account: Account, revisionId: string) {
-  const s = pubsStore(ctx.db);
   const p = previewStore(ctx.db);
   const id = revisionId.toLowerCase();
   return tx(ctx.db, () => {
-    const rev = s.revision.get(id);
+    const rev = articleRevision(ctx, id);
     if (!rev) return fail('NOT_FOUND', { revision_id: revisionId }, 'No revision has this id.');
     if (rev.author_id !== account.id) fail('PREVIEW_NOT_AUTHOR', { revision_id: rev.id });
-    const no = refusal(ctx, s.item.get(rev.item_id), rev);
+    const no = refusal(ctx, articleItem(ctx, rev.item_id), rev);
     if (no?.status === 404) fail('NOT_FOUND', { revision_id: rev.id }, no.reason);
     if (no?.gone === 'hidden') fail('PUBS_HIDDEN', { post_id: rev.item_id });
     if (no?.gone === 'withdrawn') fail('PUBS_WITHDRAWN', { post_id: rev.item_id });
@@ -82,7 +90,7 @@ export function createPreview(ctx: AppContext, account: Account, revisionId: str
       item_id: rev.item_id,
       expires_at: iso(expiresAt),
       preview_url: url,
-      assets: s.assetsOf.all(rev.id).map((a) => ({ asset_id: a.asset_id, description: a.description, preview_url: `${url}/assets/${a.asset_id}` })),
+      assets: revisionAssets(ctx, rev.id).map((a) => ({ asset_id: a.asset_id, description: a.description, preview_url: `${url}/assets/${a.asset_id}` })),
       content_is_untrusted: true as const,
     };
   });
@@ -98,9 +106,8 @@ export function loadPreview(ctx: AppContext, token: string): Loaded {
   const session = previewStore(ctx.db).session.get(hashOf(token));
   if (!session || session.expires_at <= ctx.clock.now()) return GONE;
   if (!session.author_live) return { ok: false, status: 404, reason: 'The author of this preview is no longer active.' };
-  const s = pubsStore(ctx.db);
-  const rev = s.revision.get(session.revision_id);
-  const item = rev ? s.item.get(rev.item_id) : null;
+  const rev = articleRevision(ctx, session.revision_id);
+  const item = rev ? articleItem(ctx, rev.item_id) : null;
   if (!rev || !item || rev.author_id !== session.account_id || item.author_id !== session.account_id) return GONE;
   const no = refusal(ctx, item, rev);
   if (no?.gone) return { ok: false, status: 410, reason: no.reason, gone: no.gone };
@@ -113,5 +120,5 @@ export function loadPreview(ctx: AppContext, token: string): Loaded {
 export function previewAsset(ctx: AppContext, token: string, assetId: string): AssetRow | Extract<Loaded, { ok: false }> {
   const loaded = loadPreview(ctx, token);
   if (!loaded.ok) return loaded;
-  return pubsStore(ctx.db).asset.get(loaded.rev.id, assetId) ?? { ok: false, status: 404, reason: 'This revision has no such image.' };
+  return revisionAsset(ctx, loaded.rev.id, assetId) ?? { ok: false, status: 404, reason: 'This revision has no such image.' };
 }

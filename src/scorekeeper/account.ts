@@ -3,38 +3,21 @@
 // role at all, the first run creates one named `scorekeeper`, keyless like the system account,
 // so the schedule never misses a scorecard for want of setup. When accounts hold the role but
 // every one is revoked, deleted or stopped, the run refuses: an operator switched it off.
-import type { Account } from '../accounts/accounts.ts';
-import { accountStore } from '../accounts/store.ts';
+import { type Account, canAct, createKeylessAccount, roleHolders } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
-import { newId } from '../clock.ts';
-import { KEYLESS, scorekeeperStore } from './store.ts';
 
 const SCOREKEEPER_NAME = 'scorekeeper';
 
 export function scorekeeperAccount(ctx: AppContext): Account {
-  const all = scorekeeperStore(ctx.db).holders.all();
-  const usable = all.find((a) => a.deleted_at === null && a.revoked_at === null && a.residency_stopped_at === null);
+  const all = roleHolders(ctx, 'scorekeeper');
+  const usable = all.find(canAct);
   if (usable) return usable;
   if (all.length > 0) {
     throw new Error(
       `every account with the scorekeeper role (${all.map((a) => a.name).join(', ')}) is revoked, deleted or stopped; grant the role to a live account`,
     );
   }
-  const store = accountStore(ctx.db);
-  if (store.byName.get(SCOREKEEPER_NAME)) {
-    throw new Error(`no account holds the scorekeeper role and the name ${SCOREKEEPER_NAME} is taken: run svc admin role grant NAME scorekeeper`);
-  }
-  const id = newId(ctx);
-  const now = ctx.clock.now();
-  store.insert.run(
-    id,
-    SCOREKEEPER_NAME,
-    SCOREKEEPER_NAME,
-    'The automated scorekeeper: posts a scorecard of the lab every 6 hours.',
-    `${KEYLESS}${id}`,
-    now,
-    null,
-  );
-  store.grantRole.run(id, 'scorekeeper', now);
-  return store.byId.get(id)!;
+  const made = createKeylessAccount(ctx, SCOREKEEPER_NAME, 'The automated scorekeeper: posts a scorecard of the lab every 6 hours.', 'scorekeeper');
+  if (!made) throw new Error(`no account holds the scorekeeper role and the name ${SCOREKEEPER_NAME} is taken: run svc admin role grant NAME scorekeeper`);
+  return made;
 }

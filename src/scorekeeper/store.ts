@@ -1,15 +1,6 @@
 // Prepared SQL for the scorecards table and what the scorecard counts, built once per database.
-import type { AccountRow } from '../accounts/store.ts';
 import { livePost, notDeleted } from '../db/live.ts';
 import { type Db, perDatabase } from '../db/open.ts';
-
-/** The key_hash prefix of an account made without a key: not a hash any key can have (keys are checked against their pattern before hashing). */
-export const KEYLESS = 'no-key:';
-
-/** An account holding the scorekeeper role, with what makes it usable. */
-export interface HolderRow extends AccountRow {
-  deleted_at: number | null;
-}
 
 interface ScorecardRow {
   n: number;
@@ -46,13 +37,6 @@ function build(db: Db) {
     /** How the scheduler recorded the run in progress for a slot (a manual run or a scheduled one). */
     runningTrigger: db.query<{ trigger: string }, [string, number]>(
       "SELECT trigger FROM job_runs WHERE job = ? AND slot = ? AND status = 'running' ORDER BY id DESC LIMIT 1",
-    ),
-    /** Holders of the scorekeeper role: operator-made (keyed) ones first, then by grant time. */
-    holders: db.query<HolderRow, []>(
-      `SELECT a.id, a.name, a.description, a.created_at, a.revoked_at, a.residency_stopped_at, a.deleted_at
-       FROM account_roles r JOIN accounts a ON a.id = r.account_id
-       WHERE r.role = 'scorekeeper'
-       ORDER BY a.key_hash LIKE '${KEYLESS}%', r.granted_at, a.id`,
     ),
     acceptedBetween: db.query<{ n: number }, [number, number]>('SELECT count(*) AS n FROM acceptances WHERE accepted_at >= ? AND accepted_at < ?'),
   };

@@ -3,7 +3,7 @@
 // src/board/prefixes.ts reads it ("Pick", "Veto." as 02 names them). A flag or veto from the desk
 // or the owner is permanent. The same labels from anyone else are ordinary replies.
 import { type Account, hasRole } from '../accounts/accounts.ts';
-import type { NewPost, PostRow } from '../board/store.ts';
+import type { NewPost, PostRow } from '../board/checks.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import { SHOW_TOPIC } from './settings.ts';

@@ -2,7 +2,7 @@
 // the write's transaction once the post exists. Order: the title, every text rule at once
 // (SHOW_INVALID), token ranking, the allowances, novelty (the only step that reads other roots).
 import type { Account } from '../accounts/accounts.ts';
-import type { NewPost } from '../board/store.ts';
+import type { NewPost } from '../board/checks.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import type { NewRootInput } from '../board/checks.ts';

@@ -32,12 +32,12 @@ import { statsDb } from './stats-1m.ts';
 const PER_AGENT = new Set(['accounts', 'a', 'ra', 'ta', 'va', 'crew', 'pin', 'leaderboard_karma']);
 // Aliases that are small in one statement only (an alias such as r means posts elsewhere).
 const SMALL_IN: Record<string, Record<string, string>> = {
-  'scorekeeper.holders': { r: 'account_roles: a few rows per agent' },
+  'accounts.roleHolders': { r: 'account_roles: a few rows per agent' },
   'continuity.inboxAfter': { i: 'at most CATCH_UP_ROWS inbox items after the moment' },
   'continuity.voteAfter': { v: 'at most CATCH_UP_ROWS received votes after the moment' },
   'accounts.crewByShift': { k: 'crew: the crew members' },
   'lab.crewNames': { c: 'crew: the crew members' },
-  'continuity.jobAuthors': { crew: 'crew: the crew members', account_roles: 'account_roles: the owner rows (a role index by role would not be smaller)' },
+  'jobs.jobAuthors': { crew: 'crew: the crew members', account_roles: 'account_roles: the owner rows (a role index by role would not be smaller)' },
   'ext.credentials': { ext_credentials: 'the fetcher credentials an owner made: a handful' },
   'show.liveHolders': { r: 'account_roles: a few rows per agent' },
 };
@@ -253,9 +253,9 @@ describe('query plans at 1M-shaped statistics', () => {
   test('the reads of resume, search and the vote ring are among them', () => {
     const names = all.map(([n]) => n);
     for (const n of [
-      'continuity.labPostsOfAuthorNewestFirst',
-      'continuity.jobAuthors',
-      'continuity.labelledRepliesOf',
+      'jobs.labPostsOfAuthorNewestFirst',
+      'jobs.jobAuthors',
+      'jobs.labelledRepliesOf',
       'continuity.inboxAfter',
       'continuity.voteAfter',
       'search.candidates',

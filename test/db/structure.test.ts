@@ -1,8 +1,9 @@
-// The direction of the arrows in src/ (issue 25): no import cycle anywhere, and the floors
-// (clock, config, context, db/, http/, content/, events/, lib/) import no domain. Checked on the
-// real tree, and on small made-up trees so that each rule is seen to fail when it should.
+// The direction of the arrows in src/ (issue 25): no import cycle anywhere, the floors (clock,
+// config, context, db/, http/, content/, events/, lib/) import no domain, and no file imports
+// another domain's store (issue 38 §2). Checked on the real tree, and on small made-up trees so
+// that each rule is seen to fail when it should.
 import { describe, expect, test } from 'bun:test';
-import { cycles, floorBreaches, importGraph, isFloor, specifiers, srcFiles } from './structure.ts';
+import { cycles, domainOf, floorBreaches, foreignStoreImports, importGraph, isFloor, specifiers, srcFiles } from './structure.ts';
 
 const tree = (files: Record<string, string>) => importGraph(new Map(Object.entries(files)));
 
@@ -24,6 +25,12 @@ describe('the real tree', () => {
 
   test('no floor imports a domain (context, config, clock, db/, http/, content/, events/, lib/)', () => {
     expect(floorBreaches(graph)).toEqual([]);
+  });
+
+  test("no file imports another domain's store: it reads that domain's rows through the domain's functions", () => {
+    // The stores are there to be imported: within their domains.
+    expect([...graph.entries()].filter(([from, to]) => from.startsWith('mcp/') && to.has('mcp/store.ts')).length).toBeGreaterThan(3);
+    expect(foreignStoreImports(graph)).toEqual([]);
   });
 });
 
@@ -60,6 +67,32 @@ describe('the rules on made-up trees', () => {
       'http/plugin.ts': "import { ApiError } from './errors.ts';",
     });
     expect(floorBreaches(graph)).toEqual(['config.ts → pubs/settings.ts', 'http/errors.ts → pubs/codes.ts']);
+  });
+
+  test("another domain's store, imported in any form (a value, a type, a re-export, dynamically, from a store), is printed as the import", () => {
+    const graph = tree({
+      'accounts/store.ts': '',
+      'accounts/accounts.ts': "import { accountStore } from './store.ts';\nexport type { AccountRow } from './store.ts';",
+      'board/removal-store.ts': '',
+      'board/find.ts': "import { removalStore } from './removal-store.ts';",
+      'lab/pages/pages.ts': "import { accountStore } from '../../accounts/store.ts';",
+      'office/office.ts': "import type { AccountRow } from '../accounts/store.ts';\nimport { crewShiftCounts } from '../accounts/accounts.ts';",
+      'mcp/oauth.ts': "const { accountStore } = await import('../accounts/store.ts');",
+      'mcp/store.ts': "import type { AccountRow } from '../accounts/store.ts';",
+      'admin/console/pages.ts': "export { removalStore } from '../../board/removal-store.ts';",
+      'admin/console/passkey-store.ts': '',
+      'admin/console/passkeys.ts': "import { passkeyStore } from './passkey-store.ts';",
+      'compose.ts': "import { accountStore } from './accounts/store.ts';",
+    });
+    expect(foreignStoreImports(graph)).toEqual([
+      'admin/console/pages.ts → board/removal-store.ts',
+      'compose.ts → accounts/store.ts',
+      'lab/pages/pages.ts → accounts/store.ts',
+      'mcp/oauth.ts → accounts/store.ts',
+      'mcp/store.ts → accounts/store.ts',
+      'office/office.ts → accounts/store.ts',
+    ]);
+    expect([domainOf('admin/console/passkey-store.ts'), domainOf('compose.ts')]).toEqual(['admin', null]);
   });
 
   test('specifiers are read from every import form, multi-line ones included; packages are not files', () => {

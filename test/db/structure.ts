@@ -1,9 +1,11 @@
-// The import graph of src/ (tests excluded) and the two rules it must keep: no cycle anywhere, and
-// the floors (what every domain stands on) import no domain. Every import counts, `import type`
+// The import graph of src/ (tests excluded) and the three rules it must keep: no cycle anywhere,
+// the floors (what every domain stands on) import no domain, and no file imports another
+// domain's store (a domain reads another's rows through that domain's functions, issue 38 §2). Every import counts, `import type`
 // and `declare module` included: a type-only arrow is still a dependency a reader must follow.
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { Glob } from 'bun';
+import { isStore } from './layers.ts';
 
 const SRC = join(import.meta.dir, '../../src');
 
@@ -110,5 +112,19 @@ function chainWithin(graph: Graph, members: Set<string>, start: string): string 
 export function floorBreaches(graph: Graph): string[] {
   const out: string[] = [];
   for (const [from, to] of graph) if (isFloor(from)) for (const target of to) if (!isFloor(target)) out.push(`${from} → ${target}`);
+  return out.sort();
+}
+
+/** The domain of a file: its folder under src/ (null for a file of src/ itself: the root, the clock, the settings). */
+export const domainOf = (path: string): string | null => (path.includes('/') ? path.slice(0, path.indexOf('/')) : null);
+
+/**
+ * Every import of a domain's store (`store.ts`, `<name>-store.ts`: the only modules holding SQL)
+ * from a file outside that domain, as `file → store`; a type-only import counts too (the domain's
+ * functions file re-exports the row types another domain needs).
+ */
+export function foreignStoreImports(graph: Graph): string[] {
+  const out: string[] = [];
+  for (const [from, to] of graph) for (const target of to) if (isStore(target) && domainOf(target) !== domainOf(from)) out.push(`${from} → ${target}`);
   return out.sort();
 }

@@ -17,7 +17,7 @@ afterEach(() => {
   bearerWindow.ms = BEARER_WINDOW_MS;
 });
 
-/** Counts the token lookups (the join of token, connection and account) while `run` runs. */
+/** Counts the token lookups (the join of token and connection) while `run` runs. */
 async function lookups(run: () => Promise<void>): Promise<number> {
   const statement = mcpStore(s.db).tokenByHash;
   const get = statement.get;

@@ -1,7 +1,7 @@
 // The console's Log: the whole audit log, newest first, 100 a page, filtered by a GET form (no
 // script): action, actor (the signed-in account's name, or cli for the shell), a part of the
 // target, and a date range in UTC days (from and to both included). Paging keeps the filters.
-import { auditStore } from '../../actions/store.ts';
+import { type AuditFilter, auditEntries } from '../../actions/audit.ts';
 import type { AppContext } from '../../context.ts';
 import { esc, timeHtml } from '../../pages/html.ts';
 
@@ -9,13 +9,7 @@ const PAGE = 100;
 const DAY_MS = 86_400_000;
 type Query = Record<string, string | undefined>;
 
-export interface LogFilter {
-  action: string | null;
-  actor: string | null;
-  target: string | null;
-  from: number | null;
-  to: number | null;
-}
+export type LogFilter = AuditFilter;
 
 /** A YYYY-MM-DD day as the UTC midnight it starts at; `undefined` when the text is no such day. */
 function day(text: string | undefined): number | null | undefined {
@@ -46,15 +40,7 @@ const keep = (q: Query, extra: Record<string, string>) =>
 export function logPage(ctx: AppContext, q: Query): string {
   const before = Number(q.before ?? Number.MAX_SAFE_INTEGER);
   const { filter: f, problems } = logFilter(q);
-  const rows = auditStore(ctx.db).filtered.all(
-    Number.isSafeInteger(before) ? before : Number.MAX_SAFE_INTEGER,
-    f.action,
-    f.actor,
-    f.target,
-    f.from,
-    f.to,
-    PAGE + 1,
-  );
+  const rows = auditEntries(ctx, Number.isSafeInteger(before) ? before : Number.MAX_SAFE_INTEGER, f, PAGE + 1);
   const shown = rows.slice(0, PAGE);
   const body = shown
     .map(

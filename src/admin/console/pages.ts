@@ -1,7 +1,7 @@
 // The console's pages (server-rendered, no script, every text through esc): Queue, Board, Agents,
 // Log, Health. Lists come from the same actions the CLI runs (read actions write no audit row);
 // every change is a form posting to /console/act/<action> with the session's CSRF token.
-import { removalStore } from '../../board/removal-store.ts';
+import { findPosts } from '../../board/find.ts';
 import type { AppContext } from '../../context.ts';
 import { esc, pageHtml, timeHtml } from '../../pages/html.ts';
 import type { listAgents } from '../agents.ts';
@@ -170,17 +170,9 @@ ${actionForm(s, 'pubs appeals resolve', 'queue', 'Resolve', { revision_id: a.rev
 ${showDesk(s, run)}`;
 }
 
-/** FTS words as phrases, so that what an operator types is never FTS syntax. */
-const ftsQuery = (q: string) =>
-  q
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((w) => `"${w.replace(/"/g, '""')}"`)
-    .join(' ');
-
 function boardPage(ctx: AppContext, s: Session, q: Query): string {
   const text = (q.q ?? '').trim();
-  const rows = text ? removalStore(ctx.db).find.all(text.toLowerCase(), text.toLowerCase(), ftsQuery(text), 50) : [];
+  const rows = text ? findPosts(ctx, text, 50) : [];
   const list = rows
     .map((p) => {
       const state = p.removal_id ? 'removed by an operator' : p.deleted_at !== null ? 'deleted by its author' : 'live';

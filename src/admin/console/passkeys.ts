@@ -16,7 +16,7 @@ import { rolesOf } from '../../accounts/accounts.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { originOf } from '../../http/origin.ts';
-import { auditStore } from '../../actions/store.ts';
+import { recordAudit } from '../../actions/audit.ts';
 import { type Ceremony, passkeyStore } from './passkey-store.ts';
 import { attemptsOf, CONSOLE_ROLES, openSession, type Session } from './session.ts';
 import { consoleStore } from './store.ts';
@@ -54,7 +54,7 @@ function takeChallenge(ctx: AppContext, clientDataJSON: unknown, ceremony: Cerem
 }
 
 const audit = (ctx: AppContext, s: Session, action: string, credentialId: string) =>
-  auditStore(ctx.db).insert.run(ctx.clock.now(), s.name, s.accountId, action, `${s.name} ${credentialId.slice(0, 16)}`, null, null);
+  recordAudit(ctx, { actor: s.name, actorId: s.accountId, action, target: `${s.name} ${credentialId.slice(0, 16)}` });
 
 /** Options for navigator.credentials.create: a discoverable credential that verifies the user. */
 export async function registrationOptions(ctx: AppContext, s: Session, request: Request) {

@@ -5,7 +5,7 @@
 // Proposal, only the owner account's Approved:, Declined: and Done: replies are decisions;
 // anyone else's are ordinary text.
 import { type Account, hasRole } from '../../accounts/accounts.ts';
-import type { NewPost, PostRow } from '../../board/store.ts';
+import type { NewPost, PostRow } from '../../board/checks.ts';
 import { iso } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { fail } from '../../http/errors.ts';

@@ -3,7 +3,7 @@
 // stored (a refused root stores nothing and uses no quota), and recorded in lab_items once it is.
 // Also the reserved titles: scorecard and playbook roots, in any topic, belong to the scorekeeper.
 import { type Account, hasRole } from '../../accounts/accounts.ts';
-import type { NewPost } from '../../board/store.ts';
+import type { NewPost } from '../../board/checks.ts';
 import { iso, nextUtcMidnight } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { fail, failRetry } from '../../http/errors.ts';

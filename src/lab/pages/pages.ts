@@ -8,8 +8,7 @@ import { tx } from '../../db/open.ts';
 import { fail } from '../../http/errors.ts';
 import type { PublicationInfo } from '../../http/idempotency.ts';
 import { replayOf, runWrite } from '../../http/write.ts';
-import type { Account } from '../../accounts/accounts.ts';
-import { accountStore } from '../../accounts/store.ts';
+import { type Account, accountById, accountNamed } from '../../accounts/accounts.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SLUG } from '../scan/limits.ts';
 import type { SiteFile } from '../scan/site.ts';
 import { checkLabQuota, consumeLabPublish, labQuota, LabQuotaSchema } from './quota.ts';
@@ -259,7 +258,7 @@ export function deleteLabPage(ctx: AppContext, account: Account, slug: string): 
  * public address answers 410; publishing the slug again answers 409 LAB_TAKEN_DOWN.
  */
 export function takedownLabPage(ctx: AppContext, name: string, slug: string) {
-  const account = accountStore(ctx.db).byName.get(name.toLowerCase());
+  const account = accountNamed(ctx, name);
   if (!account) fail('NOT_FOUND', { name });
   const store = labStore(ctx.db);
   const now = ctx.clock.now();
@@ -278,7 +277,7 @@ export function takedownLabPage(ctx: AppContext, name: string, slug: string) {
 export function labPagePublication(ctx: AppContext, id: string): PublicationInfo | null {
   const row = labStore(ctx.db).byId.get(id);
   if (!row) return null;
-  const owner = accountStore(ctx.db).byId.get(row.account_id);
+  const owner = accountById(ctx, row.account_id);
   // Lab pages belong to no thread; the page id stands in for thread_id.
   return owner ? { id: row.id, seq: row.seq, thread_id: row.id, url: labPageUrl(ctx, owner.name, row.slug) } : null;
 }
