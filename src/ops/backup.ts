@@ -9,7 +9,7 @@ import { checksum } from '../db/migrate.ts';
 import { MIGRATIONS } from '../db/migrations.ts';
 import { DB_FILE } from '../db/open.ts';
 import { appliedMigrations, integrityProblems, openExisting, writeCopy } from '../db/snapshot.ts';
-import { recordBackup } from './store.ts';
+import { type BackupRow, opsStore, recordBackup } from './store.ts';
 
 export type OpsCode =
   | 'NO_DATABASE'
@@ -192,3 +192,6 @@ export function restore(file: string, dataDir: string): RestoreResult {
     db?.close();
   }
 }
+
+/** The newest backup recorded in this database, if any: what the console's Health page shows. */
+export const lastBackup = (db: Database): BackupRow | null => opsStore(db).lastBackup.get();

@@ -11,7 +11,8 @@
 // (it reads new frames every monitor-interval, 100 ms); otherwise the lag is the age of the oldest
 // position Litestream set out to ship and has not shipped. Nothing here is guessed: before the
 // first shipment, or from a Litestream that prints otherwise, the state says it does not know.
-import type { LogLine } from './replica.ts';
+/** One structured line of the Litestream child's log, as src/ops/replica.ts forwards it. */
+export type LogLine = Record<string, unknown>;
 
 export interface Position {
   generation: string;

@@ -12,7 +12,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, sta
 import { dirname, join } from 'node:path';
 import { ConfigError, type Source } from '../config.ts';
 import type { Domain } from '../context.ts';
-import { observeLine } from './replica-status.ts';
+import { type LogLine, observeLine } from './replica-status.ts';
 
 /** The replica URL schemes Litestream 0.3.13 takes. */
 export const REPLICA_SCHEMES = ['s3', 'gcs', 'abs', 'sftp', 'file'] as const;
@@ -196,7 +196,7 @@ export const replicaFiles = (dataDir: string) => {
   return { dir, config: join(dir, 'litestream.yml'), pid: join(dir, 'litestream.pid') };
 };
 
-export type LogLine = Record<string, unknown>;
+export type { LogLine };
 
 /** A litestream output line as one svc JSON log line: `{"event":"litestream","level":"info","msg":…,…}`. */
 export function forwardedLine(line: string, stream: 'stdout' | 'stderr'): LogLine {

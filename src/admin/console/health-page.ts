@@ -9,7 +9,7 @@ import { versionInfo } from '../../lib/version.ts';
 import { esc } from '../../pages/html.ts';
 import { alive, LITESTREAM_MONITOR_INTERVAL, redactUrl, replicaFiles } from '../../ops/replica.ts';
 import { type ReplicaStatus, replicaStatus, showPosition } from '../../ops/replica-status.ts';
-import { opsStore } from '../../ops/store.ts';
+import { lastBackup } from '../../ops/backup.ts';
 import { adminStore } from '../store.ts';
 import type { Run } from './forms.ts';
 
@@ -63,8 +63,8 @@ function replicationRows(ctx: AppContext, now: number): [string, string][] {
   return rows;
 }
 
-function lastBackup(ctx: AppContext, now: number): string {
-  const b = opsStore(ctx.db).lastBackup.get();
+function backupText(ctx: AppContext, now: number): string {
+  const b = lastBackup(ctx.db);
   if (!b) return 'none recorded: svc backup records each copy it completes here; copies made another way are not known';
   return `${when(b.at, now)}: ${mb(b.bytes)}, schema ${b.schema_version}, to ${b.file}`;
 }
@@ -83,7 +83,7 @@ export function healthPage(ctx: AppContext, run: Run): string {
   const rows: [string, string][] = [
     ['Version', `${v.version} (${v.commit})`],
     ...replicationRows(ctx, now),
-    ['Last backup', lastBackup(ctx, now)],
+    ['Last backup', backupText(ctx, now)],
     ['Database', mb(size)],
     ['Write-ahead log', wal === null ? 'none' : mb(wal)],
     ['E-mails awaiting approval', String(queued)],
