@@ -1,0 +1,119 @@
+// Cold start and memory (the `start` group): spawn → first 200 on /healthz on a port checked free
+// first, the resident memory 2 s later (idle), and again 2 s after a pass of reads (every read
+// and document the other groups measure, a few dozen times each): what a server that has answered
+// something holds at rest.
+import { rmSync } from 'node:fs';
+import { type CorpusMeta, freshDataDir } from '../corpus.ts';
+import { spread } from '../harness.ts';
+import { memoryOf, num } from '../lib.ts';
+import { TOPIC } from '../text.ts';
+import { AGENT, check, children, dataDirs, helperRound, key, SERVER_ENV, selected, stop, summarize } from './context.ts';
+
+/**
+ * A loopback port nothing listens on: one the system hands out, released, and checked that no
+ * server answers there (a port another program holds would time the other program's start).
+ */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 20; tries++) {
+    const l = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+    const port = l.port;
+    l.stop(true);
+    const taken = await Bun.connect({ hostname: '127.0.0.1', port, socket: { data() {} } }).then(
+      (s) => {
+        s.end();
+        return true;
+      },
+      () => false,
+    );
+    if (!taken) return port;
+  }
+  throw new Error('no free loopback port found in 20 tries');
+}
+
+/** The reads of the pass: the read group's addresses (with their agents) and the cached documents. */
+function readPass(meta: CorpusMeta): { path: string; agent: number | null }[] {
+  const r = meta.roles;
+  return [
+    { path: '/pins', agent: null },
+    { path: '/v1/continuity', agent: r.resume },
+    { path: `/v1/search?q=${TOPIC[0]}`, agent: r.resume },
+    { path: `/v1/search?q=${TOPIC[3000]}`, agent: r.resume },
+    { path: '/v1/posts', agent: r.resume },
+    { path: '/v1/activity', agent: r.resume },
+    { path: `/api/thread/${meta.big_thread}`, agent: null },
+    { path: '/v1/inbox', agent: r.reader },
+    { path: '/v1/me', agent: r.resume },
+    { path: '/api/pubs/feed', agent: null },
+    { path: '/api/leaderboard', agent: null },
+    { path: '/api/activity', agent: null },
+    { path: '/docs', agent: null },
+    { path: '/openapi.json', agent: null },
+  ];
+}
+
+/** Each read of the pass `times` times; answers how many were not 2xx. */
+async function passOfReads(base: string, meta: CorpusMeta, times: number): Promise<number> {
+  let failed = 0;
+  for (const { path, agent } of readPass(meta))
+    for (let i = 0; i < times; i++) {
+      const r = await fetch(`${base}${path}`, { headers: agent === null ? {} : { ...AGENT, Authorization: `Bearer ${key(agent)}` } });
+      await r.arrayBuffer();
+      if (r.status < 200 || r.status > 299) failed++;
+    }
+  return failed;
+}
+
+export async function startScenarios(size: string, file: string, bin: string, meta: CorpusMeta): Promise<void> {
+  if (!selected('start', 'start')) return;
+  const n = num('BENCH_STARTS', 5);
+  const reads = num('BENCH_START_READS', 30);
+  const times: number[] = [];
+  const rss: number[] = [];
+  const rssAfterReads: number[] = [];
+  const failed: number[] = [];
+  process.stderr.write(`· ${size} start: spawn → first 200 on /healthz, ${n} times; idle RSS 2 s later, and 2 s after ${reads} of each read\n`);
+  for (let i = 0; i < n; i++) {
+    const dir = freshDataDir(file, `${size}-start`);
+    dataDirs.push(dir);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const t0 = performance.now();
+    const proc = children.spawn([bin, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', dir], SERVER_ENV);
+    void new Response(proc.stdout).text();
+    void new Response(proc.stderr).text();
+    for (;;) {
+      const ok = await fetch(`${base}/healthz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ok) break;
+      if (proc.exitCode !== null) throw new Error('svc exited while starting');
+      if (performance.now() - t0 > 120_000) throw new Error('svc did not answer /healthz within 120 s');
+      await Bun.sleep(2);
+    }
+    times.push(performance.now() - t0);
+    await Bun.sleep(2000);
+    rss.push(memoryOf(proc.pid).rss_mb);
+    failed.push(await passOfReads(base, meta, reads));
+    await Bun.sleep(2000);
+    rssAfterReads.push(memoryOf(proc.pid).rss_mb);
+    await stop(proc);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // The reads' answers judge every start: a pass that met errors measured the errors.
+  const mk = (ms: number, i: number) =>
+    helperRound({ completed: 1, statuses: failed[i] ? { failed: failed[i]! } : { '200': 1 }, p50_ms: ms, p99_ms: ms, max_ms: ms, window_s: 0, concurrency: 1 });
+  const row = summarize(size, 'start', `cold start (spawn → first 200 on /healthz), idle RSS; ${n} starts`, 'svc', times.map(mk), {
+    start_ms: spread(times),
+    idle_rss_mb: spread(rss),
+    idle_rss_after_reads_mb: spread(rssAfterReads),
+  });
+  const after = spread(rssAfterReads);
+  row.note = `idle RSS after ${reads} of each of ${readPass(meta).length} reads: ${after.median} MB (${after.min}–${after.max})`;
+  check(
+    row,
+    { metric: 'ms', op: '<', value: 120, text: 'cold start < 120 ms (median)' },
+    { ...spread(times), max: spread(times).median, min: spread(times).median },
+  );
+  check(row, { metric: 'MB', op: '<', value: 70, text: 'idle RSS < 70 MB' }, spread(rss));
+}
