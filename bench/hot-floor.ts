@@ -1,19 +1,23 @@
-// What a cached document costs beyond a bare Bun.serve, step by step (issue 39 §5): each variant
-// is a Bun.serve of its own (its own process) answering the same body with the same headers as
-// `raw` (bench/raw-server.ts: a per-request Response with a fresh X-Request-Id), plus one more of
-// the things svc's hot path (src/http/plugin.ts answerHot, src/http/hot-reads.ts) must do for
-// every answer. Measured with wrk at 64 connections in rotated rounds; printed: each variant's
-// CPU a request and its ratio to raw's in the same round.
+// What a cached document costs beyond a bare Bun.serve, step by step (issue 39 §5): svc serves a
+// cached document (dist/svc on a copy of the 10k corpus), and each variant is a Bun.serve of its
+// own (its own process) answering svc's very bytes and headers as `raw` does (bench/raw-server.ts:
+// a per-request Response with a fresh X-Request-Id), plus, cumulatively, the things svc's hot path
+// (src/http/plugin.ts answerHot, src/http/hot-reads.ts) must do for every answer. Measured with
+// wrk at 64 connections in rotated rounds (svc among them); printed: each one's CPU a request and
+// its ratio to raw's in the same round. The last variant does what the spec needs of svc with
+// nothing else: svc ÷ it is svc's own cost, it ÷ raw is Bun's.
 //
-//   bun bench/hot-floor.ts                 BENCH_FLOOR_BYTES=4895,16705 (the cached 4.9 and 17 KB documents)
-//   bun bench/hot-floor.ts --serve NAME    one variant (the bench starts them)
+//   bun bench/hot-floor.ts                         BENCH_FLOOR_PATHS=/api/pubs/feed,/api/leaderboard
+//   bun bench/hot-floor.ts --serve NAME SPEC_FILE  one variant (the bench starts them)
 //
 // BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (2). A variant's steps are cumulative
 // in VARIANTS' order, so each row's increase over the row before is what that step costs.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureCorpus, freshDataDir } from './corpus.ts';
 import { fmt, list, pairedRatio, rotation, spread, verdict, withSpread } from './harness.ts';
 import { BUN, listeningUrl, num, runBench } from './lib.ts';
-import { children, luaAnonymousGet, type Round, round, scriptsDir } from './run/context.ts';
+import { children, dataDirs, luaAnonymousGet, type Round, round, scriptsDir, startSvc, stop, svcBinary } from './run/context.ts';
 import { findWrk, WRK_MISSING } from './wrk.ts';
 
 /** The steps, each adding to the one before (a variant is every step up to its own). */
@@ -26,20 +30,19 @@ export const VARIANTS = [
   { name: 'template', adds: "the Response made from a kept Headers and Blob, the request id set on the answer's copy (HotReads.respond)" },
 ] as const;
 
-const PATH = '/api/doc';
+interface Spec {
+  path: string;
+  file: string;
+  headers: Record<string, string>;
+}
 
-function serve(name: string, bytes: number): void {
+function serve(name: string, specFile: string): void {
   const level = VARIANTS.findIndex((v) => v.name === name);
   if (level < 0) throw new Error(`unknown variant ${name}`);
-  const body = JSON.stringify({ items: Array.from({ length: bytes }, (_, i) => String.fromCharCode(97 + ((i * 7) % 26))).join('') }).slice(0, bytes);
-  const headers = {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'public, max-age=15',
-    'access-control-allow-origin': '*',
-    vary: 'Accept-Encoding',
-    etag: '"abc"',
-  };
-  const slots = new Map([[PATH, { headers: new Headers(headers), blob: new Blob([new TextEncoder().encode(body)]) }]]);
+  const { path: PATH, file, headers } = JSON.parse(readFileSync(specFile, 'utf8')) as Spec;
+  const body = readFileSync(file);
+  const etag = headers.etag ?? '';
+  const slots = new Map([[PATH, { headers: new Headers({ ...headers, age: '0' }), blob: new Blob([body]) }]]);
   const counts = new Map<string, number>();
   const builtAt = Date.now();
   let server: ReturnType<typeof Bun.serve> | undefined;
@@ -57,7 +60,7 @@ function serve(name: string, bytes: number): void {
       if (h.has('cookie') || h.has('authorization')) return new Response('no', { status: 403 });
       void h.get('accept-encoding');
       const held = h.get('if-none-match');
-      if (held === '"abc"') return new Response(null, { status: 304 });
+      if (held !== null && held === etag) return new Response(null, { status: 304 });
       id = h.get('x-request-id') ?? id;
     }
     if (level >= 3) {
@@ -95,45 +98,64 @@ async function main(): Promise<number> {
   const warmup = num('BENCH_WARMUP_SECONDS', 2);
   const rounds = num('BENCH_ROUNDS', 3);
   mkdirSync(scriptsDir, { recursive: true });
-  for (const bytes of list(process.env.BENCH_FLOOR_BYTES, '4895,16705').map(Number)) {
-    const peers = [];
+  const bin = svcBinary();
+  const { file } = await ensureCorpus('10k', bin);
+  const dataDir = freshDataDir(file, '10k-floor');
+  dataDirs.push(dataDir);
+  const svc = await startSvc(bin, dataDir);
+  for (const path of list(process.env.BENCH_FLOOR_PATHS, '/api/pubs/feed,/api/leaderboard')) {
+    // svc's identity answer, as an anonymous reader gets it: the bytes and headers every variant sends.
+    const first = await fetch(`${svc.url}${path}`, { headers: { 'Accept-Encoding': 'identity' } });
+    const body = Buffer.from(await first.arrayBuffer());
+    if (first.status !== 200) throw new Error(`GET ${path} answered ${first.status}`);
+    const skip = new Set(['date', 'age', 'x-request-id', 'content-length']);
+    const headers = Object.fromEntries([...first.headers].filter(([k]) => !skip.has(k)));
+    const spec = join(scriptsDir, `floor-${body.length}.json`);
+    writeFileSync(join(scriptsDir, `floor-${body.length}.body`), body);
+    writeFileSync(spec, JSON.stringify({ path, file: join(scriptsDir, `floor-${body.length}.body`), headers }));
+    const peers: { name: string; adds: string; pid: number; url: string }[] = [];
     for (const v of VARIANTS) {
-      const proc = children.spawn([BUN, import.meta.path, '--serve', v.name, String(bytes)]);
+      const proc = children.spawn([BUN, import.meta.path, '--serve', v.name, spec]);
       peers.push({ ...v, pid: proc.pid, url: await listeningUrl(proc, v.name) });
     }
-    const script = luaAnonymousGet(PATH);
-    process.stderr.write(`· ${bytes} B: ${peers.map((p) => p.name).join(', ')}, 64 connections, ${rounds} rotated rounds of ${seconds} s\n`);
+    for (const p of peers) {
+      const same = Buffer.from(await (await fetch(`${p.url}${path}`)).arrayBuffer());
+      if (!same.equals(body)) throw new Error(`${p.name} does not answer svc's bytes`);
+    }
+    peers.push({ name: 'svc', adds: "svc's hot path itself (dist/svc)", pid: svc.proc.pid, url: svc.url });
+    const script = luaAnonymousGet(path);
+    process.stderr.write(`· ${path} (${body.length} B): ${peers.map((p) => p.name).join(', ')}, 64 connections, ${rounds} rotated rounds of ${seconds} s\n`);
     for (const p of peers) await round({ url: p.url, pid: p.pid, connections: 64, script }, warmup);
     const byPeer = new Map<string, Round[]>(peers.map((p) => [p.name, []]));
     for (let r = 0; r < rounds; r++)
       for (const p of rotation(peers, r)) byPeer.get(p.name)!.push(await round({ url: p.url, pid: p.pid, connections: 64, script }, seconds));
     const raw = byPeer.get('raw')!;
-    console.log(`\n${bytes} B a body: CPU a request, µs (median and spread), and ÷ raw's in the same round`);
+    console.log(`\n${path}, ${body.length} B a body: CPU a request, µs (median and spread), and ÷ raw's in the same round`);
     for (const p of peers) {
       const rs = byPeer.get(p.name)!;
       const ratio = pairedRatio(
         rs.map((x) => x.server_cpu_us_per_req),
         raw.map((x) => x.server_cpu_us_per_req),
       );
-      const judged = verdict(
-        { metric: 'x', op: '<=', value: Number.POSITIVE_INFINITY, text: '' },
-        ratio,
-        [...rs, ...raw].map((x) => x.refused),
-      );
+      const refused = [...rs, ...raw].map((x) => x.refused).filter((x): x is string => x !== null);
+      const why = refused.length ? verdict({ metric: 'x', op: '<=', value: 0, text: '' }, ratio, refused).why : '';
       console.log(
-        `  ${p.name.padEnd(9)} ${withSpread(spread(rs.map((x) => x.server_cpu_us_per_req)), 1).padEnd(20)} ${withSpread(ratio).padEnd(20)} ${judged.verdict === 'NO VERDICT' ? `(${judged.why}) ` : ''}+ ${p.adds}`,
+        `  ${p.name.padEnd(9)} ${withSpread(spread(rs.map((x) => x.server_cpu_us_per_req)), 1).padEnd(20)} ${withSpread(ratio).padEnd(20)} + ${p.adds}${why ? ` (NO VERDICT: ${why})` : ''}`,
       );
     }
-    await children.stopAll();
     console.log(`  (req/s of raw: ${fmt(spread(raw.map((x) => x.rps)).median, 0)})`);
+    for (const p of peers) if (p.name !== 'svc') process.kill(p.pid, 'SIGTERM');
   }
+  await stop(svc.proc);
   rmSync(scriptsDir, { recursive: true, force: true });
   return 0;
 }
 
-if (process.argv[2] === '--serve') serve(process.argv[3]!, Number(process.argv[4] ?? 4895));
-else
-  runBench(main, async () => {
-    await children.stopAll();
-    rmSync(scriptsDir, { recursive: true, force: true });
-  });
+const cleanup = async () => {
+  await children.stopAll();
+  for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
+  rmSync(scriptsDir, { recursive: true, force: true });
+};
+
+if (process.argv[2] === '--serve') serve(process.argv[3]!, process.argv[4]!);
+else runBench(main, cleanup);
