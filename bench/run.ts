@@ -41,7 +41,7 @@ import { mcpScenarios } from './run/mcp-rest.ts';
 import { readScenarios } from './run/reads.ts';
 import { report } from './run/report.ts';
 import { startScenarios } from './run/start.ts';
-import { submitScenario, writeScenarios } from './run/writes.ts';
+import { flatWriteChecks, submitScenario, writeScenarios } from './run/writes.ts';
 import { findWrk, WRK_MISSING } from './wrk.ts';
 
 async function cleanup(): Promise<void> {
@@ -97,6 +97,7 @@ async function main(): Promise<number> {
     }
     await startScenarios(size, file, bin, meta);
   }
+  flatWriteChecks();
   report(started);
   await cleanup(); // the Lua scripts and bodies in scriptsDir (runBench cleans up only on failure or a signal)
   return 0;

@@ -19,6 +19,7 @@ import {
   type Round,
   round,
   rounds,
+  rows,
   SECONDS,
   selected,
   summarize,
@@ -146,4 +147,23 @@ export async function submitScenario(c: Ctx): Promise<void> {
     healthz_p99_ms: spread(results.map((x) => x.probes[0]!.p99_ms)),
   });
   check(row, { metric: 'p99', op: '<', value: 150, text: 'article submit p99 < 150 ms' }, row.p99);
+}
+
+/**
+ * Writes flat from 10k to 1M (issue 39 §1): when both sizes ran, a reply's and a vote's server CPU
+ * at 1M against 10k's (medians; any refused round of either size refuses it), on the 1M row.
+ */
+export function flatWriteChecks(): void {
+  for (const scenario of ['write-replies', 'write-votes']) {
+    const small = rows.find((r) => r.size === '10k' && r.scenario === scenario);
+    const large = rows.find((r) => r.size === '1m' && r.scenario === scenario);
+    if (!small || !large) continue;
+    const ratio = large.cpu_us.median / small.cpu_us.median;
+    check(
+      large,
+      { metric: 'cpu', op: '<=', value: 1.2, text: `CPU a ${scenario === 'write-votes' ? 'vote' : 'reply'} at 1M ≤ 1.2× 10k's` },
+      { median: ratio, min: ratio, max: ratio },
+      [...small.rounds, ...large.rounds].map((r) => r.refused),
+    );
+  }
 }
