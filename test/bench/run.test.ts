@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verdict } from '../../bench/harness.ts';
 import { bodyRefusal } from '../../bench/run/cached.ts';
-import { children, luaAnonymousGet, round, scriptsDir } from '../../bench/run/context.ts';
+import { children, helperRound, luaAnonymousGet, round, scriptsDir } from '../../bench/run/context.ts';
 import { neighbourScript } from '../../bench/run/disk.ts';
 import { freePort } from '../../bench/run/start.ts';
 import { findWrk } from '../../bench/wrk.ts';
@@ -75,6 +75,25 @@ describe.skipIf(!findWrk())('a wrk round as bench/run.ts measures it', () => {
     encodings.length = 0;
     await measure('/doc');
     expect(encodings[0]).toBeNull();
+  });
+});
+
+describe("rounds the bench's own helpers drove (submits, lab publishes, probes, starts)", () => {
+  const base = { completed: 24, p50_ms: 300, p99_ms: 400, max_ms: 450, window_s: 2, concurrency: 4 };
+  const quiet = { server_us: 1_500_000, helpers_us: 500_000, machine_us: 2_050_000 };
+
+  test('one answer that was not 2xx among the submits refuses the round', () => {
+    expect(helperRound({ ...base, statuses: { '202': 24 }, cpu: quiet }).refused).toBeNull();
+    const r = helperRound({ ...base, statuses: { '202': 23, '422': 1 }, cpu: quiet });
+    expect(r.refused).toBe('1 answers were not 2xx');
+    expect(r.non2xx).toBe(1);
+  });
+
+  test('without CPU figures the statuses still judge it; with them, others on the CPU refuse it too', () => {
+    expect(helperRound({ ...base, statuses: { '201': 23, '500': 1 } }).refused).toBe('1 answers were not 2xx');
+    expect(helperRound({ ...base, statuses: { '201': 24 } }).refused).toBeNull();
+    const busy = helperRound({ ...base, statuses: { '201': 24 }, cpu: { ...quiet, machine_us: 3_000_000 } });
+    expect(busy.refused).toContain('other processes used 50 % of a core');
   });
 });
 
