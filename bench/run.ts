@@ -57,7 +57,7 @@ const GROUPS: Record<string, string[]> = {
   mcp: ['mcp-me', 'mcp-thread'],
   disk: ['disk-neighbour'],
   compress: ['compress-pubs-feed', 'compress-leaderboard', 'compress-activity', 'compress-docs', 'compress-openapi'],
-  start: ['start'],
+  start: ['start', 'first-leaderboard'],
 };
 const scenarioGroup = (name: string) => Object.entries(GROUPS).find(([g, names]) => g === name || names.includes(name))?.[0] ?? null;
 
