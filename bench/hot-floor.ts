@@ -164,6 +164,7 @@ async function main(): Promise<number> {
     for (const p of peers) if (p.name !== 'svc') process.kill(p.pid, 'SIGTERM');
   }
   await stop(svc.proc);
+  rmSync(dataDir, { recursive: true, force: true });
   rmSync(scriptsDir, { recursive: true, force: true });
   return 0;
 }
