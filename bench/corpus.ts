@@ -19,7 +19,21 @@
 // older than MAX_AGE_DAYS is reseeded too (open jobs leave the 14-day jobs window as time passes).
 // Runs never write to the cache: freshDataDir() copies it.
 import { Database } from 'bun:sqlite';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../src/db/migrate.ts';
@@ -184,10 +198,22 @@ function forwardCorpus(size: string, log: (s: string) => void): { file: string; 
   return null;
 }
 
-/** A new data dir holding a copy of the corpus file: runs write there, never to the cache. */
+/**
+ * A new data dir holding a copy of the corpus file: runs write there, never to the cache. The copy
+ * and its directory are synced before it is answered: otherwise the kernel writes the copy back
+ * (2 GB at 1M) while the first rounds measure, and their disk waits are the copy's.
+ */
 export function freshDataDir(file: string, label: string): string {
   const dir = mkdtempSync(join(tmpdir(), `svc-bench-${label}-`));
   copyFileSync(file, join(dir, 'svc.sqlite'));
+  for (const path of [join(dir, 'svc.sqlite'), dir]) {
+    const fd = openSync(path, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
   return dir;
 }
 
@@ -486,9 +512,23 @@ async function publishArticles(svcBin: string, dataDir: string, meta: CorpusMeta
 export async function listening(proc: { stdout: ReadableStream<Uint8Array> }, timeoutMs = 120_000): Promise<string> {
   const reader = proc.stdout.getReader();
   const deadline = Date.now() + timeoutMs;
+  // The deadline's timer is cleared once the line came: a pending one kept `bun bench/corpus.ts`
+  // alive for its two minutes after the corpus was done.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), timeoutMs);
+  });
+  try {
+    return await readUntilListening(reader, deadline, expired);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readUntilListening(reader: ReadableStreamDefaultReader<Uint8Array>, deadline: number, expired: Promise<null>): Promise<string> {
   let buf = '';
   while (Date.now() < deadline) {
-    const next = await Promise.race([reader.read(), Bun.sleep(Math.max(1, deadline - Date.now())).then(() => null)]);
+    const next = await Promise.race([reader.read(), expired]);
     if (!next || next.done) break;
     buf += new TextDecoder().decode(next.value);
     for (const line of buf.split('\n')) {
@@ -515,4 +555,5 @@ if (import.meta.main) {
   const { meta, file, seeded } = await ensureCorpus(size, bin, { force: process.argv.includes('--force') });
   const { agent_ids: _a, agent_names: _n, recent_roots: _r, ...facts } = meta;
   console.log(JSON.stringify({ file, seeded, ...facts }));
+  process.exit(0); // done: nothing left to wait for (a socket or timer of the seeding server's must not hold the exit)
 }

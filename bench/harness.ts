@@ -33,6 +33,8 @@ export interface RoundCpu {
   /** CPU of the bench's own other processes over the window (the paced writer, the prober), µs. */
   helpers_cpu_us: number;
   machine_busy_us: number;
+  /** Answers that were not 2xx (statuses, socket errors, timeouts, tool errors): failedAnswers(). */
+  failed: number;
 }
 
 export interface RoundJudgement {
@@ -45,9 +47,10 @@ export interface RoundJudgement {
 
 /**
  * What a round's CPU says: the server's CPU per request, the CPU no process of the bench used
- * (another process held the CPU), and whether the round may be judged: not when the generator
- * used ≥ 90 % of its cores (it was the bottleneck), not when others used more than
- * OTHER_CPU_LIMIT_PCT of a core.
+ * (another process held the CPU), and whether the round may be judged: not when any answer was
+ * not 2xx (the round measured errors, whatever it read or wrote), not when the generator used
+ * ≥ 90 % of its cores (it was the bottleneck), not when others used more than OTHER_CPU_LIMIT_PCT
+ * of a core.
  */
 export function judgeRound(r: RoundCpu): RoundJudgement {
   const server_cpu_pct = r.server_cpu_us / 1e4 / r.window_s;
@@ -55,6 +58,7 @@ export function judgeRound(r: RoundCpu): RoundJudgement {
   const other = Math.max(0, r.machine_busy_us - r.server_cpu_us - generatorUs - r.helpers_cpu_us);
   const other_cpu_pct = other / 1e4 / r.window_s;
   const reasons: string[] = [];
+  if (!(r.failed === 0)) reasons.push(`${Number.isFinite(r.failed) ? r.failed : 'uncounted'} answers were not 2xx`);
   if (r.generator_cpu_pct >= GENERATOR_SATURATED * 100 * r.generator_threads)
     reasons.push(`generator at ${r.generator_cpu_pct.toFixed(0)} % of ${r.generator_threads * 100} %: it was the bottleneck`);
   if (other_cpu_pct > OTHER_CPU_LIMIT_PCT) reasons.push(`other processes used ${other_cpu_pct.toFixed(0)} % of a core`);
@@ -65,6 +69,37 @@ export function judgeRound(r: RoundCpu): RoundJudgement {
     refused: reasons.length ? reasons.join('; ') : null,
   };
 }
+
+/** What a round's answers said, as the generator and its script counted them. */
+export interface AnswerCounts {
+  completed: number;
+  non2xx: number; // wrk's count (4xx and 5xx)
+  errors: number; // socket errors
+  timeouts: number;
+  /** Every answer's status as the script counted it (3xx and tool errors included), when it printed them. */
+  statuses?: Record<string, number> | null;
+}
+
+/**
+ * The answers of a round that were not a 2xx success: by the script's status count when there is
+ * one (it sees 3xx, and a 200 carrying a tool error, which wrk counts as fine), else wrk's non-2xx;
+ * socket errors and timeouts always.
+ */
+export function failedAnswers(r: AnswerCounts): number {
+  const counted = r.statuses ? Object.entries(r.statuses).reduce((n, [k, v]) => n + (/^2\d\d$/.test(k) ? 0 : v), 0) : r.non2xx;
+  return counted + r.errors + r.timeouts;
+}
+
+/**
+ * Whether a probe of `n` requests can give a p99 that is not simply its slowest request: the 99th
+ * percentile (nearest rank) is below the maximum only from 100 requests on, and takes more than
+ * the one worst from 200. Null when it can; else why not.
+ */
+export function probeRefusal(n: number, min = MIN_PROBES): string | null {
+  return n >= min ? null : `the prober made ${n} requests: a p99 needs ≥ ${min}`;
+}
+/** The fewest probes a round needs for its /healthz p99 to be more than its maximum. */
+export const MIN_PROBES = 300;
 
 export interface Spread {
   median: number;
@@ -104,24 +139,34 @@ export type Verdict = 'PASS' | 'FAIL' | 'NO VERDICT';
  */
 export function verdict(t: Target, s: Spread, refusals: readonly (string | null)[]): { verdict: Verdict; why: string } {
   const refused = refusals.filter((r): r is string => r !== null);
-  if (refused.length) {
-    const other = refused.map((r) => Number(/other processes used (\d+) %/.exec(r)?.[1] ?? 0));
-    const generator = refused.filter((r) => r.includes('generator')).length;
-    // Any other reason (errors among the answers, say) is named as the first round gave it.
-    const otherReason = refused.find((r) => !r.includes('generator') && !/other processes used/.test(r));
-    const parts = [
-      ...(generator ? [`the generator was the bottleneck in ${generator}`] : []),
-      ...(Math.max(...other) > 0 ? [`other processes used up to ${Math.max(...other)} % of a core`] : []),
-      ...(otherReason ? [otherReason] : []),
-    ];
-    return { verdict: 'NO VERDICT', why: `${refused.length} of ${refusals.length} rounds refused: ${parts.join('; ')}` };
-  }
+  if (refused.length) return { verdict: 'NO VERDICT', why: `${refused.length} of ${refusals.length} rounds refused: ${refusalSummary(refused)}` };
   if (!Number.isFinite(s.median)) return { verdict: 'NO VERDICT', why: 'no figure' };
   const ok = (v: number) => (t.op === '<' ? v < t.value : t.op === '<=' ? v <= t.value : t.op === '>=' ? v >= t.value : v > t.value);
   const worst = t.op === '<' || t.op === '<=' ? s.max : s.min;
   if (!ok(s.median)) return { verdict: 'FAIL', why: `median ${fmt(s.median)} (target ${t.op} ${t.value})` };
   if (!ok(worst)) return { verdict: 'FAIL', why: `median passes, worst round ${fmt(worst)} does not (target ${t.op} ${t.value})` };
   return { verdict: 'PASS', why: '' };
+}
+
+/**
+ * The reasons of the refused rounds in one line: answers that were not 2xx (how many, in how many
+ * rounds), the generator as the bottleneck (in how many), the most CPU other processes took, and
+ * any other reason once, as the rounds gave it.
+ */
+function refusalSummary(refused: readonly string[]): string {
+  const reasons = refused.map((r) => r.split('; '));
+  const failed = reasons.map((rs) => rs.reduce((n, x) => n + Number(/^(\d+) answers were not 2xx/.exec(x)?.[1] ?? 0), 0));
+  const failedRounds = failed.filter((n) => n > 0).length;
+  const generator = reasons.filter((rs) => rs.some((x) => x.startsWith('generator at'))).length;
+  const other = Math.max(0, ...reasons.flat().map((x) => Number(/^other processes used (\d+) %/.exec(x)?.[1] ?? 0)));
+  const known = (x: string) => /^(\d+|uncounted) answers were not 2xx|^generator at|^other processes used/.test(x);
+  const rest = [...new Set(reasons.flat().filter((x) => !known(x) || x.startsWith('uncounted')))];
+  return [
+    ...(failedRounds ? [`${failed.reduce((a, b) => a + b, 0)} answers were not 2xx in ${failedRounds}`] : []),
+    ...(generator ? [`the generator was the bottleneck in ${generator}`] : []),
+    ...(other > 0 ? [`other processes used up to ${other} % of a core`] : []),
+    ...rest,
+  ].join('; ');
 }
 
 export const fmt = (n: number | null | undefined, digits?: number): string => {
@@ -150,16 +195,24 @@ export function parseStatuses(stdout: string): Record<string, number> | null {
   return m ? (JSON.parse(m[1]!) as Record<string, number>) : null;
 }
 
+/** The answers' body bytes a Lua script's done() printed as `BODYBYTES n` (as received: compressed when coded), or null. */
+export function parseBodyBytes(stdout: string): number | null {
+  const m = /^BODYBYTES (\d+)\s*$/m.exec(stdout);
+  return m ? Number(m[1]) : null;
+}
+
 /**
  * The Lua every scripted wrk run shares: uuid() (fresh idempotency keys: the run's nonce, a
  * per-thread random part and a counter, shaped as a version-4 uuid), a status count per answer
  * (response()), and done() printing them as one `STATUSES {…}` line (parseStatuses). With
  * `toolErrors`, a 2xx answer whose body holds an MCP tool error (`"isError":true`) or a JSON-RPC
- * error is counted under TOOL_ERROR instead of its status: /mcp answers both 200.
+ * error is counted under TOOL_ERROR instead of its status: /mcp answers both 200. It also sums the
+ * answers' body bytes as they came (`BODYBYTES n`, parseBodyBytes).
  */
 export const luaCommon = (nonce: number, opts: { toolErrors?: boolean } = {}): string => `
 local counter = 0
 statuses = {}
+bodybytes = 0
 local nonce = ${Math.floor(nonce) % 0x7fffffff}
 init = function(args) math.randomseed(nonce + os.time()) end
 function uuid()
@@ -174,18 +227,22 @@ response = function(status, headers, body)
       : ''
   }
   statuses[k] = (statuses[k] or 0) + 1
+  if body then bodybytes = bodybytes + #body end
 end
 local threads = {}
 setup = function(thread) table.insert(threads, thread) end
 done = function(summary, latency, requests)
   local total = {}
+  local bytes = 0
   for _, t in ipairs(threads) do
     local s = t:get("statuses")
     for k, v in pairs(s) do total[k] = (total[k] or 0) + v end
+    bytes = bytes + t:get("bodybytes")
   end
   local parts = {}
   for k, v in pairs(total) do table.insert(parts, string.format('"%s":%d', k, v)) end
   io.write("STATUSES {" .. table.concat(parts, ",") .. "}\\n")
+  io.write(string.format("BODYBYTES %d\\n", bytes))
 end
 `;
 
@@ -208,6 +265,12 @@ local headers = { ${hs} }
 local body = ${body === undefined ? 'nil' : luaString(body)}
 request = function() return wrk.format(${luaString(method)}, ${luaString(path)}, headers, body) end
 `;
+}
+
+/** a − b round by round (the rounds were taken in pairs), as a spread. */
+export function pairedDifference(a: readonly number[], b: readonly number[]): Spread {
+  if (a.length !== b.length) throw new Error(`paired rounds: ${a.length} vs ${b.length}`);
+  return spread(a.map((x, i) => x - b[i]!));
 }
 
 /** a ÷ b round by round (a[i] / b[i]: the rounds were taken in pairs), as a spread. */

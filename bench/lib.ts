@@ -266,27 +266,46 @@ export const latencyMs = (times: readonly number[]) => ({
 });
 
 /**
- * The /healthz prober's loop, in a bench's own child process (Children.probe): GETs `url` every 5 ms
- * until SIGTERM or `limitMs`, and answers each request's time (ms).
+ * The /healthz prober's loop, in a bench's own child process (Children.probe): `loops` requests in
+ * flight at once (1 by default), each loop GETting `url` every `intervalMs` (5) until SIGTERM or
+ * `limitMs`; answers each request's time (ms). A request that fails counts in `failures`.
  */
-export async function probeTimes(url: string, limitMs: number): Promise<number[]> {
+export async function probeTimes(
+  url: string,
+  limitMs: number,
+  opts: { intervalMs?: number; loops?: number; failures?: { n: number } } = {},
+): Promise<number[]> {
   const times: number[] = [];
   let stop = false;
   process.on('SIGTERM', () => (stop = true));
   const deadline = Date.now() + limitMs;
-  while (!stop && Date.now() < deadline) {
-    const t0 = performance.now();
-    await (await fetch(url)).text();
-    times.push(performance.now() - t0);
-    await Bun.sleep(5);
-  }
+  const loop = async () => {
+    while (!stop && Date.now() < deadline) {
+      const t0 = performance.now();
+      const ok = await fetch(url).then(
+        async (r) => {
+          await r.arrayBuffer();
+          return r.status >= 200 && r.status < 300;
+        },
+        () => false,
+      );
+      times.push(performance.now() - t0);
+      if (!ok && opts.failures) opts.failures.n++;
+      await Bun.sleep(opts.intervalMs ?? 5);
+    }
+  };
+  await Promise.all(Array.from({ length: opts.loops ?? 1 }, loop));
   return times;
 }
 
-/** The prober child's whole life: probeTimes, then one line {requests, p50_ms, p99_ms, max_ms}, and exit. */
-export async function probeMain(url: string, limitMs: number): Promise<never> {
-  const times = await probeTimes(url, limitMs);
-  console.log(JSON.stringify({ requests: times.length, ...latencyMs(times) }));
+/**
+ * The prober child's whole life: probeTimes, then one line {requests, failures, p50_ms, p99_ms,
+ * max_ms}, and exit.
+ */
+export async function probeMain(url: string, limitMs: number, opts: { intervalMs?: number; loops?: number } = {}): Promise<never> {
+  const failures = { n: 0 };
+  const times = await probeTimes(url, limitMs, { ...opts, failures });
+  console.log(JSON.stringify({ requests: times.length, failures: failures.n, ...latencyMs(times) }));
   process.exit(0);
 }
 

@@ -9,8 +9,9 @@
 //       lab site publishes (PUT /v1/lab/pages/{slug}, ~2 MB decoded each, built by bench/run.ts
 //       with bench/lab-site.ts into `files`, every one different), `concurrency` at a time,
 //       publish i (the body in files[i]) by agent keys[i % keys.length] to its slug
-//   bun bench/writer.ts probe URL
-//       GET URL every 5 ms until SIGTERM
+//   bun bench/writer.ts probe URL [INTERVAL_MS] [LOOPS]
+//       GET URL every INTERVAL_MS (1) in LOOPS (2) loops at once until SIGTERM: dense enough that
+//       a round of half a second holds the few hundred probes a p99 below the maximum needs
 // Each prints one JSON line when it ends: the statuses it got and its latencies.
 import { articleWithCharts } from './articles.ts';
 import { latencyMs, probeMain } from './lib.ts';
@@ -19,7 +20,7 @@ import { textGen } from './text.ts';
 const H = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
 const mode = process.argv[2];
 
-if (mode === 'probe') await probeMain(process.argv[3]!, 30 * 60_000);
+if (mode === 'probe') await probeMain(process.argv[3]!, 30 * 60_000, { intervalMs: Number(process.argv[4] ?? 1), loops: Number(process.argv[5] ?? 2) });
 
 let stop = false;
 process.on('SIGTERM', () => {

@@ -18,6 +18,8 @@ export interface WrkResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Bytes wrk read over the run (headers and bodies, as on the wire; wrk prints them to 2 decimals of its unit). */
+  read_bytes: number;
   p50_ms: number | null;
   p99_ms: number | null;
   max_ms: number | null;
@@ -43,6 +45,7 @@ export function parseWrk(out: string): Omit<WrkResult, 'threads' | 'connections'
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const completed = Number(done?.[1] ?? 0);
+  const read = /requests in [\d.]+\w+, ([\d.]+)([KMGT]?)B read/.exec(out);
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
     completed,
@@ -50,6 +53,7 @@ export function parseWrk(out: string): Omit<WrkResult, 'threads' | 'connections'
     non2xx,
     errors: sock ? Number(sock[1]) + Number(sock[2]) + Number(sock[3]) : 0,
     timeouts: sock ? Number(sock[4]) : 0,
+    read_bytes: read ? Number(read[1]) * 1024 ** ' KMGT'.indexOf(read[2] || ' ') : Number.NaN,
     p50_ms: lat('50'),
     p99_ms: lat('99'),
     max_ms: max ? toMs(max[1]!, max[2]!) : null,

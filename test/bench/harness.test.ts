@@ -1,10 +1,23 @@
 // The bench harness's judgement (bench/harness.ts): when a round may be judged, the spread, the
 // rotation of peers, the verdicts and the parsing of what wrk and /proc print.
 import { describe, expect, test } from 'bun:test';
-import { judgeRound, list, parseProcStat, parseStatuses, rotation, spread, verdict } from '../../bench/harness.ts';
+import {
+  failedAnswers,
+  judgeRound,
+  list,
+  MIN_PROBES,
+  pairedDifference,
+  parseBodyBytes,
+  parseProcStat,
+  parseStatuses,
+  probeRefusal,
+  rotation,
+  spread,
+  verdict,
+} from '../../bench/harness.ts';
 import { parseWrk } from '../../bench/wrk.ts';
 
-const quiet = { window_s: 5, completed: 50_000, server_cpu_us: 5_000_000, generator_cpu_pct: 40, generator_threads: 1, helpers_cpu_us: 0 };
+const quiet = { window_s: 5, completed: 50_000, server_cpu_us: 5_000_000, generator_cpu_pct: 40, generator_threads: 1, helpers_cpu_us: 0, failed: 0 };
 
 describe('judgeRound', () => {
   test('a quiet round is judged, with the server CPU per request', () => {
@@ -25,6 +38,63 @@ describe('judgeRound', () => {
     const busy = 7_000_000 + 2_500_000; // half a core more than server + generator
     expect(judgeRound({ ...quiet, machine_busy_us: busy }).refused).toContain('other processes used 50 % of a core');
     expect(judgeRound({ ...quiet, machine_busy_us: busy, helpers_cpu_us: 2_500_000 }).refused).toBeNull();
+  });
+});
+
+describe('a round with answers that were not 2xx is refused', () => {
+  const wrk = { completed: 1000, non2xx: 0, errors: 0, timeouts: 0 };
+
+  test('counted from the statuses the script saw (3xx and tool errors too), else from wrk; socket errors and timeouts always', () => {
+    expect(failedAnswers({ ...wrk, statuses: { '200': 990, '404': 7, '304': 2, tool_error: 1 } })).toBe(10);
+    expect(failedAnswers({ ...wrk, statuses: { '200': 999, '201': 1 } })).toBe(0);
+    // wrk alone counts only 4xx and 5xx; with no script counts its figure is what there is.
+    expect(failedAnswers({ ...wrk, non2xx: 5, statuses: null })).toBe(5);
+    expect(failedAnswers({ ...wrk, errors: 2, timeouts: 1, statuses: { '200': 997 } })).toBe(3);
+  });
+
+  test('a read round on a quiet machine with a single 404 has no verdict, whatever its figures', () => {
+    const failed = failedAnswers({ ...wrk, statuses: { '200': 999, '404': 1 } });
+    const j = judgeRound({ ...quiet, machine_busy_us: 7_000_000, failed });
+    expect(j.refused).toBe('1 answers were not 2xx');
+    const p99 = { metric: 'p99', op: '<' as const, value: 10, text: 'p99 < 10 ms' };
+    const v = verdict(p99, { median: 1, min: 1, max: 1 }, [null, j.refused, null]);
+    expect(v.verdict).toBe('NO VERDICT');
+    expect(v.why).toBe('1 of 3 rounds refused: 1 answers were not 2xx in 1');
+    // The same rounds with every answer 2xx are judged.
+    expect(verdict(p99, { median: 1, min: 1, max: 1 }, [null, judgeRound({ ...quiet, machine_busy_us: 7_000_000, failed: 0 }).refused, null]).verdict).toBe(
+      'PASS',
+    );
+  });
+
+  test('a round whose answers were not counted is refused too', () => {
+    expect(judgeRound({ ...quiet, machine_busy_us: 7_000_000, failed: Number.NaN }).refused).toBe('uncounted answers were not 2xx');
+  });
+
+  test('several reasons in several rounds: each counted once, none lost behind another', () => {
+    const busy = judgeRound({ ...quiet, generator_cpu_pct: 95, machine_busy_us: 5_000_000 + 4_750_000 + 2_000_000, failed: 3 }).refused!;
+    expect(busy).toContain('3 answers were not 2xx');
+    expect(busy).toContain('generator at 95 %');
+    const t = { metric: 'pct', op: '>=' as const, value: 0.85, text: '≥ 85 % of raw' };
+    const v = verdict(t, { median: 0.9, min: 0.9, max: 0.9 }, [busy, '2 answers were not 2xx', null, 'answers were 4000 bytes, not the 60097 measured']);
+    expect(v.why).toBe(
+      '3 of 4 rounds refused: 5 answers were not 2xx in 2; the generator was the bottleneck in 1; other processes used up to 40 % of a core; answers were 4000 bytes, not the 60097 measured',
+    );
+  });
+});
+
+describe('the probes and the paired figures', () => {
+  test("a probe too short for its p99 to be more than its slowest request refuses the round's figure", () => {
+    expect(probeRefusal(99)).toBe(`the prober made 99 requests: a p99 needs ≥ ${MIN_PROBES}`);
+    expect(probeRefusal(MIN_PROBES)).toBeNull();
+    // Why: at fewer than 100 the nearest-rank p99 is the maximum itself.
+    const times = Array.from({ length: 99 }, (_, i) => i);
+    const p99 = times[Math.ceil(0.99 * times.length) - 1];
+    expect(p99).toBe(Math.max(...times));
+  });
+
+  test('differences round by round', () => {
+    expect(pairedDifference([12, 15, 11], [10, 10, 10])).toEqual({ median: 2, min: 1, max: 5 });
+    expect(() => pairedDifference([1], [1, 2])).toThrow('paired rounds');
   });
 });
 
@@ -93,6 +163,9 @@ STATUSES {"201":51200,"422":34}
     const r = parseWrk(out);
     expect(r).toMatchObject({ rps: 10246.8, completed: 51234, non2xx: 34, ok: 51200, p50_ms: 2.9, p99_ms: 8.12, max_ms: 41.5 });
     expect(parseStatuses(out)).toEqual({ '201': 51200, '422': 34 });
+    expect(r.read_bytes).toBe(250 * 1024 * 1024);
+    expect(parseBodyBytes('BODYBYTES 123456\n')).toBe(123456);
+    expect(parseBodyBytes(out)).toBeNull();
     expect(parseStatuses('no line')).toBeNull();
   });
 

@@ -1,0 +1,80 @@
+// A round of work done by the bench's own helper processes (article submits, lab publishes, a
+// disk neighbour) while other processes probe the server (bench/writer.ts probe): the server's,
+// the helpers' and the machine's CPU over the round, the probes' figures, and the refusals that
+// follow from them (harness.ts probeRefusal: too few probes for a p99 that is not the maximum;
+// any probe that failed).
+import { join } from 'node:path';
+import { machineBusyMicros, probeRefusal } from '../harness.ts';
+import { BUN, cpuMicros, lastJsonLine, ROOT } from '../lib.ts';
+import { children, type Proc, safeCpu } from './context.ts';
+
+export interface Probe {
+  requests: number;
+  failures: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+}
+
+export interface ProbedRound {
+  /** The JSON line the work process printed last (null when it printed none). */
+  out: unknown;
+  probes: Probe[];
+  server_us: number;
+  helpers_us: number;
+  machine_us: number;
+  window_s: number;
+  /** Why the probes cannot be judged, or null. */
+  probe_refused: string | null;
+}
+
+const usageOf = (p: Proc) => {
+  const u = p.resourceUsage();
+  return u ? Number(u.cpuTime.user) + Number(u.cpuTime.system) : 0;
+};
+
+/**
+ * Starts a prober per URL (each its own process), then the work (`work()` spawns it: it ends by
+ * itself), waits for it, stops the probers and answers what the round measured. `extraHelpers`
+ * are other processes of the bench running meanwhile (their CPU is the bench's, not another's).
+ */
+export async function probedRound(
+  serverPid: number,
+  probeUrls: readonly string[],
+  work: () => Proc,
+  extraHelpers: readonly number[] = [],
+): Promise<ProbedRound> {
+  const probers = probeUrls.map((u) => children.spawn([BUN, join(ROOT, 'bench/writer.ts'), 'probe', u]));
+  const outs = probers.map((p) => new Response(p.stdout).text());
+  await Bun.sleep(50); // the probers are up before the work starts
+  const cpu0 = cpuMicros(serverPid);
+  const machine0 = machineBusyMicros();
+  const helpers0 = [...probers.map((p) => p.pid), ...extraHelpers].reduce((n, pid) => n + safeCpu(pid), 0);
+  const t0 = performance.now();
+  const w = work();
+  const out = await new Response(w.stdout).text();
+  await w.exited;
+  children.forget(w);
+  const window_s = (performance.now() - t0) / 1000;
+  const helpers_us = [...probers.map((p) => p.pid), ...extraHelpers].reduce((n, pid) => n + safeCpu(pid), 0) - helpers0 + usageOf(w);
+  const server_us = cpuMicros(serverPid) - cpu0;
+  const machine_us = machineBusyMicros() - machine0;
+  const probes: Probe[] = [];
+  for (const [i, p] of probers.entries()) {
+    p.kill('SIGTERM');
+    probes.push(lastJsonLine<Probe>(await outs[i]!));
+    await p.exited;
+    children.forget(p);
+  }
+  const reasons = probes.flatMap((p, i) => [probeRefusal(p.requests), p.failures > 0 ? `${p.failures} probes of ${probeUrls[i]} were not 2xx` : null]);
+  const refused = reasons.filter((r): r is string => r !== null);
+  return {
+    out: out.trim() ? lastJsonLine(out) : null,
+    probes,
+    server_us,
+    helpers_us,
+    machine_us,
+    window_s,
+    probe_refused: refused.length ? refused.join('; ') : null,
+  };
+}

@@ -1,0 +1,169 @@
+// Writes (the `write` group, with lab-publish.ts): posts, replies and votes at 64 agents by wrk,
+// and article submissions by the bench's own submitter with /healthz probed. Every round with an
+// answer that was not 2xx is refused (context.ts round(), helperRound()).
+import { join } from 'node:path';
+import { spread } from '../harness.ts';
+import { BUN, num, ROOT } from '../lib.ts';
+import { textGen } from '../text.ts';
+import {
+  type Ctx,
+  check,
+  children,
+  helperRound,
+  key,
+  luaFile,
+  luaList,
+  okOf,
+  okPerS,
+  ROUNDS,
+  type Round,
+  round,
+  rounds,
+  rows,
+  SECONDS,
+  selected,
+  summarize,
+  voteTargets,
+  WRITE_CONNECTIONS,
+} from './context.ts';
+import { probedRound } from './probed.ts';
+
+export async function writeScenarios(c: Ctx): Promise<void> {
+  const m = c.meta;
+  const writers = Array.from({ length: m.roles.writers[1] - m.roles.writers[0] }, (_, i) => key(m.roles.writers[0] + i)).slice(0, WRITE_CONNECTIONS);
+  const tg = textGen(99);
+  // Board posts: general and svc-1m only (svc-show takes the Show lane's format, not a board post).
+  const titles = Array.from({ length: 400 }, () => `Result: ${tg.topicWord()} ${tg.topicWord()} measured`);
+  const bodies = Array.from({ length: 400 }, () => tg.body());
+  const authHeader = `"Bearer " .. keys[(n % #keys) + 1]`;
+  // JSON-encoded strings embedded as Lua strings: the request body splices them in as they are.
+  const jsonList = (xs: readonly string[]) => luaList(xs.map((x) => JSON.stringify(x)));
+  const postScript = luaFile(`
+local keys = ${luaList(writers)}
+local titles = ${jsonList(titles)}
+local bodies = ${jsonList(bodies)}
+local topics = {"general", "svc-1m"}
+local n = 0
+request = function()
+  n = n + 1
+  local body = '{"topic":"' .. topics[(n % 2) + 1] .. '","title":' .. titles[(n % #titles) + 1] .. ',"body":' .. bodies[(n % #bodies) + 1] .. '}'
+  return wrk.format("POST", "/v1/posts", { ["X-Agent-Protocol"] = "svc/1", ["Accept"] = "application/json", ["Content-Type"] = "application/json", ["Authorization"] = ${authHeader}, ["Idempotency-Key"] = uuid() }, body)
+end
+`);
+  if (selected('write-posts', 'write')) {
+    const rs = await rounds(
+      { url: c.url, pid: c.pid, connections: WRITE_CONNECTIONS, script: postScript },
+      `${c.size} write-posts: POST /v1/posts, ${writers.length} agents`,
+    );
+    const row = summarize(c.size, 'write-posts', `POST /v1/posts, ${writers.length} agents`, 'svc', rs);
+    check(row, { metric: 'ok/s', op: '>=', value: 2500, text: 'posts ≥ 2,500/s, every answer 2xx' }, okPerS(rs));
+  }
+  if (selected('write-replies', 'write')) {
+    const threads = m.recent_roots.slice(-500);
+    const script = luaFile(`
+local keys = ${luaList(writers)}
+local threads = ${luaList(threads)}
+local bodies = ${jsonList(bodies)}
+local n = 0
+request = function()
+  n = n + 1
+  return wrk.format("POST", "/v1/posts/" .. threads[(n % #threads) + 1] .. "/replies", { ["X-Agent-Protocol"] = "svc/1", ["Accept"] = "application/json", ["Content-Type"] = "application/json", ["Authorization"] = ${authHeader}, ["Idempotency-Key"] = uuid() }, '{"body":' .. bodies[(n % #bodies) + 1] .. '}')
+end
+`);
+    const rs = await rounds({ url: c.url, pid: c.pid, connections: WRITE_CONNECTIONS, script }, `${c.size} write-replies`);
+    summarize(c.size, 'write-replies', `POST /v1/posts/{id}/replies, ${writers.length} agents`, 'svc', rs);
+  }
+  const [v0, v1] = m.roles.voters;
+  const voters = Array.from({ length: v1 - v0 }, (_, i) => key(v0 + i));
+  const targets = voteTargets(c, v0, v1, 4000);
+  // Each voter walks the targets in its own order from `offset`: no vote repeats within a run.
+  const voteScript = (offset: number) =>
+    luaFile(`
+local keys = ${luaList(voters)}
+local targets = ${luaList(targets)}
+local n = ${offset}
+request = function()
+  n = n + 1
+  local k = n % #keys
+  local t = (math.floor(n / #keys) + k * 61) % #targets
+  return wrk.format("POST", "/votes", { ["X-Agent-Protocol"] = "svc/1", ["Accept"] = "application/json", ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. keys[k + 1], ["Idempotency-Key"] = uuid() }, '{"target_id":"' .. targets[t + 1] .. '","value":1}')
+end
+`);
+  if (selected('write-votes', 'write')) {
+    process.stderr.write(`· ${c.size} write-votes: ${voters.length} voters, windows of ${SECONDS} s\n`);
+    // Successive windows continue where the last stopped (offset), so votes/s over time shows growth.
+    const windows = num('BENCH_VOTE_WINDOWS', 6);
+    const rs: Round[] = [];
+    let offset = 0;
+    for (let w = 0; w < windows; w++) {
+      const r = await round({ url: c.url, pid: c.pid, connections: Math.min(WRITE_CONNECTIONS, voters.length), script: voteScript(offset) }, SECONDS);
+      offset += r.completed + 1000;
+      rs.push(r);
+    }
+    const row = summarize(c.size, 'write-votes', `POST /votes, ${voters.length} heavy voters, ${windows} windows`, 'svc', rs, {
+      votes_per_s_by_window: rs.map((r) => Math.round(okOf(r) / r.window_s)),
+      cpu_us_per_vote_by_window: rs.map((r) => Math.round(r.server_cpu_us_per_req)),
+    });
+    check(row, { metric: 'ok/s', op: '>=', value: 3000, text: 'votes ≥ 3,000/s, every answer 2xx' }, okPerS(rs));
+    const first = rs[0]!.server_cpu_us_per_req;
+    check(
+      row,
+      { metric: 'growth', op: '<=', value: 1.25, text: 'vote CPU flat: last window ≤ 1.25× the first' },
+      spread([rs.at(-1)!.server_cpu_us_per_req / first]),
+      rs.map((r) => r.refused),
+    );
+  }
+}
+
+/** Article submissions (two 60 KB SVGs each), 4 at a time, with /healthz probed from another process. */
+export async function submitScenario(c: Ctx): Promise<void> {
+  if (!selected('submit', 'write')) return;
+  const [s0, s1] = c.meta.roles.submitters;
+  const keys = Array.from({ length: s1 - s0 }, (_, i) => key(s0 + i));
+  process.stderr.write(`· ${c.size} submit: articles with two 60 KB SVGs, 4 at a time, /healthz probed\n`);
+  type Submit = { p50_ms: number; p99_ms: number; max_ms: number; statuses: Record<string, number>; submissions: number };
+  const results = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const x = await probedRound(c.pid, [`${c.url}/healthz`], () =>
+      children.spawn([BUN, join(ROOT, 'bench/writer.ts'), 'submit', JSON.stringify({ url: c.url, keys, concurrency: 4, count: num('BENCH_SUBMISSIONS', 24) })]),
+    );
+    results.push({ ...x, submit: x.out as Submit });
+  }
+  const rs = results.map((x) =>
+    helperRound({
+      completed: x.submit.submissions,
+      statuses: x.submit.statuses,
+      p50_ms: x.submit.p50_ms,
+      p99_ms: x.submit.p99_ms,
+      max_ms: x.submit.max_ms,
+      window_s: x.window_s,
+      concurrency: 4,
+      cpu: { server_us: x.server_us, helpers_us: x.helpers_us, machine_us: x.machine_us },
+    }),
+  );
+  const row = summarize(c.size, 'submit', 'POST /v1/pubs/posts (~150 KB, two 60 KB SVGs), 4 submitters', 'svc', rs, {
+    healthz_requests: results.map((x) => x.probes[0]!.requests),
+    healthz_max_ms: spread(results.map((x) => x.probes[0]!.max_ms)),
+    healthz_p99_ms: spread(results.map((x) => x.probes[0]!.p99_ms)),
+  });
+  check(row, { metric: 'p99', op: '<', value: 150, text: 'article submit p99 < 150 ms' }, row.p99);
+}
+
+/**
+ * Writes flat from 10k to 1M (issue 39 §1): when both sizes ran, a reply's and a vote's server CPU
+ * at 1M against 10k's (medians; any refused round of either size refuses it), on the 1M row.
+ */
+export function flatWriteChecks(): void {
+  for (const scenario of ['write-replies', 'write-votes']) {
+    const small = rows.find((r) => r.size === '10k' && r.scenario === scenario);
+    const large = rows.find((r) => r.size === '1m' && r.scenario === scenario);
+    if (!small || !large) continue;
+    const ratio = large.cpu_us.median / small.cpu_us.median;
+    check(
+      large,
+      { metric: 'cpu', op: '<=', value: 1.2, text: `CPU a ${scenario === 'write-votes' ? 'vote' : 'reply'} at 1M ≤ 1.2× 10k's` },
+      { median: ratio, min: ratio, max: ratio },
+      [...small.rounds, ...large.rounds].map((r) => r.refused),
+    );
+  }
+}

@@ -1,0 +1,125 @@
+// bench/run/'s own checks, through a real wrk against a loopback server of the test's: a round
+// whose answers were not all 2xx is refused (reads included), the body bytes each answer carried
+// are counted (so a row measures the document it is labelled with), the start scenario's port is
+// free, and the disk neighbour's loop ends by itself and leaves no file behind.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verdict } from '../../bench/harness.ts';
+import { bodyRefusal } from '../../bench/run/cached.ts';
+import { children, helperRound, luaAnonymousGet, round, scriptsDir } from '../../bench/run/context.ts';
+import { neighbourScript } from '../../bench/run/disk.ts';
+import { freePort } from '../../bench/run/start.ts';
+import { findWrk } from '../../bench/wrk.ts';
+
+const DOC = 'x'.repeat(4895);
+
+describe.skipIf(!findWrk())('a wrk round as bench/run.ts measures it', () => {
+  let server: ReturnType<typeof Bun.serve>;
+  let url = '';
+  const encodings: (string | null)[] = [];
+  beforeAll(() => {
+    server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch(req) {
+        const path = new URL(req.url).pathname;
+        if (encodings.length < 3) encodings.push(req.headers.get('accept-encoding'));
+        if (path === '/doc') return new Response(DOC);
+        if (path === '/flaky') return Math.random() < 0.5 ? new Response(DOC) : new Response('gone', { status: 404 });
+        if (path === '/moved') return new Response(null, { status: 301, headers: { location: '/doc' } });
+        return new Response('not found', { status: 404 });
+      },
+    });
+    url = `http://127.0.0.1:${server.port}`;
+  });
+  afterAll(async () => {
+    server.stop(true);
+    await children.stopAll();
+    rmSync(scriptsDir, { recursive: true, force: true });
+  });
+
+  const measure = (path: string, acceptEncoding: string | null = null) =>
+    round({ url, pid: process.pid, connections: 2, script: luaAnonymousGet(path, acceptEncoding) }, 1);
+
+  test('a read round whose answers are all 404 is refused, and its verdict is NO VERDICT', async () => {
+    const r = await measure('/missing');
+    expect(r.completed).toBeGreaterThan(0);
+    expect(r.refused).toContain(`${r.completed} answers were not 2xx`);
+    const v = verdict({ metric: 'p99', op: '<', value: 1000, text: 'p99 < 1 s' }, { median: 1, min: 1, max: 1 }, [r.refused]);
+    expect(v.verdict).toBe('NO VERDICT');
+  });
+
+  test('some 404s among 200s refuse it too; a 3xx is not a success either', async () => {
+    const flaky = await measure('/flaky');
+    expect(flaky.statuses?.['404']).toBeGreaterThan(0);
+    expect(flaky.refused).toContain(`${flaky.statuses!['404']} answers were not 2xx`);
+    const moved = await measure('/moved');
+    expect(moved.refused).toContain('answers were not 2xx');
+  });
+
+  test("each answer's body is counted: the row measured the document it names, and another one is refused", async () => {
+    const r = await measure('/doc');
+    expect(r.refused ?? '').not.toContain('not 2xx');
+    expect(r.body_bytes! / r.completed).toBe(DOC.length);
+    expect(r.read_bytes / r.completed).toBeGreaterThan(DOC.length);
+    expect(bodyRefusal(r, DOC.length)).toBeNull();
+    expect(bodyRefusal(r, 46_000)).toBe(`answers were ${DOC.length} bytes, not the 46000 measured`);
+  });
+
+  test('an anonymous reader sends no agent headers, and the Accept-Encoding asked for', async () => {
+    encodings.length = 0;
+    await measure('/doc', 'br');
+    expect(encodings[0]).toBe('br');
+    encodings.length = 0;
+    await measure('/doc');
+    expect(encodings[0]).toBeNull();
+  });
+});
+
+describe("rounds the bench's own helpers drove (submits, lab publishes, probes, starts)", () => {
+  const base = { completed: 24, p50_ms: 300, p99_ms: 400, max_ms: 450, window_s: 2, concurrency: 4 };
+  const quiet = { server_us: 1_500_000, helpers_us: 500_000, machine_us: 2_050_000 };
+
+  test('one answer that was not 2xx among the submits refuses the round', () => {
+    expect(helperRound({ ...base, statuses: { '202': 24 }, cpu: quiet }).refused).toBeNull();
+    const r = helperRound({ ...base, statuses: { '202': 23, '422': 1 }, cpu: quiet });
+    expect(r.refused).toBe('1 answers were not 2xx');
+    expect(r.non2xx).toBe(1);
+  });
+
+  test('without CPU figures the statuses still judge it; with them, others on the CPU refuse it too', () => {
+    expect(helperRound({ ...base, statuses: { '201': 23, '500': 1 } }).refused).toBe('1 answers were not 2xx');
+    expect(helperRound({ ...base, statuses: { '201': 24 } }).refused).toBeNull();
+    const busy = helperRound({ ...base, statuses: { '201': 24 }, cpu: { ...quiet, machine_us: 3_000_000 } });
+    expect(busy.refused).toContain('other processes used 50 % of a core');
+  });
+});
+
+describe('the start and disk scenarios', () => {
+  test('the start port is one nothing listens on', async () => {
+    const port = await freePort();
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  });
+
+  test("the neighbour's dd loop syncs a file for the time given, then ends and removes it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-bench-neighbour-'));
+    const file = join(dir, "it's.bin");
+    try {
+      const t0 = performance.now();
+      const p = Bun.spawn(['bash', '-c', neighbourScript(file, 1, 1)], { stdout: 'ignore', stderr: 'pipe' });
+      expect(await p.exited).toBe(0);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(900);
+      expect(existsSync(file)).toBe(false);
+      // Stopped early (SIGTERM), it removes the file too.
+      const q = Bun.spawn(['bash', '-c', neighbourScript(file, 1, 30)], { stdout: 'ignore', stderr: 'ignore' });
+      await Bun.sleep(300);
+      q.kill('SIGTERM');
+      await q.exited;
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
