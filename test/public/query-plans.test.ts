@@ -10,7 +10,7 @@ import { publicStore } from '../../src/public/store.ts';
 import { migratedDb, plan } from '../db/plans.ts';
 
 // Tables the size of the agent list, not of the board.
-const PER_AGENT = new Set(['accounts', 'a', 'leaderboard_karma']);
+const PER_AGENT = new Set(['accounts', 'a', 'leaderboard_karma', 'crew', 'account_roles']);
 // Statements that read the newest rows in index order and stop at their LIMIT.
 const LIMITED = new Set(['public.newest']);
 
@@ -19,6 +19,8 @@ function scans(name: string, lines: string[]): string[] {
   return lines.filter((l) => {
     const m = /^SCAN (\S+)/.exec(l);
     if (!m || m[1] === 'CONSTANT') return false;
+    // The request's own list of ids (json_each: the resume's job ids) is as long as the request.
+    if (m[1] === 'json_each') return false;
     if (PER_AGENT.has(m[1]!)) return false;
     return !(LIMITED.has(name) && /USING (COVERING )?INDEX/.test(l));
   });
