@@ -8,17 +8,20 @@
 //   1. PASSIVE: the log's pages are copied into the database and the database file is synced. This
 //      is the long part (0.5-0.7 s at a million posts); it takes no write lock, so a write that does
 //      not go through the group commit (an admin action, a scheduled job) still commits meanwhile.
-//   2. TRUNCATE: whatever such writes appended since step 1 is copied too (usually nothing), then,
-//      once no reader still uses the log, it is restarted and the -wal file cut to 0 bytes. This step
-//      holds the write lock, briefly.
-//   3. The -wal file is synced, so that its being empty is on disk before the next batch writes a
-//      new log header without a sync of its own (why that matters: docs/operations.md, "Commits and
-//      checkpoints off the request thread").
+//   2. RESTART: whatever such writes appended since step 1 is copied too (usually nothing), and the
+//      checkpoint waits, briefly, until no reader still uses the log: the next writer starts it over.
+//   3. That next writer is this connection (restartLog): one write of a page that changes nothing,
+//      at synchronous = FULL, so SQLite writes the new log header and syncs it before any frame of
+//      the new log, and syncs the commit. The writing connection's batches then only ever append to
+//      a log whose header is on disk; they need no header sync of their own (why that matters:
+//      docs/operations.md, "Commits and checkpoints off the request thread"). The -wal file keeps its
+//      size and its blocks: a later append rewrites blocks in place, and its fdatasync has no file
+//      size or allocation to commit (measured: cutting the file to 0 made every sync beside a
+//      neighbour's fsyncs wait for the file system's journal).
 // The connection runs synchronous = FULL: SQLite then syncs the log before copying it and the
-// database file before it marks the copied frames as checkpointed, whatever the writing connection's
-// own setting is.
+// database file before it marks the copied frames as checkpointed, whatever the writing
+// connection's own setting is.
 import { Database } from 'bun:sqlite';
-import { closeSync, fsyncSync, openSync } from 'node:fs';
 
 export interface CheckpointJob {
   /** The database file. */
@@ -28,11 +31,8 @@ export interface CheckpointJob {
 }
 
 export interface CheckpointResult {
-  /** The log was restarted, cut to 0 bytes and that is on disk: the next writer may skip its header sync. */
+  /** The log was restarted with its header synced: the writing connection may append without syncs of its own. */
   restarted: boolean;
-  /** Frames in the log and frames copied, as the TRUNCATE step reported them (0 and 0 once restarted). */
-  log: number;
-  checkpointed: number;
 }
 
 const connections = new Map<string, Database>();
@@ -42,23 +42,26 @@ function connectionTo(path: string): Database {
   if (!db) {
     db = new Database(path, { readwrite: true, create: false, strict: true });
     db.exec('PRAGMA synchronous = FULL');
-    // This connection never writes; it must not checkpoint on its own schedule either.
+    // Its one write (restartLog) must not checkpoint on its own.
     db.exec('PRAGMA wal_autocheckpoint = 0');
     connections.set(path, db);
   }
   return db;
 }
 
-function fsyncFile(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 type Row = { busy: number; log: number; checkpointed: number };
+
+/**
+ * Steps 2 and 3 above on `db` (a connection at synchronous = FULL): false when the write lock or a
+ * reader kept the log from being restarted (its busy_timeout ran out).
+ */
+export function restartLog(db: Database): boolean {
+  if (db.query<Row, []>('PRAGMA wal_checkpoint(RESTART)').get()!.busy !== 0) return false;
+  // The page that changes nothing: the database header's user version, rewritten as it is (svc never sets it).
+  const { user_version } = db.query<{ user_version: number }, []>('PRAGMA user_version').get()!;
+  db.exec(`PRAGMA user_version = ${Math.floor(user_version)}`);
+  return true;
+}
 
 /** Runs one checkpoint (the three steps above) of the database at `job.path`. */
 export function checkpointWal(job: CheckpointJob): CheckpointResult {
@@ -67,19 +70,7 @@ export function checkpointWal(job: CheckpointJob): CheckpointResult {
   db.exec('PRAGMA busy_timeout = 0');
   db.query<Row, []>('PRAGMA wal_checkpoint(PASSIVE)').get();
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(job.busyMs))}`);
-  const row = db.query<Row, []>('PRAGMA wal_checkpoint(TRUNCATE)').get()!;
-  if (row.busy !== 0) return { restarted: false, log: row.log, checkpointed: row.checkpointed };
-  fsyncFile(`${job.path}-wal`);
-  return { restarted: true, log: row.log, checkpointed: row.checkpointed };
-}
-
-/**
- * The writing connection's checkpoint at start-up, before the server listens: the log is copied
- * into the database, restarted and cut to 0 bytes. False when a reader (another process) kept it
- * from restarting.
- */
-export function truncateLog(db: Database): boolean {
-  return db.query<Row, []>('PRAGMA wal_checkpoint(TRUNCATE)').get()!.busy === 0;
+  return { restarted: restartLog(db) };
 }
 
 /** The connection's automatic checkpoint threshold (pages; 0 turns it off). */

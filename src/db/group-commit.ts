@@ -177,13 +177,14 @@ function failLog(log: LogState, error: unknown): void {
   for (const { pending } of held) pending.reject(log.failed);
 }
 
-/** Starts a sync for every write waiting for one, unless one is under way (its end starts the next: one sync answers all that came meanwhile). */
-function syncLog(log: LogState): void {
+/**
+ * Syncs the log for every write whose batch is committed; its end answers them and flushes what
+ * queued meanwhile as the next batch. One sync at a time, and no commit while it runs: the writes
+ * that arrive during a sync share the next commit and the next sync (a write waits at most for the
+ * sync under way and its own), as they shared the blocking commit before.
+ */
+function syncLog(db: Db, log: LogState): void {
   if (log.syncing || log.awaitingSync.length === 0) return;
-  if (log.failed) {
-    failLog(log, log.failed);
-    return;
-  }
   const held = log.awaitingSync.splice(0);
   log.syncing = true;
   const started = performance.now();
@@ -191,35 +192,71 @@ function syncLog(log: LogState): void {
     () => {
       logSyncs.observe(undefined, (performance.now() - started) / 1000);
       log.syncing = false;
-      if (log.failed) {
-        for (const { pending } of held) pending.reject(log.failed);
-      } else answer(held);
-      syncLog(log);
+      answer(held);
+      flush(db);
     },
     (error: unknown) => {
       log.syncing = false;
       log.awaitingSync.unshift(...held);
       failLog(log, error);
+      flush(db);
     },
   );
 }
 
-function flush(db: Db): void {
-  const log = logs.get(db);
-  // A checkpoint holds the queue: its end flushes it (writes handed in meanwhile join it, in order).
-  if (log?.holding) return;
-  const queue = queues.get(db) ?? [];
+/** One batch of the queue of a database whose log is synced off the request thread (see the top). */
+function flushLogged(db: Db, log: LogState): void {
+  // A checkpoint's hold, or the sync under way: their end flushes (writes handed in meanwhile join the queue, in order).
+  if (log.holding || log.syncing) return;
+  const queue = queues.get(db);
+  if (!queue) return;
   queues.delete(db);
-  if (log?.failed) {
+  if (log.failed) {
     for (const p of queue) p.reject(log.failed);
     return;
   }
+  const batch = queue.splice(0, MAX_BATCH);
+  if (queue.length > 0) queues.set(db, queue);
+  // The commit writes its frames and syncs nothing, unless a checkpoint left the log to restart (LogDurability.fullSyncNext).
+  const offThread = !log.durability.fullSyncNext();
+  if (offThread) db.exec('PRAGMA synchronous = OFF');
+  let settled: Settle[];
+  try {
+    settled = commitBatch(db, batch);
+  } catch (error) {
+    // The commit itself failed: none of the batch is stored, so every request fails.
+    failedCommits.inc();
+    for (const p of batch) p.reject(error);
+    flushLogged(db, log);
+    return;
+  } finally {
+    if (offThread) db.exec('PRAGMA synchronous = FULL');
+  }
+  // Refusals too wait for the sync: a replayed answer may be a commit of a batch not yet synced.
+  log.awaitingSync.push(...settled);
+  const hold = log.durability.afterCommit();
+  if (hold) {
+    log.holding = true;
+    const release = () => {
+      log.holding = false;
+      flush(db);
+    };
+    hold.then(release, release);
+  }
+  syncLog(db, log);
+}
+
+function flush(db: Db): void {
+  const log = logs.get(db);
+  if (log) {
+    flushLogged(db, log);
+    return;
+  }
+  const queue = queues.get(db) ?? [];
+  queues.delete(db);
   while (queue.length > 0) {
     const batch = queue.splice(0, MAX_BATCH);
     let settled: Settle[];
-    // Off the request thread's disk: the commit writes its frames and syncs nothing (see the top).
-    const offThread = log !== undefined && !log.durability.fullSyncNext();
-    if (offThread) db.exec('PRAGMA synchronous = OFF');
     try {
       settled = commitBatch(db, batch);
     } catch (error) {
@@ -227,28 +264,8 @@ function flush(db: Db): void {
       failedCommits.inc();
       for (const p of batch) p.reject(error);
       continue;
-    } finally {
-      if (offThread) db.exec('PRAGMA synchronous = FULL');
     }
-    if (!log) {
-      answer(settled);
-      continue;
-    }
-    // Refusals too wait for the sync: a replayed answer may be a commit of a batch not yet synced.
-    log.awaitingSync.push(...settled);
-    syncLog(log);
-    const hold = log.durability.afterCommit();
-    if (hold) {
-      log.holding = true;
-      // What is left of this queue goes first once the hold ends, then what came meanwhile.
-      if (queue.length > 0) queues.set(db, [...queue, ...(queues.get(db) ?? [])]);
-      const release = () => {
-        log.holding = false;
-        if (queues.has(db)) flush(db);
-      };
-      hold.then(release, release);
-      return;
-    }
+    answer(settled);
   }
 }
 

@@ -11,9 +11,10 @@
 //     the group commit), unless a reader keeps the log from restarting.
 // Not while Litestream replicates: it is the checkpointer then (src/server.ts).
 import type { Database } from 'bun:sqlite';
-import { fstatSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { type FileHandle, open } from 'node:fs/promises';
-import { type CheckpointJob, type CheckpointResult, setAutocheckpoint, truncateLog } from '../db/checkpoint.ts';
+import { type CheckpointJob, type CheckpointResult, restartLog, setAutocheckpoint } from '../db/checkpoint.ts';
 import { groupCommitBusy, type LogDurability, setLogDurability } from '../db/group-commit.ts';
 import { WAL_AUTOCHECKPOINT_PAGES } from '../db/open.ts';
 import { PROCESS_METRICS } from '../lib/metrics.ts';
@@ -52,17 +53,34 @@ export interface WalLog {
 }
 
 /**
+ * The log's size in bytes: its frames (the wal-index header's mxFrame, at byte 16 of the -shm file
+ * in the machine's byte order, SQLite's documented WAL-index format 3007000) times a frame's size.
+ * Not the -wal file's size: a restarted log keeps its file and rewrites it from the start.
+ */
+function logSize(shm: number): () => number {
+  const header = new DataView(new ArrayBuffer(24));
+  const little = endianness() === 'LE';
+  return () => {
+    readSync(shm, header, 0, 24, 0);
+    if (header.getUint32(0, little) !== 3007000) throw new Error('unknown WAL-index format');
+    const page = header.getUint16(14, little);
+    return header.getUint32(16, little) * ((page === 1 ? 65536 : page) + 24);
+  };
+}
+
+/**
  * Takes the log of `db` (the writing connection to the database file `path`, in WAL mode) off the
- * request thread, until stop(). It starts from an empty log, on disk: a checkpoint at start-up
- * (before the server listens) restarts it and the -wal file is synced.
+ * request thread, until stop(). It starts from a restarted log whose header is on disk: a
+ * checkpoint at start-up, before the server listens, on this connection (restartLog).
  */
 export async function startWalLog(db: Database, path: string, opts: WalLogOptions = {}): Promise<WalLog> {
   const threshold = opts.checkpointBytes ?? CHECKPOINT_BYTES;
-  const restarted = truncateLog(db);
+  const restarted = restartLog(db);
   // One handle for the server's life: a write-back error is reported to every descriptor open
   // when it happens, so this one hears of any error after this point.
   const wal = await open(`${path}-wal`, 'r');
-  await wal.sync();
+  const shm = openSync(`${path}-shm`, 'r');
+  const logBytes = logSize(shm);
   const sync = opts.sync ?? ((h: FileHandle) => h.datasync());
   let pool: WorkerPool<CheckpointJob, CheckpointResult> | null = null;
   const checkpoint =
@@ -106,7 +124,7 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
     afterCommit() {
       if (running) return null;
       if (performance.now() < notBefore) return null;
-      if (!fullSyncNext && fstatSync(wal.fd).size < threshold) return null;
+      if (!fullSyncNext && logBytes() < threshold) return null;
       return startCheckpoint();
     },
     fullSyncNext: () => fullSyncNext,
@@ -127,6 +145,7 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
       setAutocheckpoint(db, WAL_AUTOCHECKPOINT_PAGES);
       pool?.close();
       await wal.close();
+      closeSync(shm);
     },
   };
 }
