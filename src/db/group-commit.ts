@@ -57,6 +57,23 @@ export function groupCommitBusy(db: Db): boolean {
   return queues.has(db) || (log !== undefined && (log.syncing || log.holding || log.awaitingSync.length > 0));
 }
 
+/**
+ * Settles once every commit made so far is durable: a sync started after this call has ended (at
+ * once when commits sync inside the commit). For an answer read outside the group commit that
+ * stands for a write, such as an idempotent replay found before the write pipeline: its original
+ * may belong to a batch whose sync has not ended yet. Rejects after a failed log sync.
+ */
+export function durable(db: Db): Promise<void> {
+  const log = logs.get(db);
+  if (!log) return Promise.resolve();
+  if (log.failed) return Promise.reject(log.failed);
+  return new Promise<void>((resolve, reject) => {
+    const pending: Pending = { run: () => undefined, resolve: () => resolve(), reject, queuedAt: performance.now() };
+    log.awaitingSync.push({ pending, outcome: { ok: true, value: undefined } });
+    syncLog(db, log);
+  });
+}
+
 /** Gives `db` a log made durable off the request thread (null: back to syncing inside each commit). */
 export function setLogDurability(db: Db, durability: LogDurability | null): void {
   if (durability) logs.set(db, { durability, awaitingSync: [], syncing: false, holding: false, failed: null });
@@ -194,6 +211,8 @@ function syncLog(db: Db, log: LogState): void {
       log.syncing = false;
       answer(held);
       flush(db);
+      // What waits without a batch (durable) gets a sync of its own when no batch started one.
+      syncLog(db, log);
     },
     (error: unknown) => {
       log.syncing = false;

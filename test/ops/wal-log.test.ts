@@ -6,7 +6,7 @@ import { Database } from 'bun:sqlite';
 import { afterEach, describe, expect, test } from 'bun:test';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { groupCommit, LogSyncFailed } from '../../src/db/group-commit.ts';
+import { durable, groupCommit, LogSyncFailed } from '../../src/db/group-commit.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { type CheckpointJob, type CheckpointResult, checkpointWal, closeCheckpointConnections } from '../../src/db/checkpoint.ts';
 import { startWalLog, type WalLog, type WalLogOptions } from '../../src/ops/wal-log.ts';
@@ -109,6 +109,23 @@ describe('the log off the request thread', () => {
     await t.note(1); // starts the checkpoint that restarts
     await Bun.sleep(20);
     expect(await syncLevelInBatch(t.db)).toBe(0);
+  });
+
+  test('durable() (a replay found before the write pipeline) settles only after a sync that started after it was called', async () => {
+    let release = () => {};
+    let syncs = 0;
+    const t = await served({ sync: (h) => new Promise<void>((r) => (release = r)).then(() => h.datasync()).then(() => void syncs++) });
+    const write = t.note(1);
+    await Bun.sleep(5); // its commit is written, its sync under way
+    let settled = false;
+    const waited = durable(t.db).then(() => (settled = true));
+    release();
+    await write;
+    await Bun.sleep(5);
+    expect(settled).toBe(false);
+    release();
+    await waited;
+    expect(syncs).toBe(2);
   });
 
   test('a failed log sync fails its batch and every write after it; nothing is answered as stored', async () => {
