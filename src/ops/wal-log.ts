@@ -11,7 +11,7 @@
 //     the group commit), unless a reader keeps the log from restarting.
 // Not while Litestream replicates: it is the checkpointer then (src/server.ts).
 import type { Database } from 'bun:sqlite';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { type FileHandle, open } from 'node:fs/promises';
 import { type CheckpointJob, type CheckpointResult, restartLog, setAutocheckpoint } from '../db/checkpoint.ts';
@@ -81,6 +81,15 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
   const wal = await open(`${path}-wal`, 'r');
   const shm = openSync(`${path}-shm`, 'r');
   const logBytes = logSize(shm);
+  // An unreadable WAL-index header falls back on the -wal file's size: never smaller than the log,
+  // so the log stays bounded (with a checkpoint after every batch once the file has grown).
+  const sizeOfLog = (): number => {
+    try {
+      return logBytes();
+    } catch {
+      return fstatSync(wal.fd).size;
+    }
+  };
   const sync = opts.sync ?? ((h: FileHandle) => h.datasync());
   let pool: WorkerPool<CheckpointJob, CheckpointResult> | null = null;
   const checkpoint =
@@ -124,7 +133,7 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
     afterCommit() {
       if (running) return null;
       if (performance.now() < notBefore) return null;
-      if (!fullSyncNext && logBytes() < threshold) return null;
+      if (!fullSyncNext && sizeOfLog() < threshold) return null;
       return startCheckpoint();
     },
     fullSyncNext: () => fullSyncNext,
