@@ -5,9 +5,11 @@ import { systemClock } from './clock.ts';
 import { type Config, ConfigError, defaultBaseUrl } from './config.ts';
 import { serviceContext } from './compose.ts';
 import { migrate } from './db/migrate.ts';
+import { join } from 'node:path';
 import { DB_FILE, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from './db/open.ts';
 import { closeDatabase } from './db/optimize.ts';
 import { type Replication, startReplication } from './ops/replica.ts';
+import { startWalLog, type WalLog } from './ops/wal-log.ts';
 import { startOutreachInbound } from './outreach/inbound.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
 
@@ -43,12 +45,17 @@ export async function serve(given: Config): Promise<void> {
       throw e;
     });
   }
+  // Otherwise commits sync the log, and checkpoints copy it, off the request thread
+  // (src/ops/wal-log.ts); with SVC_UNSAFE_SYNC_NORMAL commits do not sync at all and SQLite
+  // checkpoints in the commit as before.
+  const walLog: WalLog | null = replication || config.unsafeSyncNormal ? null : await startWalLog(db, join(config.dataDir, DB_FILE));
   const ctx = serviceContext(config, db, systemClock);
   const app = createApp(ctx);
   // reusePort off: a second server on a port already taken fails instead of sharing it (and the data).
   try {
     app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: MAX_BODY_BYTES, idleTimeout: 120, reusePort: false });
   } catch (e) {
+    await walLog?.stop();
     db.close();
     await replication?.stop();
     throw new ConfigError(
@@ -71,6 +78,8 @@ export async function serve(given: Config): Promise<void> {
     ctx.events.close();
     // stop(false): no new connections; requests already in flight run to their end.
     await server.stop(false);
+    // A checkpoint under way ends first; the last commits' syncs are answered by then (no request is left in flight).
+    await walLog?.stop();
     // Replicated, the WAL is Litestream's: a TRUNCATE here would wait out busy_timeout on its read
     // lock, or reset the WAL behind its back. It stops after the close and ships what is left.
     if (!replication) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');

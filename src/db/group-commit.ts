@@ -5,8 +5,80 @@
 // its own (tx() nests as a savepoint), so a refused write rolls back alone and costs nothing, and
 // no request is answered before the commit that holds its write is durable. Under light load a
 // batch holds one write and this is the plain one-request, one-transaction path.
+//
+// The served database (src/server.ts, src/ops/wal-log.ts) also takes the disk off the request
+// thread: a batch commits with synchronous = OFF (its log frames are written, nothing is synced),
+// the log is then synced on another thread (LogDurability.sync) and only that answers the batch's
+// requests. Log frames carry checksums chained from the log's header: at recovery SQLite keeps the
+// commits up to the first frame that is missing or torn, so every commit whose sync completed is
+// kept, and an answer waits for exactly that. A failed sync fails its batch's writes and every
+// write after it (see failLog). Why the log header needs no sync of its own, and when a batch
+// commits at FULL instead: docs/operations.md, "Commits and checkpoints off the request thread".
 import { PROCESS_METRICS } from '../lib/metrics.ts';
 import type { Db } from './open.ts';
+
+/**
+ * How the served database's log becomes durable off the request thread. Without one (tests on an
+ * in-memory database, a replicated server, SVC_UNSAFE_SYNC_NORMAL), every commit syncs as the
+ * connection's synchronous setting says, inside the commit.
+ */
+export interface LogDurability {
+  /** Makes every commit written so far durable (the -wal file's fdatasync, off the request thread). */
+  sync(): Promise<void>;
+  /**
+   * Called after each batch's commit. A promise holds the next batches until it settles (a
+   * checkpoint that restarts the log): writes queue meanwhile, in order; nothing else waits.
+   */
+  afterCommit(): Promise<void> | null;
+  /** The next batch commits at synchronous = FULL (SQLite then syncs the log header itself). */
+  fullSyncNext(): boolean;
+}
+
+/** Every write after a failed log sync fails with this: what is on disk is not known (restart the server). */
+export class LogSyncFailed extends Error {}
+
+interface LogState {
+  durability: LogDurability;
+  /** Settled writes whose commit is written, waiting for the next sync. */
+  awaitingSync: Settle[];
+  syncing: boolean;
+  /** A checkpoint holds the next batches. */
+  holding: boolean;
+  /** The first failed sync: no write is answered as stored after it. */
+  failed: Error | null;
+}
+
+type Settle = { pending: Pending; outcome: { ok: true; value: unknown } | { ok: false; error: unknown } };
+const logs = new WeakMap<Db, LogState>();
+
+/** Whether a write of `db` is queued, held or waiting for its log sync (a stop waits until none is). */
+export function groupCommitBusy(db: Db): boolean {
+  const log = logs.get(db);
+  return queues.has(db) || (log !== undefined && (log.syncing || log.holding || log.awaitingSync.length > 0));
+}
+
+/**
+ * Settles once every commit made so far is durable: a sync started after this call has ended (at
+ * once when commits sync inside the commit). For an answer read outside the group commit that
+ * stands for a write, such as an idempotent replay found before the write pipeline: its original
+ * may belong to a batch whose sync has not ended yet. Rejects after a failed log sync.
+ */
+export function durable(db: Db): Promise<void> {
+  const log = logs.get(db);
+  if (!log) return Promise.resolve();
+  if (log.failed) return Promise.reject(log.failed);
+  return new Promise<void>((resolve, reject) => {
+    const pending: Pending = { run: () => undefined, resolve: () => resolve(), reject, queuedAt: performance.now() };
+    log.awaitingSync.push({ pending, outcome: { ok: true, value: undefined } });
+    syncLog(db, log);
+  });
+}
+
+/** Gives `db` a log made durable off the request thread (null: back to syncing inside each commit). */
+export function setLogDurability(db: Db, durability: LogDurability | null): void {
+  if (durability) logs.set(db, { durability, awaitingSync: [], syncing: false, holding: false, failed: null });
+  else logs.delete(db);
+}
 
 interface Pending {
   run: () => unknown;
@@ -29,6 +101,13 @@ const waits = PROCESS_METRICS.histogram(
   [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
 );
 const failedCommits = PROCESS_METRICS.counter('svc_group_commit_failures_total', 'Group commits whose commit itself failed (every write of the batch failed).');
+const logSyncs = PROCESS_METRICS.histogram(
+  'svc_wal_sync_seconds',
+  'Seconds one sync of the log took, off the request thread (it answers every batch committed before it started).',
+  [],
+  [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+);
+const failedSyncs = PROCESS_METRICS.counter('svc_wal_sync_failures_total', 'Log syncs that failed (the writes they held, and every write after, failed).');
 
 /** A batch larger than this is split: bounds the time other work waits on one commit. */
 const MAX_BATCH = 256;
@@ -74,38 +153,138 @@ function inSavepoint(sp: Savepoint, run: () => unknown): unknown {
   return value;
 }
 
+/** Answers each write of `settled` with its outcome (its wait observed). */
+function answer(settled: Settle[]): void {
+  const done = performance.now();
+  for (const { pending, outcome } of settled) {
+    waits.observe(undefined, (done - pending.queuedAt) / 1000);
+    if (outcome.ok) pending.resolve(outcome.value);
+    else pending.reject(outcome.error);
+  }
+}
+
+/** Runs `batch` in one IMMEDIATE transaction, each write in its savepoint: their outcomes, or throws when the commit itself failed. */
+function commitBatch(db: Db, batch: Pending[]): Settle[] {
+  const sp = savepointOf(db);
+  const settled: Settle[] = [];
+  db.transaction(() => {
+    for (const p of batch) {
+      try {
+        // Its own savepoint, whatever `run` does inside: a throw undoes this write only.
+        settled.push({ pending: p, outcome: { ok: true, value: inSavepoint(sp, p.run) } });
+      } catch (error) {
+        settled.push({ pending: p, outcome: { ok: false, error } });
+      }
+    }
+  }).immediate();
+  batchSizes.observe(undefined, batch.length);
+  return settled;
+}
+
+/** A failed log sync: what it held fails, and so does every later write (an acknowledgement could otherwise follow a commit that is lost). */
+function failLog(log: LogState, error: unknown): void {
+  if (!log.failed) {
+    failedSyncs.inc();
+    log.failed = new LogSyncFailed(
+      `the write-ahead log could not be synced (${String((error as Error)?.message ?? error)}); writes are refused until the server restarts`,
+    );
+    console.error(JSON.stringify({ event: 'wal_sync_failed', error: String((error as Error)?.message ?? error) }));
+  }
+  const held = log.awaitingSync.splice(0);
+  for (const { pending } of held) pending.reject(log.failed);
+}
+
+/**
+ * Syncs the log for every write whose batch is committed; its end answers them and flushes what
+ * queued meanwhile as the next batch. One sync at a time, and no commit while it runs: the writes
+ * that arrive during a sync share the next commit and the next sync (a write waits at most for the
+ * sync under way and its own), as they shared the blocking commit before.
+ */
+function syncLog(db: Db, log: LogState): void {
+  if (log.syncing || log.awaitingSync.length === 0) return;
+  const held = log.awaitingSync.splice(0);
+  log.syncing = true;
+  const started = performance.now();
+  log.durability.sync().then(
+    () => {
+      logSyncs.observe(undefined, (performance.now() - started) / 1000);
+      log.syncing = false;
+      answer(held);
+      flush(db);
+      // What waits without a batch (durable) gets a sync of its own when no batch started one.
+      syncLog(db, log);
+    },
+    (error: unknown) => {
+      log.syncing = false;
+      log.awaitingSync.unshift(...held);
+      failLog(log, error);
+      flush(db);
+    },
+  );
+}
+
+/** One batch of the queue of a database whose log is synced off the request thread (see the top). */
+function flushLogged(db: Db, log: LogState): void {
+  // A checkpoint's hold, or the sync under way: their end flushes (writes handed in meanwhile join the queue, in order).
+  if (log.holding || log.syncing) return;
+  const queue = queues.get(db);
+  if (!queue) return;
+  queues.delete(db);
+  if (log.failed) {
+    for (const p of queue) p.reject(log.failed);
+    return;
+  }
+  const batch = queue.splice(0, MAX_BATCH);
+  if (queue.length > 0) queues.set(db, queue);
+  // The commit writes its frames and syncs nothing, unless a checkpoint left the log to restart (LogDurability.fullSyncNext).
+  const offThread = !log.durability.fullSyncNext();
+  if (offThread) db.exec('PRAGMA synchronous = OFF');
+  let settled: Settle[];
+  try {
+    settled = commitBatch(db, batch);
+  } catch (error) {
+    // The commit itself failed: none of the batch is stored, so every request fails.
+    failedCommits.inc();
+    for (const p of batch) p.reject(error);
+    flushLogged(db, log);
+    return;
+  } finally {
+    if (offThread) db.exec('PRAGMA synchronous = FULL');
+  }
+  // Refusals too wait for the sync: a replayed answer may be a commit of a batch not yet synced.
+  log.awaitingSync.push(...settled);
+  const hold = log.durability.afterCommit();
+  if (hold) {
+    log.holding = true;
+    const release = () => {
+      log.holding = false;
+      flush(db);
+    };
+    hold.then(release, release);
+  }
+  syncLog(db, log);
+}
+
 function flush(db: Db): void {
+  const log = logs.get(db);
+  if (log) {
+    flushLogged(db, log);
+    return;
+  }
   const queue = queues.get(db) ?? [];
   queues.delete(db);
-  const sp = savepointOf(db);
   while (queue.length > 0) {
     const batch = queue.splice(0, MAX_BATCH);
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    let settled: Settle[];
     try {
-      db.transaction(() => {
-        for (const p of batch) {
-          try {
-            // Its own savepoint, whatever `run` does inside: a throw undoes this write only.
-            outcomes.push({ ok: true, value: inSavepoint(sp, p.run) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
-      }).immediate();
+      settled = commitBatch(db, batch);
     } catch (error) {
       // The commit itself failed: none of the batch is stored, so every request fails.
       failedCommits.inc();
       for (const p of batch) p.reject(error);
       continue;
     }
-    batchSizes.observe(undefined, batch.length);
-    const done = performance.now();
-    batch.forEach((p, i) => {
-      waits.observe(undefined, (done - p.queuedAt) / 1000);
-      const o = outcomes[i]!;
-      if (o.ok) p.resolve(o.value);
-      else p.reject(o.error);
-    });
+    answer(settled);
   }
 }
 

@@ -7,6 +7,7 @@ import type { Context } from 'elysia';
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
+import { durable } from '../db/group-commit.ts';
 import { tx } from '../db/open.ts';
 import { enforceContentRules } from '../content/index.ts';
 import { fail } from '../http/errors.ts';
@@ -51,7 +52,11 @@ export async function submit(ctx: AppContext, req: Submission): Promise<unknown>
   const write = { account: req.account, set: req.set, body: req.body, fingerprint };
   // A retry after a lost answer is replayed before the expensive checks run again.
   const prior = replayOf(ctx, route, write);
-  if (prior !== undefined) return prior;
+  if (prior !== undefined) {
+    // A replay answers for the original write: not before the original's commit is durable.
+    await durable(ctx.db);
+    return prior;
+  }
   // The content rules over every text, each svg and the text it draws: in the worker (svg.ts).
   const svgs = await checkArticle(ctx, env.content);
   // What the rows hold is computed before the write transaction (hashing and serializing a 150 KB

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { iso } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../clock.ts';
+import { durable } from '../../db/group-commit.ts';
 import { tx } from '../../db/open.ts';
 import { fail } from '../../http/errors.ts';
 import type { PublicationInfo } from '../../http/idempotency.ts';
@@ -170,7 +171,11 @@ export async function publishLabPage(ctx: AppContext, account: Account, slug: st
   const write = { account, headers: req.headers, set: req.set, body, fingerprint: { slug, ...body } };
   // A retried publish replays (or conflicts) without spending a scan.
   const prior = replayOf(ctx, PUBLISH_WRITE, write);
-  if (prior !== undefined) return prior;
+  if (prior !== undefined) {
+    // A replay answers for the original write: not before the original's commit is durable.
+    await durable(ctx.db);
+    return prior;
+  }
   await yieldToLoop();
   checkSlug(slug);
   assertNotTakenDown(ctx, account.id, slug);

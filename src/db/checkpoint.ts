@@ -1,0 +1,85 @@
+// The WAL checkpoint the running server asks for once the log has reached its threshold
+// (src/ops/wal-log.ts), run on a connection of its own in a worker thread (workers/wal-checkpoint.ts)
+// so that neither the copy into the database nor the syncs that go with it ever run on the thread
+// that answers requests.
+//
+// One checkpoint is three steps, while the group commit holds its next batches (writes queue; reads
+// and everything else go on):
+//   1. PASSIVE: the log's pages are copied into the database and the database file is synced. This
+//      is the long part (0.5-0.7 s at a million posts); it takes no write lock, so a write that does
+//      not go through the group commit (an admin action, a scheduled job) still commits meanwhile.
+//   2. RESTART: whatever such writes appended since step 1 is copied too (usually nothing), and the
+//      checkpoint waits, briefly, until no reader still uses the log: the next writer starts it over.
+//   3. That next writer is this connection (restartLog): one write of a page that changes nothing,
+//      at synchronous = FULL, so SQLite writes the new log header and syncs it before any frame of
+//      the new log, and syncs the commit. The writing connection's batches then only ever append to
+//      a log whose header is on disk; they need no header sync of their own (why that matters:
+//      docs/operations.md, "Commits and checkpoints off the request thread"). The -wal file keeps its
+//      size and its blocks: a later append rewrites blocks in place, and its fdatasync has no file
+//      size or allocation to commit (measured: cutting the file to 0 made every sync beside a
+//      neighbour's fsyncs wait for the file system's journal).
+// The connection runs synchronous = FULL: SQLite then syncs the log before copying it and the
+// database file before it marks the copied frames as checkpointed, whatever the writing
+// connection's own setting is.
+import { Database } from 'bun:sqlite';
+
+export interface CheckpointJob {
+  /** The database file. */
+  path: string;
+  /** How long step 2 may wait for the write lock and for readers to leave the log. */
+  busyMs: number;
+}
+
+export interface CheckpointResult {
+  /** The log was restarted with its header synced: the writing connection may append without syncs of its own. */
+  restarted: boolean;
+}
+
+const connections = new Map<string, Database>();
+
+function connectionTo(path: string): Database {
+  let db = connections.get(path);
+  if (!db) {
+    db = new Database(path, { readwrite: true, create: false, strict: true });
+    db.exec('PRAGMA synchronous = FULL');
+    // Its one write (restartLog) must not checkpoint on its own.
+    db.exec('PRAGMA wal_autocheckpoint = 0');
+    connections.set(path, db);
+  }
+  return db;
+}
+
+type Row = { busy: number; log: number; checkpointed: number };
+
+/**
+ * Steps 2 and 3 above on `db` (a connection at synchronous = FULL): false when the write lock or a
+ * reader kept the log from being restarted (its busy_timeout ran out).
+ */
+export function restartLog(db: Database): boolean {
+  if (db.query<Row, []>('PRAGMA wal_checkpoint(RESTART)').get()!.busy !== 0) return false;
+  // The page that changes nothing: the database header's user version, rewritten as it is (svc never sets it).
+  const { user_version } = db.query<{ user_version: number }, []>('PRAGMA user_version').get()!;
+  db.exec(`PRAGMA user_version = ${Math.floor(user_version)}`);
+  return true;
+}
+
+/** Runs one checkpoint (the three steps above) of the database at `job.path`. */
+export function checkpointWal(job: CheckpointJob): CheckpointResult {
+  const db = connectionTo(job.path);
+  // Step 1 never waits: PASSIVE copies what no reader still needs and leaves the rest to step 2.
+  db.exec('PRAGMA busy_timeout = 0');
+  db.query<Row, []>('PRAGMA wal_checkpoint(PASSIVE)').get();
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(job.busyMs))}`);
+  return { restarted: restartLog(db) };
+}
+
+/** The connection's automatic checkpoint threshold (pages; 0 turns it off). */
+export function setAutocheckpoint(db: Database, pages: number): void {
+  db.exec(`PRAGMA wal_autocheckpoint = ${Math.max(0, Math.floor(pages))}`);
+}
+
+/** Closes this thread's checkpoint connections (tests that run checkpointWal in-process). */
+export function closeCheckpointConnections(): void {
+  for (const db of connections.values()) db.close();
+  connections.clear();
+}

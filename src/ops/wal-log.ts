@@ -1,0 +1,160 @@
+// The served database's log, off the request thread (the why, and why it is sound: docs/operations.md,
+// "Commits and checkpoints off the request thread"). Two parts, both given to the group commit
+// (src/db/group-commit.ts, LogDurability):
+//   - the sync: an fdatasync of the -wal file through node:fs/promises, which Bun runs on its thread
+//     pool; the request thread only hands it over and hears back;
+//   - the checkpoint: automatic checkpoints are off on the writing connection (wal_autocheckpoint =
+//     0); once the -wal file has reached `checkpointBytes` after a batch, the group commit holds its
+//     next batches while a worker thread (workers/wal-checkpoint.ts, src/db/checkpoint.ts) copies
+//     the log into the database and restarts it, then lets them go. The log is therefore bounded:
+//     at most the threshold plus one batch (and the few commits of writes that do not go through
+//     the group commit), unless a reader keeps the log from restarting.
+// Not while Litestream replicates: it is the checkpointer then (src/server.ts).
+import type { Database } from 'bun:sqlite';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
+import { type FileHandle, open } from 'node:fs/promises';
+import { type CheckpointJob, type CheckpointResult, restartLog, setAutocheckpoint } from '../db/checkpoint.ts';
+import { groupCommitBusy, type LogDurability, setLogDurability } from '../db/group-commit.ts';
+import { WAL_AUTOCHECKPOINT_PAGES } from '../db/open.ts';
+import { PROCESS_METRICS } from '../lib/metrics.ts';
+import { WorkerPool, workerLocation } from '../workers/pool.ts';
+
+/** The log's size that starts a checkpoint: about SQLite's own 1,000 pages (4 KB pages and their 24-byte frame headers). */
+export const CHECKPOINT_BYTES = 1000 * (4096 + 24);
+
+/** How long a checkpoint's restart may wait for the write lock and for readers to leave the log. */
+const RESTART_BUSY_MS = 100;
+
+/** After a checkpoint that could not restart the log (a reader kept it), the next one waits this long. */
+const RETRY_MS = 1_000;
+
+const checkpointSeconds = PROCESS_METRICS.histogram(
+  'svc_wal_checkpoint_seconds',
+  'Seconds the group commit held its writes for one checkpoint (done on a worker thread).',
+  ['restarted'],
+  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+);
+
+export interface WalLogOptions {
+  /** The log's size that starts a checkpoint (default CHECKPOINT_BYTES). */
+  checkpointBytes?: number;
+  /** Runs one checkpoint (default: the wal-checkpoint worker). Tests inject failures and observe holds. */
+  checkpoint?: (job: CheckpointJob) => Promise<CheckpointResult>;
+  /** Syncs the log (default: fdatasync of the -wal file). Tests inject a failure. */
+  sync?: (wal: FileHandle) => Promise<void>;
+}
+
+export interface WalLog {
+  /** Checkpoints done (restarted or not). */
+  readonly checkpoints: number;
+  /** Waits for a checkpoint under way, then gives the connection back its in-commit syncs and closes the worker and the file. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The log's size in bytes: its frames (the wal-index header's mxFrame, at byte 16 of the -shm file
+ * in the machine's byte order, SQLite's documented WAL-index format 3007000) times a frame's size.
+ * Not the -wal file's size: a restarted log keeps its file and rewrites it from the start.
+ */
+function logSize(shm: number): () => number {
+  const header = new DataView(new ArrayBuffer(24));
+  const little = endianness() === 'LE';
+  return () => {
+    readSync(shm, header, 0, 24, 0);
+    if (header.getUint32(0, little) !== 3007000) throw new Error('unknown WAL-index format');
+    const page = header.getUint16(14, little);
+    return header.getUint32(16, little) * ((page === 1 ? 65536 : page) + 24);
+  };
+}
+
+/**
+ * Takes the log of `db` (the writing connection to the database file `path`, in WAL mode) off the
+ * request thread, until stop(). It starts from a restarted log whose header is on disk: a
+ * checkpoint at start-up, before the server listens, on this connection (restartLog).
+ */
+export async function startWalLog(db: Database, path: string, opts: WalLogOptions = {}): Promise<WalLog> {
+  const threshold = opts.checkpointBytes ?? CHECKPOINT_BYTES;
+  const restarted = restartLog(db);
+  // One handle for the server's life: a write-back error is reported to every descriptor open
+  // when it happens, so this one hears of any error after this point.
+  const wal = await open(`${path}-wal`, 'r');
+  const shm = openSync(`${path}-shm`, 'r');
+  const logBytes = logSize(shm);
+  // An unreadable WAL-index header falls back on the -wal file's size: never smaller than the log,
+  // so the log stays bounded (with a checkpoint after every batch once the file has grown).
+  const sizeOfLog = (): number => {
+    try {
+      return logBytes();
+    } catch {
+      return fstatSync(wal.fd).size;
+    }
+  };
+  const sync = opts.sync ?? ((h: FileHandle) => h.datasync());
+  let pool: WorkerPool<CheckpointJob, CheckpointResult> | null = null;
+  const checkpoint =
+    opts.checkpoint ??
+    ((job: CheckpointJob) => {
+      pool ??= new WorkerPool<CheckpointJob, CheckpointResult>(workerLocation('wal-checkpoint'), 1, 10 * 60_000);
+      return pool.run(job);
+    });
+  let running: Promise<void> | null = null;
+  // Another process's reader kept the start-up checkpoint from restarting the log: see startCheckpoint.
+  let fullSyncNext = !restarted;
+  let notBefore = 0;
+  let checkpoints = 0;
+
+  const startCheckpoint = (): Promise<void> => {
+    const started = performance.now();
+    running = checkpoint({ path, busyMs: RESTART_BUSY_MS }).then(
+      (r) => {
+        checkpoints++;
+        checkpointSeconds.observe({ restarted: String(r.restarted) }, (performance.now() - started) / 1000);
+        // Not restarted: the log may be wholly copied yet not cut, and a commit may then start it
+        // over from its head. Until a checkpoint restarts it, batches commit at FULL (SQLite syncs
+        // the new header before the frames), and the next try comes after RETRY_MS whatever the size.
+        fullSyncNext = !r.restarted;
+        if (!r.restarted) notBefore = performance.now() + RETRY_MS;
+      },
+      (e: unknown) => {
+        fullSyncNext = true;
+        notBefore = performance.now() + RETRY_MS;
+        console.error(JSON.stringify({ event: 'wal_checkpoint_failed', error: String((e as Error)?.message ?? e) }));
+      },
+    );
+    void running.finally(() => {
+      running = null;
+    });
+    return running;
+  };
+
+  const durability: LogDurability = {
+    sync: () => sync(wal),
+    afterCommit() {
+      if (running) return null;
+      if (performance.now() < notBefore) return null;
+      if (!fullSyncNext && sizeOfLog() < threshold) return null;
+      return startCheckpoint();
+    },
+    fullSyncNext: () => fullSyncNext,
+  };
+  setAutocheckpoint(db, 0);
+  setLogDurability(db, durability);
+  let stopped = false;
+  return {
+    get checkpoints() {
+      return checkpoints;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      // Every write handed in is answered (or failed) before the log goes back to in-commit syncs.
+      while (running || groupCommitBusy(db)) await (running ?? Bun.sleep(2));
+      setLogDurability(db, null);
+      setAutocheckpoint(db, WAL_AUTOCHECKPOINT_PAGES);
+      pool?.close();
+      await wal.close();
+      closeSync(shm);
+    },
+  };
+}

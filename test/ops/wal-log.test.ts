@@ -1,0 +1,184 @@
+// The served database's log off the request thread (src/ops/wal-log.ts): commits are answered
+// only once their log sync is done, a checkpoint holds the writes that come meanwhile and lets
+// them go in order, the log stays bounded under sustained writes, a failed sync fails its writes
+// and every later one, and acknowledged writes survive a kill -9 of the server.
+import { Database } from 'bun:sqlite';
+import { afterEach, describe, expect, test } from 'bun:test';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { durable, groupCommit, LogSyncFailed } from '../../src/db/group-commit.ts';
+import { openDatabase } from '../../src/db/open.ts';
+import { type CheckpointJob, type CheckpointResult, checkpointWal, closeCheckpointConnections } from '../../src/db/checkpoint.ts';
+import { startWalLog, type WalLog, type WalLogOptions } from '../../src/ops/wal-log.ts';
+import { startServer, tempDir } from './cli.ts';
+
+const open: { db: Database; log: WalLog }[] = [];
+afterEach(async () => {
+  for (const { db, log } of open.splice(0)) {
+    await log.stop();
+    db.close();
+  }
+  closeCheckpointConnections();
+});
+
+async function served(opts: WalLogOptions = {}) {
+  const dir = tempDir();
+  const db = openDatabase(dir);
+  db.exec('CREATE TABLE notes (n INTEGER NOT NULL, text TEXT NOT NULL)');
+  const path = join(dir, 'svc.sqlite');
+  const log = await startWalLog(db, path, opts);
+  open.push({ db, log });
+  const walBytes = () => statSync(`${path}-wal`).size;
+  const note = (n: number, bytes = 100) => groupCommit(db, () => db.query('INSERT INTO notes (n, text) VALUES (?, ?)').run(n, 'x'.repeat(bytes)).changes);
+  return { db, log, path, walBytes, note };
+}
+
+/** The synchronous setting a batch commits with (0 OFF: synced after, off the thread; 2 FULL: in the commit). */
+const syncLevelInBatch = (db: Database) => groupCommit(db, () => db.query<{ synchronous: number }, []>('PRAGMA synchronous').get()!.synchronous);
+
+describe('the log off the request thread', () => {
+  test('a batch commits without a sync and is answered once the log sync is done; outside batches the connection syncs in its commits', async () => {
+    let syncs = 0;
+    let release!: () => void;
+    const t = await served({ sync: (h) => new Promise<void>((r) => (release = r)).then(() => h.datasync()).then(() => void syncs++) });
+    let answered = false;
+    const write = t.note(1).then(() => (answered = true));
+    await Bun.sleep(20);
+    // Committed (another reader sees it) but not answered before its sync.
+    expect(t.db.query('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 1 });
+    expect(answered).toBe(false);
+    release();
+    await write;
+    expect(syncs).toBe(1);
+    expect(await Promise.all([syncLevelInBatch(t.db), new Promise((r) => setTimeout(r, 5)).then(() => release())])).toEqual([0, undefined]);
+    expect(t.db.query<{ synchronous: number }, []>('PRAGMA synchronous').get()!.synchronous).toBe(2);
+  });
+
+  test('the log stays bounded under sustained writes: never past the threshold plus one batch, through the worker thread', async () => {
+    const threshold = 256 * 1024;
+    const t = await served({ checkpointBytes: threshold });
+    let largest = 0;
+    for (let round = 0; round < 60; round++) {
+      // 20 writes of ~2 KB share a batch: ~40 KB of rows and their pages.
+      await Promise.all(Array.from({ length: 20 }, (_, i) => t.note(round * 20 + i, 2000)));
+      largest = Math.max(largest, t.walBytes());
+    }
+    expect(t.log.checkpoints).toBeGreaterThan(2);
+    expect(largest).toBeLessThan(threshold + 64 * 1024);
+    expect(t.db.query('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 1200 });
+  });
+
+  test('writes handed in during a checkpoint wait for it, then run and are answered in order; reads go on meanwhile', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const checkpoint = async (job: CheckpointJob): Promise<CheckpointResult> => {
+      await gate;
+      return checkpointWal(job);
+    };
+    const t = await served({ checkpointBytes: 1, checkpoint });
+    await t.note(0); // its commit starts the (gated) checkpoint
+    const ran: number[] = [];
+    const answered: number[] = [];
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      groupCommit(t.db, () => {
+        ran.push(i + 1);
+        return t.db.query('INSERT INTO notes (n, text) VALUES (?, ?)').run(i + 1, 'queued').changes;
+      }).then(() => answered.push(i + 1)),
+    );
+    await Bun.sleep(30);
+    expect(ran).toEqual([]);
+    expect(t.db.query('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 1 });
+    open();
+    await Promise.all(writes);
+    expect(ran).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(answered).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(t.db.query('SELECT n FROM notes ORDER BY rowid').all()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ({ n })));
+    expect(t.log.checkpoints).toBeGreaterThanOrEqual(1);
+  });
+
+  test('a checkpoint that could not restart the log: batches commit with the sync inside (FULL) until one does', async () => {
+    let restart = false;
+    const checkpoint = async (job: CheckpointJob): Promise<CheckpointResult> => (restart ? checkpointWal(job) : { restarted: false });
+    const t = await served({ checkpointBytes: 1, checkpoint });
+    expect(await syncLevelInBatch(t.db)).toBe(0);
+    await t.note(0); // its commit starts the checkpoint
+    await Bun.sleep(5); // which ends without restarting the log
+    expect(await syncLevelInBatch(t.db)).toBe(2);
+    restart = true;
+    await Bun.sleep(1_100); // the retry waits a second
+    await t.note(1); // starts the checkpoint that restarts
+    await Bun.sleep(20);
+    expect(await syncLevelInBatch(t.db)).toBe(0);
+  });
+
+  test('durable() (a replay found before the write pipeline) settles only after a sync that started after it was called', async () => {
+    let release = () => {};
+    let syncs = 0;
+    const t = await served({ sync: (h) => new Promise<void>((r) => (release = r)).then(() => h.datasync()).then(() => void syncs++) });
+    const write = t.note(1);
+    await Bun.sleep(5); // its commit is written, its sync under way
+    let settled = false;
+    const waited = durable(t.db).then(() => (settled = true));
+    release();
+    await write;
+    await Bun.sleep(5);
+    expect(settled).toBe(false);
+    release();
+    await waited;
+    expect(syncs).toBe(2);
+  });
+
+  test('a failed log sync fails its batch and every write after it; nothing is answered as stored', async () => {
+    let calls = 0;
+    const t = await served({ sync: async (h) => (++calls === 2 ? Promise.reject(new Error('EIO: injected')) : h.datasync()) });
+    expect(await t.note(1)).toBe(1);
+    const failed = await Promise.allSettled([t.note(2), t.note(3)]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String((failed[0] as PromiseRejectedResult).reason)).toContain('EIO: injected');
+    const later = await Promise.allSettled([t.note(4)]);
+    expect((later[0] as PromiseRejectedResult).reason).toBeInstanceOf(LogSyncFailed);
+    // The later write never ran.
+    expect(t.db.query('SELECT count(*) AS n FROM notes WHERE n = 4').get()).toEqual({ n: 0 });
+  });
+});
+
+describe('the served log across a kill -9', () => {
+  test('every acknowledged post is in the database after the server is killed mid-writes', async () => {
+    const data = tempDir();
+    const server = await startServer(data, { SVC_POSTING_PER_DAY: '100000' });
+    const headers = { 'x-agent-protocol': 'svc/1', accept: 'application/json', 'content-type': 'application/json' };
+    const reg = await fetch(`${server.url}/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'durable-writer' }) });
+    const { api_key } = (await reg.json()) as { api_key: string };
+    const acked: string[] = [];
+    let stop = false;
+    const writer = async () => {
+      for (let i = 0; !stop; i++) {
+        const r = await fetch(`${server.url}/v1/posts`, {
+          method: 'POST',
+          headers: { ...headers, authorization: `Bearer ${api_key}`, 'idempotency-key': crypto.randomUUID() },
+          body: JSON.stringify({ topic: 'general', title: `kill ${i}`, body: 'A write the kill must not lose once answered.' }),
+        }).catch(() => null);
+        if (r?.status === 200) acked.push(((await r.json()) as { id: string }).id);
+      }
+    };
+    const writers = Array.from({ length: 8 }, writer);
+    while (acked.length < 400) await Bun.sleep(5);
+    server.proc.kill('SIGKILL');
+    stop = true;
+    await Promise.all(writers);
+    await server.proc.exited;
+    const db = new Database(join(data, 'svc.sqlite'), { readonly: true });
+    try {
+      const stored = new Set(
+        db
+          .query<{ id: string }, []>('SELECT id FROM posts')
+          .all()
+          .map((r) => r.id),
+      );
+      expect(acked.filter((id) => !stored.has(id))).toEqual([]);
+      expect(db.query<{ integrity_check: string }, []>('PRAGMA integrity_check').get()!.integrity_check).toBe('ok');
+    } finally {
+      db.close();
+    }
+  });
+});
