@@ -1,7 +1,6 @@
 // The article envelope (02-extensions "Article envelope"): checked member by member so that every
 // refusal names its place (`blocks[3].level`), before anything else runs. Deterministic and cheap;
 // the SVG check (sanitize.ts, in a worker) and the content rules come after it.
-import { canonicalJson } from '../http/idempotency.ts';
 import { charCount } from '../http/body.ts';
 import { type Details, type ErrorCode, fail } from '../http/errors.ts';
 import { pubsSubmitBytes } from '../http/plugin.ts';
@@ -47,6 +46,7 @@ export interface Content {
 export interface Envelope {
   content: Content;
   resume_publication: boolean;
+  key: string; // envelopeKey's
 }
 
 // Members each block type takes: [name, required, kind].
@@ -261,9 +261,9 @@ export const ENVELOPE_KEY: BodyKey = { read: envelopeKey };
 export function parseEnvelope(body: Record<string, unknown>, settings: PubsSettings, revision: boolean): Envelope {
   const allowed = revision ? [...ENVELOPE_MEMBERS, 'resume_publication'] : ENVELOPE_MEMBERS;
   for (const name of Object.keys(body)) if (!allowed.includes(name)) bad(name, 'not a member of the envelope', allowed);
-  // The key is checked in its place among the members (a refusal names the first broken one); the
-  // write pipeline reads it again through ENVELOPE_KEY.
-  envelopeKey(body);
+  // The key is checked in its place among the members (a refusal names the first broken one) and
+  // handed to the write pipeline as it is.
+  const key = envelopeKey(body);
   if (body.schema_version === undefined) bad('schema_version', 'is required', 1);
   if (!SCHEMA_VERSIONS.includes(body.schema_version as 1)) fail('PUBS_SCHEMA_VERSION', { field: 'schema_version', supported: [...SCHEMA_VERSIONS] });
   if (body.language !== 'en') bad('language', 'unsupported language', ['en']);
@@ -280,6 +280,7 @@ export function parseEnvelope(body: Record<string, unknown>, settings: PubsSetti
   return {
     content: { schema_version: 1, language: 'en', publication_intent: 'show_to_humans', title: body.title as string, blocks },
     resume_publication: body.resume_publication === true,
+    key,
   };
 }
 
@@ -304,15 +305,17 @@ function checkSizes(blocks: Block[], title: string, s: PubsSettings): void {
   if (chars > s.maxChars) tooLarge(s, { limit: 'characters', max: s.maxChars, received: chars, where: 'blocks' });
 }
 
-/** content_hash: SHA-256 of the content in canonical JSON (sorted members, no key fields). */
-export const contentHash = (content: Content): string => new Bun.CryptoHasher('sha256').update(canonicalJson(content)).digest('hex');
-
 /**
- * What the content rules read: every text of every block, named by its place. An svg source is
- * read as the text it draws (scanned once the worker has parsed it), not as markup.
+ * What the content rules read of an envelope parseEnvelope accepted: the key members (client text
+ * too: every string is scanned, docs/decisions.md) and every text of every block, named by its
+ * place. An svg source is read as the text it draws (by the svg check, once the worker has parsed
+ * it), not as markup.
  */
-export function scannable(content: Content): Record<string, unknown> {
+export function envelopeTexts(body: Record<string, unknown>): Record<string, unknown> {
+  const content = body as unknown as Content;
   return {
+    idempotency_key: body.idempotency_key,
+    request_key: body.request_key,
     title: content.title,
     blocks: content.blocks.map((b) =>
       b.type === 'svg'

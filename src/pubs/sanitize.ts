@@ -22,9 +22,9 @@ export type SvgVerdict =
 /** The content rules' answer on a value: the error they would raise, as data that crosses threads. */
 export type RulesVerdict = { ok: true } | { ok: false; code: ErrorCode; details: Details };
 
-/** One job of the pubs-svg worker: an svg source, or the content rules over an article's texts. */
-export type PubsJob = ({ kind: 'svg' } & SvgInput) | { kind: 'rules'; value: unknown };
-export type PubsJobResult = SvgVerdict | RulesVerdict;
+/** One job of the pubs-svg worker: an svg source. */
+export type PubsJob = { kind: 'svg' } & SvgInput;
+export type PubsJobResult = SvgVerdict;
 
 /** enforceContentRules, answered as data: the same code and details it would throw. */
 export function checkRules(value: unknown): RulesVerdict {
@@ -38,7 +38,6 @@ export function checkRules(value: unknown): RulesVerdict {
 }
 
 export async function handlePubsJob(job: PubsJob): Promise<PubsJobResult> {
-  if (job.kind === 'rules') return checkRules(job.value);
   const verdict = await sanitizeSvg(job);
   if (!verdict.ok || job.blockIndex === undefined) return verdict;
   // The text an image draws is read by people too; the sparse array keeps `where` at blocks[i].source.
