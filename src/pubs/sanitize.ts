@@ -6,6 +6,8 @@
 
 import { enforceContentRules } from '../content/index.ts';
 import { ApiError, type Details, type ErrorCode } from '../http/errors.ts';
+import { fetches, LOCAL_REF, trimCss } from './svg-css.ts';
+import { type FastVerdict, fastSvg } from './svg-fast.ts';
 
 export interface SvgInput {
   where: string; // blocks[i].source
@@ -63,17 +65,6 @@ function nestingDepth(source: string, stopAt: number): number {
   return max;
 }
 
-const LOCAL_REF = /^#[A-Za-z_][\w.-]*$/;
-// CSS whitespace is ASCII only: a no-break space before "#id" makes another (same-origin) URL.
-const trimCss = (s: string): string => s.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
-const CSS_BLANK = /[\t\n\f\r ]/;
-// The other ways CSS can fetch: an import, and the image functions that take a bare string (a
-// function's name is followed by its parenthesis with nothing between), looked for in the raw text
-// of every attribute (presentation attributes and animation values are CSS values too) and style
-// sheet, whatever surrounds them; and every "url(", wherever it stands.
-const FETCH_ANYWHERE = /@import|(?:image-set|image|cross-fade|element|src|paint)\(/i;
-const URL_ANYWHERE = /url[\t\n\f\r ]*\(/gi;
-const IDENT_CHAR = /[A-Za-z0-9_-]/;
 const ANIMATION = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor']);
 
 let purifier: {
@@ -90,6 +81,9 @@ const emptyMetadata = (node: Element, data: { tagName: string }) => {
   if (data.tagName === 'metadata') node.replaceChildren();
 };
 let serializer: { serializeToString(n: Node): string } | null = null;
+// Whether an id would shadow a property of the document or of a form: DOMPurify removes such an
+// id (its DOM clobbering guard); the fast path asks the same documents before keeping one.
+let clobbers: ((id: string) => boolean) | null = null;
 
 // jsdom builds a whole window on import (~285 ms, seconds on a loaded machine): the worker loads it
 // as it starts (warmSvgTools), before it takes a job, so a check's time budget measures the check.
@@ -98,91 +92,24 @@ export async function warmSvgTools(): Promise<void> {
 }
 
 async function tools() {
-  if (purifier && serializer) return { purify: purifier, xml: serializer };
+  if (purifier && serializer && clobbers) return { purify: purifier, xml: serializer, clobbers };
   const { JSDOM } = await import('jsdom');
   const { default: createDOMPurify } = await import('dompurify');
   const { window } = new JSDOM('');
   purifier = createDOMPurify(window as never) as unknown as NonNullable<typeof purifier>;
   serializer = new window.XMLSerializer();
-  return { purify: purifier!, xml: serializer! };
+  const doc = window.document;
+  const form = doc.createElement('form');
+  // DOMPurify asks a template's (inert) document when the window has templates, else the window's.
+  const inert = doc.createElement('template').content.ownerDocument;
+  clobbers = (id) => id in doc || id in inert || id in form;
+  return { purify: purifier!, xml: serializer!, clobbers };
 }
 
 function describeRemoved(r: unknown): string {
   const x = r as { element?: Element; attribute?: Attr | null; from?: Element };
   if (x.attribute) return `${x.from?.nodeName?.toLowerCase() ?? '?'}@${x.attribute.name}`;
   return x.element?.nodeName?.toLowerCase() ?? 'node';
-}
-
-/**
- * The url() arguments of CSS read the way a browser tokenizes it (CSS Syntax §4; a backslash is
- * refused before this, so there are no escapes): comments are skipped, strings stay whole (a "/*"
- * inside one is text, not a comment), and each url( gives its argument: a quoted string, or an
- * unquoted url token that runs to the next ")" with comments and quotes in it as plain characters.
- * `bad` for what a browser would read differently or recover from: an unclosed string or url, or a
- * quoted url( not closed right after its string.
- */
-function cssUrls(t: string): { urls: string[]; bad: boolean } {
-  const urls: string[] = [];
-  const n = t.length;
-  let i = 0;
-  while (i < n) {
-    if (t.startsWith('/*', i)) {
-      const end = t.indexOf('*/', i + 2);
-      i = end < 0 ? n : end + 2;
-      continue;
-    }
-    const c = t[i]!;
-    if (c === '"' || c === "'") {
-      const end = t.indexOf(c, i + 1);
-      if (end < 0 || /[\n\r\f]/.test(t.slice(i + 1, end))) return { urls, bad: true };
-      i = end + 1;
-      continue;
-    }
-    const url = /^url[\t\n\f\r ]*\(/i.exec(t.slice(i, i + 40));
-    if (url && (i === 0 || !IDENT_CHAR.test(t[i - 1]!))) {
-      let j = i + url[0].length;
-      while (j < n && CSS_BLANK.test(t[j]!)) j++;
-      const q = t[j];
-      if (q === '"' || q === "'") {
-        const end = t.indexOf(q, j + 1);
-        if (end < 0 || /[\n\r\f]/.test(t.slice(j + 1, end))) return { urls, bad: true };
-        urls.push(t.slice(j + 1, end));
-        let k = end + 1;
-        while (k < n && CSS_BLANK.test(t[k]!)) k++;
-        if (t[k] !== ')') return { urls, bad: true };
-        i = k + 1;
-      } else {
-        const end = t.indexOf(')', j);
-        if (end < 0) return { urls, bad: true };
-        urls.push(t.slice(j, end).replace(/[\t\n\f\r ]+$/, ''));
-        i = end + 1;
-      }
-      continue;
-    }
-    i++;
-  }
-  return { urls, bad: false };
-}
-
-/** Whether a value could fetch: an import, an image function, or a url() naming anything but a local #id. */
-function fetches(raw: string): boolean {
-  if (!raw.includes('(') && !raw.includes('@')) return false; // no function, no at-rule: the common case, kept cheap
-  // "<!--" and "-->" are tokens of their own to CSS (CDO, CDC): after "<!--" a browser reads "url("
-  // as a url where a simple reading sees an identifier going on. An image needs neither: refused.
-  if (raw.includes('<!--') || raw.includes('-->')) return true;
-  // Belt and braces: whatever a tokenizer makes of the context (a string, a comment, a token run
-  // on), nothing that looks like a fetch may appear at all: no fetching at-rule or function name
-  // anywhere, and every "url(" anywhere names exactly a local #id.
-  if (FETCH_ANYWHERE.test(raw)) return true;
-  for (const m of raw.matchAll(URL_ANYWHERE)) {
-    const start = (m.index ?? 0) + m[0].length;
-    const end = raw.indexOf(')', start);
-    if (end < 0) return true;
-    const arg = trimCss(raw.slice(start, end));
-    if (!LOCAL_REF.test(/^(['"])([\s\S]*)\1$/.exec(arg)?.[2] ?? arg)) return true;
-  }
-  const css = cssUrls(raw);
-  return css.bad || css.urls.some((u) => !LOCAL_REF.test(u));
 }
 
 /**
@@ -249,11 +176,19 @@ function useExpansion(root: Element, max: number): { reason: string; found?: str
   return null;
 }
 
-export async function sanitizeSvg(input: SvgInput): Promise<SvgVerdict> {
+/** The fast path's answer on a source (null: the full check decides), for the tests that compare the two. */
+export async function fastPathOf(source: string): Promise<FastVerdict | null> {
+  return fastSvg(source, (await tools()).clobbers);
+}
+
+/** The svg check: the fast path for a source in its subset (svg-fast.ts), else the full check. */
+export async function sanitizeSvg(input: SvgInput, fast = true): Promise<SvgVerdict> {
   const { where, source } = input;
   const depth = nestingDepth(source, input.maxDepth);
   if (depth > input.maxDepth) return { ok: false, where, reason: 'too_deeply_nested', max_depth: input.maxDepth };
-  const { purify, xml } = await tools();
+  const { purify, xml, clobbers: shadows } = await tools();
+  const quick = fast ? fastSvg(source, shadows) : null;
+  if (quick) return { ok: true, where, ...quick };
   const withMetadata = /<metadata/i.test(source);
   if (withMetadata) purify.addHook('uponSanitizeElement', emptyMetadata);
   const options = {
