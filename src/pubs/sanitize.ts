@@ -39,8 +39,8 @@ export function checkRules(value: unknown): RulesVerdict {
   }
 }
 
-export async function handlePubsJob(job: PubsJob): Promise<PubsJobResult> {
-  const verdict = await sanitizeSvg(job);
+export async function handlePubsJob(job: PubsJob, fast = true): Promise<PubsJobResult> {
+  const verdict = await sanitizeSvg(job, fast);
   if (!verdict.ok || job.blockIndex === undefined) return verdict;
   // The text an image draws is read by people too; the sparse array keeps `where` at blocks[i].source.
   const drawn: { source: string }[] = [];
@@ -67,8 +67,31 @@ function nestingDepth(source: string, stopAt: number): number {
 
 const ANIMATION = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor']);
 
+// DOMPurify's configuration, set once per worker (setConfig: read again on every call, it cost
+// about half a millisecond a check).
+const OPTIONS = {
+  USE_PROFILES: { svg: true, svgFilters: true },
+  // A local <use href="#id"> is static (matplotlib draws every marker so); outsideReferences and
+  // useExpansion below refuse every other use. An animation that fetches nothing is static in the
+  // spec's sense: animate and set (with their from/to) are added; outsideReferences refuses one
+  // that animates a link or names anything outside the image. Inline style (the asset's CSP allows
+  // it; chart tools write it) stays, checked there for every way CSS can fetch.
+  ADD_TAGS: ['use', 'animate', 'set'],
+  ADD_ATTR: ['from', 'to'],
+  FORBID_TAGS: ['foreignObject'],
+  // DOMPurify parses into an HTML document and walks its <body>, which no svg profile allows: it
+  // removes the body and, keeping its content, hoists a deep clone of the whole image next to
+  // it, a copy nobody reads (the fragment is made of the body's own, sanitized, children). A
+  // body's content is not kept, so the image is not cloned: a fifth of the check's time. The
+  // HTML parser makes exactly one body (a <body> tag in the source only adds attributes to it),
+  // so this changes no verdict and no stored byte.
+  ADD_FORBID_CONTENTS: ['body'],
+  RETURN_DOM_FRAGMENT: true,
+};
+
 let purifier: {
-  sanitize: (s: string, o: object) => DocumentFragment;
+  sanitize: (s: string) => DocumentFragment;
+  setConfig(o: object): void;
   removed: unknown[];
   addHook(h: string, f: (n: Element, d: { tagName: string }) => void): void;
   removeHook(h: string): void;
@@ -97,6 +120,7 @@ async function tools() {
   const { default: createDOMPurify } = await import('dompurify');
   const { window } = new JSDOM('');
   purifier = createDOMPurify(window as never) as unknown as NonNullable<typeof purifier>;
+  purifier.setConfig(OPTIONS);
   serializer = new window.XMLSerializer();
   const doc = window.document;
   const form = doc.createElement('form');
@@ -181,8 +205,50 @@ export async function fastPathOf(source: string): Promise<FastVerdict | null> {
   return fastSvg(source, (await tools()).clobbers);
 }
 
-/** The svg check: the fast path for a source in its subset (svg-fast.ts), else the full check. */
+// The verdicts of the sources checked last, by SHA-256 of the source and the limits it was judged
+// by: a revision usually keeps its images, a chart may stand twice in an article, a refused image
+// is often sent again unchanged. The check is a pure function of these, so a verdict is kept as it
+// was given. Bounded by count and by the characters of the images it holds (a few MB a worker).
+const VERDICTS = new Map<string, SvgVerdict>();
+const VERDICTS_MAX = 256;
+const VERDICT_CHARS_MAX = 2 * 1024 * 1024;
+let verdictChars = 0;
+const sizeOf = (v: SvgVerdict) => (v.ok ? v.sanitized.length + v.text.length : 0) + 200;
+
+function remember(key: string, verdict: SvgVerdict): void {
+  VERDICTS.set(key, verdict);
+  verdictChars += sizeOf(verdict);
+  for (const [old, v] of VERDICTS) {
+    if (VERDICTS.size <= VERDICTS_MAX && verdictChars <= VERDICT_CHARS_MAX) break;
+    VERDICTS.delete(old);
+    verdictChars -= sizeOf(v);
+  }
+}
+
+/**
+ * The svg check: a verdict given before on the same source, else the fast path for a source in
+ * its subset (svg-fast.ts), else the full check. `fast` false runs the full check alone (the
+ * tests and bench/article-svg.ts compare the two).
+ */
 export async function sanitizeSvg(input: SvgInput, fast = true): Promise<SvgVerdict> {
+  if (!fast) return checkSvg(input, false);
+  const key = new Bun.CryptoHasher('sha256')
+    .update(`${input.maxDepth}/${input.maxUseExpansion ?? USE_EXPANSION_MAX}/`)
+    .update(input.source)
+    .digest('hex');
+  const known = VERDICTS.get(key);
+  if (known) {
+    // The most recent stays longest: moved to the end of the map's order.
+    VERDICTS.delete(key);
+    VERDICTS.set(key, known);
+    return { ...known, where: input.where };
+  }
+  const verdict = await checkSvg(input, true);
+  remember(key, verdict);
+  return verdict;
+}
+
+async function checkSvg(input: SvgInput, fast: boolean): Promise<SvgVerdict> {
   const { where, source } = input;
   const depth = nestingDepth(source, input.maxDepth);
   if (depth > input.maxDepth) return { ok: false, where, reason: 'too_deeply_nested', max_depth: input.maxDepth };
@@ -191,28 +257,9 @@ export async function sanitizeSvg(input: SvgInput, fast = true): Promise<SvgVerd
   if (quick) return { ok: true, where, ...quick };
   const withMetadata = /<metadata/i.test(source);
   if (withMetadata) purify.addHook('uponSanitizeElement', emptyMetadata);
-  const options = {
-    USE_PROFILES: { svg: true, svgFilters: true },
-    // A local <use href="#id"> is static (matplotlib draws every marker so); outsideReferences and
-    // useExpansion below refuse every other use. An animation that fetches nothing is static in the
-    // spec's sense: animate and set (with their from/to) are added; outsideReferences refuses one
-    // that animates a link or names anything outside the image. Inline style (the asset's CSP allows
-    // it; chart tools write it) stays, checked there for every way CSS can fetch.
-    ADD_TAGS: ['use', 'animate', 'set'],
-    ADD_ATTR: ['from', 'to'],
-    FORBID_TAGS: ['foreignObject'],
-    // DOMPurify parses into an HTML document and walks its <body>, which no svg profile allows: it
-    // removes the body and, keeping its content, hoists a deep clone of the whole image next to
-    // it, a copy nobody reads (the fragment is made of the body's own, sanitized, children). A
-    // body's content is not kept, so the image is not cloned: a fifth of the check's time. The
-    // HTML parser makes exactly one body (a <body> tag in the source only adds attributes to it),
-    // so this changes no verdict and no stored byte.
-    ADD_FORBID_CONTENTS: ['body'],
-    RETURN_DOM_FRAGMENT: true,
-  };
   let fragment: DocumentFragment;
   try {
-    fragment = purify.sanitize(source, options);
+    fragment = purify.sanitize(source);
   } finally {
     if (withMetadata) purify.removeHook('uponSanitizeElement');
   }
