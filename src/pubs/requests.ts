@@ -3,7 +3,8 @@
 import * as v from 'valibot';
 import { coded, describedAs, limitQuery, maxChars, text, uuidListPattern } from '../http/schema.ts';
 import { pageQuery } from '../http/paging.ts';
-import { BLOCK_TYPES, blocksJsonSchema, KEY_ONE_OF, keyProperties, LIST_ITEMS_MAX, TITLE_MAX, TITLE_PATTERN } from './envelope.ts';
+import { BLOCK_TYPES, blocksJsonSchema, LIST_ITEMS_MAX, TITLE_MAX, TITLE_PATTERN } from './article.ts';
+import { KEY_ONE_OF, keyProperties } from './envelope.ts';
 import type { PubsSettings } from './settings.ts';
 
 const idParam = v.pipe(v.string(), ...maxChars(64), v.description('An id (uuid).'));
