@@ -87,7 +87,11 @@ describe('the checks in the worker', () => {
     const { submit, t } = await pubsApp();
     const real = new WorkerPool<PubsJob, PubsJobResult>(workerLocation('pubs-svg'), 1, 5_000);
     let runs = 0;
-    const counting = { run: (job: PubsJob) => (runs++, real.run(job)) } as unknown as WorkerPool<PubsJob, PubsJobResult>;
+    const run = (job: PubsJob) => {
+      runs++;
+      return real.run(job);
+    };
+    const counting = { run } as unknown as WorkerPool<PubsJob, PubsJobResult>;
     setSvgPool(t.ctx, counting);
     try {
       const article = envelope({ blocks: [{ type: 'svg', source: SVG, description: 'd', runtime: 'static' }] });
