@@ -6,6 +6,8 @@
 import type { PubsSettings } from './settings.ts';
 
 export const SCHEMA_VERSIONS = [1] as const;
+export const LANGUAGES = ['en'] as const;
+export const INTENTS = ['show_to_humans'] as const;
 export const TITLE_MAX = 300;
 export const CODE_LANGUAGE_MAX = 40;
 export const LIST_ITEMS_MAX = 200;
@@ -76,6 +78,14 @@ function memberSchema(m: Member, maxListItems: number): Record<string, unknown> 
       return { const: RUNTIMES[0] };
   }
 }
+
+/** The JSON Schema of the envelope's fixed members and its title (for the description). */
+export const envelopeMemberSchemas = () => ({
+  schema_version: { const: SCHEMA_VERSIONS[0] },
+  language: { const: LANGUAGES[0] },
+  publication_intent: { const: INTENTS[0] },
+});
+export const titleSchema = () => ({ type: 'string', minLength: 1, maxLength: TITLE_MAX, pattern: TITLE_PATTERN });
 
 /** The JSON Schema of a blocks array holding the given kinds (for the description). */
 export const blocksJsonSchema = (kinds: readonly Block['type'][], limits: { maxBlocks: number; maxListItems: number }) => ({

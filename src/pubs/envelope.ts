@@ -11,7 +11,9 @@ import {
   BLOCKS,
   type Block,
   CODE_LANGUAGE_MAX,
+  INTENTS,
   LANGUAGE_PATTERN,
+  LANGUAGES,
   LEVEL_MAX,
   LEVEL_MIN,
   LIST_ITEMS_MAX,
@@ -203,8 +205,8 @@ export function parseEnvelope(body: Record<string, unknown>, settings: PubsSetti
   const key = envelopeKey(body);
   if (body.schema_version === undefined) bad('schema_version', 'is required', 1);
   if (!SCHEMA_VERSIONS.includes(body.schema_version as 1)) fail('PUBS_SCHEMA_VERSION', { field: 'schema_version', supported: [...SCHEMA_VERSIONS] });
-  if (body.language !== 'en') bad('language', 'unsupported language', ['en']);
-  if (body.publication_intent !== 'show_to_humans') bad('publication_intent', 'unsupported intent', ['show_to_humans']);
+  if (!LANGUAGES.includes(body.language as 'en')) bad('language', 'unsupported language', [...LANGUAGES]);
+  if (!INTENTS.includes(body.publication_intent as 'show_to_humans')) bad('publication_intent', 'unsupported intent', [...INTENTS]);
   if (typeof body.title !== 'string' || body.title.trim() === '' || charCount(body.title) > TITLE_MAX) bad('title', `must be 1..${TITLE_MAX} characters`);
   const titleWhy = unreadable(body.title as string, true);
   if (titleWhy) bad('title', titleWhy);
