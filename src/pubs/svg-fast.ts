@@ -78,9 +78,9 @@ function decode(raw: string): string | null {
   return bad ? null : out;
 }
 
-// XMLSerializer's escapes (jsdom's w3c-xmlserializer): text, and attribute values.
-const escapeText = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\t/g, '&#x9;').replace(/\n/g, '&#xA;');
+// XMLSerializer's escapes (jsdom's w3c-xmlserializer): text, and attribute values (most need none).
+const escapeText = (t: string) => (/[&<>]/.test(t) ? t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : t);
+const escapeAttr = (v: string) => (/[&"\t\n]/.test(v) ? v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\t/g, '&#x9;').replace(/\n/g, '&#xA;') : v);
 
 /** An attribute as the fast path keeps it, or null when only the full check may judge it. */
 function attribute(name: string, raw: string, clobbers: (id: string) => boolean): string | null {
@@ -133,14 +133,14 @@ export function fastSvg(source: string, clobbers: (id: string) => boolean): Fast
       }
       out.push(`<${name}`);
       let at = TAG.lastIndex;
-      const seen = new Set<string>();
+      const seen: string[] = [];
       let namespaced = false;
       for (ATTR.lastIndex = at; ; ATTR.lastIndex = at) {
         const a = ATTR.exec(source);
         if (!a) break;
         const attrName = a[1]!;
-        if (seen.has(attrName)) return null;
-        seen.add(attrName);
+        if (seen.includes(attrName)) return null;
+        seen.push(attrName);
         at = ATTR.lastIndex;
         // The root's namespace declaration stays where it was written; an image without one is
         // given it first, as XMLSerializer does. A nested svg's would be dropped: not in the subset.
@@ -153,7 +153,7 @@ export function fastSvg(source: string, clobbers: (id: string) => boolean): Fast
         if (kept === null) return null;
         out.push(kept);
       }
-      if (!parent && !namespaced) out.splice(out.length - seen.size, 0, ` xmlns="${SVG_NS}"`);
+      if (!parent && !namespaced) out.splice(out.length - seen.length, 0, ` xmlns="${SVG_NS}"`);
       TAG_END.lastIndex = at;
       const end = TAG_END.exec(source);
       if (!end) return null;
