@@ -2,8 +2,8 @@
 // each svg source (sanitize.ts) with the text it draws. All are sent at once and judged in a fixed
 // order, so the answer never depends on which finished first: the first refused svg in block
 // order, then the first drawn text that breaks a rule (the article's texts are judged before
-// both, by the write pipeline's content rules: submit.ts). A source the check cannot finish within its budget is refused:
-// one we cannot vouch for, and resending the same bytes would end the same way.
+// both, by the write pipeline's content rules: submit.ts). A source the check cannot finish within
+// its budget is refused: one we cannot vouch for, and resending the same bytes would end the same way.
 import type { AppContext } from '../context.ts';
 import { fail } from '../http/errors.ts';
 import { backgroundWorkers, WorkerPool, WorkerTimeout, workerLocation } from '../workers/pool.ts';
@@ -47,8 +47,8 @@ const refuse = (v: RulesVerdict) => {
 };
 
 /** The jobs an article gives the worker: one per svg block (bench/article-svg.ts measures them). */
-export function articleJobs(content: Content, settings: { svgMaxDepth: number }): PubsJob[] {
-  return content.blocks.flatMap((b, i): PubsJob[] =>
+export function articleJobs(content: Content, settings: { svgMaxDepth: number }): (PubsJob & { blockIndex: number })[] {
+  return content.blocks.flatMap((b, i) =>
     b.type === 'svg' ? [{ kind: 'svg', where: `blocks[${i}].source`, source: b.source, maxDepth: settings.svgMaxDepth, blockIndex: i }] : [],
   );
 }
@@ -60,7 +60,7 @@ export function articleJobs(content: Content, settings: { svgMaxDepth: number })
  */
 export async function checkArticle(ctx: AppContext, content: Content): Promise<CheckedSvg[]> {
   const pool = svgPool(ctx);
-  const jobs = articleJobs(content, ctx.config.pubs) as (PubsJob & { kind: 'svg'; blockIndex: number })[];
+  const jobs = articleJobs(content, ctx.config.pubs);
   const verdicts = await Promise.all(
     jobs.map((job) =>
       pool.run(job).then(
