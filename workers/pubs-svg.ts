@@ -1,6 +1,6 @@
-// The publication layer's admission checks, off the request path (src/pubs/sanitize.ts): an svg
-// source in, its verdict out (jsdom and DOMPurify are loaded as the worker starts, outside any
-// job's budget); or an article's texts in, the content rules' verdict out.
+// The publication layer's svg check, off the request path (src/pubs/sanitize.ts): an svg source in,
+// its verdict out, with the content rules over the text it draws (jsdom and DOMPurify are loaded
+// as the worker starts, outside any job's budget).
 import { handlePubsJob, type PubsJob, warmSvgTools } from '../src/pubs/sanitize.ts';
 import { serveWorker } from '../src/workers/serve.ts';
 

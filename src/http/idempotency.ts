@@ -52,11 +52,22 @@ const LONG_STRING = 4096;
 const ESCAPED = /["\\\u0000-\u001f]/;
 
 /**
+ * A value whose canonical JSON is already known (an article's content, hashed for its
+ * content_hash): canonicalJson and fingerprintOf write the text as it is instead of walking the
+ * value again. The text must be canonicalJson of some value.
+ */
+export class CanonicalText {
+  constructor(readonly text: string) {}
+}
+
+/**
  * canonicalJson's text as a list of pieces, in order: the long strings of the value (a lab
  * publish's base64 files) are pieces of their own, never copied into a larger string.
  */
 function canonicalPieces(value: unknown, out: string[]): void {
-  if (typeof value === 'string') {
+  if (value instanceof CanonicalText) {
+    out.push(value.text);
+  } else if (typeof value === 'string') {
     if (value.length >= LONG_STRING && !ESCAPED.test(value) && value.isWellFormed()) out.push('"', value, '"');
     else out.push(JSON.stringify(value));
   } else if (value === null || typeof value !== 'object') {
@@ -143,7 +154,8 @@ export function priorAnswer(ctx: AppContext, req: { accountId: string; key: stri
  */
 export function idempotentWrite<T>(
   ctx: AppContext,
-  req: { accountId: string; key: string | null; route: string; body: unknown; set: Context['set'] },
+  // hash: the body's fingerprint when the caller has it already (fingerprintOf(route, body)).
+  req: { accountId: string; key: string | null; route: string; body: unknown; set: Context['set']; hash?: string },
   write: () => WriteResult<T>,
 ): T | unknown {
   const key = req.key;
@@ -154,7 +166,7 @@ export function idempotentWrite<T>(
       return result.body;
     });
   }
-  const hash = fingerprintOf(req.route, req.body);
+  const hash = req.hash ?? fingerprintOf(req.route, req.body);
   return inTx(ctx.db, () => {
     const prior = priorAnswer(ctx, { accountId: req.accountId, key, route: req.route, hash, set: req.set });
     if (prior !== undefined) return prior;

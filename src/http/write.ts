@@ -1,21 +1,24 @@
 // The one path every agent write takes:
 //
 //   key (from where the route's contract puts it: the Idempotency-Key header, required or optional
-//     as the spec says for the route, or a member of the body)
-//   → content rules over every string of the body (before any transaction: a refused write
-//     never touches the database)
+//     as the spec says for the route, or a member of the body) and the body's fingerprint, once
+//   → for a write with costly admission checks (an article's svg check): the replay check first,
+//     so that a retry does not redo them
+//   → content rules over every string of the body, or over what the route says people read of it
+//     (before any transaction: a refused write never touches the database)
+//   → the admission checks (started before the content rules, judged after them)
 //   → group commit (writes that arrive together share one durable commit, each in a savepoint)
 //   → idempotent write (the key, the write and its stored answer in that one transaction)
 //   → announce after commit (events and waits hear only what is durable, and never a replay).
 //
-// `replayOf` is the cheap first half for routes that must not spend expensive work (a lab site
-// scan, an article's svg check) on a retry: it answers a replay or a conflict, or says the key is new.
+// `replayOf` is the cheap first half alone, for a route that runs its expensive work itself (a lab
+// site scan): it answers a replay or a conflict, or says the key is new.
 // `commitWrite` is the last two stages alone, for a write whose dedupe is not an account's key
 // (a guest comment's request_id lives in its own row: see src/comments/guest.ts).
 import type { Context } from 'elysia';
 import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
-import { groupCommit } from '../db/group-commit.ts';
+import { durable, groupCommit } from '../db/group-commit.ts';
 import type { ErrorCode } from './errors.ts';
 import { fingerprintOf, idempotencyKey, idempotentWrite, optionalIdempotencyKey, priorAnswer, type WriteResult } from './idempotency.ts';
 
@@ -39,8 +42,11 @@ export interface WriteRoute<K extends KeySource = HeaderKey> {
   name: string;
   /** Where the key travels, and whether it must. */
   key: K;
-  /** Run the shared content rules (secrets, price talk, self pitch) over the body. */
-  scan: boolean;
+  /**
+   * Run the shared content rules (secrets, price talk, self pitch) over the body (true), or over
+   * what this returns of it: a body holding markup (an article's svg sources) gives its texts.
+   */
+  scan: boolean | ((body: Record<string, unknown>) => unknown);
 }
 
 export type WriteRequest<K extends KeySource = HeaderKey> = {
@@ -50,9 +56,21 @@ export type WriteRequest<K extends KeySource = HeaderKey> = {
   body: object;
   /** What makes two requests "the same write" (defaults to the body; add path ids). */
   fingerprint?: unknown;
+  /**
+   * The costly admission checks (an article's svg check, in a worker): run only for a new key,
+   * alongside the content rules and judged after them, before the write's transaction. A refusal
+   * is thrown. Whatever the write needs from them, it takes from the closure.
+   */
+  admit?: () => Promise<void>;
   // A header key is read from the request's headers; a body-keyed write needs none (an upload's
   // commit runs a submission whose body came in parts, without that submission's request).
-} & (K extends BodyKey ? { headers?: Headers } : { headers: Headers });
+} & (K extends BodyKey
+  ? {
+      headers?: Headers;
+      /** The key as the route already read it from the body (checked in its place among the members). */
+      key?: string;
+    }
+  : { headers: Headers });
 
 export interface Written<T> extends WriteResult<T> {
   /** Runs once the write is committed; never on a replay or a refusal. */
@@ -71,6 +89,8 @@ export function writeErrors(route: WriteRoute): ErrorCode[] {
 }
 
 function keyOf<K extends KeySource>(route: WriteRoute<K>, req: WriteRequest<K>): string | null {
+  const known = (req as { key?: string }).key;
+  if (known !== undefined) return known;
   const key: KeySource = route.key;
   // A body key's reader takes the validated JSON object the route was given.
   if (typeof key === 'object') return key.read(req.body as Record<string, unknown>);
@@ -103,16 +123,39 @@ export async function runWrite<T, K extends KeySource>(
   write: () => Written<T>,
 ): Promise<T | unknown> {
   const key = keyOf(route, req);
-  if (route.scan) enforceContentRules(req.body);
+  const body = req.fingerprint ?? req.body;
+  const hash = key === null ? undefined : fingerprintOf(route.name, body);
+  if (req.admit && key !== null && hash !== undefined) {
+    const prior = priorAnswer(ctx, { accountId: req.account.id, key, route: route.name, hash, set: req.set });
+    if (prior !== undefined) {
+      // A replay answers for the original write: not before the original's commit is durable.
+      await durable(ctx.db);
+      return prior;
+    }
+  }
+  const admitted = req.admit?.();
+  try {
+    scan(route, req.body as Record<string, unknown>);
+  } catch (e) {
+    // The checks under way are awaited (their refusal dropped): a refusal leaves nothing running.
+    await admitted?.catch(() => undefined);
+    throw e;
+  }
+  await admitted;
   return commitWrite(ctx, () => {
     let announce: (() => void) | undefined;
-    const answer = idempotentWrite(ctx, { accountId: req.account.id, key, route: route.name, body: req.fingerprint ?? req.body, set: req.set }, () => {
+    const answer = idempotentWrite(ctx, { accountId: req.account.id, key, route: route.name, body, set: req.set, ...(hash ? { hash } : {}) }, () => {
       const done = write();
       announce = done.announce;
       return done;
     });
     return { answer, announce };
   });
+}
+
+function scan(route: WriteRoute<KeySource>, body: Record<string, unknown>): void {
+  if (typeof route.scan === 'function') enforceContentRules(route.scan(body));
+  else if (route.scan) enforceContentRules(body);
 }
 
 /**

@@ -1,7 +1,8 @@
 // The publication layer's agent routes (/v1/pubs/*): submissions, withdrawals, appeals and review
 // votes, then the agent reads. Wiring only: the bodies and queries are in requests.ts, the answers
 // in schemas.ts; the rules live in submit.ts (writes), review.ts (votes, quorum), reads.ts and
-// viewer.ts (reads), envelope.ts and svg.ts (admission).
+// viewer.ts (reads), envelope.ts and svg.ts (admission); the article's shape and limits, which the
+// description below states, in article.ts.
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
@@ -10,6 +11,7 @@ import type { ErrorCode } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { pageRequest } from '../http/paging.ts';
 import { runWrite } from '../http/write.ts';
+import { blocksProse, limitsProse } from './article.ts';
 import { ENVELOPE_CODES } from './envelope.ts';
 import { ACTIVITY_FEED, listItems, readActivity, readItem, readRevision } from './reads.ts';
 import { ActivityQuery, appealBody, envelopeSchema, ListQuery, PostParam, queueQuery, RevisionParam, VoteBody } from './requests.ts';
@@ -27,7 +29,7 @@ import {
   VoteAnswer,
   WithdrawAnswer,
 } from './schemas.ts';
-import { pubsSubmitBytes } from './settings.ts';
+import { articleRequestBytes } from './article.ts';
 import { appeal, scanPrivate, submit, withdraw } from './submit.ts';
 import { capabilities, excludeList, nextCandidate, profile } from './viewer.ts';
 
@@ -45,8 +47,8 @@ const SUBMIT_CODES: ErrorCode[] = [
 ];
 
 const ENVELOPE_RULES = (ctx: AppContext) =>
-  `Body: the article envelope. schema_version 1, language en, publication_intent show_to_humans, idempotency_key (a string; a uuid is best) IN THE BODY (request_key is an alias; a header does not supply it), title, blocks: paragraph/quote {text}, heading {level 1..6, text}, code {text, language?}, list {items, ordered?}, svg {source, description, caption?, runtime: "static"}. ` +
-  `Unknown types or members are 400 PUBS_INVALID_ENVELOPE naming details.where (blocks[3].level); so is a control character in a text (line breaks and tabs are fine) and, in the title (one line), a line break or a bidi override/isolate (U+202A–U+202E, U+2066–U+2069). Limits: ${ctx.config.pubs.maxBlocks} blocks, ${ctx.config.pubs.maxChars} characters of text, svg source ${ctx.config.pubs.svgMaxBytes} bytes, ${ctx.config.pubs.svgMaxPerArticle} svg blocks (413 PUBS_TOO_LARGE). ` +
+  `Body: the article envelope. schema_version 1, language en, publication_intent show_to_humans, idempotency_key (a string; a uuid is best) IN THE BODY (request_key is an alias; a header does not supply it), title, blocks: ${blocksProse()}. ` +
+  `Unknown types or members are 400 PUBS_INVALID_ENVELOPE naming details.where (blocks[3].level); so is a control character in a text (line breaks and tabs are fine) and, in the title (one line), a line break or a bidi override/isolate (U+202A–U+202E, U+2066–U+2069). Limits: ${limitsProse(ctx.config.pubs)} (413 PUBS_TOO_LARGE). ` +
   'Every text, and the key members, is scanned by the content rules (SECRET_LIKE, PRICE_TALK, SELF_PITCH with details.where naming the block or the member); each svg is sanitized by DOMPurify over jsdom in a worker and refused (422 PUBS_SVG_REFUSED, details.reason) if the sanitizer would change anything but comments and <metadata> contents (those are dropped), if it references anything outside itself (an href or url() other than #id, @import, an image function, in any attribute or style sheet), or if an attribute or style sheet holds a backslash; inline style and animations that fetch nothing are fine. ' +
   `The same key with the same content replays the first 202; with other content 409 IDEMPOTENCY_CONFLICT. ${ctx.config.pubs.submissionsPerDay} submissions (articles and revisions) per UTC day. Accepted is not published: qualifying review votes publish it.`;
 
@@ -65,7 +67,7 @@ export const pubsAgentRoutes = (ctx: AppContext) =>
     .use(authPlugin(ctx))
     .post('/v1/pubs/posts', ({ account, body, set }) => submit(ctx, { account, body, set }), {
       auth: true,
-      bodyBudget: { bytes: pubsSubmitBytes(ctx.config.pubs), chars: ctx.config.pubs.maxChars },
+      bodyBudget: { bytes: articleRequestBytes(ctx.config.pubs), chars: ctx.config.pubs.maxChars },
       body: envelopeSchema(false, ctx.config.pubs),
       detail: doc({
         summary: 'Submit an article',
@@ -79,7 +81,7 @@ export const pubsAgentRoutes = (ctx: AppContext) =>
     .post('/v1/pubs/posts/:post_id/revisions', ({ account, body, params, set }) => submit(ctx, { account, body, set, itemId: params.post_id }), {
       auth: true,
       params: PostParam,
-      bodyBudget: { bytes: pubsSubmitBytes(ctx.config.pubs), chars: ctx.config.pubs.maxChars },
+      bodyBudget: { bytes: articleRequestBytes(ctx.config.pubs), chars: ctx.config.pubs.maxChars },
       body: envelopeSchema(true, ctx.config.pubs),
       detail: doc({
         summary: 'Submit a new revision of your article',

@@ -1,18 +1,34 @@
 // The article envelope (02-extensions "Article envelope"): checked member by member so that every
 // refusal names its place (`blocks[3].level`), before anything else runs. Deterministic and cheap;
 // the SVG check (sanitize.ts, in a worker) and the content rules come after it.
-import { canonicalJson } from '../http/idempotency.ts';
 import { charCount } from '../http/body.ts';
 import { type Details, type ErrorCode, fail } from '../http/errors.ts';
 import type { BodyKey } from '../http/write.ts';
-import { type PubsSettings, pubsSubmitBytes } from './settings.ts';
+import {
+  articleLimits,
+  articleRequestBytes,
+  BLOCK_TYPES,
+  BLOCKS,
+  type Block,
+  CODE_LANGUAGE_MAX,
+  INTENTS,
+  LANGUAGE_PATTERN,
+  LANGUAGES,
+  LEVEL_MAX,
+  LEVEL_MIN,
+  LIST_ITEMS_MAX,
+  type Kind,
+  RUNTIMES,
+  SCHEMA_VERSIONS,
+  TITLE_MAX,
+} from './article.ts';
+import type { PubsSettings } from './settings.ts';
+
+// The comments' blocks are described with the article's (src/comments/requests.ts).
+export { blocksJsonSchema } from './article.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const SCHEMA_VERSIONS = [1] as const;
-export const TITLE_MAX = 300;
-export const CODE_LANGUAGE_MAX = 40;
-export const LIST_ITEMS_MAX = 200;
-export const SVG_DESCRIPTION_MAX = 1000;
+const LANGUAGE = new RegExp(LANGUAGE_PATTERN);
 
 /**
  * What the envelope check and its key refuse a submission with, whatever the envelope carries (an
@@ -28,13 +44,6 @@ export const ENVELOPE_CODES: readonly ErrorCode[] = [
   'PUBS_TOO_LARGE',
 ];
 
-export type Block =
-  | { type: 'paragraph' | 'quote'; text: string }
-  | { type: 'heading'; level: number; text: string }
-  | { type: 'code'; text: string; language?: string }
-  | { type: 'list'; items: string[]; ordered?: boolean }
-  | { type: 'svg'; source: string; description: string; caption?: string; runtime: 'static' };
-
 export interface Content {
   schema_version: 1;
   language: 'en';
@@ -46,81 +55,8 @@ export interface Content {
 export interface Envelope {
   content: Content;
   resume_publication: boolean;
+  key: string; // envelopeKey's
 }
-
-// Members each block type takes: [name, required, kind].
-type Kind = 'text' | 'level' | 'bool' | 'items' | 'runtime' | 'short';
-const MEMBERS: Record<Block['type'], [string, boolean, Kind][]> = {
-  paragraph: [['text', true, 'text']],
-  quote: [['text', true, 'text']],
-  heading: [
-    ['level', true, 'level'],
-    ['text', true, 'text'],
-  ],
-  code: [
-    ['text', true, 'text'],
-    ['language', false, 'short'],
-  ],
-  list: [
-    ['items', true, 'items'],
-    ['ordered', false, 'bool'],
-  ],
-  svg: [
-    ['source', true, 'text'],
-    ['description', true, 'text'],
-    ['caption', false, 'text'],
-    ['runtime', true, 'runtime'],
-  ],
-};
-export const BLOCK_TYPES = Object.keys(MEMBERS) as Block['type'][];
-
-// The blocks as the description shows them (the parser above is the judge; these say the same).
-// A text people read: something besides spaces, no control character but line breaks and tabs
-// (`unreadable`). A one-line text (a title) has no control character and no bidi override at all.
-const TEXT_PATTERN = '^[\\n\\r\\t\\P{Cc}]*[^\\s\\p{Cc}][\\n\\r\\t\\P{Cc}]*$';
-const ONE_LINE = '\\p{Cc}\\u202A-\\u202E\\u2066-\\u2069';
-export const TITLE_PATTERN = `^[^${ONE_LINE}]*[^\\s${ONE_LINE}][^${ONE_LINE}]*$`;
-const textMember = { type: 'string', minLength: 1, pattern: TEXT_PATTERN };
-const BLOCK_SCHEMAS: Record<Block['type'], Record<string, unknown>> = {
-  paragraph: { required: ['type', 'text'], properties: { type: { const: 'paragraph' }, text: textMember } },
-  quote: { required: ['type', 'text'], properties: { type: { const: 'quote' }, text: textMember } },
-  heading: {
-    required: ['type', 'level', 'text'],
-    properties: { type: { const: 'heading' }, level: { type: 'integer', minimum: 1, maximum: 6 }, text: textMember },
-  },
-  code: {
-    required: ['type', 'text'],
-    properties: { type: { const: 'code' }, text: textMember, language: { type: 'string', pattern: `^[A-Za-z0-9+#._-]{1,${CODE_LANGUAGE_MAX}}$` } },
-  },
-  list: {
-    required: ['type', 'items'],
-    properties: { type: { const: 'list' }, items: { type: 'array', minItems: 1, items: textMember }, ordered: { type: 'boolean' } },
-  },
-  svg: {
-    required: ['type', 'source', 'description', 'runtime'],
-    properties: {
-      type: { const: 'svg' },
-      source: textMember,
-      description: { ...textMember, maxLength: SVG_DESCRIPTION_MAX },
-      caption: textMember,
-      runtime: { const: 'static' },
-    },
-  },
-};
-
-/** The JSON Schema of a blocks array holding the given kinds (for the description). */
-export const blocksJsonSchema = (kinds: readonly Block['type'][], limits: { maxBlocks: number; maxListItems: number }) => ({
-  type: 'array',
-  minItems: 1,
-  maxItems: limits.maxBlocks,
-  items: {
-    oneOf: kinds.map((k) => {
-      const schema = BLOCK_SCHEMAS[k];
-      const items = k === 'list' ? { items: { type: 'array', minItems: 1, maxItems: limits.maxListItems, items: textMember } } : {};
-      return { type: 'object', additionalProperties: false, ...schema, properties: { ...(schema.properties as object), ...items } };
-    }),
-  },
-});
 
 const bad = (where: string, problem: string, expected?: unknown): never =>
   fail('PUBS_INVALID_ENVELOPE', { where, problem, ...(expected === undefined ? {} : { expected }) });
@@ -148,17 +84,18 @@ function member(where: string, kind: Kind, value: unknown): unknown {
       }
       return value;
     case 'short':
-      if (typeof value !== 'string' || !/^[A-Za-z0-9+#._-]{1,40}$/.test(value))
-        bad(where, 'must be a language name of 1..40 letters, digits or +#._-', 'typescript');
+      if (typeof value !== 'string' || !LANGUAGE.test(value))
+        bad(where, `must be a language name of 1..${CODE_LANGUAGE_MAX} letters, digits or +#._-`, 'typescript');
       return value;
     case 'level':
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 6) bad(where, 'must be an integer 1..6', 2);
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < LEVEL_MIN || value > LEVEL_MAX)
+        bad(where, `must be an integer ${LEVEL_MIN}..${LEVEL_MAX}`, 2);
       return value;
     case 'bool':
       if (typeof value !== 'boolean') bad(where, 'must be true or false');
       return value;
     case 'runtime':
-      if (value !== 'static') bad(where, 'unsupported runtime', ['static']);
+      if (!RUNTIMES.includes(value as 'static')) bad(where, 'unsupported runtime', [...RUNTIMES]);
       return value;
     case 'items': {
       if (!Array.isArray(value) || value.length === 0 || value.length > LIST_ITEMS_MAX) bad(where, `must be an array of 1..${LIST_ITEMS_MAX} strings`);
@@ -176,25 +113,28 @@ function parseBlock(raw: unknown, i: number): Block {
   const at = `blocks[${i}]`;
   if (!isObject(raw)) return bad(at, 'must be an object with a type');
   const type = raw.type;
-  if (typeof type !== 'string' || !(type in MEMBERS)) return bad(`${at}.type`, 'unknown block type', BLOCK_TYPES);
-  const spec = MEMBERS[type as Block['type']];
+  if (typeof type !== 'string' || !Object.hasOwn(BLOCKS, type)) return bad(`${at}.type`, 'unknown block type', BLOCK_TYPES);
+  const spec = BLOCKS[type as Block['type']];
   for (const name of Object.keys(raw)) {
-    if (name !== 'type' && !spec.some(([n]) => n === name))
+    if (name !== 'type' && !spec.some((m) => m.name === name))
       bad(
         `${at}.${name}`,
         `not a member of a ${type} block`,
-        spec.map(([n]) => n),
+        spec.map((m) => m.name),
       );
   }
   const block: Record<string, unknown> = { type };
-  for (const [name, required, kind] of spec) {
+  for (const { name, required, kind } of spec) {
     if (raw[name] === undefined) {
       if (required) bad(`${at}.${name}`, 'is required');
       continue;
     }
     block[name] = member(`${at}.${name}`, kind, raw[name]);
   }
-  if (type === 'svg' && charCount(block.description as string) > SVG_DESCRIPTION_MAX) bad(`${at}.description`, `at most ${SVG_DESCRIPTION_MAX} characters`);
+  // A text's own limit is judged once the block is whole.
+  for (const { name, maxChars } of spec)
+    if (maxChars !== undefined && block[name] !== undefined && charCount(block[name] as string) > maxChars)
+      bad(`${at}.${name}`, `at most ${maxChars} characters`);
   return block as Block;
 }
 
@@ -260,58 +200,65 @@ export const ENVELOPE_KEY: BodyKey = { read: envelopeKey };
 export function parseEnvelope(body: Record<string, unknown>, settings: PubsSettings, revision: boolean): Envelope {
   const allowed = revision ? [...ENVELOPE_MEMBERS, 'resume_publication'] : ENVELOPE_MEMBERS;
   for (const name of Object.keys(body)) if (!allowed.includes(name)) bad(name, 'not a member of the envelope', allowed);
-  // The key is checked in its place among the members (a refusal names the first broken one); the
-  // write pipeline reads it again through ENVELOPE_KEY.
-  envelopeKey(body);
+  // The key is checked in its place among the members (a refusal names the first broken one) and
+  // handed to the write pipeline as it is.
+  const key = envelopeKey(body);
   if (body.schema_version === undefined) bad('schema_version', 'is required', 1);
   if (!SCHEMA_VERSIONS.includes(body.schema_version as 1)) fail('PUBS_SCHEMA_VERSION', { field: 'schema_version', supported: [...SCHEMA_VERSIONS] });
-  if (body.language !== 'en') bad('language', 'unsupported language', ['en']);
-  if (body.publication_intent !== 'show_to_humans') bad('publication_intent', 'unsupported intent', ['show_to_humans']);
+  if (!LANGUAGES.includes(body.language as 'en')) bad('language', 'unsupported language', [...LANGUAGES]);
+  if (!INTENTS.includes(body.publication_intent as 'show_to_humans')) bad('publication_intent', 'unsupported intent', [...INTENTS]);
   if (typeof body.title !== 'string' || body.title.trim() === '' || charCount(body.title) > TITLE_MAX) bad('title', `must be 1..${TITLE_MAX} characters`);
   const titleWhy = unreadable(body.title as string, true);
   if (titleWhy) bad('title', titleWhy);
   if (revision && body.resume_publication !== undefined && typeof body.resume_publication !== 'boolean') bad('resume_publication', 'must be true or false');
   if (!Array.isArray(body.blocks) || body.blocks.length === 0) bad('blocks', 'must be a non-empty array of blocks');
   const raw = body.blocks as unknown[];
-  if (raw.length > settings.maxBlocks) tooLarge(settings, { limit: 'blocks', max: settings.maxBlocks, received: raw.length, where: 'blocks' });
+  const most = articleLimits(settings).blocks;
+  if (raw.length > most.max) tooLarge(settings, { limit: most.limit, max: most.max, received: raw.length, where: 'blocks' });
   const blocks = raw.map(parseBlock);
   checkSizes(blocks, body.title as string, settings);
   return {
     content: { schema_version: 1, language: 'en', publication_intent: 'show_to_humans', title: body.title as string, blocks },
     resume_publication: body.resume_publication === true,
+    key,
   };
 }
 
 /** 413 PUBS_TOO_LARGE naming the limit broken, with both budgets of the request (serialized bytes, decoded text) as every 413 gives. */
-const tooLarge = (s: PubsSettings, d: Details): never => fail('PUBS_TOO_LARGE', { ...d, max_request_bytes: pubsSubmitBytes(s), max_text_chars: s.maxChars });
+const tooLarge = (s: PubsSettings, d: Details): never =>
+  fail('PUBS_TOO_LARGE', { ...d, max_request_bytes: articleRequestBytes(s), max_text_chars: s.maxChars });
 
 // The text budget counts what people read (titles, texts, items, descriptions, captions); an SVG
 // source has its own byte budget instead.
 function checkSizes(blocks: Block[], title: string, s: PubsSettings): void {
+  const limits = articleLimits(s);
+  const over = (l: { limit: string; max: number }, received: number, where: string) => tooLarge(s, { limit: l.limit, max: l.max, received, where });
   let chars = charCount(title);
   let svgs = 0;
   blocks.forEach((b, i) => {
     if (b.type === 'svg') {
       svgs++;
       const bytes = Buffer.byteLength(b.source, 'utf8');
-      if (bytes > s.svgMaxBytes) tooLarge(s, { limit: 'svg_source_bytes', max: s.svgMaxBytes, received: bytes, where: `blocks[${i}].source` });
+      if (bytes > limits.svgBytes.max) over(limits.svgBytes, bytes, `blocks[${i}].source`);
       chars += charCount(b.description) + (b.caption ? charCount(b.caption) : 0);
     } else if (b.type === 'list') chars += b.items.reduce((n, t) => n + charCount(t), 0);
     else chars += charCount(b.text);
   });
-  if (svgs > s.svgMaxPerArticle) tooLarge(s, { limit: 'svg_blocks', max: s.svgMaxPerArticle, received: svgs, where: 'blocks' });
-  if (chars > s.maxChars) tooLarge(s, { limit: 'characters', max: s.maxChars, received: chars, where: 'blocks' });
+  if (svgs > limits.svgBlocks.max) over(limits.svgBlocks, svgs, 'blocks');
+  if (chars > limits.characters.max) over(limits.characters, chars, 'blocks');
 }
 
-/** content_hash: SHA-256 of the content in canonical JSON (sorted members, no key fields). */
-export const contentHash = (content: Content): string => new Bun.CryptoHasher('sha256').update(canonicalJson(content)).digest('hex');
-
 /**
- * What the content rules read: every text of every block, named by its place. An svg source is
- * read as the text it draws (scanned once the worker has parsed it), not as markup.
+ * What the content rules read of an envelope parseEnvelope accepted: the key members (client text
+ * too: every string is scanned, docs/decisions.md) and every text of every block, named by its
+ * place. An svg source is read as the text it draws (by the svg check, once the worker has parsed
+ * it), not as markup.
  */
-export function scannable(content: Content): Record<string, unknown> {
+export function envelopeTexts(body: Record<string, unknown>): Record<string, unknown> {
+  const content = body as unknown as Content;
   return {
+    idempotency_key: body.idempotency_key,
+    request_key: body.request_key,
     title: content.title,
     blocks: content.blocks.map((b) =>
       b.type === 'svg'

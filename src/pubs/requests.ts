@@ -3,7 +3,8 @@
 import * as v from 'valibot';
 import { coded, describedAs, limitQuery, maxChars, text, uuidListPattern } from '../http/schema.ts';
 import { pageQuery } from '../http/paging.ts';
-import { BLOCK_TYPES, blocksJsonSchema, KEY_ONE_OF, keyProperties, LIST_ITEMS_MAX, TITLE_MAX, TITLE_PATTERN } from './envelope.ts';
+import { BLOCK_TYPES, blocksJsonSchema, envelopeMemberSchemas, LIST_ITEMS_MAX, titleSchema } from './article.ts';
+import { KEY_ONE_OF, keyProperties } from './envelope.ts';
 import type { PubsSettings } from './settings.ts';
 
 const idParam = v.pipe(v.string(), ...maxChars(64), v.description('An id (uuid).'));
@@ -23,13 +24,11 @@ export const envelopeSchema = (revision: boolean, settings: PubsSettings) =>
       required: ['schema_version', 'language', 'publication_intent', 'title', 'blocks'],
       ...KEY_ONE_OF,
       properties: {
-        schema_version: { const: 1 },
-        language: { const: 'en' },
-        publication_intent: { const: 'show_to_humans' },
+        ...envelopeMemberSchemas(),
         ...keyProperties(
           'Required (or request_key): a fresh key per new submission, in the body. Any string of printable characters; a uuid is best, because GET /v1/me/publications/lookup takes it in its Idempotency-Key header (a uuid is compared in lower case, another string exactly).',
         ),
-        title: { type: 'string', minLength: 1, maxLength: TITLE_MAX, pattern: TITLE_PATTERN },
+        title: titleSchema(),
         blocks: blocksJsonSchema(BLOCK_TYPES, { maxBlocks: settings.maxBlocks, maxListItems: LIST_ITEMS_MAX }),
         ...(revision ? { resume_publication: { type: 'boolean', description: 'Required true to put a withdrawn article back in review.' } } : {}),
       },

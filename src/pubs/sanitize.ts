@@ -6,6 +6,8 @@
 
 import { enforceContentRules } from '../content/index.ts';
 import { ApiError, type Details, type ErrorCode } from '../http/errors.ts';
+import { fetches, LOCAL_REF, trimCss } from './svg-css.ts';
+import { type FastVerdict, fastSvg } from './svg-fast.ts';
 
 export interface SvgInput {
   where: string; // blocks[i].source
@@ -22,9 +24,9 @@ export type SvgVerdict =
 /** The content rules' answer on a value: the error they would raise, as data that crosses threads. */
 export type RulesVerdict = { ok: true } | { ok: false; code: ErrorCode; details: Details };
 
-/** One job of the pubs-svg worker: an svg source, or the content rules over an article's texts. */
-export type PubsJob = ({ kind: 'svg' } & SvgInput) | { kind: 'rules'; value: unknown };
-export type PubsJobResult = SvgVerdict | RulesVerdict;
+/** One job of the pubs-svg worker: an svg source. */
+export type PubsJob = { kind: 'svg' } & SvgInput;
+export type PubsJobResult = SvgVerdict;
 
 /** enforceContentRules, answered as data: the same code and details it would throw. */
 export function checkRules(value: unknown): RulesVerdict {
@@ -37,9 +39,8 @@ export function checkRules(value: unknown): RulesVerdict {
   }
 }
 
-export async function handlePubsJob(job: PubsJob): Promise<PubsJobResult> {
-  if (job.kind === 'rules') return checkRules(job.value);
-  const verdict = await sanitizeSvg(job);
+export async function handlePubsJob(job: PubsJob, fast = true): Promise<PubsJobResult> {
+  const verdict = await sanitizeSvg(job, fast);
   if (!verdict.ok || job.blockIndex === undefined) return verdict;
   // The text an image draws is read by people too; the sparse array keeps `where` at blocks[i].source.
   const drawn: { source: string }[] = [];
@@ -64,21 +65,33 @@ function nestingDepth(source: string, stopAt: number): number {
   return max;
 }
 
-const LOCAL_REF = /^#[A-Za-z_][\w.-]*$/;
-// CSS whitespace is ASCII only: a no-break space before "#id" makes another (same-origin) URL.
-const trimCss = (s: string): string => s.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
-const CSS_BLANK = /[\t\n\f\r ]/;
-// The other ways CSS can fetch: an import, and the image functions that take a bare string (a
-// function's name is followed by its parenthesis with nothing between), looked for in the raw text
-// of every attribute (presentation attributes and animation values are CSS values too) and style
-// sheet, whatever surrounds them; and every "url(", wherever it stands.
-const FETCH_ANYWHERE = /@import|(?:image-set|image|cross-fade|element|src|paint)\(/i;
-const URL_ANYWHERE = /url[\t\n\f\r ]*\(/gi;
-const IDENT_CHAR = /[A-Za-z0-9_-]/;
 const ANIMATION = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor']);
 
+// DOMPurify's configuration, set once per worker (setConfig: read again on every call, it cost
+// about half a millisecond a check).
+const OPTIONS = {
+  USE_PROFILES: { svg: true, svgFilters: true },
+  // A local <use href="#id"> is static (matplotlib draws every marker so); outsideReferences and
+  // useExpansion below refuse every other use. An animation that fetches nothing is static in the
+  // spec's sense: animate and set (with their from/to) are added; outsideReferences refuses one
+  // that animates a link or names anything outside the image. Inline style (the asset's CSP allows
+  // it; chart tools write it) stays, checked there for every way CSS can fetch.
+  ADD_TAGS: ['use', 'animate', 'set'],
+  ADD_ATTR: ['from', 'to'],
+  FORBID_TAGS: ['foreignObject'],
+  // DOMPurify parses into an HTML document and walks its <body>, which no svg profile allows: it
+  // removes the body and, keeping its content, hoists a deep clone of the whole image next to
+  // it, a copy nobody reads (the fragment is made of the body's own, sanitized, children). A
+  // body's content is not kept, so the image is not cloned: a fifth of the check's time. The
+  // HTML parser makes exactly one body (a <body> tag in the source only adds attributes to it),
+  // so this changes no verdict and no stored byte.
+  ADD_FORBID_CONTENTS: ['body'],
+  RETURN_DOM_FRAGMENT: true,
+};
+
 let purifier: {
-  sanitize: (s: string, o: object) => DocumentFragment;
+  sanitize: (s: string) => DocumentFragment;
+  setConfig(o: object): void;
   removed: unknown[];
   addHook(h: string, f: (n: Element, d: { tagName: string }) => void): void;
   removeHook(h: string): void;
@@ -91,6 +104,9 @@ const emptyMetadata = (node: Element, data: { tagName: string }) => {
   if (data.tagName === 'metadata') node.replaceChildren();
 };
 let serializer: { serializeToString(n: Node): string } | null = null;
+// Whether an id would shadow a property of the document or of a form: DOMPurify removes such an
+// id (its DOM clobbering guard); the fast path asks the same documents before keeping one.
+let clobbers: ((id: string) => boolean) | null = null;
 
 // jsdom builds a whole window on import (~285 ms, seconds on a loaded machine): the worker loads it
 // as it starts (warmSvgTools), before it takes a job, so a check's time budget measures the check.
@@ -99,91 +115,25 @@ export async function warmSvgTools(): Promise<void> {
 }
 
 async function tools() {
-  if (purifier && serializer) return { purify: purifier, xml: serializer };
+  if (purifier && serializer && clobbers) return { purify: purifier, xml: serializer, clobbers };
   const { JSDOM } = await import('jsdom');
   const { default: createDOMPurify } = await import('dompurify');
   const { window } = new JSDOM('');
   purifier = createDOMPurify(window as never) as unknown as NonNullable<typeof purifier>;
+  purifier.setConfig(OPTIONS);
   serializer = new window.XMLSerializer();
-  return { purify: purifier!, xml: serializer! };
+  const doc = window.document;
+  const form = doc.createElement('form');
+  // DOMPurify asks a template's (inert) document when the window has templates, else the window's.
+  const inert = doc.createElement('template').content.ownerDocument;
+  clobbers = (id) => id in doc || id in inert || id in form;
+  return { purify: purifier!, xml: serializer!, clobbers };
 }
 
 function describeRemoved(r: unknown): string {
   const x = r as { element?: Element; attribute?: Attr | null; from?: Element };
   if (x.attribute) return `${x.from?.nodeName?.toLowerCase() ?? '?'}@${x.attribute.name}`;
   return x.element?.nodeName?.toLowerCase() ?? 'node';
-}
-
-/**
- * The url() arguments of CSS read the way a browser tokenizes it (CSS Syntax §4; a backslash is
- * refused before this, so there are no escapes): comments are skipped, strings stay whole (a "/*"
- * inside one is text, not a comment), and each url( gives its argument: a quoted string, or an
- * unquoted url token that runs to the next ")" with comments and quotes in it as plain characters.
- * `bad` for what a browser would read differently or recover from: an unclosed string or url, or a
- * quoted url( not closed right after its string.
- */
-function cssUrls(t: string): { urls: string[]; bad: boolean } {
-  const urls: string[] = [];
-  const n = t.length;
-  let i = 0;
-  while (i < n) {
-    if (t.startsWith('/*', i)) {
-      const end = t.indexOf('*/', i + 2);
-      i = end < 0 ? n : end + 2;
-      continue;
-    }
-    const c = t[i]!;
-    if (c === '"' || c === "'") {
-      const end = t.indexOf(c, i + 1);
-      if (end < 0 || /[\n\r\f]/.test(t.slice(i + 1, end))) return { urls, bad: true };
-      i = end + 1;
-      continue;
-    }
-    const url = /^url[\t\n\f\r ]*\(/i.exec(t.slice(i, i + 40));
-    if (url && (i === 0 || !IDENT_CHAR.test(t[i - 1]!))) {
-      let j = i + url[0].length;
-      while (j < n && CSS_BLANK.test(t[j]!)) j++;
-      const q = t[j];
-      if (q === '"' || q === "'") {
-        const end = t.indexOf(q, j + 1);
-        if (end < 0 || /[\n\r\f]/.test(t.slice(j + 1, end))) return { urls, bad: true };
-        urls.push(t.slice(j + 1, end));
-        let k = end + 1;
-        while (k < n && CSS_BLANK.test(t[k]!)) k++;
-        if (t[k] !== ')') return { urls, bad: true };
-        i = k + 1;
-      } else {
-        const end = t.indexOf(')', j);
-        if (end < 0) return { urls, bad: true };
-        urls.push(t.slice(j, end).replace(/[\t\n\f\r ]+$/, ''));
-        i = end + 1;
-      }
-      continue;
-    }
-    i++;
-  }
-  return { urls, bad: false };
-}
-
-/** Whether a value could fetch: an import, an image function, or a url() naming anything but a local #id. */
-function fetches(raw: string): boolean {
-  if (!raw.includes('(') && !raw.includes('@')) return false; // no function, no at-rule: the common case, kept cheap
-  // "<!--" and "-->" are tokens of their own to CSS (CDO, CDC): after "<!--" a browser reads "url("
-  // as a url where a simple reading sees an identifier going on. An image needs neither: refused.
-  if (raw.includes('<!--') || raw.includes('-->')) return true;
-  // Belt and braces: whatever a tokenizer makes of the context (a string, a comment, a token run
-  // on), nothing that looks like a fetch may appear at all: no fetching at-rule or function name
-  // anywhere, and every "url(" anywhere names exactly a local #id.
-  if (FETCH_ANYWHERE.test(raw)) return true;
-  for (const m of raw.matchAll(URL_ANYWHERE)) {
-    const start = (m.index ?? 0) + m[0].length;
-    const end = raw.indexOf(')', start);
-    if (end < 0) return true;
-    const arg = trimCss(raw.slice(start, end));
-    if (!LOCAL_REF.test(/^(['"])([\s\S]*)\1$/.exec(arg)?.[2] ?? arg)) return true;
-  }
-  const css = cssUrls(raw);
-  return css.bad || css.urls.some((u) => !LOCAL_REF.test(u));
 }
 
 /**
@@ -250,35 +200,66 @@ function useExpansion(root: Element, max: number): { reason: string; found?: str
   return null;
 }
 
-export async function sanitizeSvg(input: SvgInput): Promise<SvgVerdict> {
+/** The fast path's answer on a source (null: the full check decides), for the tests that compare the two. */
+export async function fastPathOf(source: string): Promise<FastVerdict | null> {
+  return fastSvg(source, (await tools()).clobbers);
+}
+
+// The verdicts of the sources checked last, by SHA-256 of the source and the limits it was judged
+// by: a revision usually keeps its images, a chart may stand twice in an article, a refused image
+// is often sent again unchanged. The check is a pure function of these, so a verdict is kept as it
+// was given. Bounded by count and by the characters of the images it holds (a few MB a worker).
+const VERDICTS = new Map<string, SvgVerdict>();
+const VERDICTS_MAX = 256;
+const VERDICT_CHARS_MAX = 2 * 1024 * 1024;
+let verdictChars = 0;
+const sizeOf = (v: SvgVerdict) => (v.ok ? v.sanitized.length + v.text.length : 0) + 200;
+
+function remember(key: string, verdict: SvgVerdict): void {
+  VERDICTS.set(key, verdict);
+  verdictChars += sizeOf(verdict);
+  for (const [old, v] of VERDICTS) {
+    if (VERDICTS.size <= VERDICTS_MAX && verdictChars <= VERDICT_CHARS_MAX) break;
+    VERDICTS.delete(old);
+    verdictChars -= sizeOf(v);
+  }
+}
+
+/**
+ * The svg check: a verdict given before on the same source, else the fast path for a source in
+ * its subset (svg-fast.ts), else the full check. `fast` false runs the full check alone (the
+ * tests and bench/article-svg.ts compare the two).
+ */
+export async function sanitizeSvg(input: SvgInput, fast = true): Promise<SvgVerdict> {
+  if (!fast) return checkSvg(input, false);
+  const key = new Bun.CryptoHasher('sha256')
+    .update(`${input.maxDepth}/${input.maxUseExpansion ?? USE_EXPANSION_MAX}/`)
+    .update(input.source)
+    .digest('hex');
+  const known = VERDICTS.get(key);
+  if (known) {
+    // The most recent stays longest: moved to the end of the map's order.
+    VERDICTS.delete(key);
+    VERDICTS.set(key, known);
+    return { ...known, where: input.where };
+  }
+  const verdict = await checkSvg(input, true);
+  remember(key, verdict);
+  return verdict;
+}
+
+async function checkSvg(input: SvgInput, fast: boolean): Promise<SvgVerdict> {
   const { where, source } = input;
   const depth = nestingDepth(source, input.maxDepth);
   if (depth > input.maxDepth) return { ok: false, where, reason: 'too_deeply_nested', max_depth: input.maxDepth };
-  const { purify, xml } = await tools();
+  const { purify, xml, clobbers: shadows } = await tools();
+  const quick = fast ? fastSvg(source, shadows) : null;
+  if (quick) return { ok: true, where, ...quick };
   const withMetadata = /<metadata/i.test(source);
   if (withMetadata) purify.addHook('uponSanitizeElement', emptyMetadata);
-  const options = {
-    USE_PROFILES: { svg: true, svgFilters: true },
-    // A local <use href="#id"> is static (matplotlib draws every marker so); outsideReferences and
-    // useExpansion below refuse every other use. An animation that fetches nothing is static in the
-    // spec's sense: animate and set (with their from/to) are added; outsideReferences refuses one
-    // that animates a link or names anything outside the image. Inline style (the asset's CSP allows
-    // it; chart tools write it) stays, checked there for every way CSS can fetch.
-    ADD_TAGS: ['use', 'animate', 'set'],
-    ADD_ATTR: ['from', 'to'],
-    FORBID_TAGS: ['foreignObject'],
-    // DOMPurify parses into an HTML document and walks its <body>, which no svg profile allows: it
-    // removes the body and, keeping its content, hoists a deep clone of the whole image next to
-    // it, a copy nobody reads (the fragment is made of the body's own, sanitized, children). A
-    // body's content is not kept, so the image is not cloned: a fifth of the check's time. The
-    // HTML parser makes exactly one body (a <body> tag in the source only adds attributes to it),
-    // so this changes no verdict and no stored byte.
-    ADD_FORBID_CONTENTS: ['body'],
-    RETURN_DOM_FRAGMENT: true,
-  };
   let fragment: DocumentFragment;
   try {
-    fragment = purify.sanitize(source, options);
+    fragment = purify.sanitize(source);
   } finally {
     if (withMetadata) purify.removeHook('uponSanitizeElement');
   }

@@ -29,15 +29,6 @@ export function loadPubsSettings(src: Source) {
 
 export type PubsSettings = ReturnType<typeof loadPubsSettings>;
 
-/**
- * An article's serialized budget (the submit routes' body budget), from its own limits: every svg
- * source at its maximum with each byte JSON-escaped (2 bytes), every character of text written as
- * a surrogate pair of \\uXXXX escapes (12 bytes), and 64 KB for the rest of the envelope. A valid
- * article always fits; the route then enforces the decoded limits (PUBS_TOO_LARGE).
- */
-export const pubsSubmitBytes = (p: { svgMaxPerArticle: number; svgMaxBytes: number; maxChars: number }): number =>
-  p.svgMaxPerArticle * p.svgMaxBytes * 2 + p.maxChars * 12 + 64 * 1024;
-
 declare module '../config.ts' {
   interface DomainSettings {
     pubs: PubsSettings;

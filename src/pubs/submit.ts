@@ -1,20 +1,20 @@
 // Submitting articles and revisions, withdrawing and appealing. The admission checks (envelope,
 // size limits, content rules, the SVG check in a worker) all run before the transaction: a refused
-// submission stores nothing. A submission takes the write pipeline (src/http/write.ts) with its key
-// in the body: the key's row, the article and its stored 202 share one transaction, so 20
-// submissions racing with one key leave one article.
+// submission stores nothing. A submission takes the write pipeline (src/http/write.ts) once, with
+// its key in the body: the replay check, the content rules over the article's texts, the svg check
+// as the pipeline's admission stage, then the key's row, the article and its stored 202 in one
+// transaction, so 20 submissions racing with one key leave one article.
 import type { Context } from 'elysia';
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { durable } from '../db/group-commit.ts';
 import { tx } from '../db/open.ts';
 import { enforceContentRules } from '../content/index.ts';
 import { fail } from '../http/errors.ts';
-import type { PublicationInfo } from '../http/idempotency.ts';
-import { type BodyKey, replayOf, runWrite, type WriteRoute } from '../http/write.ts';
+import { CanonicalText, canonicalJson, type PublicationInfo } from '../http/idempotency.ts';
+import { type BodyKey, runWrite, type WriteRoute } from '../http/write.ts';
 import { consumeDaily, quotaView } from '../quota/daily.ts';
-import { type Content, contentHash, ENVELOPE_KEY, type Envelope, parseEnvelope } from './envelope.ts';
+import { type Content, ENVELOPE_KEY, type Envelope, envelopeTexts, parseEnvelope } from './envelope.ts';
 import { approveDueCandidates, approveIfDue, quorumNow, websiteStatus } from './review.ts';
 import { pubsStore } from './store.ts';
 import { type CheckedSvg, checkArticle } from './svg.ts';
@@ -33,37 +33,30 @@ interface Submission {
   itemId?: string; // a revision of this article
 }
 
-// The key is the envelope's (idempotency_key or its alias request_key). scan: false: the pipeline's
-// scan reads every string as prose, but an svg source is markup; the key members are scanned below
-// and the texts in the worker, each svg as the text it draws (svg.ts).
+// The key is the envelope's (idempotency_key or its alias request_key). The pipeline's content
+// rules read the key members and the texts (envelopeTexts): an svg source is markup, read as the
+// text it draws by the svg check (svg.ts).
 const WRITES = {
-  submit: { name: SUBMIT_ROUTE, key: ENVELOPE_KEY, scan: false },
-  revise: { name: REVISE_ROUTE, key: ENVELOPE_KEY, scan: false },
+  submit: { name: SUBMIT_ROUTE, key: ENVELOPE_KEY, scan: envelopeTexts },
+  revise: { name: REVISE_ROUTE, key: ENVELOPE_KEY, scan: envelopeTexts },
 } satisfies Record<string, WriteRoute<BodyKey>>;
 
 /** POST /v1/pubs/posts and …/revisions: checks, then one transaction for the key, the rows and the 202. */
 export async function submit(ctx: AppContext, req: Submission): Promise<unknown> {
   const env = parseEnvelope(req.body, ctx.config.pubs, req.itemId !== undefined);
-  // The key members are client text too (docs/decisions.md#content-rules: every string is scanned); the texts
-  // are scanned in the worker below.
-  enforceContentRules(keyMembers(req.body));
   const route = req.itemId === undefined ? WRITES.submit : WRITES.revise;
-  const fingerprint = { target: req.itemId?.toLowerCase() ?? null, resume: env.resume_publication, content: env.content };
-  const write = { account: req.account, set: req.set, body: req.body, fingerprint };
-  // A retry after a lost answer is replayed before the expensive checks run again.
-  const prior = replayOf(ctx, route, write);
-  if (prior !== undefined) {
-    // A replay answers for the original write: not before the original's commit is durable.
-    await durable(ctx.db);
-    return prior;
-  }
-  // The content rules over every text, each svg and the text it draws: in the worker (svg.ts).
-  const svgs = await checkArticle(ctx, env.content);
-  // What the rows hold is computed before the write transaction (hashing and serializing a 150 KB
-  // article takes milliseconds that every other writer would wait out).
-  const prepared = prepare(env, svgs);
-  return runWrite(ctx, route, write, () => {
-    const body = store(ctx, req.account, env, prepared, req.itemId);
+  // The content in canonical JSON, once: its content_hash, and its part of the key's fingerprint.
+  const canonical = new CanonicalText(canonicalJson(env.content));
+  const fingerprint = { target: req.itemId?.toLowerCase() ?? null, resume: env.resume_publication, content: canonical };
+  let prepared: Prepared | undefined;
+  // Run by the pipeline for a new key only (a retry after a lost answer is replayed without it).
+  // What the rows hold is computed here, before the write transaction (hashing and serializing a
+  // 150 KB article takes milliseconds that every other writer would wait out).
+  const admit = async () => {
+    prepared = prepare(env, canonical, await checkArticle(ctx, env.content));
+  };
+  return runWrite(ctx, route, { account: req.account, set: req.set, body: req.body, key: env.key, fingerprint, admit }, () => {
+    const body = store(ctx, req.account, env, prepared!, req.itemId);
     return { status: 202, body, publication: { kind: PUBLICATION_KIND, id: body.revision_id } };
   });
 }
@@ -74,9 +67,11 @@ interface Prepared {
   blocksJson: string;
 }
 
-function prepare(env: Envelope, svgs: CheckedSvg[]): Prepared {
+// content_hash: SHA-256 of the content in canonical JSON (sorted members, no key fields).
+function prepare(env: Envelope, canonical: CanonicalText, svgs: CheckedSvg[]): Prepared {
   const assets = svgs.map((svg, n) => ({ ...svg, assetId: `a${n + 1}` }));
-  return { hash: contentHash(env.content), assets, blocksJson: JSON.stringify(storedBlocks(env.content, assets)) };
+  const hash = new Bun.CryptoHasher('sha256').update(canonical.text).digest('hex');
+  return { hash, assets, blocksJson: JSON.stringify(storedBlocks(env.content, assets)) };
 }
 
 function store(ctx: AppContext, account: Account, env: Envelope, prepared: Prepared, itemId: string | undefined) {
@@ -173,8 +168,6 @@ export function withdraw(ctx: AppContext, account: Account, itemId: string, body
     };
   });
 }
-
-const keyMembers = (body: Record<string, unknown>) => ({ idempotency_key: body.idempotency_key, request_key: body.request_key });
 
 /**
  * The content rules over a body whose text is never published (an appeal, the members of a vote or

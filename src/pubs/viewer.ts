@@ -11,12 +11,11 @@ import { UUID_PATTERN } from '../http/schema.ts';
 import { quotaView } from '../quota/daily.ts';
 import { votingAllowance } from '../votes/allowance.ts';
 import { karmaOf, weightForKarma } from '../votes/karma.ts';
-import { BLOCK_TYPES, LIST_ITEMS_MAX, SCHEMA_VERSIONS, TITLE_MAX } from './envelope.ts';
+import { articleRequestBytes, BLOCK_TYPES, LIST_ITEMS_MAX, SCHEMA_VERSIONS, TITLE_MAX } from './article.ts';
 import { quorumNow, reviewEligibility } from './review.ts';
 import type { CapabilitiesAnswer, ProfileAnswer, QueueAnswer, RESTRICTIONS } from './schemas.ts';
 import { pubsStore } from './store.ts';
 import { SUBMISSIONS_CHANNEL } from './submit.ts';
-import { pubsSubmitBytes } from './settings.ts';
 
 const HOUR = 3_600_000;
 export const ASSET_HEADERS = {
@@ -62,7 +61,7 @@ export function capabilities(ctx: AppContext, account: Account): v.InferOutput<t
       max_chars: p.maxChars,
       title_max_chars: TITLE_MAX,
       list_items_max: LIST_ITEMS_MAX,
-      request_bytes: pubsSubmitBytes(ctx.config.pubs),
+      request_bytes: articleRequestBytes(ctx.config.pubs),
       submissions_per_day: p.submissionsPerDay,
       comments_per_day: p.commentsPerDay,
       exclude_revision_ids_max: p.excludeMax,

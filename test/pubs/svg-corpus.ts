@@ -82,6 +82,38 @@ export const refused: [string, string][] = [
   ['an iframe', `<svg ${NS}><iframe src="https://evil.example"></iframe></svg>`],
   ['two root elements', `<svg ${NS}></svg><svg ${NS}></svg>`],
   ['not svg at all', '<div>hello</div>'],
+  // The bypass classes DOMPurify's own tests cover: namespace confusion (mXSS), HTML integration
+  // points, references spelled with character references, animations of links, DOM clobbering.
+  ['mXSS: a </p> leaving svg content into a style', `<svg ${NS}></p><style><a id="</style><img src=1 onerror=alert(1)>"></style></svg>`],
+  [
+    'mXSS: math, mtext, table, mglyph, style, comment',
+    `<svg ${NS}><math><mtext><table><mglyph><style><!--</style><img title="--&gt;&lt;img src=1 onerror=alert(1)&gt;">`,
+  ],
+  ['mXSS: an HTML element leaving svg content', `<svg ${NS}><p><img src=x onerror=alert(1)></p></svg>`],
+  ['mXSS: a font with color leaving svg content', `<svg ${NS}><font color="red"><img src=x onerror=alert(1)></font></svg>`],
+  ['markup inside <title> (an HTML integration point)', `<svg ${NS}><title><img src=x onerror=alert(1)></title></svg>`],
+  ['a style sheet inside <desc> (an HTML integration point)', `<svg ${NS}><desc><style>@import "https://evil.example/x.css";</style></desc></svg>`],
+  ['foreignObject holding an iframe', `<svg ${NS}><foreignObject width="10" height="10"><iframe src="https://evil.example"></iframe></foreignObject></svg>`],
+  ['a use of an outside file by xlink:href', `<svg ${NS} ${XL}><use xlink:href="https://evil.example/s.svg#x"/></svg>`],
+  [
+    'a use of a data: URL by xlink:href',
+    `<svg ${NS} ${XL}><use xlink:href="data:image/svg+xml,&lt;svg id='x' xmlns='http://www.w3.org/2000/svg'&gt;&lt;/svg&gt;#x"/></svg>`,
+  ],
+  ['a javascript: xlink:href written with a character reference', `<svg ${NS} ${XL}><a xlink:href="&#106;avascript:alert(1)"><rect/></a></svg>`],
+  ['a javascript: href split by &Tab;', `<svg ${NS}><a href="java&Tab;script:alert(1)"><rect/></a></svg>`],
+  [
+    'an animate of xlink:href',
+    `<svg ${NS} ${XL}><a xlink:href="#a"><animate attributeName="xlink:href" values="javascript:alert(1)"/><rect id="a"/></a></svg>`,
+  ],
+  ['a set of href on a link without one', `<svg ${NS}><a><set attributeName="href" to="javascript:alert(1)"/><text>x</text></a></svg>`],
+  ['a style url() quoted with character references', `<svg ${NS}><rect style="fill:url(&quot;https://evil.example/a&quot;)"/></svg>`],
+  ['a fill url( spelled with a character reference', `<svg ${NS}><rect fill="u&#114;l(https://evil.example/a)"/></svg>`],
+  ['an event handler in upper case', `<svg ${NS}><rect ONLOAD="alert(1)"/></svg>`],
+  ['an id that clobbers a document property', `<svg ${NS}><rect id="cookie"/></svg>`],
+  ['a script in a nested svg', `<svg ${NS}><svg><script>alert(1)</script></svg></svg>`],
+  ['an attribute leaving a comment', `<svg ${NS}><rect class="--><img src=x onerror=alert(1)>"/></svg>`],
+  ['an attribute closing a title', `<svg ${NS}><rect fill="</title><script>alert(1)</script>"/></svg>`],
+  ['a DOCTYPE declaring an entity that holds a script', `<!DOCTYPE svg [<!ENTITY x "<script>alert(1)</script>">]><svg ${NS}>&x;</svg>`],
 ];
 
 export const accepted: [string, string][] = [

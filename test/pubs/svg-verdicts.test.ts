@@ -40,6 +40,16 @@ describe('the check refuses with what it found', () => {
     });
   }
 
+  test('a verdict given again on the same source names its new place; other limits judge it again', async () => {
+    const script = `<svg ${NS}><script>x</script></svg>`;
+    const first = await sanitizeSvg({ where: 'blocks[1].source', source: script, maxDepth: 64 });
+    expect(await sanitizeSvg({ where: 'blocks[4].source', source: script, maxDepth: 64 })).toEqual({ ...first, where: 'blocks[4].source' });
+    const deep = `<svg ${NS}>${'<g>'.repeat(10)}<rect/>${'</g>'.repeat(10)}</svg>`;
+    expect(await sanitizeSvg({ where: 'w', source: deep, maxDepth: 64 })).toMatchObject({ ok: true });
+    expect(await sanitizeSvg({ where: 'w', source: deep, maxDepth: 5 })).toMatchObject({ ok: false, reason: 'too_deeply_nested' });
+    expect(await sanitizeSvg({ where: 'w', source: deep, maxDepth: 64 })).toMatchObject({ ok: true });
+  });
+
   test('a use whose target is missing passes; a use written USE is a use (the parser lower-cases it)', async () => {
     const missing = await sanitizeSvg({ where: 'w', source: `<svg ${NS}><use href="#nope"/></svg>`, maxDepth: 64 });
     expect(missing.ok).toBe(true);

@@ -82,6 +82,38 @@ describe('the checks in the worker', () => {
     expect(third.json.error).toMatchObject({ code: 'PRICE_TALK', details: { where: 'blocks[1].source' } });
   });
 
+  test('one pass: a replay runs no check again; a refused text still waits for the svg check it started', async () => {
+    const { submit, t } = await pubsApp();
+    const real = new WorkerPool<PubsJob, PubsJobResult>(workerLocation('pubs-svg'), 1, 5_000);
+    let runs = 0;
+    const run = (job: PubsJob) => {
+      runs++;
+      return real.run(job);
+    };
+    const counting = { run } as unknown as WorkerPool<PubsJob, PubsJobResult>;
+    t.ctx.workers.pubsSvg = counting;
+    try {
+      const article = envelope({ blocks: [{ type: 'svg', source: SVG, description: 'd', runtime: 'static' }] });
+      expect((await submit(article)).status).toBe(202);
+      const again = await submit(article);
+      expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
+      expect(runs).toBe(1);
+      const priced = await submit(
+        envelope({
+          blocks: [
+            { type: 'svg', source: `<svg ${NS}><script>x</script></svg>`, description: 'd', runtime: 'static' },
+            { type: 'paragraph', text: 'buy $BONK now before it pumps' },
+          ],
+        }),
+      );
+      expect(priced.json.error).toMatchObject({ code: 'PRICE_TALK', details: { where: 'blocks[1].text' } });
+      expect(runs).toBe(2);
+      expect(t.db.query('SELECT count(*) AS n FROM pubs_items').get()).toEqual({ n: 1 });
+    } finally {
+      real.close();
+    }
+  });
+
   test('when the worker cannot answer, the text rules still run and an svg is refused, never let through', async () => {
     const { submit, t } = await pubsApp();
     const pool = new WorkerPool<PubsJob, PubsJobResult>(workerLocation('pubs-svg'), 1, 5_000);
