@@ -36,6 +36,7 @@ import m0033 from '../../schema/0033_operator_actions.sql' with { type: 'text' }
 import m0034 from '../../schema/0034_modlog.sql' with { type: 'text' };
 import m0035 from '../../schema/0035_console_sessions.sql' with { type: 'text' };
 import m0036 from '../../schema/0036_console_passkeys.sql' with { type: 'text' };
+import m0038 from '../../schema/0038_write_indexes.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -80,4 +81,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 34, name: '0034_modlog.sql', sql: m0034 },
   { version: 35, name: '0035_console_sessions.sql', sql: m0035 },
   { version: 36, name: '0036_console_passkeys.sql', sql: m0036 },
+  { version: 38, name: '0038_write_indexes.sql', sql: m0038 },
 ];
