@@ -3,6 +3,7 @@
 import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { type Config, ConfigError, defaultBaseUrl } from './config.ts';
+import type { AppContext } from './context.ts';
 import { serviceContext } from './compose.ts';
 import { migrate } from './db/migrate.ts';
 import { DB_FILE, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from './db/open.ts';
@@ -15,6 +16,13 @@ import { Scheduler } from './scheduler/scheduler.ts';
 // 4 MB for a lab publish) refuse by Content-Length before reading and count chunked bodies while
 // reading, with the envelope; this bound only keeps Bun from ever answering first.
 const MAX_BODY_BYTES = 2 ** 40;
+
+declare module './context.ts' {
+  interface Parts {
+    /** Cold documents built in the background once the server listens (a domain's own cache entry), so no first reader waits for one. */
+    warmups?: readonly ((ctx: AppContext) => Promise<void>)[];
+  }
+}
 
 /**
  * Port 0 asks for any free port; the default base URL (http://HOST:PORT) then names the port
@@ -91,4 +99,6 @@ export async function serve(given: Config): Promise<void> {
       data_dir: config.dataDir,
     }),
   );
+  // After the listening line: a start is not slowed by them, and each logs its own failure.
+  for (const warm of ctx.parts.warmups ?? []) void warm(ctx);
 }
