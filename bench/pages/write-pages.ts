@@ -1,7 +1,7 @@
 // What one write costs in pages, system calls and bytes, deterministically (load changes the time
 // a write takes, never what it reads or writes):
 //
-//   bun bench/pages/write-pages.ts 10k|1m vote|vote-old|reply [--writes N] [--warmup W] [--reads]
+//   bun bench/pages/write-pages.ts 10k|1m vote|vote-old|reply [--writes N] [--warmup W] [--reads|--cpu]
 //
 // The service in this process (the app of src/app.ts on a copy of the cached bench corpus, opened
 // as `svc serve` opens it: src/db/open.ts's pragmas, the migrations, group commit), W writes to
@@ -10,12 +10,15 @@
 //   vote-old  the same voters on posts and replies drawn evenly from the whole board (old posts)
 //   reply     POST /v1/posts/{id}/replies by the writers on the 500 newest roots (bench/run.ts's)
 // and prints, per measured write: read() and pread() calls and their bytes, write calls and their
-// bytes (the WAL's frames and a checkpoint's copies: /proc/self/io), the WAL frames of its commit
-// and which table or index each belongs to (SQLite's dbstat), and the process CPU (indicative
-// only: the machine's load changes it, the counts do not). PAGES_PRAGMAS tries other page cache
-// or mmap settings than src/db/open.ts's (e.g. "cache_size = -65536; mmap_size = 4294967296"). --reads runs the same writes under
-// `strace -e pread64` and adds the pages read per table or index (the database file's pages by
-// their number; the WAL's reads as "(wal)").
+// bytes (the WAL's frames and a checkpoint's copies: /proc/self/io), the file pages it dirtied
+// (what writeback later sends to the device; a page written again before that counts once), the
+// WAL frames of its commit and which table or index each belongs to (SQLite's dbstat), and the
+// process CPU (indicative only: the machine's load changes it, the counts do not). PAGES_PRAGMAS
+// tries other page cache or mmap settings than src/db/open.ts's (e.g. "cache_size = -65536;
+// mmap_size = 0"). --reads runs the same writes under `strace -e pread64` and adds the pages read
+// by system call per table or index (the database file's pages by their number; the WAL's frames,
+// a checkpoint's reads included, as a count). --cpu leaves out the pages by B-tree (a read of the
+// whole file): for repeated CPU runs.
 import { Database } from 'bun:sqlite';
 import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -192,7 +195,8 @@ async function measure(size: string, kind: Kind, writes: number, warmup: number,
     };
     // Owners of the pages: a passive checkpoint first would change nothing dbstat sees (it reads through the WAL).
     const owner = new Map<number, string>();
-    for (const r of db.query<{ name: string; pageno: number }, []>('SELECT name, pageno FROM dbstat').all()) owner.set(r.pageno, r.name);
+    const dbstat = db.query<{ name: string; pageno: number }, []>('SELECT name, pageno FROM dbstat');
+    if (!process.argv.includes('--cpu')) for (const r of dbstat.all()) owner.set(r.pageno, r.name);
     const byTree = new Map<string, number>();
     for (const pages of written) for (const p of new Set(pages)) byTree.set(owner.get(p) ?? '(new page)', (byTree.get(owner.get(p) ?? '(new page)') ?? 0) + 1);
     db.close();
@@ -208,6 +212,9 @@ async function measure(size: string, kind: Kind, writes: number, warmup: number,
         read_kb: round(per('rchar') / 1024),
         write_calls: round(per('syscw')),
         written_kb: round(per('wchar') / 1024),
+        // Pages this write dirtied in the kernel's cache that were clean (what writeback sends to
+        // the device): a page written again before writeback counts once.
+        dirtied_kb: round(per('write_bytes') / 1024),
         wal_frames: round(written.reduce((s, p) => s + p.length, 0) / writes),
         cpu_us: Math.round(cpuUs / writes),
         cpu_system_us: Math.round(systemUs / writes),
