@@ -10,8 +10,7 @@
 //   vote-old  the same voters on posts and replies drawn evenly from the whole board (old posts)
 //   reply     POST /v1/posts/{id}/replies by the writers on the 500 newest roots (bench/run.ts's)
 // and prints, per measured write: read() and pread() calls and their bytes, write calls and their
-// bytes (the WAL's frames and a checkpoint's copies: /proc/self/io), the file pages it dirtied
-// (what writeback later sends to the device; a page written again before that counts once), the
+// bytes (the WAL's frames and a checkpoint's copies: /proc/self/io; what goes to the device), the
 // WAL frames of its commit and which table or index each belongs to (SQLite's dbstat), and the
 // process CPU (indicative only: the machine's load changes it, the counts do not). PAGES_PRAGMAS
 // tries other page cache or mmap settings than src/db/open.ts's (e.g. "cache_size = -65536;
@@ -212,9 +211,10 @@ async function measure(size: string, kind: Kind, writes: number, warmup: number,
         read_kb: round(per('rchar') / 1024),
         write_calls: round(per('syscw')),
         written_kb: round(per('wchar') / 1024),
-        // Pages this write dirtied in the kernel's cache that were clean (what writeback sends to
-        // the device): a page written again before writeback counts once.
-        dirtied_kb: round(per('write_bytes') / 1024),
+        // The kernel's write_bytes: NOT the device's bytes. It counts each clean page-cache folio
+        // a write dirties whole, and a file's folios are up to megabytes (bench/pages/write-bytes.ts):
+        // the larger and more scattered the file, the more it overstates.
+        proc_write_bytes_kb: round(per('write_bytes') / 1024),
         wal_frames: round(written.reduce((s, p) => s + p.length, 0) / writes),
         cpu_us: Math.round(cpuUs / writes),
         cpu_system_us: Math.round(systemUs / writes),
