@@ -10,9 +10,6 @@ export const DB_FILE = 'svc.sqlite';
 /** The writing connection's autocheckpoint (pages): see applyPragmas. Litestream, when it replicates, checkpoints instead (src/server.ts). */
 export const WAL_AUTOCHECKPOINT_PAGES = 1000;
 
-/** The writing connection's memory map of the database file: SQLite's default ceiling (SQLITE_MAX_MMAP_SIZE). */
-export const MMAP_BYTES = 2_147_418_112;
-
 /** How the database is opened; the service's settings decide (src/config.ts `unsafeSyncNormal`). */
 export interface OpenOptions {
   /**
@@ -37,14 +34,6 @@ function applyPragmas(db: Database, opts: OpenOptions): void {
   // they stay in memory between writes (-10 % CPU a vote measured in-process). It fills with use
   // only: start-up memory is unchanged.
   db.exec('PRAGMA cache_size = -16384');
-  // Pages not in that cache are read through a memory map of the file instead of a pread() and a
-  // copy each: on a 1M-post board (2 GB) what a vote or a reply touches no longer fits any cache a
-  // server would keep (64 MB still missed 10 pages a vote), and those misses were 6-12 read
-  // system calls a write (bench/pages/write-pages.ts); mapped, none. The pages are the kernel's
-  // own page cache, shared, never copied into the process: they count in RSS as file pages once
-  // touched, and the kernel reclaims them as it would the cached file. SQLite caps the map at its
-  // build's ceiling (2 GB); pages past it are read as before. Writes still go through the WAL.
-  db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
   // The log is copied into the database (a checkpoint) in the commit that takes it past this many
   // pages, and the database file is synced there, on the request thread. SQLite's 1,000 is kept on
   // purpose: 4,000 copied each hot index page once for more writes (votes +18-28 %/s), but at a
