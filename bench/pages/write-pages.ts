@@ -1,7 +1,7 @@
 // What one write costs in pages, system calls and bytes, deterministically (load changes the time
 // a write takes, never what it reads or writes):
 //
-//   bun bench/pages/write-pages.ts 10k|1m vote|vote-old|reply [--writes N] [--warmup W] [--reads|--cpu]
+//   bun bench/pages/write-pages.ts 10k|1m vote|vote-old|reply [--writes N] [--warmup W] [--batch K] [--reads|--cpu]
 //
 // The service in this process (the app of src/app.ts on a copy of the cached bench corpus, opened
 // as `svc serve` opens it: src/db/open.ts's pragmas, the migrations, group commit), W writes to
@@ -64,13 +64,18 @@ class WalReader {
   }
 }
 
-/** This process's I/O counters (all its threads). */
+/** This process's I/O counters and page faults (all its threads). */
 function procIo(): Record<string, number> {
   const out: Record<string, number> = {};
   for (const line of readFileSync('/proc/self/io', 'utf8').split('\n')) {
     const [k, v] = line.split(':');
     if (k && v) out[k.trim()] = Number(v);
   }
+  // /proc/self/stat after the command's closing parenthesis: minflt is the 8th field, majflt the 10th.
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  out.minflt = Number(f[7]);
+  out.majflt = Number(f[9]);
   return out;
 }
 
@@ -172,22 +177,40 @@ async function measure(size: string, kind: Kind, writes: number, warmup: number,
     const io: Record<string, number> = {};
     let cpuUs = 0;
     let systemUs = 0;
-    for (let n = warmup; n < total; n++) {
+    // PAGES_AB="mmap_size = 0 | mmap_size = 2147418112": the settings take turns, PAGES_AB_BLOCK (20)
+    // writes each, in this one process (the same load, the same warm state): CPU per setting.
+    const ab = (process.env.PAGES_AB ?? '').split('|').filter((x) => x.trim());
+    const abCpu = ab.map(() => ({ us: 0, writes: 0 }));
+    const abBlock = Number(process.env.PAGES_AB_BLOCK ?? 20);
+    let applied = -1;
+    // --batch K: K writes sent together, so group commit commits them at once (as under load):
+    // a commit's fixed cost (its sync) is then shared and what each write touches stands out.
+    const batch = arg('--batch', 1);
+    for (let n = warmup; n < total; n += batch) {
+      const turn = ab.length ? Math.floor((n - warmup) / abBlock) % ab.length : -1;
+      if (turn !== applied && turn >= 0) {
+        for (const p of ab[turn]!.split(';').filter((x) => x.trim())) db.exec(`PRAGMA ${p}`);
+        applied = turn;
+      }
       if (markDir) mark(markDir, 'measure-start');
       const io0 = procIo();
       const cpu0 = process.cpuUsage();
-      await send(n);
+      await Promise.all(Array.from({ length: Math.min(batch, total - n) }, (_, i) => send(n + i)));
       const cpu = process.cpuUsage(cpu0);
       const io1 = procIo();
       if (markDir) mark(markDir, 'measure-end');
       cpuUs += cpu.user + cpu.system;
       systemUs += cpu.system;
+      if (turn >= 0) {
+        abCpu[turn]!.us += cpu.user + cpu.system;
+        abCpu[turn]!.writes += Math.min(batch, total - n);
+      }
       for (const k of Object.keys(io1)) io[k] = (io[k] ?? 0) + io1[k]! - io0[k]!;
       written.push(wal.frames());
     }
     // What reading /proc/self/io itself adds to a difference of two readings.
     const [c0, c1] = [procIo(), procIo()];
-    const per = (k: string) => io[k]! / writes - (c1[k]! - c0[k]!);
+    const per = (k: string) => (io[k]! - Math.ceil(writes / batch) * (c1[k]! - c0[k]!)) / writes;
     const pragmas = {
       cache_size: db.query<{ cache_size: number }, []>('PRAGMA cache_size').get()!.cache_size,
       mmap_size: db.query<{ mmap_size: number }, []>('PRAGMA mmap_size').get()?.mmap_size ?? 0,
@@ -216,9 +239,12 @@ async function measure(size: string, kind: Kind, writes: number, warmup: number,
         // the larger and more scattered the file, the more it overstates.
         proc_write_bytes_kb: round(per('write_bytes') / 1024),
         wal_frames: round(written.reduce((s, p) => s + p.length, 0) / writes),
+        // A memory-mapped page read for the first time is a fault instead of a read call.
+        page_faults: round(per('minflt') + per('majflt')),
         cpu_us: Math.round(cpuUs / writes),
         cpu_system_us: Math.round(systemUs / writes),
       },
+      ...(ab.length ? { cpu_us_by_setting: Object.fromEntries(ab.map((x, i) => [x.trim(), Math.round(abCpu[i]!.us / abCpu[i]!.writes)])) } : {}),
       wal_pages_by_tree: Object.fromEntries([...byTree].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, round(v / writes, 2)])),
       owner,
       dataDir,
