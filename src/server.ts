@@ -17,6 +17,9 @@ import { Scheduler } from './scheduler/scheduler.ts';
 // reading, with the envelope; this bound only keeps Bun from ever answering first.
 const MAX_BODY_BYTES = 2 ** 40;
 
+/** How long after the listening line the cold documents are built (Parts.warmups). */
+const WARMUP_DELAY_MS = 250;
+
 declare module './context.ts' {
   interface Parts {
     /** Cold documents built in the background once the server listens (a domain's own cache entry), so no first reader waits for one. */
@@ -99,6 +102,10 @@ export async function serve(given: Config): Promise<void> {
       data_dir: config.dataDir,
     }),
   );
-  // After the listening line: a start is not slowed by them, and each logs its own failure.
-  for (const warm of ctx.parts.warmups ?? []) void warm(ctx);
+  // A moment after the listening line, not at it: a warm-up starts the board-reads worker, and
+  // doing that while the first requests of a start arrive slowed the start's first /healthz. Each
+  // logs its own failure.
+  setTimeout(() => {
+    for (const warm of ctx.parts.warmups ?? []) void warm(ctx);
+  }, WARMUP_DELAY_MS);
 }
