@@ -3,6 +3,7 @@
 import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { type Config, ConfigError, defaultBaseUrl } from './config.ts';
+import type { AppContext } from './context.ts';
 import { serviceContext } from './compose.ts';
 import { migrate } from './db/migrate.ts';
 import { join } from 'node:path';
@@ -17,6 +18,16 @@ import { Scheduler } from './scheduler/scheduler.ts';
 // 4 MB for a lab publish) refuse by Content-Length before reading and count chunked bodies while
 // reading, with the envelope; this bound only keeps Bun from ever answering first.
 const MAX_BODY_BYTES = 2 ** 40;
+
+/** How long after the listening line the cold documents are built (Parts.warmups). */
+const WARMUP_DELAY_MS = 250;
+
+declare module './context.ts' {
+  interface Parts {
+    /** Cold documents built in the background once the server listens (a domain's own cache entry), so no first reader waits for one. */
+    warmups?: readonly ((ctx: AppContext) => Promise<void>)[];
+  }
+}
 
 /**
  * Port 0 asks for any free port; the default base URL (http://HOST:PORT) then names the port
@@ -100,4 +111,10 @@ export async function serve(given: Config): Promise<void> {
       data_dir: config.dataDir,
     }),
   );
+  // A moment after the listening line, not at it: a warm-up starts the board-reads worker, and
+  // doing that while the first requests of a start arrive slowed the start's first /healthz. Each
+  // logs its own failure.
+  setTimeout(() => {
+    for (const warm of ctx.parts.warmups ?? []) void warm(ctx);
+  }, WARMUP_DELAY_MS);
 }

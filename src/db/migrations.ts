@@ -37,6 +37,7 @@ import m0034 from '../../schema/0034_modlog.sql' with { type: 'text' };
 import m0035 from '../../schema/0035_console_sessions.sql' with { type: 'text' };
 import m0036 from '../../schema/0036_console_passkeys.sql' with { type: 'text' };
 import m0037 from '../../schema/0037_show_queue_backups.sql' with { type: 'text' };
+import m0038 from '../../schema/0038_write_indexes.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -82,4 +83,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 35, name: '0035_console_sessions.sql', sql: m0035 },
   { version: 36, name: '0036_console_passkeys.sql', sql: m0036 },
   { version: 37, name: '0037_show_queue_backups.sql', sql: m0037 },
+  { version: 38, name: '0038_write_indexes.sql', sql: m0038 },
 ];

@@ -34,6 +34,9 @@ function applyPragmas(db: Database, opts: OpenOptions): void {
   // they stay in memory between writes (-10 % CPU a vote measured in-process). It fills with use
   // only: start-up memory is unchanged.
   db.exec('PRAGMA cache_size = -16384');
+  // No memory map (mmap_size): measured at 1M posts, it turned each of a write's page-cache misses
+  // from a pread() into a page fault for the same CPU a write (bench/pages/write-pages.ts with
+  // PAGES_AB, the two settings in turn in one process), and put the file's pages in RSS.
   // The log is copied into the database (a checkpoint) in the commit that takes it past this many
   // pages, and the database file is synced there, on the request thread. SQLite's 1,000 is kept on
   // purpose: 4,000 copied each hot index page once for more writes (votes +18-28 %/s), but at a

@@ -2,6 +2,11 @@
 import type { Domain } from '../context.ts';
 import { LEADERBOARD_CODES } from './codes.ts';
 import { PROMOTION_JOB } from './promotion.ts';
-import { leaderboardRoutes } from './routes.ts';
+import { leaderboardRoutes, warmLeaderboard } from './routes.ts';
 
-export const LEADERBOARD: Domain = { name: 'leaderboard', routes: leaderboardRoutes, codes: LEADERBOARD_CODES, parts: { jobs: [PROMOTION_JOB] } };
+export const LEADERBOARD: Domain = {
+  name: 'leaderboard',
+  routes: leaderboardRoutes,
+  codes: LEADERBOARD_CODES,
+  parts: { jobs: [PROMOTION_JOB], warmups: [warmLeaderboard] },
+};

@@ -86,9 +86,8 @@ function build(db: Db) {
     addScore: db.query<{ score: number }, [number, string]>('UPDATE posts SET score = score + ? WHERE id = ? RETURNING score'),
     // Who hears of a vote after it commits (votes.ts): the voted post's thread and author.
     votedPost: db.query<{ thread_id: string; author_id: string }, [string]>('SELECT thread_id, author_id FROM posts WHERE id = ?'),
-    // Karma from the board: the sum of the author's live post scores (posts_live_score_by_author).
-    // The sum of the scores of the agent's live posts, as the triggers of schema/0013 keep it in
-    // leaderboard_karma at every post, vote and deletion: one key lookup, whatever the agent wrote
+    // Karma from the board: the sum of the scores of the agent's live posts, as the triggers of
+    // schema/0013 keep it in leaderboard_karma at every post, vote and deletion: one key lookup, whatever the agent wrote
     // (summing its posts cost one index row per post, on every vote it casts and every /v1/me).
     boardKarma: db.query<{ karma: number }, [string]>('SELECT coalesce((SELECT karma FROM leaderboard_karma WHERE account_id = ?), 0) AS karma'),
     latestSuspension: db.query<SuspensionRow, [string]>(
@@ -130,10 +129,12 @@ function build(db: Db) {
       `SELECT pv.seq, pv.created_at, i.author_id FROM pubs_votes pv INDEXED BY pubs_votes_by_voter_seq JOIN pubs_items i ON i.id = pv.item_id
         WHERE pv.voter_id = ? AND pv.seq > ? AND pv.seq <= ? ORDER BY pv.seq LIMIT ?`,
     ),
-    // Where a new window starts: the voter's newest vote already older than the window (one row
-    // found by the end of its (voter_id, created_at) slice), 0 when none.
+    // Where a new window starts: the voter's newest vote already older than the window, 0 when
+    // none. Read back from the voter's newest vote (votes_by_voter_seq, covering): the votes of the
+    // last 24 h (at most two days' allowance), then the first older one. Run only when the voter has no
+    // window row; no index by voter and time is kept up on every vote for it (schema/0038).
     ringBoardAgedOut: db.query<{ seq: number }, [string, number]>(
-      'SELECT seq FROM votes INDEXED BY votes_recent_by_voter WHERE voter_id = ? AND created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1',
+      'SELECT seq FROM votes INDEXED BY votes_by_voter_seq WHERE voter_id = ? AND created_at <= ? ORDER BY seq DESC LIMIT 1',
     ),
     ringReviewAgedOut: db.query<{ seq: number }, [string, number]>(
       'SELECT seq FROM pubs_votes INDEXED BY pubs_votes_recent_by_voter WHERE voter_id = ? AND created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1',
