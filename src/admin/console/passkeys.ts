@@ -20,7 +20,6 @@ import { recordAudit } from '../../actions/audit.ts';
 import { type Ceremony, passkeyStore } from './passkey-store.ts';
 import { attemptsOf, CONSOLE_ROLES, openSession, type Session } from './session.ts';
 import { consoleStore } from './store.ts';
-import './asn1-shim.ts';
 
 export const CHALLENGE_MS = 5 * 60_000;
 const RP_NAME = 'svc console';
