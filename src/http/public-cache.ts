@@ -169,6 +169,16 @@ export class DocumentCache {
     return usable;
   }
 
+  /**
+   * Builds `key` ahead of its first reader (a cold document after a start), unless a fresh copy or
+   * a build is there already. Not a read: neither a hit nor a miss is counted.
+   */
+  warm(key: string, maxAgeMs: number, build: () => Promise<Built>): Promise<CachedDocument | undefined> {
+    const stamp = this.stamp();
+    if (this.fresh(key, stamp) || this.building.has(key)) return Promise.resolve(undefined);
+    return this.startBuild(key, maxAgeMs, stamp, build);
+  }
+
   /** The build of `key` in progress (of every key without one), if any, settled (for tests and shutdown): resolves either way. */
   async settled(key?: string): Promise<void> {
     const running = key === undefined ? [...this.building.values()] : [this.building.get(key)];

@@ -38,8 +38,8 @@ const serveLeaderboard = (ctx: AppContext, http: Http) => guardedJsonStale(ctx, 
 export async function warmLeaderboard(ctx: AppContext): Promise<void> {
   const maxAgeMs = DOCUMENT.maxAgeSeconds * 1000;
   try {
-    // The same cache entry, age and stale window as serveLeaderboard's (guardedJsonStale).
-    await publicCache(ctx).getStale(DOCUMENT.key, maxAgeMs, maxAgeMs, async () => stableJson(await build(ctx), DOCUMENT.stamps));
+    // The same cache entry and age as serveLeaderboard's (guardedJsonStale); not counted as a read.
+    await publicCache(ctx).warm(DOCUMENT.key, maxAgeMs, async () => stableJson(await build(ctx), DOCUMENT.stamps));
   } catch (e) {
     console.error(JSON.stringify({ event: 'document_warm_failed', document: DOCUMENT.key, error: String((e as Error)?.message ?? e) }));
   }
