@@ -239,17 +239,15 @@ function flushLogged(db: Db, log: LogState): void {
   // The commit writes its frames and syncs nothing, unless a checkpoint left the log to restart (LogDurability.fullSyncNext).
   const offThread = !log.durability.fullSyncNext();
   if (offThread) db.exec('PRAGMA synchronous = OFF');
-  let settled: Settle[];
+  let settled: Settle[] | null;
   try {
-    settled = commitBatch(db, batch);
-  } catch (error) {
-    // The commit itself failed: none of the batch is stored, so every request fails.
-    failedCommits.inc();
-    for (const p of batch) p.reject(error);
-    flushLogged(db, log);
-    return;
+    settled = commitOrFail(db, batch);
   } finally {
     if (offThread) db.exec('PRAGMA synchronous = FULL');
+  }
+  if (settled === null) {
+    flushLogged(db, log);
+    return;
   }
   // Refusals too wait for the sync: a replayed answer may be a commit of a batch not yet synced.
   log.awaitingSync.push(...settled);
@@ -265,6 +263,17 @@ function flushLogged(db: Db, log: LogState): void {
   syncLog(db, log);
 }
 
+/** commitBatch, or null when the commit itself failed: none of the batch is stored, so every request of it fails. */
+function commitOrFail(db: Db, batch: Pending[]): Settle[] | null {
+  try {
+    return commitBatch(db, batch);
+  } catch (error) {
+    failedCommits.inc();
+    for (const p of batch) p.reject(error);
+    return null;
+  }
+}
+
 function flush(db: Db): void {
   const log = logs.get(db);
   if (log) {
@@ -275,16 +284,8 @@ function flush(db: Db): void {
   queues.delete(db);
   while (queue.length > 0) {
     const batch = queue.splice(0, MAX_BATCH);
-    let settled: Settle[];
-    try {
-      settled = commitBatch(db, batch);
-    } catch (error) {
-      // The commit itself failed: none of the batch is stored, so every request fails.
-      failedCommits.inc();
-      for (const p of batch) p.reject(error);
-      continue;
-    }
-    answer(settled);
+    const settled = commitOrFail(db, batch);
+    if (settled !== null) answer(settled);
   }
 }
 
