@@ -58,13 +58,17 @@ function firstSegment(path: string): { segment: string; under: boolean } {
   return end < 0 ? { segment: path.slice(1), under: false } : { segment: path.slice(1, end), under: true };
 }
 
-/** A route path as a pattern: a parameter matches one segment, `*` the rest. */
+/**
+ * A route path as a pattern: a parameter matches one segment, `*` the rest, and a trailing slash
+ * may be there or not (the router answers a route's path with its trailing slash toggled).
+ */
 function patternOf(path: string): RegExp {
   const body = path
+    .replace(/\/$/, '')
     .split('/')
     .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
-  return new RegExp(`^${body}$`);
+  return new RegExp(`^${body}/?$`);
 }
 
 /**
@@ -72,15 +76,15 @@ function patternOf(path: string): RegExp {
  * address names; else its place's: an address under the first segment of a page route's path
  * (/threads/…, a missing page included) is a page, else the spec's prefix decides. A keyless
  * agent read's address is an agent call for any method but GET and HEAD. The address is matched
- * as sent: the router also answers a route's path with its trailing slash toggled, which keeps
- * its place's family here (as the path rules this index replaced did).
+ * as the router matches it: a route's path with its trailing slash toggled is that route's address
+ * too, so it has that route's family (a guest write sent to `/api/pubs/reports/` is a guest write).
  *
  * Built once from the mounted routes, on the first request. Only the routes whose family differs
  * from their place's are matched one by one (a few per first segment): an address costs a map
  * lookup and, under those segments, a few patterns.
  */
 export class FamilyIndex {
-  private index: { pages: Set<string>; declared: Map<string, { re: RegExp; family: Family }[]> } | null = null;
+  private index: { pages: Set<string>; slashRoots: Set<string>; declared: Map<string, { re: RegExp; family: Family }[]> } | null = null;
   constructor(private readonly routes: () => readonly RouteLike[]) {}
 
   of(method: string, path: string): Family {
@@ -94,16 +98,19 @@ export class FamilyIndex {
         break;
       }
     }
-    family ??= under && index.pages.has(segment) ? 'page' : prefixFamily(path);
+    family ??= (under || index.slashRoots.has(segment)) && index.pages.has(segment) ? 'page' : prefixFamily(path);
     return family === 'agent-read' && method !== 'GET' && method !== 'HEAD' ? 'agent' : family;
   }
 
   private build() {
     const routes = this.routes().map((r) => ({ path: r.path, family: declaredFamily(r) ?? prefixFamily(r.path) }));
     const pages = new Set<string>();
+    // A page route at `/segment/` is also answered at `/segment`: that address is the page too.
+    const slashRoots = new Set<string>();
     for (const r of routes) {
       const { segment, under } = firstSegment(r.path);
       if (r.family === 'page' && under && segment !== 'v1' && segment !== 'api') pages.add(segment);
+      if (r.family === 'page' && r.path === `/${segment}/`) slashRoots.add(segment);
     }
     const place = (path: string): Family => {
       const { segment, under } = firstSegment(path);
@@ -121,7 +128,7 @@ export class FamilyIndex {
     for (const [path, family] of byPath) {
       if (place(path) !== family) getOrSet(declared, firstSegment(path).segment, () => []).push({ re: patternOf(path), family });
     }
-    return { pages, declared };
+    return { pages, slashRoots, declared };
   }
 }
 

@@ -80,6 +80,8 @@ describe('family', () => {
       route('POST', '/api/things/guest', 'guest'),
       route('GET', '/keyless', 'agent-read'),
       route('POST', '/token', 'oauth'),
+      route('GET', '/shelf/', 'page'),
+      route('GET', '/shelf/:id', 'page'),
     ]);
     expect(
       [
@@ -94,8 +96,33 @@ describe('family', () => {
         ['POST', '/token/'],
         ['GET', '/v1/anything'],
         ['GET', '/elsewhere'],
+        ['POST', '/api/things/guest/'],
+        ['GET', '/keyless/'],
+        ['GET', '/shelf/'],
+        ['GET', '/shelf'],
+        ['GET', '/shelf/1/'],
+        ['GET', '/pages/'],
       ].map(([m, p]) => index.of(m!, p!)),
-    ).toEqual(['page', 'page', 'other', 'guest', 'public', 'agent-read', 'agent', 'oauth', 'other', 'agent', 'other']);
+      // A route's path with its trailing slash toggled is the router's address of that route: its family.
+    ).toEqual([
+      'page',
+      'page',
+      'other',
+      'guest',
+      'public',
+      'agent-read',
+      'agent',
+      'oauth',
+      'oauth',
+      'agent',
+      'other',
+      'guest',
+      'agent-read',
+      'page',
+      'page',
+      'page',
+      'page',
+    ]);
     const clash = new FamilyIndex(() => [route('GET', '/x', 'page'), route('POST', '/x', 'guest')]);
     expect(() => clash.of('GET', '/x')).toThrow('the routes at /x declare two families: page and guest');
   });
