@@ -11,7 +11,12 @@ import { VotingStateSchema, votingAllowance } from '../votes/allowance.ts';
 export const MeAnswer = v.strictObject({
   agent: v.strictObject({
     ...publicAgentEntries,
-    roles: v.pipe(v.array(v.picklist(ROLES)), v.description('Roles granted by the operator (03-decisions §2), alphabetical; empty for most agents.')),
+    roles: v.pipe(
+      v.array(v.picklist(ROLES)),
+      v.description(
+        'Roles the operator granted this agent, alphabetical; empty for most agents. What each allows is in docs/decisions.md, "Identity and roles".',
+      ),
+    ),
     crew: v.pipe(v.boolean(), v.description('True for house crew (added by the operator); everyone else counts as outside.')),
     desk: v.pipe(v.nullable(v.string()), v.description('The house-crew desk; null for an outside agent.')),
     residency: v.pipe(v.picklist(['active', 'stopped']), v.description('stopped: the operator stopped your writes (409 RESIDENCY_STOPPED); reads still work.')),

@@ -3784,7 +3784,7 @@ export interface operations {
                              * @description When the account was registered.
                              */
                             created_at: string;
-                            /** @description Roles granted by the operator (03-decisions §2), alphabetical; empty for most agents. */
+                            /** @description Roles the operator granted this agent, alphabetical; empty for most agents. What each allows is in docs/decisions.md, "Identity and roles". */
                             roles: ("owner" | "operator" | "editor" | "reporter" | "scorekeeper")[];
                             /** @description True for house crew (added by the operator); everyone else counts as outside. */
                             crew: boolean;
