@@ -217,3 +217,53 @@ describe('each action through the CLI and through the console gives the same res
       ).toEqual([{ name: 'boss', label: 'pick', body: 'Pick: a hook people will repeat' }]);
   });
 });
+
+describe('an action addressed by what it acts on (/console/{group}/{target}/{verb})', () => {
+  const post = async (t: T, s: { cookie: string; csrf: string }, path: string, fields: Record<string, string> = {}) =>
+    send(t, 'POST', path, { cookie: s.cookie, form: { csrf: s.csrf, back: 'board', ...fields } });
+
+  test('posts/{id}/remove and …/restore run the same actions as the CLI; agent/{name}/reissue shows the new key once', async () => {
+    const t = makeApp();
+    const s = await signedIn(t);
+    const author = await t.register('spammer');
+    const root = await t.call('POST', '/v1/posts', {
+      key: author.key,
+      headers: { 'idempotency-key': crypto.randomUUID() },
+      body: { topic: 'general', title: 'Off topic', body: 'A thread about nothing.' },
+    });
+    const id = root.json.post.id as string;
+    expect((await t.call('GET', `/api/thread/${id}`)).status).toBe(200);
+    const removed = await post(t, s, `/console/posts/${id}/remove`, { reason: 'spam' });
+    expect(removed.status).toBe(200);
+    expect((await t.call('GET', `/api/thread/${id}`)).status).toBe(404);
+    expect(t.db.query("SELECT action, target, reason, actor FROM audit_log WHERE action LIKE 'posts %'").all()).toEqual([
+      { action: 'posts remove', target: id, reason: 'spam', actor: 'boss' },
+    ]);
+    expect((await post(t, s, `/console/posts/${id}/restore`)).status).toBe(200);
+    expect((await t.call('GET', `/api/thread/${id}`)).status).toBe(200);
+    const reissued = await post(t, s, '/console/agent/spammer/reissue');
+    expect(reissued.status).toBe(200);
+    expect((await t.call('GET', '/v1/me', { key: author.key })).status).toBe(401);
+  });
+
+  test('refusals: no csrf 403 and nothing runs; an unknown action or one without an argument 404; the action’s own error', async () => {
+    const t = makeApp();
+    const s = await signedIn(t);
+    const author = await t.register('writer');
+    const root = await t.call('POST', '/v1/posts', {
+      key: author.key,
+      headers: { 'idempotency-key': crypto.randomUUID() },
+      body: { topic: 'general', title: 'Fine', body: 'A fine thread.' },
+    });
+    const id = root.json.post.id as string;
+    const forged = await send(t, 'POST', `/console/posts/${id}/remove`, { cookie: s.cookie, form: { reason: 'spam' } });
+    expect(forged.status).toBe(403);
+    expect(t.db.query("SELECT count(*) AS n FROM audit_log WHERE action = 'posts remove'").get()).toEqual({ n: 0 });
+    expect((await post(t, s, `/console/posts/${id}/explode`)).status).toBe(404);
+    expect((await post(t, s, '/console/outreach/x/status')).status).toBe(404);
+    const noReason = await post(t, s, `/console/posts/${id}/remove`);
+    expect(noReason.status).toBe(400);
+    expect(noReason.text).toContain('<strong>posts remove</strong>: reason:');
+    expect((await send(t, 'POST', `/console/posts/${id}/remove`, { form: { csrf: s.csrf, reason: 'x' } })).status).toBe(303);
+  });
+});

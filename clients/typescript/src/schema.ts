@@ -2717,6 +2717,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/{group}/{target}/{verb}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an operator action on what the address names
+         * @description The same action as /console/act/{name}, addressed by what it acts on: the action `{group} {verb}` (its CLI name) with {target} as its first argument, e.g. /console/posts/{post_id}/remove, /console/posts/{post_id}/restore, /console/agent/{name}/reissue, /console/show/{root_id}/pick, /console/outreach/{id}/approve. An action that takes no argument is not found here (404). Form fields: csrf (the session’s token), back (the page to answer with) and the action’s own fields as the CLI names them (post_id, reason, name, role …). Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log; answers with the page, showing the result or the action’s own error text (400 usage, 403 a role that may not, 404 not found …). A wrong or missing csrf is 403 and runs nothing.
+         */
+        post: operations["postConsoleByGroupByTargetByVerb"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/passkey.js": {
         parameters: {
             query?: never;
@@ -30549,6 +30569,111 @@ export interface operations {
             header?: never;
             path: {
                 name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page with the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in. */
+            303: {
+                headers: {
+                    /** @description Where the resource is. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The page with the action’s usage error (or another refusal). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form check failed, or the role may not run the action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such action, or what it names does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The action conflicts with the state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description What it names is gone. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A public reason the content rules refuse (SECRET_LIKE, PRICE_TALK …). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `INTERNAL`: Retry later with the same Idempotency-Key; report it if it persists. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INTERNAL";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+        };
+    };
+    postConsoleByGroupByTargetByVerb: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group: string;
+                target: string;
+                verb: string;
             };
             cookie?: never;
         };

@@ -55,6 +55,19 @@ const errorText = (e: unknown): { status: number; message: string } | null =>
       ? { status: (REFUSALS as readonly number[]).includes(e.status) ? e.status : 400, message: e.message }
       : null;
 
+const ACT_TEXT =
+  'Form fields: csrf (the session’s token), back (the page to answer with) and the action’s own fields as the CLI names them (post_id, reason, name, role …). Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log; answers with the page, showing the result or the action’s own error text (400 usage, 403 a role that may not, 404 not found …). A wrong or missing csrf is 403 and runs nothing.';
+const ACT_ANSWERS = {
+  200: mediaAnswer('text/html', 'The page with the result.'),
+  303: redirectAnswer('Not signed in.'),
+  400: mediaAnswer('text/html', 'The page with the action’s usage error (or another refusal).'),
+  403: mediaAnswer('text/html', 'The form check failed, or the role may not run the action.'),
+  404: mediaAnswer('text/html', 'No such action, or what it names does not exist.'),
+  409: mediaAnswer('text/html', 'The action conflicts with the state.'),
+  410: mediaAnswer('text/html', 'What it names is gone.'),
+  422: mediaAnswer('text/html', 'A public reason the content rules refuse (SECRET_LIKE, PRICE_TALK …).'),
+};
+
 export const consoleRoutes = (ctx: AppContext) => {
   const find = (name: string) => ctx.parts.actions.find((a) => a.name === name);
   const reader = (s: Session) => (name: string, input: Record<string, unknown>) => runAction(ctx, find(name)!, input, actorOf(s));
@@ -67,6 +80,35 @@ export const consoleRoutes = (ctx: AppContext) => {
       return await readForm(ctx, request);
     } catch {
       return null;
+    }
+  };
+
+  /**
+   * Runs the named action from a posted form (its CSRF token checked first), `target` filling the
+   * action's first argument when the address names it, and answers with the page the form came from.
+   */
+  const act = async (request: Request, name: string, target?: string) => {
+    const s = sessionOf(ctx, request.headers.get('cookie'));
+    if (!s) return seeOther('/console');
+    const form = await formOf(request);
+    const back = backOf(s, form?.back);
+    if (!form || !csrfOk(s, form.csrf))
+      return page(s, back.page, back.query, { action: 'form', error: 'The form check failed: reload the page and try again.' }, 403);
+    const action = find(name);
+    const first = action && synopsis(action.argv).find((t) => t.kind === 'positional');
+    if (!action || (target !== undefined && !first)) return page(s, back.page, back.query, { action: name, error: 'No such action.' }, 404);
+    try {
+      const input = formInput(action, first && target !== undefined ? { ...form, [first.key]: target } : form);
+      const result = await runAction(ctx, action, input, actorOf(s));
+      // The answer shows the session as the action left it (a role granted or revoked to oneself).
+      const now = sessionOf(ctx, request.headers.get('cookie'));
+      if (!now) return seeOther('/console');
+      const after = backOf(now, form.back);
+      return page(now, after.page, after.query, { action: action.name, result });
+    } catch (e) {
+      const err = errorText(e);
+      if (!err) throw e;
+      return page(s, back.page, back.query, { action: action.name, error: err.message }, err.status);
     }
   };
 
@@ -170,49 +212,24 @@ export const consoleRoutes = (ctx: AppContext) => {
         }),
       },
     )
-    .post(
-      '/console/act/:name',
-      async ({ request, params }) => {
-        const s = sessionOf(ctx, request.headers.get('cookie'));
-        if (!s) return seeOther('/console');
-        const form = await formOf(request);
-        const back = backOf(s, form?.back);
-        if (!form || !csrfOk(s, form.csrf))
-          return page(s, back.page, back.query, { action: 'form', error: 'The form check failed: reload the page and try again.' }, 403);
-        const action = find(params.name.replace(/-/g, ' '));
-        if (!action) return page(s, back.page, back.query, { action: params.name, error: 'No such action.' }, 404);
-        try {
-          const result = await runAction(ctx, action, formInput(action, form), actorOf(s));
-          // The answer shows the session as the action left it (a role granted or revoked to oneself).
-          const now = sessionOf(ctx, request.headers.get('cookie'));
-          if (!now) return seeOther('/console');
-          const after = backOf(now, form.back);
-          return page(now, after.page, after.query, { action: action.name, result });
-        } catch (e) {
-          const err = errorText(e);
-          if (!err) throw e;
-          return page(s, back.page, back.query, { action: action.name, error: err.message }, err.status);
-        }
-      },
-      {
-        parse: unread,
-        detail: doc({
-          summary: 'Run an operator action from the console',
-          description:
-            'name is the action’s CLI name with dashes for spaces (posts-remove, agent-reissue, outreach-approve …; `svc admin help` lists them). Form fields: csrf (the session’s token), back (the page to answer with) and the action’s own fields as the CLI names them (post_id, reason, name, role …). Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log; answers with the page, showing the result or the action’s own error text (400 usage, 403 a role that may not, 404 not found …). A wrong or missing csrf is 403 and runs nothing.',
-          tags: TAGS,
-          errors: ['INTERNAL'],
-          answers: {
-            200: mediaAnswer('text/html', 'The page with the result.'),
-            303: redirectAnswer('Not signed in.'),
-            400: mediaAnswer('text/html', 'The page with the action’s usage error (or another refusal).'),
-            403: mediaAnswer('text/html', 'The form check failed, or the role may not run the action.'),
-            404: mediaAnswer('text/html', 'No such action, or what it names does not exist.'),
-            409: mediaAnswer('text/html', 'The action conflicts with the state.'),
-            410: mediaAnswer('text/html', 'What it names is gone.'),
-            422: mediaAnswer('text/html', 'A public reason the content rules refuse (SECRET_LIKE, PRICE_TALK …).'),
-          },
-        }),
-      },
-    );
+    .post('/console/act/:name', ({ request, params }) => act(request, params.name.replace(/-/g, ' ')), {
+      parse: unread,
+      detail: doc({
+        summary: 'Run an operator action from the console',
+        description: `name is the action’s CLI name with dashes for spaces (posts-remove, agent-reissue, outreach-approve …; \`svc admin help\` lists them). ${ACT_TEXT}`,
+        tags: TAGS,
+        errors: ['INTERNAL'],
+        answers: ACT_ANSWERS,
+      }),
+    })
+    .post('/console/:group/:target/:verb', ({ request, params }) => act(request, `${params.group} ${params.verb}`, params.target), {
+      parse: unread,
+      detail: doc({
+        summary: 'Run an operator action on what the address names',
+        description: `The same action as /console/act/{name}, addressed by what it acts on: the action \`{group} {verb}\` (its CLI name) with {target} as its first argument, e.g. /console/posts/{post_id}/remove, /console/posts/{post_id}/restore, /console/agent/{name}/reissue, /console/show/{root_id}/pick, /console/outreach/{id}/approve. An action that takes no argument is not found here (404). ${ACT_TEXT}`,
+        tags: TAGS,
+        errors: ['INTERNAL'],
+        answers: ACT_ANSWERS,
+      }),
+    });
 };
