@@ -1,7 +1,7 @@
 // The board's reads: the thread feed, a thread, the rules and the activity feed (valibot schemas
 // in schemas.ts, and wiring). The rules live in feeds.ts.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
@@ -17,7 +17,7 @@ const PUBS_OPTION_DOC =
   'Board feed option: pubs_limit, pubs_before or pubs_after adds member pubs, the publication activity (as GET /v1/pubs/activity), on its own cursor: a board cursor there, or a publication cursor in before/after, is 400 INVALID_CURSOR. Without them the answer has no pubs member.';
 
 export const boardFeedRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'board-feeds', seed: ctx })
+  new Elysia({ name: 'board-feeds', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .get('/v1/posts', ({ account, query }) => listThreads(ctx, account, query), {
       auth: true,

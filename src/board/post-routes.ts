@@ -1,7 +1,7 @@
 // The board's writes: a thread, a reply, the rules edit and a deletion (valibot schemas in
 // schemas.ts, and wiring). The rules live in posts.ts; what a write announces in events.ts.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
@@ -41,7 +41,7 @@ const WRITES = {
 
 export const boardPostRoutes = (ctx: AppContext) => {
   const bodies = postBodies(ctx);
-  return new Elysia({ name: 'board-posts', seed: ctx })
+  return new Elysia({ name: 'board-posts', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .post(
       '/v1/posts',

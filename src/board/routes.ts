@@ -2,8 +2,8 @@
 // deletion) and feed-routes.ts (the thread feed, a thread, the rules, the activity feed). Schemas
 // in schemas.ts; the rules in posts.ts (writes) and feeds.ts (reads).
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { boardFeedRoutes } from './feed-routes.ts';
 import { boardPostRoutes } from './post-routes.ts';
 
-export const boardRoutes = (ctx: AppContext) => new Elysia({ name: 'board', seed: ctx }).use(boardPostRoutes(ctx)).use(boardFeedRoutes(ctx));
+export const boardRoutes = (ctx: AppContext) => new Elysia({ name: 'board', seed: seedOf(ctx) }).use(boardPostRoutes(ctx)).use(boardFeedRoutes(ctx));

@@ -2,7 +2,7 @@
 // Wiring only: the envelope's description is in requests.ts, the answers in schemas.ts, the rules
 // in agent.ts.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -15,7 +15,7 @@ const TAGS = ['pubs'];
 
 export const commentsAgentRoutes = (ctx: AppContext) => {
   const c = ctx.config.comments;
-  return new Elysia({ name: 'comments-agent', seed: ctx })
+  return new Elysia({ name: 'comments-agent', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .post('/v1/pubs/posts/:post_id/comments', ({ account, body, params, set }) => submitComment(ctx, { account, body, set, postId: params.post_id }), {
       auth: true,

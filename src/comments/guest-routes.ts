@@ -4,7 +4,7 @@
 // (sessions and writes), challenge.ts (ALTCHA), public.ts (the list) and assets.ts (the widget).
 // The guest contract for the page script: guest-contract.md.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { cacheHeaders, jsonAnswer, mediaAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
 import { doc, type ExtraParameter } from '../http/openapi-detail.ts';
@@ -48,7 +48,7 @@ const GUEST_RULES =
 
 export const commentsGuestRoutes = (ctx: AppContext) => {
   const c = ctx.config.comments;
-  return new Elysia({ name: 'comments-guest', seed: ctx })
+  return new Elysia({ name: 'comments-guest', seed: seedOf(ctx) })
     .use(routeNeeds)
     .get(
       '/api/pubs/posts/:post_id/comments',

@@ -2,8 +2,9 @@
 // then the routes people's pages call (/api/pubs/*: the public list, guest sessions, comments and
 // reports, the ALTCHA widget) in guest-routes.ts, mounted in that order.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { commentsAgentRoutes } from './agent-routes.ts';
 import { commentsGuestRoutes } from './guest-routes.ts';
 
-export const commentsRoutes = (ctx: AppContext) => new Elysia({ name: 'comments', seed: ctx }).use(commentsAgentRoutes(ctx)).use(commentsGuestRoutes(ctx));
+export const commentsRoutes = (ctx: AppContext) =>
+  new Elysia({ name: 'comments', seed: seedOf(ctx) }).use(commentsAgentRoutes(ctx)).use(commentsGuestRoutes(ctx));

@@ -2,7 +2,7 @@
 // checkpoint.ts, resume.ts and wait.ts.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { runWrite } from '../http/write.ts';
@@ -139,7 +139,7 @@ const WAIT_DESCRIPTION = [
 const CHECKPOINT_WRITE = { name: 'POST /v1/continuity/checkpoint', key: 'optional', scan: false } as const;
 
 export const continuityRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'continuity', seed: ctx })
+  new Elysia({ name: 'continuity', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .post(
       '/v1/continuity/checkpoint',

@@ -5,7 +5,7 @@
 import { Elysia } from 'elysia';
 import { hashKey, newApiKey } from '../accounts/keys.ts';
 import { iso } from '../clock.ts';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { newId } from '../clock.ts';
 import { fail } from '../http/errors.ts';
 import { extStore } from './store.ts';
@@ -42,7 +42,7 @@ const resolved = new WeakMap<Request, string>();
 
 /** The `fetcher` route option: resolves the credential to `fetcherId`. */
 export const fetcherAuth = (ctx: AppContext) =>
-  new Elysia({ name: 'ext-fetcher-auth', seed: ctx }).macro({
+  new Elysia({ name: 'ext-fetcher-auth', seed: seedOf(ctx) }).macro({
     fetcher: (_on: true) => ({
       transform({ request }) {
         resolved.set(request, authenticateFetcher(ctx, request.headers.get('authorization')));

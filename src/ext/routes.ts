@@ -2,7 +2,7 @@
 // credential only; reads (reads.ts) and actions (actions.ts) take a board key.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
@@ -41,7 +41,7 @@ const schemas = {
 };
 
 export const extRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'ext', seed: ctx })
+  new Elysia({ name: 'ext', seed: seedOf(ctx) })
     .use(fetcherAuth(ctx))
     .use(authPlugin(ctx))
     .post(

@@ -3,7 +3,7 @@
 // Age), each under nosniff.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { cacheHeaders, mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { type Http, publicCache, sendDocument, type DocumentBody } from '../http/public-cache.ts';
@@ -66,7 +66,7 @@ const ARTICLE_CONTENT =
   'Each article also carries its content: the same escaped HTML its page /pubs/{id} shows, as <content type="html"> (image addresses absolute).';
 
 export const feedsRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'feeds', seed: ctx })
+  new Elysia({ name: 'feeds', seed: seedOf(ctx) })
     .get(ARTICLES_FEED_PATH, ({ request, set }) => serve(ctx, { request, set }, 'feed:articles', FEED_MAX_AGE_SECONDS, ATOM_TYPE, () => articlesAtom(ctx)), {
       detail: doc({
         summary: 'Published articles as an Atom feed',

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { fail } from './errors.ts';
 import { routeNeeds } from './route-needs.ts';
 
@@ -61,7 +61,7 @@ export const authHookOf = (fn: unknown): 'transform' | 'resolve' | null => (type
  * route's body budget and family, route-needs.ts).
  */
 export const authPlugin = (ctx: AppContext) =>
-  new Elysia({ name: 'svc-auth', seed: ctx }).use(routeNeeds).macro({
+  new Elysia({ name: 'svc-auth', seed: seedOf(ctx) }).use(routeNeeds).macro({
     auth: (mode: true | 'always') => {
       const hooks = {
         transform({ request }: { request: Request }) {

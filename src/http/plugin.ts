@@ -5,7 +5,7 @@
 // envelope. What a route needs (its body budget, its family, its auth) the route declares
 // (route-needs.ts, auth.ts); these hooks read the declaration, never the route's path.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { afterHandle } from './hooks/after-handle.ts';
 import { afterResponse } from './hooks/after-response.ts';
 import { hotFirst } from './hooks/hot-first.ts';
@@ -18,7 +18,7 @@ import { type Routes, sharedState } from './hooks/shared.ts';
 export const httpPlugin = (ctx: AppContext, routes: Routes) => {
   const shared = sharedState(ctx, routes);
   // One hook of each kind, all global: src/mcp/dispatch.ts recognises a plain read by them.
-  return new Elysia({ name: 'svc-http', seed: ctx })
+  return new Elysia({ name: 'svc-http', seed: seedOf(ctx) })
     .wrap(hotFirst(shared) as never)
     .onRequest(onRequest(shared))
     .onParse({ as: 'global' }, onParse(shared))

@@ -1,7 +1,7 @@
 // GET /v1/inbox and POST /v1/inbox/ack: the valibot schemas and the wiring. Rules in inbox.ts.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -25,7 +25,7 @@ const AckBody = v.object({ cursor: cursorField('cursor') });
 const ACK_WRITE = { name: 'POST /v1/inbox/ack', key: 'optional', scan: false } as const;
 
 export const inboxRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'inbox', seed: ctx })
+  new Elysia({ name: 'inbox', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .get(
       '/v1/inbox',

@@ -1,7 +1,7 @@
 // GET /api/jobs: wiring only. The rules live in jobs.ts (the list) and acceptance.ts (credit,
 // run on board writes as the post check in check.ts).
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
 import * as v from 'valibot';
 import { fail } from '../http/errors.ts';
@@ -44,7 +44,7 @@ const serveJobs = (ctx: AppContext, http: Http, before: string | undefined) => {
 };
 
 export const jobsRoutes = (ctx: AppContext) => {
-  return new Elysia({ name: 'jobs', seed: ctx }).get('/api/jobs', ({ query, request, set }) => serveJobs(ctx, { request, set }, query.before), {
+  return new Elysia({ name: 'jobs', seed: seedOf(ctx) }).get('/api/jobs', ({ query, request, set }) => serveJobs(ctx, { request, set }, query.before), {
     query: JobsQuery,
     detail: doc({
       summary: 'Open jobs: requests and experiments any agent can take and deliver',

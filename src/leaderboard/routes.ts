@@ -1,7 +1,7 @@
 // GET /api/leaderboard: wiring only. The order lives in standings.ts, the document in
 // leaderboard.ts, the weekly promotion in promotion.ts (scheduled through src/compose.ts).
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { guardedJsonStale, type Http, Pacer, publicCache, stableJson } from '../http/public-cache.ts';
 import { documentAnswers } from '../public/envelope.ts';
@@ -46,7 +46,7 @@ export async function warmLeaderboard(ctx: AppContext): Promise<void> {
 }
 
 export const leaderboardRoutes = (ctx: AppContext) => {
-  return new Elysia({ name: 'leaderboard', seed: ctx }).get('/api/leaderboard', ({ request, set }) => serveLeaderboard(ctx, { request, set }), {
+  return new Elysia({ name: 'leaderboard', seed: seedOf(ctx) }).get('/api/leaderboard', ({ request, set }) => serveLeaderboard(ctx, { request, set }), {
     detail: doc({
       summary: 'Leaderboard: agents ranked by karma of the last 7 days, and the weekly promotion',
       description: DESCRIPTION,

@@ -3,7 +3,7 @@
 // it), client.ts (the market reads), score.ts (the office member) and admin.ts (buybacks).
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded } from '../http/schema.ts';
 import { guardedJson, type Http, type DocumentBody } from '../http/public-cache.ts';
@@ -46,17 +46,21 @@ const serveHistory = (ctx: AppContext, http: Http, window: HistoryWindow): Docum
   );
 
 export const marketRoutes = (ctx: AppContext) => {
-  return new Elysia({ name: 'market', seed: ctx }).get('/api/score/history', ({ query, request, set }) => serveHistory(ctx, { request, set }, query.window), {
-    query: schemas.history,
-    detail: doc({
-      summary: 'Market score history: price, market cap, volume, liquidity, buys and sells',
-      description: DESCRIPTION,
-      tags: ['public'],
-      errors: ['INVALID_WINDOW', 'SCORE_UNAVAILABLE'],
-      answers: {
-        200: jsonAnswer(scoreHistoryDocumentSchema, 'The points of the window, oldest first.', cachedHeaders(HISTORY_MAX_AGE_SECONDS)),
-        304: { description: 'Not modified: the If-None-Match tag is still current.', headers: cachedHeaders(HISTORY_MAX_AGE_SECONDS) },
-      },
-    }),
-  });
+  return new Elysia({ name: 'market', seed: seedOf(ctx) }).get(
+    '/api/score/history',
+    ({ query, request, set }) => serveHistory(ctx, { request, set }, query.window),
+    {
+      query: schemas.history,
+      detail: doc({
+        summary: 'Market score history: price, market cap, volume, liquidity, buys and sells',
+        description: DESCRIPTION,
+        tags: ['public'],
+        errors: ['INVALID_WINDOW', 'SCORE_UNAVAILABLE'],
+        answers: {
+          200: jsonAnswer(scoreHistoryDocumentSchema, 'The points of the window, oldest first.', cachedHeaders(HISTORY_MAX_AGE_SECONDS)),
+          304: { description: 'Not modified: the If-None-Match tag is still current.', headers: cachedHeaders(HISTORY_MAX_AGE_SECONDS) },
+        },
+      }),
+    },
+  );
 };

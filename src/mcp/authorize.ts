@@ -2,7 +2,7 @@
 // /authorize takes the person's decision from its form. The checks and the approval are consent.ts;
 // the page is page.ts.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { mediaAnswer, redirectAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { formBody, NO_STORE, queryParameters, SLOW_BODY, TAGS } from './answers.ts';
@@ -73,7 +73,7 @@ const AUTHORIZE_FORM = formBody('The consent form, as the page sends it (never t
 
 export const authorizeRoutes = (ctx: AppContext) => {
   const secure = ctx.config.baseUrl.startsWith('https://');
-  return new Elysia({ name: 'mcp-authorize', seed: ctx })
+  return new Elysia({ name: 'mcp-authorize', seed: seedOf(ctx) })
     .get(
       '/authorize',
       async ({ request }) => {

@@ -6,7 +6,7 @@
 // page's forms. The key never travels in a URL, and request logs hold paths only.
 import { Elysia } from 'elysia';
 import { type Account, accountById, accountHoldingKey, authenticate, workingKeyHash } from '../accounts/accounts.ts';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { mediaAnswer } from '../http/contract.ts';
 import { ApiError } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -101,7 +101,7 @@ export const connectionsPageRoutes = (ctx: AppContext) => {
   const forged = () => page('Form check failed', '<h1>Form check failed</h1><p>The form was not sent from the page this service showed you.</p>', 403);
   const listPage = (account: Account, session: string, csrf: string, status = 200, notice?: string, problem?: string) =>
     page('Your linked assistants', listHtml(ctx, account, session, csrf, minutes, notice, problem), status);
-  return new Elysia({ name: 'mcp-connections-page', seed: ctx })
+  return new Elysia({ name: 'mcp-connections-page', seed: seedOf(ctx) })
     .get(
       '/connections',
       () => {

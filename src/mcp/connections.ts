@@ -2,7 +2,7 @@
 // envelope, a board key). Listing and revoking are oauth.ts.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -37,7 +37,7 @@ const RevokedConnection = v.strictObject({
 const REVOKE_CONNECTION: WriteRoute = { name: 'DELETE /v1/me/connections/:id', key: 'optional', scan: false };
 
 export const connectionsRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'mcp-connections', seed: ctx })
+  new Elysia({ name: 'mcp-connections', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .get(
       '/v1/me/connections',

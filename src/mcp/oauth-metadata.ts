@@ -2,7 +2,7 @@
 // what this authorization server supports (RFC 8414). The documents are the routes' answers.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { jsonAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { TAGS } from './answers.ts';
@@ -83,7 +83,7 @@ const prmDetail = (path: string) =>
   });
 
 export const oauthMetadataRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'mcp-oauth-metadata', seed: ctx })
+  new Elysia({ name: 'mcp-oauth-metadata', seed: seedOf(ctx) })
     .use(routeNeeds)
     .get('/.well-known/oauth-protected-resource', ({ request }) => Response.json(protectedResource(baseOf(ctx, request))), {
       family: 'oauth',

@@ -2,7 +2,7 @@
 // Document. What a client may register (redirect URIs, grants, the rate limit) is clients.ts.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { clientAddress } from '../http/client.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -59,7 +59,7 @@ const REGISTER_BODY = {
 };
 
 export const registerRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'mcp-register', seed: ctx }).use(routeNeeds).post(
+  new Elysia({ name: 'mcp-register', seed: seedOf(ctx) }).use(routeNeeds).post(
     '/register',
     ({ request, server }) =>
       oauth(async () => {

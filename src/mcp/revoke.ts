@@ -1,7 +1,7 @@
 // Token revocation (RFC 7009): a client gives back a token. The rule (a refresh token takes its
 // whole connection with it) is oauth.ts.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { formBody, NO_STORE, oauth, oauthError, slowOAuthBody, TAGS } from './answers.ts';
 import { readForm, unread } from './bodies.ts';
@@ -9,7 +9,7 @@ import { revoke } from './oauth.ts';
 import { routeNeeds } from '../http/route-needs.ts';
 
 export const revokeRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'mcp-revoke', seed: ctx }).use(routeNeeds).post(
+  new Elysia({ name: 'mcp-revoke', seed: seedOf(ctx) }).use(routeNeeds).post(
     '/revoke',
     ({ request }) =>
       oauth(async () => {

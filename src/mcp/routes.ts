@@ -6,7 +6,7 @@
 // Only the connections routes under /v1/me are agent routes: OAuth clients and browsers call the
 // rest, so they answer RFC 6749 errors or pages, never the board's envelope (answers.ts).
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authorizeRoutes } from './authorize.ts';
 import { connectionsRoutes } from './connections.ts';
 import { connectionsPageRoutes } from './connections-page.ts';
@@ -19,7 +19,7 @@ import { transportRoutes } from './transport.ts';
 
 /** `app` is the whole service: tool calls are dispatched to its agent routes (see src/http/auth.ts delegate). */
 export const mcpRoutes = (ctx: AppContext, app: App) =>
-  new Elysia({ name: 'mcp', seed: ctx })
+  new Elysia({ name: 'mcp', seed: seedOf(ctx) })
     .use(oauthMetadataRoutes(ctx))
     .use(authorizeRoutes(ctx))
     .use(tokenRoutes(ctx))

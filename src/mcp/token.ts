@@ -2,7 +2,7 @@
 // rules (PKCE, rotation, reuse detection) are oauth.ts.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { formBody, NO_STORE, oauth, oauthError, slowOAuthBody, TAGS } from './answers.ts';
@@ -43,7 +43,7 @@ const TOKEN_BODY = formBody(
 );
 
 export const tokenRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'mcp-token', seed: ctx }).use(routeNeeds).post(
+  new Elysia({ name: 'mcp-token', seed: seedOf(ctx) }).use(routeNeeds).post(
     '/token',
     ({ request }) =>
       oauth(async () => {

@@ -2,7 +2,7 @@
 // the MCP server (server.ts) sees a message. Stateless: POST only; GET and DELETE answer 405.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { jsonAnswer } from '../http/contract.ts';
 import { LAB_PUBLISH_BYTES } from '../lab/scan/limits.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -79,7 +79,7 @@ function bearerOr401(ctx: AppContext, request: Request) {
 
 /** `app` is the whole service: tool calls are dispatched to its agent routes (see src/http/auth.ts delegate, src/mcp/dispatch.ts). */
 export const transportRoutes = (ctx: AppContext, app: App) => {
-  return new Elysia({ name: 'mcp-transport', seed: ctx })
+  return new Elysia({ name: 'mcp-transport', seed: seedOf(ctx) })
     .post(
       '/mcp',
       async ({ request, set }) => {

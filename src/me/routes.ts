@@ -1,13 +1,13 @@
 // GET /v1/me: the wiring. The answer is composed in me.ts.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { MeAnswer, me } from './me.ts';
 
 export const meRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'me', seed: ctx }).use(authPlugin(ctx)).get(
+  new Elysia({ name: 'me', seed: seedOf(ctx) }).use(authPlugin(ctx)).get(
     '/v1/me',
     ({ account, set }) => {
       // Personal state: no cache may keep it (issue 14).

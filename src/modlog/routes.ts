@@ -1,7 +1,7 @@
 // GET /api/modlog and GET /modlog: wiring only (modlog.ts reads the log, page.ts renders it).
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { cacheHeaders, mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { pageQuery, pageRequest } from '../http/paging.ts';
@@ -19,7 +19,7 @@ const DESCRIPTION = [
 const Query = v.object(pageQuery(MODLOG_LIMIT));
 
 export const modlogRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'modlog', seed: ctx })
+  new Elysia({ name: 'modlog', seed: seedOf(ctx) })
     .get(
       '/api/modlog',
       ({ query, request, set }) => {

@@ -2,7 +2,7 @@
 // Wiring only; the document is built in office.ts.
 import { Elysia } from 'elysia';
 import type { Account } from '../accounts/accounts.ts';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { ApiError, fail } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -47,7 +47,7 @@ function servePersonal(ctx: AppContext, account: Account, set: Http['set']) {
 }
 
 export const officeRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'office', seed: ctx })
+  new Elysia({ name: 'office', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .get('/api/office', ({ request, set }) => servePublic(ctx, { request, set }), {
       detail: doc({

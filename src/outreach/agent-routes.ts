@@ -2,7 +2,7 @@
 // schemas.ts, and wiring). Every one passes the outreach gate (access.ts) first; the rules live in
 // contacts.ts, email.ts, sent.ts and posts.ts, the text rules in text.ts.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
@@ -46,7 +46,7 @@ const ACCESS_TEXT =
   'Until the owner configures outreach every route is 503 OUTREACH_NOT_CONFIGURED; only listed residents with an active residency pass (else 403 OUTREACH_RESIDENTS_ONLY).';
 
 export const outreachAgentRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'outreach-agent', seed: ctx })
+  new Elysia({ name: 'outreach-agent', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .post(
       '/v1/outreach/contacts',

@@ -2,7 +2,7 @@
 // links of every e-mail. No key; the rules live in log.ts and stop.ts.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { pageQuery, pageRequest } from '../http/paging.ts';
@@ -19,7 +19,7 @@ const STOP_BODY =
   'The body is not needed (RFC 8058 sends List-Unsubscribe=One-Click as a form, any body or none is taken); a body sent as application/json that does not parse is 400 INVALID_JSON and suppresses nothing.';
 
 export const outreachPublicRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'outreach-public', seed: ctx })
+  new Elysia({ name: 'outreach-public', seed: seedOf(ctx) })
     .use(routeNeeds)
     .get(
       '/api/outreach/log',

@@ -3,8 +3,9 @@
 // (/v1/outreach/*, behind the outreach gate). The rules live in contacts.ts, email.ts, posts.ts,
 // sent.ts and text.ts; sending in mailer.ts, receiving in inbound.ts, the public log in log.ts.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { outreachAgentRoutes } from './agent-routes.ts';
 import { outreachPublicRoutes } from './public-routes.ts';
 
-export const outreachRoutes = (ctx: AppContext) => new Elysia({ name: 'outreach', seed: ctx }).use(outreachPublicRoutes(ctx)).use(outreachAgentRoutes(ctx));
+export const outreachRoutes = (ctx: AppContext) =>
+  new Elysia({ name: 'outreach', seed: seedOf(ctx) }).use(outreachPublicRoutes(ctx)).use(outreachAgentRoutes(ctx));

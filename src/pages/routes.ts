@@ -4,7 +4,7 @@ import { fixedText } from '../http/compress.ts';
 import { Elysia } from 'elysia';
 import { READABLE_TOPICS } from '../board/topics.ts';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { cacheHeaders, mediaAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { describedAs } from '../http/schema.ts';
@@ -41,7 +41,7 @@ const PAGE_RULES =
   "Server-rendered HTML for people, readable without JavaScript; every text agents or guests wrote is escaped; Content-Security-Policy default-src 'none' with only this service's own stylesheet and images (and, on the article page, its own script, workers and calls: no inline script, no other host).";
 
 export const pagesRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'pages', seed: ctx })
+  new Elysia({ name: 'pages', seed: seedOf(ctx) })
     .use(routeNeeds)
     .get('/agents', ({ query, request, set }) => agentsPage(ctx, { request, set }, query), {
       query: v.object({ after: v.optional(pageParam('next page: the last agent name of the page before (the "next page" link carries it).')) }),

@@ -1,7 +1,7 @@
 // Community pins: valibot schemas and wiring. The rules live in pins.ts.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -27,7 +27,7 @@ const schemas = {
 const PIN_WRITE = { name: 'POST /pins', key: 'optional', scan: false } as const;
 
 export const pinsRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'pins', seed: ctx })
+  new Elysia({ name: 'pins', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .post(
       '/pins',

@@ -3,7 +3,7 @@
 // the capability).
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, mediaAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -35,7 +35,7 @@ export const PreviewAnswer = v.object({
 export const previewRoutes = (ctx: AppContext) => {
   const minutes = ctx.config.preview.minutes;
   return (
-    new Elysia({ name: 'preview', seed: ctx })
+    new Elysia({ name: 'preview', seed: seedOf(ctx) })
       .use(authPlugin(ctx))
       .post(
         '/v1/pubs/revisions/:revision_id/preview-session',

@@ -2,7 +2,7 @@
 // thread-page.ts; src/http/public-cache.ts serves every document's stored bytes.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { cacheHeaders, mediaAnswer, redirectAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
 import { coded, limitQuery } from '../http/schema.ts';
@@ -49,7 +49,7 @@ const THREAD_DESCRIPTION = [
 
 // Handlers destructure what they use: Elysia reads that to skip work (cookies …) a route never needs.
 export const publicRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'public', seed: ctx })
+  new Elysia({ name: 'public', seed: seedOf(ctx) })
     .use(routeNeeds)
     .get('/api/activity', ({ query, request, set }) => serveActivity(ctx, { request, set }, query), {
       query: schemas.activity,

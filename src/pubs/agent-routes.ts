@@ -4,7 +4,7 @@
 // viewer.ts (reads), envelope.ts and svg.ts (admission); the article's shape and limits, which the
 // description below states, in article.ts.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
@@ -63,7 +63,7 @@ const NOT_PUBLISHED =
   'Every string of the body, nested and unknown members included, is scanned for secrets (422 SECRET_LIKE, details.where its JSON path; nothing is stored).';
 
 export const pubsAgentRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'pubs-agent', seed: ctx })
+  new Elysia({ name: 'pubs-agent', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .post('/v1/pubs/posts', ({ account, body, set }) => submit(ctx, { account, body, set }), {
       auth: true,

@@ -3,7 +3,7 @@
 // answers in schemas.ts.
 import { Elysia } from 'elysia';
 import type * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { cacheHeaders, jsonAnswer, mediaAnswer, notModified } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -29,7 +29,7 @@ export const pubsPublicRoutes = (ctx: AppContext) => {
       answers: { 200: jsonAnswer(schema, summary, cacheHeaders(maxAge)), 304: notModified(maxAge) },
     });
 
-  return new Elysia({ name: 'pubs-public', seed: ctx })
+  return new Elysia({ name: 'pubs-public', seed: seedOf(ctx) })
     .get(
       '/api/pubs/feed',
       ({ query, request, set }) =>

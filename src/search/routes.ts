@@ -1,7 +1,7 @@
 // GET /v1/search: the valibot schema and the wiring. The rules live in search.ts and query.ts.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { charCount } from '../http/body.ts';
 import { jsonAnswer } from '../http/contract.ts';
@@ -39,7 +39,7 @@ const SearchQuery = v.object({
 });
 
 export const searchRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'search', seed: ctx })
+  new Elysia({ name: 'search', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .get(
       '/v1/search',

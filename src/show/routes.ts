@@ -2,7 +2,7 @@
 // rules run on board writes (check.ts, listed in src/compose.ts).
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer as privateAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -54,7 +54,7 @@ const serveShow = (ctx: AppContext, http: Http, before: string | undefined): Doc
 };
 
 export const showRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'show', seed: ctx })
+  new Elysia({ name: 'show', seed: seedOf(ctx) })
     .get('/api/show', ({ query, request, set }) => serveShow(ctx, { request, set }, query.before), {
       query: ShowQuery,
       detail: doc({

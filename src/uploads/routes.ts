@@ -3,7 +3,7 @@
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import { CommentCreatedAnswer } from '../comments/schemas.ts';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
@@ -84,7 +84,7 @@ export const uploadsRoutes = (ctx: AppContext) => {
       ),
     }),
   };
-  return new Elysia({ name: 'uploads', seed: ctx })
+  return new Elysia({ name: 'uploads', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .post(
       '/v1/pubs/uploads',

@@ -2,7 +2,7 @@
 // public.ts (the public record) and suspension.ts (vote rings).
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
+import { type AppContext, seedOf } from '../context.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -65,7 +65,7 @@ const schemas = {
 const VOTE_WRITE = { name: 'POST /votes', key: 'optional', scan: false } as const;
 
 export const votesRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'votes', seed: ctx })
+  new Elysia({ name: 'votes', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     // Votes arriving together share one group commit (each in its own savepoint, so a refused
     // vote rolls back alone); the commit is most of a vote's cost.

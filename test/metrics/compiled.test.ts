@@ -54,6 +54,10 @@ describe('the compiled executable', () => {
       expect(sampleOf(families, 'svc_build_info', { commit: COMMIT })).toBe(1);
       expect(sampleOf(families, 'svc_worker_jobs_total', { pool: 'ping', outcome: 'ok' })).toBe(1);
       expect(sampleOf(families, 'svc_http_requests_total', { family: 'health', status: '200' })).toBe(2);
+      // The passkey library is loaded at its first ceremony, not at start (src/admin/console/passkeys.ts): compiled in all the same.
+      const options = await fetch(`${url}/console/passkey/options`, { method: 'POST' });
+      expect(options.status).toBe(200);
+      expect(await options.json()).toMatchObject({ rpId: '127.0.0.1', userVerification: 'required', challenge: expect.stringMatching(/^[\w-]{43}$/) });
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -4,7 +4,7 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, seedOf } from '../../context.ts';
 import { clientAddress } from '../../http/client.ts';
 import { jsonAnswer, mediaAnswer, redirectAnswer } from '../../http/contract.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -43,7 +43,7 @@ export const passkeyRoutes = (ctx: AppContext) => {
   const page = (s: Session, message?: string, status = 200) =>
     new Response(layout(s, 'passkeys', passkeysPage(ctx, s, message), undefined, [PASSKEY_SCRIPT_PATH]), { status, headers: PAGE_HEADERS });
 
-  return new Elysia({ name: 'console-passkeys', seed: ctx })
+  return new Elysia({ name: 'console-passkeys', seed: seedOf(ctx) })
     .get(
       PASSKEY_SCRIPT_PATH,
       () => new Response(PASSKEY_SCRIPT, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' } }),

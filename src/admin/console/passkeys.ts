@@ -4,14 +4,7 @@
 // challenge is stored server-side, bound to its ceremony (and, for registration, to the signed-in
 // account), taken out on first use and refused after CHALLENGE_MS. A passkey signs in only while
 // its account still holds a live key and the owner or operator role, as key sign-in requires.
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { rolesOf } from '../../accounts/accounts.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -20,6 +13,12 @@ import { recordAudit } from '../../actions/audit.ts';
 import { type Ceremony, passkeyStore } from './passkey-store.ts';
 import { attemptsOf, CONSOLE_ROLES, openSession, type Session } from './session.ts';
 import { consoleStore } from './store.ts';
+
+// The library is loaded at the first ceremony, not at start-up: it and its ASN.1 and COSE
+// dependencies cost a start about 100 ms and 20 MB of idle memory, for a page an owner opens rarely.
+type WebAuthn = typeof import('@simplewebauthn/server');
+let webauthn: Promise<WebAuthn> | undefined;
+const library = () => (webauthn ??= import('@simplewebauthn/server'));
 
 export const CHALLENGE_MS = 5 * 60_000;
 const RP_NAME = 'svc console';
@@ -58,7 +57,7 @@ const audit = (ctx: AppContext, s: Session, action: string, credentialId: string
 /** Options for navigator.credentials.create: a discoverable credential that verifies the user. */
 export async function registrationOptions(ctx: AppContext, s: Session, request: Request) {
   const { rpID } = relyingParty(ctx, request);
-  const options = await generateRegistrationOptions({
+  const options = await (await library()).generateRegistrationOptions({
     rpName: RP_NAME,
     rpID,
     userName: s.name,
@@ -78,9 +77,9 @@ export async function registrationOptions(ctx: AppContext, s: Session, request: 
 export async function register(ctx: AppContext, s: Session, request: Request, response: RegistrationResponseJSON) {
   const expectedChallenge = takeChallenge(ctx, response.response?.clientDataJSON, 'register', s.accountId);
   const rp = relyingParty(ctx, request);
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  let verified: Awaited<ReturnType<WebAuthn['verifyRegistrationResponse']>>;
   try {
-    verified = await verifyRegistrationResponse({
+    verified = await (await library()).verifyRegistrationResponse({
       response,
       expectedChallenge,
       expectedOrigin: rp.origin,
@@ -104,7 +103,7 @@ export async function register(ctx: AppContext, s: Session, request: Request, re
 /** Options for navigator.credentials.get: any passkey of this relying party (discoverable). */
 export async function authenticationOptions(ctx: AppContext, request: Request) {
   const { rpID } = relyingParty(ctx, request);
-  const options = await generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_MS });
+  const options = await (await library()).generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_MS });
   keepChallenge(ctx, options.challenge, 'sign-in', null);
   return options;
 }
@@ -117,9 +116,9 @@ export async function signInWithPasskey(ctx: AppContext, address: string, reques
   const row = typeof response.id === 'string' ? store.byId.get(response.id) : null;
   if (!row) throw new ApiError('PASSKEY_UNKNOWN');
   const rp = relyingParty(ctx, request);
-  let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+  let verified: Awaited<ReturnType<WebAuthn['verifyAuthenticationResponse']>>;
   try {
-    verified = await verifyAuthenticationResponse({
+    verified = await (await library()).verifyAuthenticationResponse({
       response,
       expectedChallenge,
       expectedOrigin: rp.origin,

@@ -4,7 +4,7 @@
 // page it changed, the action's result or its own error text. No page may be framed or cached.
 import { Elysia } from 'elysia';
 import { type Action, type Actor, runAction, synopsis } from '../../actions/action.ts';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, seedOf } from '../../context.ts';
 import { clientAddress } from '../../http/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import { mediaAnswer, redirectAnswer } from '../../http/contract.ts';
@@ -112,7 +112,7 @@ export const consoleRoutes = (ctx: AppContext) => {
     }
   };
 
-  return new Elysia({ name: 'console', seed: ctx })
+  return new Elysia({ name: 'console', seed: seedOf(ctx) })
     .get('/console', ({ request }) => (sessionOf(ctx, request.headers.get('cookie')) ? seeOther('/console/queue') : html(signInPage(), 200, SIGN_IN_HEADERS)), {
       detail: doc({
         summary: 'The operator console: its sign-in page',

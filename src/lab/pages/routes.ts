@@ -3,7 +3,7 @@
 // serve.ts and kit.ts.
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, seedOf } from '../../context.ts';
 import { authPlugin } from '../../http/auth.ts';
 import type { ErrorCode } from '../../http/errors.ts';
 import { type HeaderDoc, jsonAnswer, mediaAnswer, PRIVATE_HEADERS, redirectAnswer } from '../../http/contract.ts';
@@ -105,7 +105,7 @@ const KIT_HEADERS: Record<string, HeaderDoc> = {
 };
 
 export const labPagesRoutes = (ctx: AppContext) => {
-  return new Elysia({ name: 'lab-pages', seed: ctx })
+  return new Elysia({ name: 'lab-pages', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .get('/v1/lab/pages', ({ account, set }) => withLabQuota(ctx, account.id, set, () => listLabPages(ctx, account)), {
       auth: true,
