@@ -8,6 +8,7 @@ import { iso, nextUtcMidnight } from '../clock.ts';
 import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { tx } from '../db/open.ts';
 import { clientAddress } from '../http/client.ts';
 import { originOf } from '../http/origin.ts';
@@ -78,7 +79,7 @@ export async function openSession(ctx: AppContext, http: Pick<Context, 'request'
     session = { id: sha256(raw), csrf: token(), expires_at: now + ctx.config.comments.sessionHours * HOUR };
     const s = commentsStore(ctx.db);
     const row = session;
-    tx(ctx.db, () => {
+    await groupCommit(ctx.db, () => {
       s.sweepSessions.run(now);
       s.insertSession.run(row.id, row.csrf, now, row.expires_at);
     });

@@ -86,7 +86,7 @@ export const authorizeRoutes = (ctx: AppContext) => {
           return redirectTo(redirectUri, { error, error_description: description, state, iss: issuerOf(base) });
         }
         const { client, ask } = checked;
-        const { id, csrf } = createPending(ctx, ask);
+        const { id, csrf } = await createPending(ctx, ask);
         const minutes = ctx.config.mcp.consentMinutes;
         const page = consentHtml({
           client,
@@ -143,7 +143,7 @@ export const authorizeRoutes = (ctx: AppContext) => {
         if (pending === 'csrf') return htmlProblem(403, 'Form check failed', 'The form was not sent from the page this service showed you.');
         const done = [clearCsrfCookie(secure)];
         if (form.decision !== 'approve') {
-          denyPending(ctx, pending.id);
+          await denyPending(ctx, pending.id);
           return redirectTo(
             pending.redirect_uri,
             { error: 'access_denied', error_description: 'The person denied the request.', state: pending.state, iss: issuerOf(baseOf(ctx, request)) },
@@ -151,7 +151,7 @@ export const authorizeRoutes = (ctx: AppContext) => {
           );
         }
         const choice = choiceOf(form, pending.scope);
-        const result = approve(ctx, pending, form.api_key ?? '', choice);
+        const result = await approve(ctx, pending, form.api_key ?? '', choice);
         if ('code' in result) {
           // From now on this browser trusts this client's redirect URI: a later problem goes back to it (trust.ts).
           const trust = trustCookie(ctx, pending.client_id, pending.redirect_uri, secure);

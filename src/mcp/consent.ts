@@ -4,7 +4,7 @@
 import { type Account, authenticate, workingKeyHash } from '../accounts/accounts.ts';
 import { newId } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { ApiError } from '../http/errors.ts';
 import { type Client, ClientProblem, redirectUriProblem, resolveClient } from './clients.ts';
 import { checkResource, isChallenge, OAuthFailure, secret, sha256 } from './oauth.ts';
@@ -84,12 +84,12 @@ export async function checkAuthorizationRequest(
 }
 
 /** An authorization request the page can still show: the form is bound to it. */
-export function createPending(ctx: AppContext, req: AuthorizationAsk): { id: string; csrf: string } {
+export async function createPending(ctx: AppContext, req: AuthorizationAsk): Promise<{ id: string; csrf: string }> {
   const s = mcpStore(ctx.db);
   const now = ctx.clock.now();
   const id = secret('req_', 18);
   const csrf = secret('', 24);
-  tx(ctx.db, () => {
+  await groupCommit(ctx.db, () => {
     s.prunePending.run(now);
     s.pruneCodes.run(now - 86_400_000);
     s.insertPending.run(
@@ -116,8 +116,8 @@ export function pendingFor(ctx: AppContext, id: string, csrf: string, cookie: st
   return row;
 }
 
-export function denyPending(ctx: AppContext, id: string): void {
-  mcpStore(ctx.db).deletePending.run(id);
+export async function denyPending(ctx: AppContext, id: string): Promise<void> {
+  await groupCommit(ctx.db, () => mcpStore(ctx.db).deletePending.run(id));
 }
 
 /**
@@ -146,7 +146,7 @@ export function choiceOf(form: Record<string, string>, requested: string | null)
  * (never stored), a connection is linked to the account and that key with the chosen scopes and
  * toolsets, and a single-use code is issued. Answers the code, or the reason it was refused.
  */
-export function approve(ctx: AppContext, pending: PendingRow, boardKey: string, choice: Choice): { code: string } | { refused: string } {
+export async function approve(ctx: AppContext, pending: PendingRow, boardKey: string, choice: Choice): Promise<{ code: string } | { refused: string }> {
   let account: Account;
   try {
     account = authenticate(ctx, `Bearer ${boardKey.trim()}`);
@@ -158,7 +158,7 @@ export function approve(ctx: AppContext, pending: PendingRow, boardKey: string, 
   const s = mcpStore(ctx.db);
   const now = ctx.clock.now();
   const code = secret('mcpc_');
-  const done = tx(ctx.db, () => {
+  const done = await groupCommit(ctx.db, () => {
     // Checked again inside the transaction: the form can be sent once.
     if (!s.pendingById.get(pending.id)) return false;
     const keyHash = workingKeyHash(ctx, account.id);

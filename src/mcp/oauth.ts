@@ -5,7 +5,8 @@
 import { type Account, accountHoldingKey } from '../accounts/accounts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { perDatabase, tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
+import { perDatabase } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { baseUrlOf, ownBaseUrls } from '../http/origin.ts';
 import { rereadAfterWrites } from '../http/removal-watch.ts';
@@ -92,14 +93,14 @@ function issue(ctx: AppContext, connectionId: string, scope: string | null): Iss
 }
 
 /** The token endpoint: grant_type=authorization_code or refresh_token. */
-export function grantTokens(ctx: AppContext, p: Record<string, string>, base: string): Issued {
+export async function grantTokens(ctx: AppContext, p: Record<string, string>, base: string): Promise<Issued> {
   if (p.grant_type === 'authorization_code') return exchangeCode(ctx, p, base);
   if (p.grant_type === 'refresh_token') return refresh(ctx, p, base);
   throw new OAuthFailure(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
 }
 
 /** grant_type=authorization_code. */
-export function exchangeCode(ctx: AppContext, p: Record<string, string>, base: string): Issued {
+export async function exchangeCode(ctx: AppContext, p: Record<string, string>, base: string): Promise<Issued> {
   const s = mcpStore(ctx.db);
   for (const f of ['code', 'code_verifier', 'client_id']) {
     if (!p[f]) throw new OAuthFailure(400, 'invalid_request', `${f} is required.`);
@@ -110,7 +111,7 @@ export function exchangeCode(ctx: AppContext, p: Record<string, string>, base: s
   const now = ctx.clock.now();
   // A refusal that revokes is answered after the revocation commits (a throw would roll it back).
   return settled(
-    tx(ctx.db, (): Issued | OAuthFailure => {
+    await groupCommit(ctx.db, (): Issued | OAuthFailure => {
       const code = s.codeByHash.get(sha256(p.code!));
       if (!code) throw new OAuthFailure(400, 'invalid_grant', 'The authorization code is unknown.');
       if (code.used_at !== null) {
@@ -167,7 +168,7 @@ function liveConnection(ctx: AppContext, connectionId: string) {
 }
 
 /** grant_type=refresh_token: rotated on use; a used one presented again revokes the family. */
-export function refresh(ctx: AppContext, p: Record<string, string>, base: string): Issued {
+export async function refresh(ctx: AppContext, p: Record<string, string>, base: string): Promise<Issued> {
   const s = mcpStore(ctx.db);
   if (!p.refresh_token) throw new OAuthFailure(400, 'invalid_request', 'refresh_token is required.');
   if (!p.client_id) throw new OAuthFailure(400, 'invalid_request', 'client_id is required.');
@@ -175,7 +176,7 @@ export function refresh(ctx: AppContext, p: Record<string, string>, base: string
   if (p.resource !== undefined) checkResource(ctx, base, p.resource);
   const now = ctx.clock.now();
   return settled(
-    tx(ctx.db, (): Issued | OAuthFailure => {
+    await groupCommit(ctx.db, (): Issued | OAuthFailure => {
       const t = s.tokenByHash.get(sha256(p.refresh_token!));
       if (t?.kind !== 'refresh') throw new OAuthFailure(400, 'invalid_grant', 'The refresh token is unknown.');
       if (t.client_id !== p.client_id) throw new OAuthFailure(400, 'invalid_grant', 'The refresh token was issued to another client.');
@@ -199,11 +200,11 @@ export function refresh(ctx: AppContext, p: Record<string, string>, base: string
 }
 
 /** RFC 7009: always 200 for a well-formed request; a refresh token takes its whole connection with it. */
-export function revoke(ctx: AppContext, p: Record<string, string>): void {
+export async function revoke(ctx: AppContext, p: Record<string, string>): Promise<void> {
   if (!p.token) throw new OAuthFailure(400, 'invalid_request', 'token is required.');
   const s = mcpStore(ctx.db);
   const now = ctx.clock.now();
-  tx(ctx.db, () => {
+  await groupCommit(ctx.db, () => {
     const t = s.tokenByHash.get(sha256(p.token!));
     // Another client's token is left alone (and the answer says nothing about it).
     if (!t || (p.client_id && p.client_id !== t.client_id)) return;

@@ -13,7 +13,7 @@ export const revokeRoutes = (ctx: AppContext) =>
     '/revoke',
     ({ request }) =>
       oauth(async () => {
-        revoke(ctx, await readForm(ctx, request));
+        await revoke(ctx, await readForm(ctx, request));
         return new Response(null, { status: 200, headers: NO_STORE });
       }),
     {

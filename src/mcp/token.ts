@@ -47,7 +47,7 @@ export const tokenRoutes = (ctx: AppContext) =>
     '/token',
     ({ request }) =>
       oauth(async () => {
-        const tokens = grantTokens(ctx, await readForm(ctx, request), baseOf(ctx, request));
+        const tokens = await grantTokens(ctx, await readForm(ctx, request), baseOf(ctx, request));
         return Response.json(tokens, { headers: NO_STORE });
       }),
     {

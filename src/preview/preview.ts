@@ -9,7 +9,7 @@ import type { Account } from '../accounts/accounts.ts';
 import { iso } from '../clock.ts';
 import { scanContent } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { fail } from '../http/errors.ts';
 import {
   articleItem,
@@ -65,7 +65,7 @@ const randomToken = (): string => Buffer.from(crypto.getRandomValues(new Uint8Ar
 export function createPreview(ctx: AppContext, account: Account, revisionId: string) {
   const p = previewStore(ctx.db);
   const id = revisionId.toLowerCase();
-  return tx(ctx.db, () => {
+  return groupCommit(ctx.db, () => {
     const rev = articleRevision(ctx, id);
     if (!rev) return fail('NOT_FOUND', { revision_id: revisionId }, 'No revision has this id.');
     if (rev.author_id !== account.id) fail('PREVIEW_NOT_AUTHOR', { revision_id: rev.id });

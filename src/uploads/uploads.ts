@@ -9,7 +9,7 @@ import { iso } from '../clock.ts';
 import { submitComment } from '../comments/agent.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { fail } from '../http/errors.ts';
 import { submit } from '../pubs/submit.ts';
 import { type UploadRow, uploadsStore } from './store.ts';
@@ -70,7 +70,7 @@ export function startUpload(ctx: AppContext, account: Account, body: StartBody) 
   const now = ctx.clock.now();
   const id = newId(ctx);
   const s = uploadsStore(ctx.db);
-  return tx(ctx.db, () => {
+  return groupCommit(ctx.db, () => {
     for (const old of s.expiredWithParts.all(now)) s.dropParts.run(old.id);
     s.insert.run(
       id,
@@ -108,7 +108,7 @@ export function addPart(ctx: AppContext, account: Account, uploadId: string, bod
   const max = ctx.config.pubs.uploadPartMaxBytes;
   if (bytes.byteLength > max) fail('UPLOAD_PART_TOO_LARGE', { field: 'data', max, received: bytes.byteLength });
   const s = uploadsStore(ctx.db);
-  return tx(ctx.db, () => {
+  return groupCommit(ctx.db, () => {
     const row = own(ctx, account, uploadId);
     if (row.committed_at !== null) fail('UPLOAD_COMMITTED', { upload_id: row.id, committed_at: iso(row.committed_at) });
     if (row.expires_at <= ctx.clock.now()) expired(ctx, row);
@@ -166,7 +166,7 @@ export async function commitUpload(ctx: AppContext, account: Account, uploadId: 
       ? await submitComment(ctx, { account, body, set, postId: row.target_id! })
       : await submit(ctx, { account, body, set, ...(row.kind === 'revision' ? { itemId: row.target_id! } : {}) });
   const status = typeof set.status === 'number' ? set.status : 200;
-  tx(ctx.db, () => {
+  await groupCommit(ctx.db, () => {
     s.commit.run(ctx.clock.now(), status, JSON.stringify(answer), row.id);
     s.dropParts.run(row.id);
   });

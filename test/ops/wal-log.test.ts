@@ -10,6 +10,11 @@ import { durable, groupCommit, LogSyncFailed } from '../../src/db/group-commit.t
 import { openDatabase } from '../../src/db/open.ts';
 import { type CheckpointJob, type CheckpointResult, checkpointWal, closeCheckpointConnections } from '../../src/db/checkpoint.ts';
 import { startWalLog, type WalLog, type WalLogOptions } from '../../src/ops/wal-log.ts';
+import { createApp } from '../../src/app.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { loadConfig, serviceContext } from '../../src/compose.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { AGENT_HEADERS } from '../helpers.ts';
 import { startServer, tempDir } from './cli.ts';
 
 const open: { db: Database; log: WalLog }[] = [];
@@ -139,6 +144,62 @@ describe('the log off the request thread', () => {
     expect((later[0] as PromiseRejectedResult).reason).toBeInstanceOf(LogSyncFailed);
     // The later write never ran.
     expect(t.db.query('SELECT count(*) AS n FROM notes WHERE n = 4').get()).toEqual({ n: 0 });
+  });
+});
+
+describe('writes outside the board pipeline, over HTTP', () => {
+  test('a guest session, an upload and an OAuth revocation are answered only once the log sync that holds them is done', async () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    migrate(db);
+    let gated = false;
+    let release = () => {};
+    const log = await startWalLog(db, join(dir, 'svc.sqlite'), {
+      sync: (h) => (gated ? new Promise<void>((r) => (release = r)).then(() => h.datasync()) : h.datasync()),
+    });
+    open.push({ db, log });
+    const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_LOG_REQUESTS: 'off', SVC_DATA_DIR: dir });
+    const app = createApp(serviceContext(config, db, new ManualClock(Date.parse('2026-11-23T12:00:00Z'))));
+    const send = (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
+      app.handle(new Request(`http://svc.test${path}`, { method, body: init.body, headers: init.headers ?? AGENT_HEADERS }));
+    const registered = await send('POST', '/v1/agents', { body: JSON.stringify({ name: 'uploader' }) });
+    expect(registered.status).toBe(200);
+    const key = ((await registered.json()) as { api_key: string }).api_key;
+    const bytes = Buffer.from('{}');
+    const cases: [string, () => Promise<Response>, string][] = [
+      ['guest session', () => send('GET', '/api/pubs/human-session', { headers: {} }), 'SELECT count(*) AS n FROM guest_sessions'],
+      [
+        'upload',
+        () =>
+          send('POST', '/v1/pubs/uploads', {
+            headers: { ...AGENT_HEADERS, authorization: `Bearer ${key}` },
+            body: JSON.stringify({
+              expected_hash: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'),
+              expected_bytes: bytes.byteLength,
+              metadata: { kind: 'post' },
+            }),
+          }),
+        'SELECT count(*) AS n FROM upload_sessions',
+      ],
+      [
+        'revocation',
+        () => send('POST', '/revoke', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=mcpa_unknown' }),
+        'SELECT 1 AS n',
+      ],
+    ];
+    for (const [what, request, count] of cases) {
+      gated = true;
+      let answered: Response | null = null;
+      const pending = request().then((r) => (answered = r));
+      await Bun.sleep(30);
+      // Committed (a reader sees it), not answered: its sync is held.
+      expect(db.query<{ n: number }, []>(count).get()!.n, what).toBe(1);
+      expect(answered, what).toBeNull();
+      gated = false;
+      release();
+      const r = await pending;
+      expect([what, r.status]).toEqual([what, what === 'upload' ? 201 : 200]);
+    }
   });
 });
 
