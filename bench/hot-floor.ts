@@ -3,14 +3,16 @@
 // own (its own process) answering svc's very bytes and headers as `raw` does (bench/raw-server.ts:
 // a per-request Response with a fresh X-Request-Id), plus, cumulatively, the things svc's hot path
 // (src/http/plugin.ts answerHot, src/http/hot-reads.ts) must do for every answer. Measured with
-// wrk at 64 connections in rotated rounds (svc among them); printed: each one's CPU a request and
+// wrk at 64 connections, paced, in rotated rounds (svc among them); printed: each one's CPU a request and
 // its ratio to raw's in the same round. The last variant does what the spec needs of svc with
 // nothing else: svc ÷ it is svc's own cost, it ÷ raw is Bun's.
 //
 //   bun bench/hot-floor.ts                         BENCH_FLOOR_PATHS=/api/pubs/feed,/api/leaderboard
 //   bun bench/hot-floor.ts --serve NAME SPEC_FILE  one variant (the bench starts them)
 //
-// BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (2). A variant's steps are cumulative
+// BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (2), BENCH_FLOOR_PACE_MS (4: each
+// connection waits that long before each request, so that every variant serves one offered load
+// below its ceiling and wrk below its own; 0: full speed). A variant's steps are cumulative
 // in VARIANTS' order, so each row's increase over the row before is what that step costs.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -114,6 +116,7 @@ async function main(): Promise<number> {
   const seconds = num('BENCH_SECONDS', 5);
   const warmup = num('BENCH_WARMUP_SECONDS', 2);
   const rounds = num('BENCH_ROUNDS', 3);
+  const pace = num('BENCH_FLOOR_PACE_MS', 4);
   mkdirSync(scriptsDir, { recursive: true });
   const bin = svcBinary();
   const { file } = await ensureCorpus('10k', bin);
@@ -140,8 +143,10 @@ async function main(): Promise<number> {
       if (!same.equals(body)) throw new Error(`${p.name} does not answer svc's bytes`);
     }
     peers.push({ name: 'svc', adds: "svc's hot path itself (dist/svc)", pid: svc.proc.pid, url: svc.url });
-    const script = luaAnonymousGet(path);
-    process.stderr.write(`· ${path} (${body.length} B): ${peers.map((p) => p.name).join(', ')}, 64 connections, ${rounds} rotated rounds of ${seconds} s\n`);
+    const script = luaAnonymousGet(path, null, pace);
+    process.stderr.write(
+      `· ${path} (${body.length} B): ${peers.map((p) => p.name).join(', ')}, 64 connections${pace ? ` pacing ${pace} ms` : ''}, ${rounds} rotated rounds of ${seconds} s\n`,
+    );
     for (const p of peers) await round({ url: p.url, pid: p.pid, connections: 64, script }, warmup);
     const byPeer = new Map<string, Round[]>(peers.map((p) => [p.name, []]));
     for (let r = 0; r < rounds; r++)

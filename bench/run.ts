@@ -15,18 +15,19 @@
 // MCP tool calls are compared with the REST route answering the same read (mcp-me, mcp-thread),
 // and lab publishes of ~2 MB sites run with /healthz probed from another process (lab-publish).
 // `disk` probes /healthz and a cached document beside a neighbour writing to the same disk with
-// fsyncs while an agent replies; `compress` measures cached documents by Accept-Encoding (bytes
+// fsyncs while an agent replies; `stall` probes /healthz and the cached documents, and times an
+// agent's writes, while it writes without pause (checkpoints, rebuilds); `compress` measures cached documents by Accept-Encoding (bytes
 // on the wire, CPU a request), against the build before compression when BENCH_BEFORE_BIN is set.
 // A round with any answer that was not 2xx is refused, whatever it measured.
 //
 // The scenario groups live in bench/run/: context.ts (settings, rows, one wrk round), reads.ts,
-// cached.ts, writes.ts, lab-publish.ts, mcp-rest.ts, disk.ts, compress.ts, start.ts, report.ts.
+// cached.ts, writes.ts, lab-publish.ts, mcp-rest.ts, disk.ts, stall.ts, compress.ts, start.ts, report.ts.
 //
-// Env: BENCH_SIZES, BENCH_ONLY (scenario names or groups: read, cached, write, mcp, disk, compress, start), BENCH_SECONDS
+// Env: BENCH_SIZES, BENCH_ONLY (scenario names or groups: read, cached, write, mcp, disk, stall, compress, start), BENCH_SECONDS
 // (per round, default 5), BENCH_WARMUP_SECONDS (2), BENCH_ROUNDS (3), BENCH_READ_CONNECTIONS (1: the
 // latency of one request), BENCH_CONNECTIONS (64; also MCP vs REST), BENCH_WRITE_CONNECTIONS (64),
 // BENCH_LAB_PUBLISHES (12 a round), BENCH_LAB_CONCURRENCY (4), BENCH_DISK_MB (neighbour's file, 64),
-// BENCH_DISK_WRITES (the agent's replies a second, 20), BENCH_BEFORE_BIN and BENCH_BEFORE_CORPUS
+// BENCH_DISK_WRITES (the agent's replies a second, 20), BENCH_STALL_WRITES (200), BENCH_BEFORE_BIN and BENCH_BEFORE_CORPUS
 // (compress: the build before compression and a corpus its migrations made), SVC_BIN (default dist/svc). Exits 0
 // when targets are missed (a measuring tool), 1 when the bench could not run, 2 when wrk is missing.
 import { rmSync } from 'node:fs';
@@ -40,6 +41,7 @@ import { labPublishScenario } from './run/lab-publish.ts';
 import { mcpScenarios } from './run/mcp-rest.ts';
 import { readScenarios } from './run/reads.ts';
 import { report } from './run/report.ts';
+import { stallScenario } from './run/stall.ts';
 import { startScenarios } from './run/start.ts';
 import { flatWriteChecks, submitScenario, writeScenarios } from './run/writes.ts';
 import { findWrk, WRK_MISSING } from './wrk.ts';
@@ -56,6 +58,7 @@ const GROUPS: Record<string, string[]> = {
   write: ['write-posts', 'write-replies', 'write-votes', 'submit', 'lab-publish'],
   mcp: ['mcp-me', 'mcp-thread'],
   disk: ['disk-neighbour'],
+  stall: ['stall'],
   compress: ['compress-pubs-feed', 'compress-leaderboard', 'compress-activity', 'compress-docs', 'compress-openapi'],
   start: ['start', 'first-leaderboard'],
 };
@@ -82,6 +85,7 @@ async function main(): Promise<number> {
       ],
       ['mcp', mcpScenarios],
       ['disk', diskNeighbourScenario],
+      ['stall', stallScenario],
       ['compress', compressScenarios],
     ];
     for (const [group, run] of groups) {

@@ -1,8 +1,10 @@
 // The helper processes of bench/run.ts, each in its own process so that it never shares an event
 // loop with the server or with wrk:
-//   bun bench/writer.ts paced '{"url","rate","keys":[…],"threads":[…],"voteTargets":[…]}'
-//       a paced writer: `rate` writes per second until SIGTERM, alternating a reply to a recent thread
-//       (it changes the activity and thread documents) and a vote (it changes the leaderboard)
+//   bun bench/writer.ts paced '{"url","rate","keys":[…],"threads":[…],"voteTargets":[…],"seconds"?,"first"?}'
+//       a paced writer: `rate` writes per second until SIGTERM (or for `seconds`), alternating a
+//       reply to a recent thread (it changes the activity and thread documents) and a vote (it
+//       changes the leaderboard); `first` numbers its first write (a later writer votes on other
+//       posts than an earlier one did). It prints its writes' latencies too.
 //   bun bench/writer.ts submit '{"url","keys":[…],"concurrency","count","svg"}'
 //       article submissions, `concurrency` at a time, each one's time
 //   bun bench/writer.ts lab '{"url","keys":[…],"slugs":[…],"concurrency","files":[…]}'
@@ -28,18 +30,29 @@ process.on('SIGTERM', () => {
 });
 
 if (mode === 'paced') {
-  const o = JSON.parse(process.argv[3]!) as { url: string; rate: number; keys: string[]; threads: string[]; voteTargets: string[] };
+  const o = JSON.parse(process.argv[3]!) as {
+    url: string;
+    rate: number;
+    keys: string[];
+    threads: string[];
+    voteTargets: string[];
+    seconds?: number;
+    first?: number;
+  };
   const tg = textGen(Date.now() % 1e9);
   const statuses: Record<string, number> = {};
-  const deadline = Date.now() + 30 * 60_000;
-  let n = 0;
+  const times: number[] = [];
+  const deadline = Date.now() + (o.seconds ?? 30 * 60) * 1000;
+  const first = o.first ?? 0;
+  let n = first;
   const t0 = performance.now();
   while (!stop && Date.now() < deadline) {
-    const due = t0 + (n * 1000) / o.rate;
+    const due = t0 + ((n - first) * 1000) / o.rate;
     const wait = due - performance.now();
     if (wait > 0) await Bun.sleep(wait);
     const key = o.keys[n % o.keys.length]!;
     const headers = { ...H, authorization: `Bearer ${key}`, 'idempotency-key': crypto.randomUUID() };
+    const sent = performance.now();
     const r =
       n % 2 === 0
         ? await fetch(`${o.url}/v1/posts/${o.threads[(n >> 1) % o.threads.length]}/replies`, {
@@ -53,10 +66,11 @@ if (mode === 'paced') {
             body: JSON.stringify({ target_id: o.voteTargets[Math.floor(n / 2 / o.keys.length) % o.voteTargets.length], value: 1 }),
           });
     await r.arrayBuffer();
+    times.push(performance.now() - sent);
     statuses[r.status] = (statuses[r.status] ?? 0) + 1;
     n++;
   }
-  console.log(JSON.stringify({ writes: n, per_s: n / ((performance.now() - t0) / 1000), statuses }));
+  console.log(JSON.stringify({ writes: n - first, per_s: (n - first) / ((performance.now() - t0) / 1000), statuses, ...latencyMs(times) }));
   process.exit(0);
 }
 

@@ -7,8 +7,15 @@
 // Targets: the identity answer costs at most 1.1× the build before it a request (the hot path kept
 // its cost), and a compressed answer at most COMPRESSED_EXTRA_US above the identity (compressed
 // once per cached copy: compressing a 5 KB document per request would cost tens of µs).
+//
+// The rounds are paced (BENCH_COMPRESS_PACE_MS, 4 ms between a connection's answer and its next
+// request: at most CONNECTIONS × 250 a second): at full speed on two cores wrk, which reads every
+// body into its Lua (to count the statuses and the bytes), ran out of its core before either
+// server did, and the harness refused those rounds. At one offered load both builds are measured
+// below their ceilings and the CPU a request is compared like for like. 0 sends at full speed.
 import { existsSync } from 'node:fs';
 import { freshDataDir } from '../corpus.ts';
+import { num } from '../lib.ts';
 import { pairedDifference, pairedRatio, rotation, type Spread } from '../harness.ts';
 import { refuse } from './cached.ts';
 import {
@@ -36,6 +43,8 @@ export const COMPRESS_DOCS = [
   { name: 'compress-openapi', path: '/openapi.json' },
 ];
 const CODINGS = ['identity', 'gzip', 'br'] as const;
+/** Milliseconds each connection waits before each request (0: full speed); see the top. */
+export const COMPRESS_PACE_MS = num('BENCH_COMPRESS_PACE_MS', 4);
 /** A compressed answer's CPU above the identity's, µs a request, at most. */
 export const COMPRESSED_EXTRA_US = 5;
 
@@ -91,11 +100,11 @@ export async function compressScenarios(c: Ctx): Promise<void> {
           if (a.status !== 200) throw new Error(`${b.build}: GET ${d.path} (${coding}) answered ${a.status}`);
           // The build before compression answers every coding with the identity: measured once.
           if (b.build === 'before' && coding !== 'identity' && a.encoding === 'identity') continue;
-          peers.push({ name: `${b.build} ${coding}`, ...b, coding, script: luaAnonymousGet(d.path, coding), ...a });
+          peers.push({ name: `${b.build} ${coding}`, ...b, coding, script: luaAnonymousGet(d.path, coding, COMPRESS_PACE_MS), ...a });
         }
       const identity = peers.find((p) => p.name === 'after identity')!;
       process.stderr.write(
-        `· ${c.size} ${d.name}: GET ${d.path} (${peers.map((p) => `${p.name} ${p.bytes} B`).join(', ')}), ${CONNECTIONS} connections, rotated\n`,
+        `· ${c.size} ${d.name}: GET ${d.path} (${peers.map((p) => `${p.name} ${p.bytes} B`).join(', ')}), ${CONNECTIONS} connections${COMPRESS_PACE_MS > 0 ? `, each pacing ${COMPRESS_PACE_MS} ms` : ''}, rotated\n`,
       );
       const byPeer = new Map<string, Round[]>(peers.map((p) => [p.name, []]));
       for (const p of peers) await round({ url: p.url, pid: p.pid, connections: CONNECTIONS, script: p.script }, WARMUP);

@@ -220,13 +220,17 @@ request = function() return wrk.format("GET", path, headers) end
 
 /**
  * A Lua request() for GETs as an anonymous reader sends them: no agent headers, no key, and the
- * `Accept-Encoding` given (none: the identity).
+ * `Accept-Encoding` given (none: the identity). With `paceMs`, each connection waits that many
+ * milliseconds before each request (wrk's delay()): a fixed offered load, at most connections ×
+ * 1000 ÷ paceMs a second, that neither the server nor wrk saturates, so that two servers are
+ * compared at the same rate rather than each at its own ceiling (where wrk runs out of core first).
  */
-export const luaAnonymousGet = (path: string, acceptEncoding: string | null = null) =>
+export const luaAnonymousGet = (path: string, acceptEncoding: string | null = null, paceMs = 0) =>
   luaFile(`
 local headers = { ${acceptEncoding === null ? '' : `["Accept-Encoding"] = ${luaString(acceptEncoding)}`} }
 local path = ${luaString(path)}
 request = function() return wrk.format("GET", path, headers) end
+${paceMs > 0 ? `delay = function() return ${Math.round(paceMs)} end` : ''}
 `);
 
 export interface WrkRun {
@@ -325,7 +329,7 @@ export function voteTargets(c: Ctx, from: number, to: number, n: number): string
 }
 
 /** The paced writer (bench/writer.ts paced): `rate` writes a second to svc, replies and votes by the corpus's writers. */
-export function pacedWriter(c: Ctx, rate: number): Proc {
+export function pacedWriter(c: Ctx, rate: number, opts: { seconds?: number; first?: number } = {}): Proc {
   const [w0, w1] = c.meta.roles.writers;
   return children.spawn([
     BUN,
@@ -337,6 +341,7 @@ export function pacedWriter(c: Ctx, rate: number): Proc {
       keys: Array.from({ length: w1 - w0 }, (_, i) => key(w0 + i)),
       threads: c.meta.recent_roots.slice(-200),
       voteTargets: voteTargets(c, w0, w1, 2000),
+      ...opts,
     }),
   ]);
 }

@@ -68,6 +68,14 @@ describe.skipIf(!findWrk())('a wrk round as bench/run.ts measures it', () => {
     expect(bodyRefusal(r, 46_000)).toBe(`answers were ${DOC.length} bytes, not the 46000 measured`);
   });
 
+  test('a paced round offers at most connections × 1000 ÷ pace requests a second (the compress group compares builds at one load)', async () => {
+    // 2 connections pacing 50 ms: at most 40 a second whatever the machine (a slow one sends fewer).
+    const paced = await round({ url, pid: process.pid, connections: 2, script: luaAnonymousGet('/doc', null, 50) }, 1);
+    expect(paced.completed).toBeGreaterThan(0);
+    expect(paced.completed / paced.window_s).toBeLessThanOrEqual(40 * 1.1);
+    expect(paced.refused ?? '').not.toContain('not 2xx');
+  });
+
   test('an anonymous reader sends no agent headers, and the Accept-Encoding asked for', async () => {
     encodings.length = 0;
     await measure('/doc', 'br');
