@@ -3,7 +3,7 @@
 // serves: the office's lab summary and the leaderboard's standings.
 import { LAB_SUMMARY_READ } from '../src/lab/conventions/states.ts';
 import { LISTED_STANDINGS_READ } from '../src/leaderboard/standings.ts';
-import { dbReadsHandler } from '../src/workers/db-reads.ts';
+import { dbReadsHandler, shrinkConnections } from '../src/workers/db-reads.ts';
 import { serveWorker } from '../src/workers/serve.ts';
 
 const handle = dbReadsHandler([LAB_SUMMARY_READ, LISTED_STANDINGS_READ]);
@@ -14,8 +14,13 @@ const LONG_READ_MS = 50;
 serveWorker((job: Parameters<typeof handle>[0]) => {
   const started = performance.now();
   const answer = handle(job);
-  // After the answer is sent: a full collection, so the process's idle memory does not keep the
-  // largest read's garbage until the next one (the collector would wait for more allocation).
-  if (performance.now() - started > LONG_READ_MS) setTimeout(() => Bun.gc(true), 0);
+  // After the answer is sent: the connection's page cache given back and a full collection, so the
+  // process's idle memory does not keep the largest read's pages and garbage until the next one
+  // (the collector would wait for more allocation).
+  if (performance.now() - started > LONG_READ_MS)
+    setTimeout(() => {
+      shrinkConnections();
+      Bun.gc(true);
+    }, 0);
   return answer;
 });
