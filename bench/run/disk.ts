@@ -8,8 +8,8 @@
 import { dirname, join } from 'node:path';
 import { spread, type Target } from '../harness.ts';
 import { lastJsonLine, num } from '../lib.ts';
-import { type Ctx, check, children, helperRound, pacedWriter, ROUNDS, type Round, SECONDS, selected, summarize } from './context.ts';
-import { type ProbedRound, probedRound } from './probed.ts';
+import { type Ctx, check, children, pacedWriter, ROUNDS, type Round, SECONDS, selected, summarize } from './context.ts';
+import { type ProbedRound, probedRound, probeRound } from './probed.ts';
 
 /** The neighbour: `dd … conv=fsync` into `file` until `seconds` have passed (a whole file at least once), then the file goes. */
 export function neighbourScript(file: string, mb: number, seconds: number): string {
@@ -61,22 +61,7 @@ export async function diskNeighbourScenario(c: Ctx): Promise<void> {
   const failedWrites = Object.entries(writes?.statuses ?? {}).reduce((n, [k, v]) => n + (/^2\d\d$/.test(k) ? 0 : v), 0);
   const writesRefused = writes === null ? 'the writer printed nothing' : failedWrites ? `${failedWrites} of the agent's writes were not 2xx` : null;
   for (const [i, path] of PROBED.entries()) {
-    const asRounds = (xs: ProbedRound[]): Round[] =>
-      xs.map((x) => {
-        const p = x.probes[i]!;
-        const r = helperRound({
-          completed: p.requests,
-          statuses: { '200': p.requests - p.failures, ...(p.failures ? { failed: p.failures } : {}) },
-          p50_ms: p.p50_ms,
-          p99_ms: p.p99_ms,
-          max_ms: p.max_ms,
-          window_s: x.window_s,
-          concurrency: 2,
-          cpu: { server_us: x.server_us, helpers_us: x.helpers_us, machine_us: x.machine_us },
-        });
-        r.refused = [r.refused, x.probe_refused, writesRefused].filter(Boolean).join('; ') || null;
-        return r;
-      });
+    const asRounds = (xs: ProbedRound[]): Round[] => xs.map((x) => probeRound(x, x.probes[i]!, writesRefused));
     const extra = { neighbour_mb: mb, agent_writes_per_s: rate, writes };
     summarize(c.size, 'disk-neighbour', `GET ${path} probed, ${rate} agent writes/s, no neighbour`, 'svc', asRounds(without), extra);
     const row = summarize(

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { machineBusyMicros, probeRefusal } from '../harness.ts';
 import { BUN, cpuMicros, lastJsonLine, ROOT } from '../lib.ts';
-import { children, type Proc, safeCpu } from './context.ts';
+import { children, helperRound, type Proc, type Round, safeCpu } from './context.ts';
 
 export interface Probe {
   requests: number;
@@ -77,4 +77,23 @@ export async function probedRound(
     window_s,
     probe_refused: refused.length ? refused.join('; ') : null,
   };
+}
+
+/**
+ * One probe's (or the work's own) figures of a probed round as a judged round: its requests, the
+ * ones that failed, its latencies, the round's CPU, and refused for the probes' reasons and `also`.
+ */
+export function probeRound(x: ProbedRound, figures: Probe, ...also: (string | null)[]): Round {
+  const r = helperRound({
+    completed: figures.requests,
+    statuses: { '200': figures.requests - figures.failures, ...(figures.failures ? { failed: figures.failures } : {}) },
+    p50_ms: figures.p50_ms,
+    p99_ms: figures.p99_ms,
+    max_ms: figures.max_ms,
+    window_s: x.window_s,
+    concurrency: 2,
+    cpu: { server_us: x.server_us, helpers_us: x.helpers_us, machine_us: x.machine_us },
+  });
+  r.refused = [r.refused, x.probe_refused, ...also].filter(Boolean).join('; ') || null;
+  return r;
 }

@@ -8,8 +8,8 @@
 // and of the writes under 50 ms. 10 concurrent 2 MB lab publishes are the lab-publish row's.
 import { spread, type Target } from '../harness.ts';
 import { num } from '../lib.ts';
-import { type Ctx, check, helperRound, pacedWriter, ROUNDS, type Round, SECONDS, selected, summarize } from './context.ts';
-import { type ProbedRound, probedRound } from './probed.ts';
+import { type Ctx, check, pacedWriter, ROUNDS, type Round, SECONDS, selected, summarize } from './context.ts';
+import { type Probe, type ProbedRound, probedRound, probeRound } from './probed.ts';
 
 const PROBED = ['/healthz', '/api/activity', '/api/leaderboard', '/api/pubs/feed'] as const;
 
@@ -49,24 +49,7 @@ export async function stallScenario(c: Ctx): Promise<void> {
     const n = failedWrites(w);
     return w === null ? 'the writer printed nothing' : n > 0 ? `${n} of the agent's writes were not 2xx` : null;
   };
-  const asRound = (
-    x: ProbedRound,
-    w: Writes | null,
-    figures: { requests: number; failures: number; p50_ms: number; p99_ms: number; max_ms: number },
-  ): Round => {
-    const r = helperRound({
-      completed: figures.requests,
-      statuses: { '200': figures.requests - figures.failures, ...(figures.failures ? { failed: figures.failures } : {}) },
-      p50_ms: figures.p50_ms,
-      p99_ms: figures.p99_ms,
-      max_ms: figures.max_ms,
-      window_s: x.window_s,
-      concurrency: 2,
-      cpu: { server_us: x.server_us, helpers_us: x.helpers_us, machine_us: x.machine_us },
-    });
-    r.refused = [r.refused, x.probe_refused, writeRefusal(w)].filter(Boolean).join('; ') || null;
-    return r;
-  };
+  const asRound = (x: ProbedRound, w: Writes | null, figures: Probe): Round => probeRound(x, figures, writeRefusal(w));
   const extra = { agent_writes_per_s: rate, writes: rounds.map((x) => x.writes) };
   const max = (what: string): Target => ({ metric: 'max', op: '<', value: 50, text: `${what} max < 50 ms during sustained writes and rebuilds` });
   for (const [i, path] of PROBED.entries()) {
