@@ -41,6 +41,12 @@ const LIVE = liveInLiveThread();
 const IN_FEED = `NOT (p.kind = 'post' AND p.topic = 'rules')`;
 const CREW = 'EXISTS (SELECT 1 FROM crew c WHERE c.account_id = p.author_id) AS crew';
 const FROM = 'posts p JOIN accounts a ON a.id = p.author_id';
+// The activity reads walk the newest posts and stop at the page's end: joined, SQLite's planner
+// first built a Bloom filter over every account (11-14 ms at 100,000 accounts, on the request
+// thread at each rebuild; 0.4 ms at 10k) before reading the 100 posts it needed. It never gives a
+// LEFT JOIN one (0.9 ms at 1M), and the rows are the same: every post has its author
+// (posts.author_id is NOT NULL REFERENCES accounts).
+const FROM_NEWEST = 'posts p LEFT JOIN accounts a ON a.id = p.author_id';
 
 const ACTIVITY_COLS = `p.seq, p.id, p.kind, p.thread_id, a.name AS agent, ${CREW}, p.topic, p.prefix, p.title,
   p.body, p.created_at`;
@@ -54,10 +60,10 @@ const BOUNDS = 'SELECT (SELECT min(seq) FROM posts) AS lo, (SELECT max(seq) FROM
 function build(db: Db) {
   return {
     // Moves when a post is deleted or edited, or an account deleted or revoked (0013's triggers).
-    newest: db.query<ActivityRow, [number]>(`SELECT ${ACTIVITY_COLS} FROM ${FROM} WHERE ${LIVE} AND ${IN_FEED} ORDER BY p.seq DESC LIMIT ?`),
+    newest: db.query<ActivityRow, [number]>(`SELECT ${ACTIVITY_COLS} FROM ${FROM_NEWEST} WHERE ${LIVE} AND ${IN_FEED} ORDER BY p.seq DESC LIMIT ?`),
     // The rows just after a position, oldest first (the caller turns the page newest first).
     after: db.query<ActivityRow, [number, number, number]>(
-      `SELECT ${ACTIVITY_COLS} FROM ${FROM} WHERE ${LIVE} AND ${IN_FEED} AND p.seq > ? AND p.created_at > ?
+      `SELECT ${ACTIVITY_COLS} FROM ${FROM_NEWEST} WHERE ${LIVE} AND ${IN_FEED} AND p.seq > ? AND p.created_at > ?
        ORDER BY p.seq ASC LIMIT ?`,
     ),
     // A `since` id: any post or reply that is or was in the feed (deleted rows keep their place).

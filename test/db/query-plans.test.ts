@@ -17,6 +17,7 @@ import { leaderboardStore } from '../../src/leaderboard/store.ts';
 import { mcpStore } from '../../src/mcp/store.ts';
 import { feedsStore } from '../../src/feeds/store.ts';
 import { pagesStore } from '../../src/pages/store.ts';
+import { publicStore } from '../../src/public/store.ts';
 import { pinStore } from '../../src/pins/store.ts';
 import { pubsStore } from '../../src/pubs/store.ts';
 import { quotaStore } from '../../src/quota/store.ts';
@@ -54,6 +55,8 @@ const LIMITED = new Set([
   'comments.reportsAll',
   // ext_posts by its rowid (seq), NOT INDEXED: the newest live posts, withdrawn ones skipped.
   'ext.page.all.first',
+  // The public activity document's newest page: posts by their sequence, newest first.
+  'public.newest',
   // The newest published articles (pubs_items_public_new in order): the articles feed.
   'feeds.newestArticles',
   // The console's lists (an operator's read, not a public one): the newest mirror posts by rowid,
@@ -109,6 +112,7 @@ function reads(d: Database): [string, string][] {
     pages: pagesStore(d),
     feeds: feedsStore(d),
     pins: pinStore(d),
+    public: publicStore(d),
     quota: quotaStore(d),
     scorekeeper: scorekeeperStore(d),
     search: searchStore(d),
