@@ -80,13 +80,16 @@ export interface AnswerCounts {
   statuses?: Record<string, number> | null;
 }
 
+/** How many of the answers counted by status were not a 2xx. */
+export const notSuccess = (statuses: Record<string, number>): number => Object.entries(statuses).reduce((n, [k, v]) => n + (/^2\d\d$/.test(k) ? 0 : v), 0);
+
 /**
  * The answers of a round that were not a 2xx success: by the script's status count when there is
  * one (it sees 3xx, and a 200 carrying a tool error, which wrk counts as fine), else wrk's non-2xx;
  * socket errors and timeouts always.
  */
 export function failedAnswers(r: AnswerCounts): number {
-  const counted = r.statuses ? Object.entries(r.statuses).reduce((n, [k, v]) => n + (/^2\d\d$/.test(k) ? 0 : v), 0) : r.non2xx;
+  const counted = r.statuses ? notSuccess(r.statuses) : r.non2xx;
   return counted + r.errors + r.timeouts;
 }
 

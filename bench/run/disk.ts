@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { spread, type Target } from '../harness.ts';
 import { lastJsonLine, num } from '../lib.ts';
 import { type Ctx, check, children, pacedWriter, ROUNDS, type Round, SECONDS, selected, summarize } from './context.ts';
-import { type ProbedRound, probedRound, probeRound } from './probed.ts';
+import { type ProbedRound, probedRound, probeRound, writerRefusal } from './probed.ts';
 
 /** The neighbour: `dd … conv=fsync` into `file` until `seconds` have passed (a whole file at least once), then the file goes. */
 export function neighbourScript(file: string, mb: number, seconds: number): string {
@@ -58,8 +58,7 @@ export async function diskNeighbourScenario(c: Ctx): Promise<void> {
   await writer.exited;
   children.forget(writer);
   // The agent's writes answer every round: any that was not 2xx refuses them all.
-  const failedWrites = Object.entries(writes?.statuses ?? {}).reduce((n, [k, v]) => n + (/^2\d\d$/.test(k) ? 0 : v), 0);
-  const writesRefused = writes === null ? 'the writer printed nothing' : failedWrites ? `${failedWrites} of the agent's writes were not 2xx` : null;
+  const writesRefused = writerRefusal(writes);
   for (const [i, path] of PROBED.entries()) {
     const asRounds = (xs: ProbedRound[]): Round[] => xs.map((x) => probeRound(x, x.probes[i]!, writesRefused));
     const extra = { neighbour_mb: mb, agent_writes_per_s: rate, writes };

@@ -4,7 +4,7 @@
 // follow from them (harness.ts probeRefusal: too few probes for a p99 that is not the maximum;
 // any probe that failed).
 import { join } from 'node:path';
-import { machineBusyMicros, probeRefusal } from '../harness.ts';
+import { machineBusyMicros, notSuccess, probeRefusal } from '../harness.ts';
 import { BUN, cpuMicros, lastJsonLine, ROOT } from '../lib.ts';
 import { children, helperRound, type Proc, type Round, safeCpu } from './context.ts';
 
@@ -96,4 +96,11 @@ export function probeRound(x: ProbedRound, figures: Probe, ...also: (string | nu
   });
   r.refused = [r.refused, x.probe_refused, ...also].filter(Boolean).join('; ') || null;
   return r;
+}
+
+/** Why the paced writer's writes refuse the rounds they ran beside (it printed nothing, or some were not 2xx), or null. */
+export function writerRefusal(writes: { statuses: Record<string, number> } | null): string | null {
+  if (writes === null) return 'the writer printed nothing';
+  const failed = notSuccess(writes.statuses);
+  return failed > 0 ? `${failed} of the agent's writes were not 2xx` : null;
 }

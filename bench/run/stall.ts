@@ -6,10 +6,10 @@
 // its writes: the longest agent request is the longest write (a write waits for its batch's
 // durable commit, and for a checkpoint that restarts the log). Targets: the maximum of every probe
 // and of the writes under 50 ms. 10 concurrent 2 MB lab publishes are the lab-publish row's.
-import { spread, type Target } from '../harness.ts';
+import { notSuccess, spread, type Target } from '../harness.ts';
 import { num } from '../lib.ts';
 import { type Ctx, check, pacedWriter, ROUNDS, type Round, SECONDS, selected, summarize } from './context.ts';
-import { type Probe, type ProbedRound, probedRound, probeRound } from './probed.ts';
+import { type Probe, type ProbedRound, probedRound, probeRound, writerRefusal } from './probed.ts';
 
 const PROBED = ['/healthz', '/api/activity', '/api/leaderboard', '/api/pubs/feed'] as const;
 
@@ -44,12 +44,7 @@ export async function stallScenario(c: Ctx): Promise<void> {
       `  round ${r + 1}: writes ${writes?.writes ?? 0} (max ${writes?.max_ms} ms); ${PROBED.map((p, i) => `${p} max ${probed.probes[i]!.max_ms}`).join(', ')} ms\n`,
     );
   }
-  const failedWrites = (w: Writes | null) => (w === null ? Number.NaN : Object.entries(w.statuses).reduce((n, [k, v]) => n + (/^2\d\d$/.test(k) ? 0 : v), 0));
-  const writeRefusal = (w: Writes | null) => {
-    const n = failedWrites(w);
-    return w === null ? 'the writer printed nothing' : n > 0 ? `${n} of the agent's writes were not 2xx` : null;
-  };
-  const asRound = (x: ProbedRound, w: Writes | null, figures: Probe): Round => probeRound(x, figures, writeRefusal(w));
+  const asRound = (x: ProbedRound, w: Writes | null, figures: Probe): Round => probeRound(x, figures, writerRefusal(w));
   const extra = { agent_writes_per_s: rate, writes: rounds.map((x) => x.writes) };
   const max = (what: string): Target => ({ metric: 'max', op: '<', value: 50, text: `${what} max < 50 ms during sustained writes and rebuilds` });
   for (const [i, path] of PROBED.entries()) {
@@ -71,7 +66,7 @@ export async function stallScenario(c: Ctx): Promise<void> {
     rounds.map((x) =>
       asRound(x.probed, x.writes, {
         requests: x.writes?.writes ?? 0,
-        failures: failedWrites(x.writes) || 0,
+        failures: x.writes ? notSuccess(x.writes.statuses) : 0,
         p50_ms: x.writes?.p50_ms ?? Number.NaN,
         p99_ms: x.writes?.p99_ms ?? Number.NaN,
         max_ms: x.writes?.max_ms ?? Number.NaN,
