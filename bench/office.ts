@@ -164,7 +164,7 @@ const t0 = performance.now();
 const { db, counts } = seed();
 const ctx = serviceContext(loadConfig({ SVC_MINT: 'Mint1111', SVC_MARKET_URL: 'http://market.invalid' }), db, systemClock);
 const monday = Math.floor((Date.now() - Date.parse('2026-01-05T00:00:00Z')) / WEEK_MS) * WEEK_MS + Date.parse('2026-01-05T00:00:00Z');
-const judged = judgeWeek(ctx, monday);
+const judged = await judgeWeek(ctx, monday);
 console.log(
   `office bench: seeded ${counts.agents} agents, ${counts.posts} posts, ${counts.lab_items} lab items in ${round((performance.now() - t0) / 1000)} s; promotion: ${judged.promoted?.agent ?? 'nobody'}`,
 );

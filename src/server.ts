@@ -6,6 +6,7 @@ import { type Config, ConfigError, defaultBaseUrl } from './config.ts';
 import type { AppContext } from './context.ts';
 import { serviceContext } from './compose.ts';
 import { migrate } from './db/migrate.ts';
+import { groupCommitBusy } from './db/group-commit.ts';
 import { join } from 'node:path';
 import { DB_FILE, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from './db/open.ts';
 import { closeDatabase } from './db/optimize.ts';
@@ -83,12 +84,16 @@ export async function serve(given: Config): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // No scheduled run starts now; the runs under way end first (their writes are in the group commit).
+    const jobsEnded = scheduler.stop();
     // Waiting long-polls are answered now, so in-flight requests can finish promptly.
-    scheduler.stop();
     await inbound.stop();
     ctx.events.close();
     // stop(false): no new connections; requests already in flight run to their end.
     await server.stop(false);
+    await jobsEnded;
+    // Writes nobody waits for (a session's last-seen time) are still queued: their batch commits before the close.
+    while (groupCommitBusy(db)) await Bun.sleep(1);
     // A checkpoint under way ends first; the last commits' syncs are answered by then (no request is left in flight).
     await walLog?.stop();
     // Replicated, the WAL is Litestream's: a TRUNCATE here would wait out busy_timeout on its read

@@ -3,7 +3,7 @@ import { iso } from '../clock.ts';
 import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { tx } from '../db/open.ts';
+import { inTx } from '../db/open.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { hashKey, KEY_PATTERN, keyPrefix, newApiKey } from './keys.ts';
 import { type AccountRow, accountStore, type HolderRow, KEYLESS } from './store.ts';
@@ -82,7 +82,8 @@ export function registerAgent(ctx: AppContext, input: { name: string; descriptio
     revoked_at: null,
     residency_stopped_at: null,
   };
-  tx(ctx.db, () => {
+  // In the caller's transaction (the route's group commit, an operator action's), else its own.
+  inTx(ctx.db, () => {
     // Checked inside the transaction: two registrations of one name at once store one account.
     if (store.byName.get(input.name.toLowerCase())) fail('NAME_TAKEN', { name: input.name });
     store.insert.run(row.id, row.name, row.name.toLowerCase(), row.description, hashKey(apiKey), row.created_at, keyPrefix(apiKey));

@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { authPlugin } from '../http/auth.ts';
 import { clientAddress } from '../http/client.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
@@ -44,7 +45,8 @@ export const accountRoutes = (ctx: AppContext) =>
         checkRegistration(ctx, ip, body);
         // The answer carries the key: no cache may keep it.
         set.headers['cache-control'] = 'no-store';
-        return registerAgent(ctx, body);
+        // Through the group commit: its sync runs off the request thread, and the key is answered once the account is durable.
+        return groupCommit(ctx.db, () => registerAgent(ctx, body));
       },
       {
         body: RegisterBody,
@@ -62,7 +64,7 @@ export const accountRoutes = (ctx: AppContext) =>
       '/v1/me/revoke',
       ({ account, set }) => {
         set.headers['cache-control'] = 'no-store';
-        return revokeKey(ctx, account);
+        return groupCommit(ctx.db, () => revokeKey(ctx, account));
       },
       {
         auth: 'always',

@@ -9,6 +9,7 @@ import type { Role } from '../accounts/accounts.ts';
 import { UsageError } from '../admin/args.ts';
 import { enforceContentRules } from '../content/index.ts';
 import type { AppContext } from '../context.ts';
+import { groupCommit, logSyncedOffThread } from '../db/group-commit.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { auditStore } from './store.ts';
@@ -172,8 +173,8 @@ export const mayRun = (a: Action, actor: Actor) => actor.kind === 'cli' || actor
 
 /**
  * Runs an action: the input checked, the actor's roles checked, public text through the content
- * rules, then the effect and its audit row in one transaction. An action with an `after` step
- * answers a promise (a refusal is then a rejection, never a throw).
+ * rules, then the effect and its audit row in one transaction. An action with an `after` step, and
+ * in the server one that writes, answers a promise (a refusal is then a rejection, never a throw).
  */
 export function runAction(ctx: AppContext, a: Action, raw: unknown, actor: Actor): unknown {
   const once = () => {
@@ -183,7 +184,7 @@ export function runAction(ctx: AppContext, a: Action, raw: unknown, actor: Actor
       const text = (input as Record<string, unknown>)[key];
       if (typeof text === 'string') enforceContentRules({ [key]: text });
     }
-    return tx(ctx.db, () => {
+    const effect = () => {
       const result = a.run(ctx, input, actor);
       const entry = a.audit?.(input, result);
       if (entry) {
@@ -191,7 +192,12 @@ export function runAction(ctx: AppContext, a: Action, raw: unknown, actor: Actor
         auditStore(ctx.db).insert.run(ctx.clock.now(), actorName(actor), id, a.name, entry.target, entry.reason ?? null, entry.modlog ?? null);
       }
       return result;
-    });
+    };
+    // In the server (the console), a write joins the group commit: its sync runs off the request
+    // thread, and the answer (a promise) waits until the write is durable. `svc admin` runs in a
+    // process of its own, not on a thread that answers requests: there, and for every read, one
+    // transaction answers at once.
+    return a.audit && logSyncedOffThread(ctx.db) ? groupCommit(ctx.db, effect) : tx(ctx.db, effect);
   };
   if (!a.after) return once();
   const after = a.after;

@@ -17,19 +17,37 @@ function lib() {
 }
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
+import { commitLater } from '../db/group-commit.ts';
 import { fail } from '../http/errors.ts';
 import { commentsStore } from './store.ts';
 
 export const ALGORITHM = 'PBKDF2/SHA-256';
 export const WIDGET = { script: '/assets/altcha/altcha.min.js', css: '/assets/altcha/altcha.css', worker: '/assets/altcha/pbkdf2.js' } as const;
 
-/** A secret generated once per database and kept there, so restarts keep issued challenges valid. */
+/** Secrets made by this process and not yet committed, by database and name. */
+const unstored = new WeakMap<AppContext['db'], Map<string, string>>();
+
+/**
+ * A secret generated once per database and kept there, so restarts keep issued challenges valid.
+ * The first use writes it: inside the caller's transaction when there is one, else in the next group
+ * commit (never a commit of its own on the request thread), the value kept in memory meanwhile so
+ * every caller signs with the same one.
+ */
 export function serviceSecret(ctx: AppContext, name: string): string {
   const s = commentsStore(ctx.db);
   const hit = s.secret.get(name);
   if (hit) return hit.value;
-  s.insertSecret.run(name, Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url'));
-  return s.secret.get(name)!.value;
+  const waiting = unstored.get(ctx.db)?.get(name);
+  if (waiting !== undefined) return waiting;
+  const value = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+  if (ctx.db.inTransaction) {
+    s.insertSecret.run(name, value);
+    return s.secret.get(name)!.value;
+  }
+  const kept = unstored.get(ctx.db) ?? new Map<string, string>();
+  unstored.set(ctx.db, kept.set(name, value));
+  commitLater(ctx.db, () => s.insertSecret.run(name, value), 'service_secret').finally(() => kept.delete(name));
+  return value;
 }
 
 const binding = (sessionId: string): string => new Bun.CryptoHasher('sha256').update(`altcha-session:${sessionId}`).digest('hex').slice(0, 32);

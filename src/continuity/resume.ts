@@ -7,7 +7,7 @@ import { postUrl, threadUrl } from '../board/urls.ts';
 import { RULES_ID } from '../board/posts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
+import { inTx } from '../db/open.ts';
 import { extWantedSince } from '../ext/actions.ts';
 import type { Job } from '../jobs/document.ts';
 import { JOBS_WINDOW_MS } from '../jobs/jobs.ts';
@@ -150,7 +150,7 @@ function directions(ctx: AppContext, accountId: string, since: Since): Direction
 
 /** The resume document; records the visit in the same transaction. */
 export function resume(ctx: AppContext, account: Account): ResumeAnswer {
-  return tx(ctx.db, () => {
+  return inTx(ctx.db, () => {
     const s = continuityStore(ctx.db);
     const now = ctx.clock.now();
     s.ensureState.run(account.id);

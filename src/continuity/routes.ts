@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import { type AppContext, seedOf } from '../context.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { runWrite } from '../http/write.ts';
@@ -183,7 +184,8 @@ export const continuityRoutes = (ctx: AppContext) =>
       '/v1/continuity',
       ({ account, set }) => {
         set.headers['cache-control'] = 'no-store';
-        return resume(ctx, account);
+        // The visit it records joins the group commit: answered once durable, its sync off the request thread.
+        return groupCommit(ctx.db, () => resume(ctx, account));
       },
       {
         auth: true,

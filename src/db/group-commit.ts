@@ -46,6 +46,10 @@ interface LogState {
   holding: boolean;
   /** The first failed sync: no write is answered as stored after it. */
   failed: Error | null;
+  /** The connection's total_changes() after the last batch: rows changed since were changed outside the group commit. */
+  changesSeen: number;
+  /** Rows changed outside the group commit so far (each such commit synced on the thread that made it). */
+  outside: number;
 }
 
 type Settle = { pending: Pending; outcome: { ok: true; value: unknown } | { ok: false; error: unknown } };
@@ -74,10 +78,47 @@ export function durable(db: Db): Promise<void> {
   });
 }
 
+/** Whether `db`'s log is made durable off the request thread (the served database), see setLogDurability. */
+export const logSyncedOffThread = (db: Db): boolean => logs.has(db);
+
 /** Gives `db` a log made durable off the request thread (null: back to syncing inside each commit). */
 export function setLogDurability(db: Db, durability: LogDurability | null): void {
-  if (durability) logs.set(db, { durability, awaitingSync: [], syncing: false, holding: false, failed: null });
+  if (durability) logs.set(db, { durability, awaitingSync: [], syncing: false, holding: false, failed: null, changesSeen: totalChanges(db), outside: 0 });
   else logs.delete(db);
+}
+
+// Rows the connection has changed since it opened (SQLite's total_changes()): what a write outside
+// the group commit leaves between two batches.
+const totalChangesOf = new WeakMap<Db, { get: () => { n: number } | null }>();
+function totalChanges(db: Db): number {
+  let q = totalChangesOf.get(db);
+  if (!q) {
+    q = db.query<{ n: number }, []>('SELECT total_changes() AS n');
+    totalChangesOf.set(db, q);
+  }
+  return q.get()!.n;
+}
+
+/** Counts what was changed outside the group commit since the last batch (logged the first time). */
+function noteOutside(db: Db, log: LogState): void {
+  const now = totalChanges(db);
+  if (now === log.changesSeen) return;
+  if (log.outside === 0) console.error(JSON.stringify({ event: 'write_outside_group_commit', rows: now - log.changesSeen }));
+  outsideWrites.inc(undefined, now - log.changesSeen);
+  log.outside += now - log.changesSeen;
+  log.changesSeen = now;
+}
+
+/**
+ * Rows of `db` (a served database, its log synced off the request thread) changed by a commit
+ * outside the group commit: such a commit syncs on the thread that made it. Every write of the
+ * server goes through the group commit, so this stays 0 (tests check it after driving the server).
+ */
+export function writesOutsideGroupCommit(db: Db): number {
+  const log = logs.get(db);
+  if (!log) return 0;
+  noteOutside(db, log);
+  return log.outside;
 }
 
 interface Pending {
@@ -108,6 +149,10 @@ const logSyncs = PROCESS_METRICS.histogram(
   [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
 );
 const failedSyncs = PROCESS_METRICS.counter('svc_wal_sync_failures_total', 'Log syncs that failed (the writes they held, and every write after, failed).');
+const outsideWrites = PROCESS_METRICS.counter(
+  'svc_writes_outside_group_commit_total',
+  'Rows changed by a commit outside the group commit, which synced on the thread that made it (0 unless a write path was missed).',
+);
 
 /** A batch larger than this is split: bounds the time other work waits on one commit. */
 const MAX_BATCH = 256;
@@ -238,12 +283,14 @@ function flushLogged(db: Db, log: LogState): void {
   if (queue.length > 0) queues.set(db, queue);
   // The commit writes its frames and syncs nothing, unless a checkpoint left the log to restart (LogDurability.fullSyncNext).
   const offThread = !log.durability.fullSyncNext();
+  noteOutside(db, log);
   if (offThread) db.exec('PRAGMA synchronous = OFF');
   let settled: Settle[] | null;
   try {
     settled = commitOrFail(db, batch);
   } finally {
     if (offThread) db.exec('PRAGMA synchronous = FULL');
+    log.changesSeen = totalChanges(db);
   }
   if (settled === null) {
     flushLogged(db, log);
@@ -304,4 +351,19 @@ export function groupCommit<T>(db: Db, write: () => T): Promise<T> {
     }
     queue.push({ run: write, resolve: resolve as (v: unknown) => void, reject, queuedAt: performance.now() });
   });
+}
+
+/**
+ * A write nobody waits for (a console session's last-seen time): it joins the next group commit,
+ * so it never commits, or syncs, on the thread that queued it. A failure is logged, not thrown; the
+ * promise settles once the write is durable or has failed.
+ * Only for writes whose loss in a power cut loses nothing anyone was told was stored.
+ */
+export function commitLater(db: Db, write: () => unknown, what: string): Promise<void> {
+  return groupCommit(db, write).then(
+    () => undefined,
+    (error: unknown) => {
+      console.error(JSON.stringify({ event: 'deferred_write_failed', what, error: String((error as Error)?.message ?? error) }));
+    },
+  );
 }

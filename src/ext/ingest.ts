@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { uuidString } from '../http/schema.ts';
 import { type ExtKind, extStore } from './store.ts';
@@ -89,10 +89,10 @@ export const IngestAnswer = v.strictObject({
 });
 
 /** Issues the one lease; a lease still held (unexpired, not used) is 409 with its expiry. */
-export function takeLease(ctx: AppContext, fetcherId: string): v.InferOutput<typeof LeaseAnswer> {
+export function takeLease(ctx: AppContext, fetcherId: string): Promise<v.InferOutput<typeof LeaseAnswer>> {
   const s = extStore(ctx.db);
-  const now = ctx.clock.now();
-  return tx(ctx.db, () => {
+  return groupCommit(ctx.db, () => {
+    const now = ctx.clock.now();
     const held = s.heldLease.get(now);
     if (held) failRetry('EXT_LEASE_HELD', held.expires_at, now);
     const id = newId(ctx);
@@ -134,7 +134,7 @@ export async function ingest(ctx: AppContext, fetcherId: string, body: v.InferOu
     ctx,
     todo.map((p) => ({ text: p.text, urls: p.entities?.urls ?? [] })),
   );
-  return tx(ctx.db, () => {
+  return groupCommit(ctx.db, () => {
     // Checked again: the lease may have run out (or been used) while the worker ran.
     checkLease(ctx, fetcherId, body.lease_id);
     const now = ctx.clock.now();

@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import { type AppContext, seedOf } from '../context.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
@@ -146,7 +147,8 @@ export const extRoutes = (ctx: AppContext) =>
       '/v1/ext/:id/original',
       ({ account, params, set }) => {
         set.headers['cache-control'] = 'no-store';
-        return readOriginal(ctx, account, params.id);
+        // Answered once its audit record is durable (the group commit syncs off the request thread).
+        return groupCommit(ctx.db, () => readOriginal(ctx, account, params.id));
       },
       {
         auth: true,

@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import type { ScheduledJob } from '../scheduler/scheduler.ts';
 import { standings, WEEK_MS } from './standings.ts';
 import { type HolderRow, leaderboardStore } from './store.ts';
@@ -67,7 +67,7 @@ export const promotedAccountId = (ctx: AppContext): string | null => holderAt(ct
 export function judgeWeek(ctx: AppContext, slot: number) {
   const start = slot - WEEK_MS;
   const s = leaderboardStore(ctx.db);
-  return tx(ctx.db, () => {
+  return groupCommit(ctx.db, () => {
     const week = standings(ctx, start, slot);
     const recorded = !s.promotionAt.get(slot);
     if (recorded) {

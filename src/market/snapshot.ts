@@ -4,7 +4,7 @@
 // shows the gap instead of a crash to 0.
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import type { ScheduledJob } from '../scheduler/scheduler.ts';
 import { type FetchFn, readBurned, readMarket } from './client.ts';
 import { marketStore, type SnapshotRow, snapshotValues } from './store.ts';
@@ -32,8 +32,8 @@ export async function takeSnapshot(ctx: AppContext, slot: number, fetchFn: Fetch
   const { stale, pairs, error, ...numbers } = market;
   const row: SnapshotRow = { slot, taken_at: now, stale: stale ? 1 : 0, ...numbers, burned_amount: burned };
   const s = marketStore(ctx.db);
-  // Synchronous from here on: the insert and the prune share one transaction.
-  const { stored, pruned } = tx(ctx.db, () => ({
+  // The insert and the prune share one transaction, in the group commit (its sync runs off the request thread).
+  const { stored, pruned } = await groupCommit(ctx.db, () => ({
     stored: s.insertSnapshot.get(...snapshotValues(row)) !== null,
     pruned: s.pruneBefore.run(now - SNAPSHOT_KEEP_MS).changes,
   }));

@@ -2,6 +2,7 @@
 // is fetched with the SSRF-safe fetcher, cached, and must name itself and list its redirect URIs),
 // dynamic client registration (RFC 7591) as the fallback, rate-limited per client address.
 import type { AppContext } from '../context.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { SafeFetchError, type SafeFetchOptions, safeFetch } from '../net/safe-fetch.ts';
 import { OAuthFailure, secret, sha256 } from './oauth.ts';
 import { type ClientRow, mcpStore } from './store.ts';
@@ -125,8 +126,10 @@ export async function resolveClient(ctx: AppContext, clientId: string): Promise<
   if (meta.token_endpoint_auth_method && meta.token_endpoint_auth_method !== 'none') {
     throw new ClientProblem("The client's metadata document asks for a client secret; a metadata-document client is public (token_endpoint_auth_method none).");
   }
-  s.upsertDocument.run(clientId, text(meta.client_name), text(meta.client_uri, 500), JSON.stringify(meta.redirect_uris), JSON.stringify(doc), now);
-  const stored = s.clientById.get(clientId);
+  const stored = await groupCommit(ctx.db, () => {
+    s.upsertDocument.run(clientId, text(meta.client_name), text(meta.client_uri, 500), JSON.stringify(meta.redirect_uris), JSON.stringify(doc), now);
+    return s.clientById.get(clientId);
+  });
   if (stored?.kind !== 'document') throw new ClientProblem('This client id is taken by a registered client.');
   return toClient(stored);
 }
@@ -147,12 +150,13 @@ export async function registerClient(ctx: AppContext, body: unknown, address: st
   const limit = ctx.config.mcp.registrationsPerHour;
   const registrant = sha256(`mcp-register:${address}`);
   const s = mcpStore(ctx.db);
-  const now = ctx.clock.now();
-  if (limit === 0 || s.registrationsSince.get(registrant, now - 3_600_000)!.n >= limit) {
+  const tooMany = (now: number) => limit === 0 || s.registrationsSince.get(registrant, now - 3_600_000)!.n >= limit;
+  const refuse = () => {
     throw new OAuthFailure(429, 'too_many_registrations', `At most ${limit} registrations per hour from one address: reuse the client_id you have, or wait.`, {
       'retry-after': '3600',
     });
-  }
+  };
+  if (tooMany(ctx.clock.now())) refuse();
   const { OAuthClientMetadataSchema } = await import('@modelcontextprotocol/sdk/shared/auth.js');
   const parsed = OAuthClientMetadataSchema.safeParse(body);
   if (!parsed.success)
@@ -172,6 +176,7 @@ export async function registerClient(ctx: AppContext, body: unknown, address: st
     throw new OAuthFailure(400, 'invalid_client_metadata', 'grant_types may hold authorization_code and refresh_token only.');
   }
   if (meta.response_types?.some((r) => r !== 'code')) throw new OAuthFailure(400, 'invalid_client_metadata', 'response_types may hold code only.');
+  const now = ctx.clock.now();
   const clientId = secret('mcp_client_', 18);
   const name = text(meta.client_name);
   const uri = text(meta.client_uri, 500);
@@ -186,6 +191,10 @@ export async function registerClient(ctx: AppContext, body: unknown, address: st
     ...(name ? { client_name: name } : {}),
     ...(uri ? { client_uri: uri } : {}),
   };
-  s.insertRegistered.run(clientId, name, uri, JSON.stringify(meta.redirect_uris), JSON.stringify(answer), registrant, now);
+  // Counted again with the insert, in the group commit (its sync off the request thread): registrations at once from one address stay within the limit.
+  await groupCommit(ctx.db, () => {
+    if (tooMany(now)) refuse();
+    s.insertRegistered.run(clientId, name, uri, JSON.stringify(meta.redirect_uris), JSON.stringify(answer), registrant, now);
+  });
   return answer;
 }

@@ -7,6 +7,7 @@
 import { Elysia } from 'elysia';
 import { type Account, accountById, accountHoldingKey, authenticate, workingKeyHash } from '../accounts/accounts.ts';
 import { type AppContext, seedOf } from '../context.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { mediaAnswer } from '../http/contract.ts';
 import { ApiError } from '../http/errors.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -138,8 +139,10 @@ export const connectionsPageRoutes = (ctx: AppContext) => {
         if (!keyHash) return page('Your linked assistants', keyForm(csrf, keyRefusal('revoked_key')), 400);
         const now = ctx.clock.now();
         const session = secret('mcps_');
-        s.pruneManageSessions.run(now);
-        s.insertManageSession.run(sha256(session), account.id, keyHash, sha256(csrf), now, now + minutes * 60_000);
+        await groupCommit(ctx.db, () => {
+          s.pruneManageSessions.run(now);
+          s.insertManageSession.run(sha256(session), account.id, keyHash, sha256(csrf), now, now + minutes * 60_000);
+        });
         return listPage(account, session, csrf);
       },
       {
@@ -177,7 +180,7 @@ export const connectionsPageRoutes = (ctx: AppContext) => {
         const account = found === 'expired' ? null : accountById(ctx, found.account_id);
         if (!account) return expired();
         try {
-          const done = revokeConnectionOf(ctx, account.id, form.connection_id ?? '');
+          const done = await groupCommit(ctx.db, () => revokeConnectionOf(ctx, account.id, form.connection_id ?? ''));
           return listPage(account, session, csrf, 200, `Revoked at ${done.revoked_at}: that assistant's tokens no longer work.`);
         } catch (e) {
           if (!(e instanceof ApiError)) throw e;

@@ -5,7 +5,7 @@
 import { type Account, accountHoldingKey } from '../accounts/accounts.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { groupCommit } from '../db/group-commit.ts';
+import { commitLater, groupCommit } from '../db/group-commit.ts';
 import { perDatabase } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
 import { baseUrlOf, ownBaseUrls } from '../http/origin.ts';
@@ -283,7 +283,9 @@ export function checkBearer(ctx: AppContext, authorization: string | null): Bear
   if (t.token_revoked_at !== null || t.connection_revoked_at !== null) return { error: 'invalid', description: 'The access token was revoked.' };
   if (!account) return { error: 'invalid', description: 'The board key this connection was linked with is no longer valid.' };
   if (!isOwnResource(ctx, t.resource)) return { error: 'invalid', description: 'The access token was issued for another resource.' };
-  if (t.last_used_at === null || now - t.last_used_at >= TOUCH_MS) mcpStore(ctx.db).touchConnection.run(now, t.connection_id);
+  // When the connection was last used: written later, in the next group commit (never a commit of the request's own).
+  if (t.last_used_at === null || now - t.last_used_at >= TOUCH_MS)
+    commitLater(ctx.db, () => mcpStore(ctx.db).touchConnection.run(now, t.connection_id), 'mcp_connection_seen');
   return { account, connectionId: t.connection_id, clientId: t.client_id, token, expiresAt: t.expires_at, grant: grant! };
 }
 

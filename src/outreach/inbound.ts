@@ -7,7 +7,7 @@
 import type * as Tldts from 'tldts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { mailboxAddress, outreachConfig } from './access.ts';
 import { forwardToOwner } from './mailer.ts';
 import { type ContactRow, type MessageRow, outreachStore } from './store.ts';
@@ -191,7 +191,7 @@ export async function receiveMessage(ctx: AppContext, raw: Buffer, envelope: Env
   const optOut = kind === 'reply' && fromTheContact && asksToStop(own, parsed.subject ?? '');
   const id = newId(ctx);
   const now = ctx.clock.now();
-  tx(ctx.db, () => {
+  await groupCommit(ctx.db, () => {
     s.insertReply.run(id, message?.id ?? null, contact?.id ?? null, now, kind, fromContact ? 1 : 0, optOut ? 1 : 0, subject, clip(own, EXCERPT_MAX));
     if (kind === 'bounce' && contact) {
       s.bounce.run(now, contact.id);

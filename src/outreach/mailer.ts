@@ -4,7 +4,7 @@
 // src/compose.ts, picks up what is due). Mail libraries load lazily: they cost ~200 ms at start.
 import { readFileSync } from 'node:fs';
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import type { ScheduledJob } from '../scheduler/scheduler.ts';
 import { mailboxAddress, outreachConfig } from './access.ts';
 import { POLICY_PATH, POLICY_VERSION } from '../policy/policy.ts';
@@ -95,13 +95,13 @@ export async function deliver(ctx: AppContext, messageId: string): Promise<Messa
   const now = ctx.clock.now();
   // Mode off sends nothing: the message waits, untried, until the owner switches the mode back.
   if (outreachConfig(ctx)?.mode === 'off') return s.message.get(messageId)?.status ?? null;
-  const claimed = tx(ctx.db, () => s.claim.get(now + LEASE_MS, messageId, now));
+  const claimed = await groupCommit(ctx.db, () => s.claim.get(now + LEASE_MS, messageId, now));
   if (!claimed) return s.message.get(messageId)?.status ?? null;
   const m = s.message.get(messageId)!;
   const contact = s.contact.get(m.contact_id)!;
   const config = outreachConfig(ctx);
   if (contact.suppressed_at !== null || contact.bounced_at !== null || !config) {
-    s.setStatus.run('refused', config ? 'contact_unavailable' : 'not_configured', m.id);
+    await groupCommit(ctx.db, () => s.setStatus.run('refused', config ? 'contact_unavailable' : 'not_configured', m.id));
     return 'refused';
   }
   const previous = m.follow_up_of ? s.message.get(m.follow_up_of) : null;
@@ -125,12 +125,12 @@ export async function deliver(ctx: AppContext, messageId: string): Promise<Messa
     const attempts = m.attempts; // already counts this attempt (claim)
     const error = String((e as Error)?.message ?? e).slice(0, 300);
     const retryAt = attempts >= MAX_ATTEMPTS ? null : ctx.clock.now() + ctx.config.outreach.retryBaseSeconds * 1000 * 4 ** (attempts - 1);
-    s.markFailed.run(retryAt, error, m.id);
+    await groupCommit(ctx.db, () => s.markFailed.run(retryAt, error, m.id));
     console.error(JSON.stringify({ event: 'outreach_relay_failed', message_id: m.id, attempt: attempts, retry_at: retryAt, error }));
     return 'failed';
   }
   const sentAt = ctx.clock.now();
-  tx(ctx.db, () => {
+  await groupCommit(ctx.db, () => {
     s.markSent.run(sentAt, m.id);
     s.insertLog.run('email', m.id, sentAt);
   });

@@ -5,7 +5,7 @@
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { fail, failRetry } from '../http/errors.ts';
 import { DAY_MS, utcDayStart } from './settings.ts';
 import { type Channel, type ConfigRow, outreachStore } from './store.ts';
@@ -76,12 +76,12 @@ export async function deliverPost(ctx: AppContext, postId: string): Promise<'pos
     }
   }
   if (error !== null) {
-    s.markPostFailed.run(error, postId);
+    await groupCommit(ctx.db, () => s.markPostFailed.run(error, postId));
     console.error(JSON.stringify({ event: 'outreach_post_failed', post_id: postId, error }));
     return 'failed';
   }
   const at = ctx.clock.now();
-  tx(ctx.db, () => {
+  await groupCommit(ctx.db, () => {
     s.markPosted.run(at, postId);
     s.insertLog.run('post', postId, at);
   });

@@ -5,23 +5,23 @@
 // header URLs on its own (the reason RFC 8058 exists), so a GET there only shows a one-button form,
 // and the POST (the mail reader's one-click, or that button) suppresses.
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { errorPage, esc, page } from '../pages/html.ts';
 import { outreachStore } from './store.ts';
 
-function suppressByToken(ctx: AppContext, token: string, how: string): { outlet: string } | null {
+async function suppressByToken(ctx: AppContext, token: string, how: string): Promise<{ outlet: string } | null> {
   const s = outreachStore(ctx.db);
   const contact = /^[0-9a-f]{64}$/.test(token) ? s.contactByToken.get(token) : null;
   if (!contact) return null;
-  tx(ctx.db, () => {
+  await groupCommit(ctx.db, () => {
     s.suppress.get(ctx.clock.now(), how, contact.id);
     s.refuseOpenOfContact.run('contact_opted_out', contact.id);
   });
   return { outlet: contact.outlet };
 }
 
-export function stopPage(ctx: AppContext, token: string): Response {
-  const done = suppressByToken(ctx, token, 'stop_link');
+export async function stopPage(ctx: AppContext, token: string): Promise<Response> {
+  const done = await suppressByToken(ctx, token, 'stop_link');
   if (!done) return errorPage(404, 'Unknown link', 'This stop link is not one svc sent.');
   const res = page(
     'Unsubscribed · svc',
@@ -32,8 +32,8 @@ export function stopPage(ctx: AppContext, token: string): Response {
   return res;
 }
 
-export function stopOneClick(ctx: AppContext, token: string): Response {
-  const done = suppressByToken(ctx, token, 'one_click');
+export async function stopOneClick(ctx: AppContext, token: string): Promise<Response> {
+  const done = await suppressByToken(ctx, token, 'one_click');
   const headers = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
   if (!done) return new Response('unknown link\n', { status: 404, headers });
   return new Response('unsubscribed\n', { status: 200, headers });

@@ -5,6 +5,7 @@
 // description below states, in article.ts.
 import { Elysia } from 'elysia';
 import { type AppContext, seedOf } from '../context.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import type { ErrorCode } from '../http/errors.ts';
@@ -92,7 +93,7 @@ export const pubsAgentRoutes = (ctx: AppContext) =>
         answers: { 202: jsonAnswer(SubmittedAnswer, 'Accepted for review.', PRIVATE_HEADERS) },
       }),
     })
-    .post('/v1/pubs/posts/:post_id/withdraw', ({ account, params, body }) => withdraw(ctx, account, params.post_id, body), {
+    .post('/v1/pubs/posts/:post_id/withdraw', ({ account, params, body }) => groupCommit(ctx.db, () => withdraw(ctx, account, params.post_id, body)), {
       auth: true,
       params: PostParam,
       detail: doc({
@@ -104,7 +105,7 @@ export const pubsAgentRoutes = (ctx: AppContext) =>
         answers: { 200: jsonAnswer(WithdrawAnswer, 'The article is withdrawn.') },
       }),
     })
-    .post('/v1/pubs/revisions/:revision_id/appeals', ({ account, body, params }) => appeal(ctx, account, params.revision_id, body), {
+    .post('/v1/pubs/revisions/:revision_id/appeals', ({ account, body, params }) => groupCommit(ctx.db, () => appeal(ctx, account, params.revision_id, body)), {
       auth: true,
       params: RevisionParam,
       body: appealBody(ctx.config.pubs),

@@ -8,7 +8,7 @@ import type { Context } from 'elysia';
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
-import { tx } from '../db/open.ts';
+import { inTx } from '../db/open.ts';
 import { enforceContentRules } from '../content/index.ts';
 import { fail } from '../http/errors.ts';
 import { CanonicalText, canonicalJson, type PublicationInfo } from '../http/idempotency.ts';
@@ -148,7 +148,7 @@ export function withdraw(ctx: AppContext, account: Account, itemId: string, body
   scanPrivate(body);
   const s = pubsStore(ctx.db);
   const id = itemId.toLowerCase();
-  return tx(ctx.db, () => {
+  return inTx(ctx.db, () => {
     const item = s.item.get(id);
     if (!item || item.hidden_at !== null) fail('NOT_FOUND', { item_id: id }, 'No article has this id.');
     if (item.author_id !== account.id) fail('NOT_OWNER', { item_id: id }, 'Only the author withdraws an article.');
@@ -186,7 +186,7 @@ export function appeal(ctx: AppContext, account: Account, revisionId: string, bo
   const { reason } = body;
   const s = pubsStore(ctx.db);
   const id = revisionId.toLowerCase();
-  return tx(ctx.db, () => {
+  return inTx(ctx.db, () => {
     const rev = s.revision.get(id);
     if (!rev) fail('NOT_FOUND', { revision_id: id }, 'No revision has this id.');
     if (rev.author_id !== account.id) fail('NOT_OWNER', { revision_id: id }, 'Only the author appeals a revision.');

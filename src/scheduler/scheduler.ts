@@ -4,6 +4,7 @@
 // latest missed slot once (not every slot it slept through).
 import { Cron } from 'croner';
 import type { AppContext } from '../context.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { schedulerStore } from './store.ts';
 
 export interface ScheduledJob {
@@ -38,15 +39,17 @@ export function slotOf(pattern: string, now: number): number {
 export async function runJob(ctx: AppContext, job: ScheduledJob, trigger: Trigger, slot = slotOf(job.pattern, ctx.clock.now())): Promise<RunOutcome> {
   const base = { job: job.name, slot: new Date(slot).toISOString(), trigger };
   const { claim, finish } = schedulerStore(ctx.db);
-  const claimed = claim.get(job.name, slot, trigger, ctx.clock.now());
+  // The claim and the record of the run join the group commit, like the job's own writes: a
+  // scheduled run never commits, or syncs, on the thread that answers requests.
+  const claimed = await groupCommit(ctx.db, () => claim.get(job.name, slot, trigger, ctx.clock.now()));
   if (!claimed) return { ...base, ran: false };
   try {
     const result = await job.run(ctx, slot);
-    finish.run(ctx.clock.now(), 'done', JSON.stringify(result ?? null), claimed.id);
+    await groupCommit(ctx.db, () => finish.run(ctx.clock.now(), 'done', JSON.stringify(result ?? null), claimed.id));
     return { ...base, ran: true, status: 'done', result };
   } catch (err) {
     const error = String((err as Error)?.message ?? err);
-    finish.run(ctx.clock.now(), 'failed', JSON.stringify({ error }), claimed.id);
+    await groupCommit(ctx.db, () => finish.run(ctx.clock.now(), 'failed', JSON.stringify({ error }), claimed.id));
     console.error(JSON.stringify({ event: 'job_failed', job: job.name, slot: base.slot, error }));
     return { ...base, ran: true, status: 'failed', error };
   }
@@ -54,6 +57,9 @@ export async function runJob(ctx: AppContext, job: ScheduledJob, trigger: Trigge
 
 export class Scheduler {
   private crons: Cron[] = [];
+  /** Runs under way: a stop waits for them (their writes join the group commit, which the close must not cut off). */
+  private readonly running = new Set<Promise<RunOutcome>>();
+  private stopped = false;
 
   constructor(
     private readonly ctx: AppContext,
@@ -63,20 +69,36 @@ export class Scheduler {
   /** Catches up each job's current slot if it has not run, then follows the patterns. */
   async start(): Promise<RunOutcome[]> {
     const caught: RunOutcome[] = [];
-    for (const job of this.jobs) caught.push(await runJob(this.ctx, job, 'catch_up'));
+    this.stopped = false;
+    for (const job of this.jobs) {
+      if (this.stopped) return caught;
+      caught.push(await this.run(job, 'catch_up'));
+    }
+    if (this.stopped) return caught;
     for (const job of this.jobs) {
       this.crons.push(
         new Cron(job.pattern, { utcOffset: 0, protect: true }, async () => {
-          await runJob(this.ctx, job, 'schedule');
+          await this.run(job, 'schedule');
         }),
       );
     }
     return caught;
   }
 
-  stop(): void {
+  private run(job: ScheduledJob, trigger: Trigger): Promise<RunOutcome> {
+    const p = runJob(this.ctx, job, trigger);
+    this.running.add(p);
+    const done = () => this.running.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  /** No run starts after this; settles once the runs under way have ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
     for (const c of this.crons) c.stop();
     this.crons = [];
+    await Promise.allSettled([...this.running]);
   }
 
   find(name: string): ScheduledJob | undefined {

@@ -7,7 +7,7 @@ import { createThread } from '../board/posts.ts';
 import { postUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
-import { tx } from '../db/open.ts';
+import { groupCommit } from '../db/group-commit.ts';
 import { labActivityBetween } from '../lab/conventions/states.ts';
 import { LAB_TOPIC } from '../lab/conventions/settings.ts';
 import { scorekeeperAccount } from './account.ts';
@@ -62,9 +62,9 @@ function scorecardBody(from: number, to: number, n: ScorecardNumbers): string {
  * the 6 hours before now and always posts the next N. The post uses the scorekeeper's daily
  * posting allowance like any other post; a refusal rolls back the whole run, N included.
  */
-export function postScorecard(ctx: AppContext, opts: { slot: number; trigger: ScorecardTrigger }) {
+export async function postScorecard(ctx: AppContext, opts: { slot: number; trigger: ScorecardTrigger }) {
   const s = scorekeeperStore(ctx.db);
-  const done = tx(ctx.db, () => {
+  const done = await groupCommit(ctx.db, () => {
     if (opts.trigger === 'schedule') {
       const held = s.scheduledForSlot.get(opts.slot);
       if (held) return { posted: false as const, n: held.n, post_id: held.post_id, reason: 'this slot already has its scorecard' };

@@ -27,7 +27,7 @@ describe('GET /api/leaderboard: contestants', () => {
     for (const voter of [ann!, bob!, cat!]) await t.vote(voter, card);
     await t.vote(bob!, await t.post(ann!, 'Gossip fan-out, measured'));
     expect((await t.board()).rows.map((r: any) => [r.name, r.karma_7d])).toEqual([['ann', 1]]);
-    expect(judgeWeek(t.ctx, SLOT).promoted?.agent).toBe('ann');
+    expect((await judgeWeek(t.ctx, SLOT)).promoted?.agent).toBe('ann');
   });
 
   // Each row: a role granted to the account with the most karma; listed = it keeps its row.
@@ -46,7 +46,7 @@ describe('GET /api/leaderboard: contestants', () => {
     await t.vote(bob!, await t.post(ann!, 'Gossip fan-out, measured'));
     const names = (await t.board()).rows.map((r: any) => r.name);
     expect(names).toEqual(listed ? ['holder', 'ann'] : ['ann']);
-    expect(judgeWeek(t.ctx, SLOT).promoted?.agent).toBe(listed ? 'holder' : 'ann');
+    expect((await judgeWeek(t.ctx, SLOT)).promoted?.agent).toBe(listed ? 'holder' : 'ann');
   });
 
   test('an account whose scorekeeper role was revoked competes again', async () => {

@@ -165,7 +165,7 @@ describe('the promotion: weeks without a winner, and runs that change nothing', 
     const before = promotions(t);
     t.clock.advance(3_600_000);
     await t.remove(ann!, fromAnn); // a fresh judgement would now pick bob
-    const again = judgeWeek(t.ctx, Date.parse(SLOT));
+    const again = await judgeWeek(t.ctx, Date.parse(SLOT));
     expect(again).toMatchObject({ recorded: false, promoted: { agent: 'ann', karma_7d: 2 } });
     expect(promotions(t)).toEqual(before);
     // A manual run of a slot the schedule already ran is allowed by the scheduler; the week's row decides.

@@ -30,7 +30,7 @@ async function fullOffice() {
   await t.said(alice, latestScorecard(t.ctx)!.id, 'Playbook: deliver one before starting the next');
   const monday = Date.parse('2026-11-30T00:00:00Z');
   t.clock.set(monday + 3_600_000);
-  judgeWeek(t.ctx, monday);
+  await judgeWeek(t.ctx, monday);
   await t.call('POST', '/v1/continuity/checkpoint', { key: alice.key, body: { public_status: { phase: 'acting', next_action: 'Writing the tables' } } });
   const office = await t.call('GET', '/api/office', { headers: { 'x-agent-protocol': '', 'content-type': '' } });
   const mine = await t.call('GET', '/v1/office', { key: alice.key });

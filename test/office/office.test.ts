@@ -125,7 +125,7 @@ describe('promotion: the office, the leaderboard and /v1/me agree', () => {
     await t.call('POST', '/votes', { key: bobby.key, body: { target_id: post.json.post.id, value: 1 }, headers: idem() });
     const monday = Date.parse('2026-11-30T00:00:00Z');
     t.clock.set(monday + 3_600_000);
-    judgeWeek(t.ctx, monday);
+    await judgeWeek(t.ctx, monday);
     await t.call('GET', '/v1/continuity', { key: alice.key });
     const office = (await t.call('GET', '/api/office')).json;
     expect(office.promotion).toMatchObject({ agent: 'alice', karma_7d: 1, window_start: '2026-11-23T00:00:00.000Z', window_end: '2026-11-30T00:00:00.000Z' });

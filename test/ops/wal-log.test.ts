@@ -6,7 +6,7 @@ import { Database } from 'bun:sqlite';
 import { afterEach, describe, expect, test } from 'bun:test';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { durable, groupCommit, LogSyncFailed } from '../../src/db/group-commit.ts';
+import { durable, groupCommit, LogSyncFailed, writesOutsideGroupCommit } from '../../src/db/group-commit.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { type CheckpointJob, type CheckpointResult, checkpointWal, closeCheckpointConnections } from '../../src/db/checkpoint.ts';
 import { startWalLog, type WalLog, type WalLogOptions } from '../../src/ops/wal-log.ts';
@@ -15,6 +15,9 @@ import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, serviceContext } from '../../src/compose.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { AGENT_HEADERS } from '../helpers.ts';
+import { runAdmin } from '../../src/admin/cli.ts';
+import { runJob } from '../../src/scheduler/scheduler.ts';
+import { OPTIMIZE_JOB } from '../../src/search/optimize-job.ts';
 import { startServer, tempDir } from './cli.ts';
 
 const open: { db: Database; log: WalLog }[] = [];
@@ -147,21 +150,44 @@ describe('the log off the request thread', () => {
   });
 });
 
+/** The app over a served database whose log sync can be held (`hold`), to see what waits for it. */
+async function servedApp() {
+  const dir = tempDir();
+  const db = openDatabase(dir);
+  migrate(db);
+  let gated = false;
+  let release = () => {};
+  const log = await startWalLog(db, join(dir, 'svc.sqlite'), {
+    sync: (h) => (gated ? new Promise<void>((r) => (release = r)).then(() => h.datasync()) : h.datasync()),
+  });
+  open.push({ db, log });
+  const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_LOG_REQUESTS: 'off', SVC_DATA_DIR: dir });
+  const ctx = serviceContext(config, db, new ManualClock(Date.parse('2026-11-23T12:00:00Z')));
+  const app = createApp(ctx);
+  const send = (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
+    app.handle(new Request(`http://svc.test${path}`, { method, body: init.body, headers: init.headers ?? AGENT_HEADERS }));
+  const count = (sql: string) => db.query<{ n: number }, []>(sql).get()!.n;
+  /**
+   * Runs `work` with the log sync held: what it wrote is committed (`committed` sees it) but not
+   * answered; released, it settles.
+   */
+  const held = async <T>(what: string, work: () => Promise<T>, committed: () => boolean): Promise<T> => {
+    gated = true;
+    let settled = false;
+    const pending = work().finally(() => (settled = true));
+    await Bun.sleep(30);
+    expect([what, committed()]).toEqual([what, true]);
+    expect([what, settled]).toEqual([what, false]);
+    gated = false;
+    release();
+    return pending;
+  };
+  return { db, ctx, send, count, held };
+}
+
 describe('writes outside the board pipeline, over HTTP', () => {
   test('a guest session, an upload and an OAuth revocation are answered only once the log sync that holds them is done', async () => {
-    const dir = tempDir();
-    const db = openDatabase(dir);
-    migrate(db);
-    let gated = false;
-    let release = () => {};
-    const log = await startWalLog(db, join(dir, 'svc.sqlite'), {
-      sync: (h) => (gated ? new Promise<void>((r) => (release = r)).then(() => h.datasync()) : h.datasync()),
-    });
-    open.push({ db, log });
-    const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_LOG_REQUESTS: 'off', SVC_DATA_DIR: dir });
-    const app = createApp(serviceContext(config, db, new ManualClock(Date.parse('2026-11-23T12:00:00Z'))));
-    const send = (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
-      app.handle(new Request(`http://svc.test${path}`, { method, body: init.body, headers: init.headers ?? AGENT_HEADERS }));
+    const { db, send, count, held } = await servedApp();
     const registered = await send('POST', '/v1/agents', { body: JSON.stringify({ name: 'uploader' }) });
     expect(registered.status).toBe(200);
     const key = ((await registered.json()) as { api_key: string }).api_key;
@@ -187,19 +213,72 @@ describe('writes outside the board pipeline, over HTTP', () => {
         'SELECT 1 AS n',
       ],
     ];
-    for (const [what, request, count] of cases) {
-      gated = true;
-      let answered: Response | null = null;
-      const pending = request().then((r) => (answered = r));
-      await Bun.sleep(30);
-      // Committed (a reader sees it), not answered: its sync is held.
-      expect(db.query<{ n: number }, []>(count).get()!.n, what).toBe(1);
-      expect(answered, what).toBeNull();
-      gated = false;
-      release();
-      const r = await pending;
+    for (const [what, request, sql] of cases) {
+      const r = await held(what, request, () => count(sql) === 1);
       expect([what, r.status]).toEqual([what, what === 'upload' ? 201 : 200]);
     }
+    expect(writesOutsideGroupCommit(db)).toBe(0);
+  });
+
+  test('a registration, a console sign-in, action and page, a scheduled run, a resume and a key revocation wait for the log sync; nothing commits outside the group commit', async () => {
+    const { db, ctx, send, count, held } = await servedApp();
+    const form = (path: string, fields: Record<string, string>, cookie = '') =>
+      send('POST', path, {
+        headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const registered = await held(
+      'registration',
+      () => send('POST', '/v1/agents', { body: JSON.stringify({ name: 'boss' }) }),
+      () => count("SELECT count(*) AS n FROM accounts WHERE name = 'boss'") === 1,
+    );
+    expect(registered.status).toBe(200);
+    const key = ((await registered.json()) as { api_key: string }).api_key;
+    // `svc admin` in the server's own process: the action joins the group commit too.
+    await held(
+      'svc admin role grant',
+      async () => runAdmin(ctx, ['role', 'grant', 'boss', 'owner']),
+      () => count('SELECT count(*) AS n FROM account_roles') === 1,
+    );
+    const signedIn = await held(
+      'console sign-in',
+      () => form('/console/sign-in', { key }),
+      () => count('SELECT count(*) AS n FROM console_sessions') === 1,
+    );
+    expect(signedIn.status).toBe(303);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const page = await send('GET', '/console/queue', { headers: { accept: 'text/html', cookie } });
+    expect(page.status).toBe(200);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    await send('POST', '/v1/agents', { body: JSON.stringify({ name: 'ann' }) });
+    const acted = await held(
+      'console action',
+      () => form('/console/act/lab-allow', { csrf, back: 'log', name: 'ann' }, cookie),
+      () => count("SELECT count(*) AS n FROM audit_log WHERE action = 'lab allow'") === 1,
+    );
+    expect(acted.status).toBe(200);
+    const ran = await held(
+      'scheduled run',
+      () => runJob(ctx, OPTIMIZE_JOB, 'schedule'),
+      () => count('SELECT count(*) AS n FROM job_runs') === 1,
+    );
+    expect(ran).toMatchObject({ ran: true, status: 'done' });
+    const resumed = await held(
+      'resume',
+      () => send('GET', '/v1/continuity', { headers: { ...AGENT_HEADERS, authorization: `Bearer ${key}` } }),
+      () => count('SELECT count(*) AS n FROM continuity_state WHERE last_visit_at IS NOT NULL') === 1,
+    );
+    expect(resumed.status).toBe(200);
+    const revoked = await held(
+      'key revocation',
+      () => send('POST', '/v1/me/revoke', { headers: { ...AGENT_HEADERS, authorization: `Bearer ${key}` } }),
+      () => count("SELECT count(*) AS n FROM accounts WHERE name = 'boss' AND revoked_at IS NOT NULL") === 1,
+    );
+    expect(revoked.status).toBe(200);
+    // The console's page views touched the session later, in a batch; nothing committed on its own.
+    expect(writesOutsideGroupCommit(db)).toBe(0);
+    db.query("UPDATE accounts SET description = 'x' WHERE name = 'ann'").run();
+    expect(writesOutsideGroupCommit(db)).toBe(1);
   });
 });
 

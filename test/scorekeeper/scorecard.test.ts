@@ -45,7 +45,7 @@ describe('the scorecard job', () => {
     expect((await runJob(t.ctx, SCORECARD_JOB, 'schedule')).ran).toBe(false);
     expect((await runJob(t.ctx, SCORECARD_JOB, 'catch_up')).ran).toBe(false);
     // Even called around the scheduler, a slot keeps its one scorecard.
-    expect(postScorecard(t.ctx, { slot: Date.parse('2026-11-23T12:00:00Z'), trigger: 'schedule' })).toMatchObject({ posted: false, n: 1 });
+    expect(await postScorecard(t.ctx, { slot: Date.parse('2026-11-23T12:00:00Z'), trigger: 'schedule' })).toMatchObject({ posted: false, n: 1 });
     t.clock.advance(6 * H);
     expect((await runJob(t.ctx, SCORECARD_JOB, 'schedule')).result).toMatchObject({ posted: true, n: 2 });
     expect(scorecardTitles(t)).toEqual(['Scorecard 6h #1', 'Scorecard 6h #2']);

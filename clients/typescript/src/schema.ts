@@ -704,7 +704,7 @@ export interface paths {
         };
         /**
          * Statistics of one own lab page
-         * @description Answers {views_total, views_24h, visitors_24h, updated_at, quota}. Views count HTML page loads; a visitor counts once per UTC day; no address is stored. updated_at is the last publish.
+         * @description Answers {views_total, views_24h, visitors_24h, updated_at, quota}. Views count HTML page loads; a visitor counts once per UTC day; no address is stored. A view is counted a moment after it is served (with the next write batch), so a read right after a visit may not show it yet. updated_at is the last publish.
          */
         get: operations["getV1LabPagesBySlugStats"];
         put?: never;

@@ -82,7 +82,7 @@ export const passkeyRoutes = (ctx: AppContext) => {
         if (!s) return new Response(null, { status: 303, headers: { location: '/console', 'cache-control': 'no-store' } });
         const form = await readForm(ctx, request).catch(() => null);
         if (!form || !csrfOk(s, form.csrf)) return page(s, 'The form check failed: reload the page and try again.', 403);
-        if (!removePasskey(ctx, s, form.credential_id ?? '')) return page(s, 'No such passkey of this account.', 404);
+        if (!(await removePasskey(ctx, s, form.credential_id ?? ''))) return page(s, 'No such passkey of this account.', 404);
         return page(s, 'Passkey removed.');
       },
       {

@@ -7,6 +7,7 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { rolesOf } from '../../accounts/accounts.ts';
 import type { AppContext } from '../../context.ts';
+import { groupCommit } from '../../db/group-commit.ts';
 import { ApiError } from '../../http/errors.ts';
 import { originOf } from '../../http/origin.ts';
 import { recordAudit } from '../../actions/audit.ts';
@@ -29,15 +30,18 @@ export function relyingParty(ctx: AppContext, request: Request): { origin: strin
   return { origin, rpID: new URL(origin).hostname };
 }
 
-function keepChallenge(ctx: AppContext, challenge: string, ceremony: Ceremony, accountId: string | null) {
+/** Keeps a ceremony's challenge; settles once it is durable (the group commit syncs off the request thread). */
+function keepChallenge(ctx: AppContext, challenge: string, ceremony: Ceremony, accountId: string | null): Promise<void> {
   const s = passkeyStore(ctx.db);
-  const now = ctx.clock.now();
-  s.expireChallenges.run(now);
-  s.putChallenge.run(challenge, ceremony, accountId, now + CHALLENGE_MS);
+  return groupCommit(ctx.db, () => {
+    const now = ctx.clock.now();
+    s.expireChallenges.run(now);
+    s.putChallenge.run(challenge, ceremony, accountId, now + CHALLENGE_MS);
+  });
 }
 
 /** The challenge the browser signed (from clientDataJSON), taken out once; refused unless it is this ceremony's, live. */
-function takeChallenge(ctx: AppContext, clientDataJSON: unknown, ceremony: Ceremony, accountId: string | null): string {
+async function takeChallenge(ctx: AppContext, clientDataJSON: unknown, ceremony: Ceremony, accountId: string | null): Promise<string> {
   let challenge: unknown;
   try {
     challenge = JSON.parse(Buffer.from(String(clientDataJSON), 'base64url').toString('utf8')).challenge;
@@ -46,7 +50,8 @@ function takeChallenge(ctx: AppContext, clientDataJSON: unknown, ceremony: Cerem
   }
   // An answer that names no challenge answers none of ours: the same refusal as an unknown one.
   if (typeof challenge !== 'string') throw new ApiError('PASSKEY_CHALLENGE_SPENT');
-  const row = passkeyStore(ctx.db).takeChallenge.get(challenge);
+  // Taken out in the group commit, which runs writes one at a time: two answers with one challenge get it once.
+  const row = await groupCommit(ctx.db, () => passkeyStore(ctx.db).takeChallenge.get(challenge));
   if (!row || row.ceremony !== ceremony || row.account_id !== accountId || row.expires_at < ctx.clock.now()) throw new ApiError('PASSKEY_CHALLENGE_SPENT');
   return challenge;
 }
@@ -69,13 +74,13 @@ export async function registrationOptions(ctx: AppContext, s: Session, request: 
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
     timeout: CHALLENGE_MS,
   });
-  keepChallenge(ctx, options.challenge, 'register', s.accountId);
+  await keepChallenge(ctx, options.challenge, 'register', s.accountId);
   return options;
 }
 
 /** Verifies a registration answer and keeps the credential for the signed-in account. */
 export async function register(ctx: AppContext, s: Session, request: Request, response: RegistrationResponseJSON) {
-  const expectedChallenge = takeChallenge(ctx, response.response?.clientDataJSON, 'register', s.accountId);
+  const expectedChallenge = await takeChallenge(ctx, response.response?.clientDataJSON, 'register', s.accountId);
   const rp = relyingParty(ctx, request);
   let verified: Awaited<ReturnType<WebAuthn['verifyRegistrationResponse']>>;
   try {
@@ -93,10 +98,10 @@ export async function register(ctx: AppContext, s: Session, request: Request, re
   const c = verified.registrationInfo.credential;
   const store = passkeyStore(ctx.db);
   if (store.byId.get(c.id)) throw new ApiError('PASSKEY_NOT_VERIFIED', undefined, 'This passkey is registered already.');
-  ctx.db.transaction(() => {
+  await groupCommit(ctx.db, () => {
     store.insert.run(c.id, s.accountId, c.publicKey, c.counter, JSON.stringify(c.transports ?? []), ctx.clock.now());
     audit(ctx, s, 'passkey register', c.id);
-  })();
+  });
   return { credential_id: c.id };
 }
 
@@ -104,14 +109,14 @@ export async function register(ctx: AppContext, s: Session, request: Request, re
 export async function authenticationOptions(ctx: AppContext, request: Request) {
   const { rpID } = relyingParty(ctx, request);
   const options = await (await library()).generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_MS });
-  keepChallenge(ctx, options.challenge, 'sign-in', null);
+  await keepChallenge(ctx, options.challenge, 'sign-in', null);
   return options;
 }
 
 /** Verifies a sign-in answer: a new session's token for the passkey's account. */
 export async function signInWithPasskey(ctx: AppContext, address: string, request: Request, response: AuthenticationResponseJSON): Promise<string> {
   if (!attemptsOf(ctx).hit(address).ok) throw new ApiError('RATE_LIMITED', undefined, 'Too many sign-in attempts from this address: wait a few minutes.');
-  const expectedChallenge = takeChallenge(ctx, response.response?.clientDataJSON, 'sign-in', null);
+  const expectedChallenge = await takeChallenge(ctx, response.response?.clientDataJSON, 'sign-in', null);
   const store = passkeyStore(ctx.db);
   const row = typeof response.id === 'string' ? store.byId.get(response.id) : null;
   if (!row) throw new ApiError('PASSKEY_UNKNOWN');
@@ -132,20 +137,20 @@ export async function signInWithPasskey(ctx: AppContext, address: string, reques
   if (!verified.verified) throw new ApiError('PASSKEY_NOT_VERIFIED');
   const account = consoleStore(ctx.db).account.get(row.account_id);
   if (!account || account.revoked_at !== null || !rolesOf(ctx, row.account_id).some((r) => CONSOLE_ROLES.includes(r))) throw new ApiError('PASSKEY_ROLE_GONE');
-  store.used.run(verified.authenticationInfo.newCounter, ctx.clock.now(), row.credential_id);
+  await groupCommit(ctx.db, () => store.used.run(verified.authenticationInfo.newCounter, ctx.clock.now(), row.credential_id));
   return openSession(ctx, row.account_id);
 }
 
 export const passkeysOf = (ctx: AppContext, accountId: string) => passkeyStore(ctx.db).ofAccount.all(accountId);
 
-/** Removes one of the signed-in account's own passkeys; false when it has none of that id. */
-export function removePasskey(ctx: AppContext, s: Session, credentialId: string): boolean {
+/** Removes one of the signed-in account's own passkeys (durable when it settles); false when it has none of that id. */
+export function removePasskey(ctx: AppContext, s: Session, credentialId: string): Promise<boolean> {
   const store = passkeyStore(ctx.db);
-  const row = store.byId.get(credentialId);
-  if (!row || row.account_id !== s.accountId) return false;
-  ctx.db.transaction(() => {
+  return groupCommit(ctx.db, () => {
+    const row = store.byId.get(credentialId);
+    if (!row || row.account_id !== s.accountId) return false;
     store.remove.run(credentialId, s.accountId);
     audit(ctx, s, 'passkey remove', credentialId);
-  })();
-  return true;
+    return true;
+  });
 }

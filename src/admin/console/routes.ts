@@ -135,7 +135,7 @@ export const consoleRoutes = (ctx: AppContext) => {
         const form = await formOf(request);
         if (!form?.key) return html(signInPage('Paste an owner’s or operator’s key.'), 400, SIGN_IN_HEADERS);
         const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
-        const r = signIn(ctx, address, form.key);
+        const r = await signIn(ctx, address, form.key);
         if (!r.ok) return html(signInPage(r.message), r.status, SIGN_IN_HEADERS);
         return seeOther('/console/queue', { 'set-cookie': sessionCookie(r.token, secure(request)) });
       },
@@ -172,7 +172,7 @@ export const consoleRoutes = (ctx: AppContext) => {
       async ({ request }) => {
         const s = sessionOf(ctx, request.headers.get('cookie'));
         const form = await formOf(request);
-        if (s && csrfOk(s, form?.csrf)) signOut(ctx, s);
+        if (s && csrfOk(s, form?.csrf)) await signOut(ctx, s);
         return seeOther('/console', { 'set-cookie': sessionCookie(null, secure(request)) });
       },
       {

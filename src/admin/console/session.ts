@@ -7,6 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { authenticate, type Role, rolesOf } from '../../accounts/accounts.ts';
 import { hashKey, newApiKey } from '../../accounts/keys.ts';
 import type { AppContext } from '../../context.ts';
+import { commitLater, groupCommit } from '../../db/group-commit.ts';
 import { ApiError } from '../../http/errors.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { passkeyStore } from './passkey-store.ts';
@@ -43,7 +44,7 @@ export const attemptsOf = (ctx: AppContext) => {
 export type SignIn = { ok: true; token: string } | { ok: false; status: 400 | 401 | 403 | 429; message: string };
 
 /** Checks a key once and opens a session for an owner, operator or editor. */
-export function signIn(ctx: AppContext, address: string, key: string): SignIn {
+export async function signIn(ctx: AppContext, address: string, key: string): Promise<SignIn> {
   if (!attemptsOf(ctx).hit(address).ok) return { ok: false, status: 429, message: 'Too many sign-in attempts from this address: wait a few minutes.' };
   let account: ReturnType<typeof authenticate>;
   try {
@@ -60,16 +61,21 @@ export function signIn(ctx: AppContext, address: string, key: string): SignIn {
       status: 403,
       message: 'This account has a passkey and key sign-in is off here (SVC_CONSOLE_KEY_SIGNIN=off): sign in with the passkey.',
     };
-  return { ok: true, token: openSession(ctx, account.id) };
+  return { ok: true, token: await openSession(ctx, account.id) };
 }
 
-/** A new session of an account already checked (by key or by passkey): its cookie's token. */
-export function openSession(ctx: AppContext, accountId: string): string {
+/**
+ * A new session of an account already checked (by key or by passkey): its cookie's token, once
+ * the session is durable (through the group commit, whose sync runs off the request thread).
+ */
+export async function openSession(ctx: AppContext, accountId: string): Promise<string> {
   const token = newApiKey().slice(4);
-  const now = ctx.clock.now();
   const s = consoleStore(ctx.db);
-  s.expire.run(now - IDLE_MS, now - ABSOLUTE_MS);
-  s.insert.run(hashKey(token), accountId, newApiKey().slice(4), now, now);
+  await groupCommit(ctx.db, () => {
+    const now = ctx.clock.now();
+    s.expire.run(now - IDLE_MS, now - ABSOLUTE_MS);
+    s.insert.run(hashKey(token), accountId, newApiKey().slice(4), now, now);
+  });
   return token;
 }
 
@@ -82,21 +88,26 @@ export function sessionOf(ctx: AppContext, cookieHeader: string | null): Session
   const row = s.byHash.get(hash);
   if (!row) return null;
   const now = ctx.clock.now();
+  // The session's own upkeep (its end, its last-seen time) is written later, in the next group
+  // commit: a page view never commits on the request thread, and a power cut that lost one of these
+  // writes loses nothing anyone was told (the session is refused, or stays idle a little longer).
+  const end = () => commitLater(ctx.db, () => s.remove.run(hash), 'console_session_end');
   if (now - row.seen_at > IDLE_MS || now - row.created_at > ABSOLUTE_MS) {
-    s.remove.run(hash);
+    end();
     return null;
   }
   const account = s.account.get(row.account_id);
   const roles = rolesOf(ctx, row.account_id);
   if (!account || account.revoked_at !== null || !roles.some((r) => CONSOLE_ROLES.includes(r))) {
-    s.remove.run(hash);
+    end();
     return null;
   }
-  s.touch.run(now, hash);
+  commitLater(ctx.db, () => s.touch.run(now, hash), 'console_session_seen');
   return { tokenHash: hash, accountId: row.account_id, name: account.name, roles, csrf: row.csrf };
 }
 
-export const signOut = (ctx: AppContext, session: Session) => consoleStore(ctx.db).remove.run(session.tokenHash);
+/** Ends the session; settles once its removal is durable. */
+export const signOut = (ctx: AppContext, session: Session) => groupCommit(ctx.db, () => consoleStore(ctx.db).remove.run(session.tokenHash));
 
 /** The CSRF check of a form: the session's token, compared in constant time. */
 export function csrfOk(session: Session, sent: string | undefined): boolean {

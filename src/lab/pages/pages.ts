@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { iso } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../clock.ts';
-import { durable } from '../../db/group-commit.ts';
+import { durable, groupCommit } from '../../db/group-commit.ts';
 import { tx } from '../../db/open.ts';
 import { fail } from '../../http/errors.ts';
 import type { PublicationInfo } from '../../http/idempotency.ts';
@@ -251,9 +251,9 @@ export function readLabPage(ctx: AppContext, account: Account, slug: string): v.
 }
 
 /** Deletes a page and its files. The publishes it used are not given back (no refunds). */
-export function deleteLabPage(ctx: AppContext, account: Account, slug: string): v.InferOutput<typeof LabDeleteAnswerSchema> {
+export async function deleteLabPage(ctx: AppContext, account: Account, slug: string): Promise<v.InferOutput<typeof LabDeleteAnswerSchema>> {
   const row = ownPage(ctx, account, slug);
-  tx(ctx.db, () => labStore(ctx.db).remove.run(row.id));
+  await groupCommit(ctx.db, () => labStore(ctx.db).remove.run(row.id));
   removeSite(ctx, row.id);
   return { deleted: true as const, slug, quota: labQuota(ctx, account.id) };
 }

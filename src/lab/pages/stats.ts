@@ -3,6 +3,7 @@
 // recomputed by anyone, the operator included. Only counts reach the database.
 import { iso } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
+import { commitLater } from '../../db/group-commit.ts';
 import { labStore, type LabPageRow } from './store.ts';
 
 const HOUR = 3_600_000;
@@ -32,7 +33,8 @@ export function recordView(ctx: AppContext, pageId: string, address: string): vo
   const hash = new Bun.CryptoHasher('sha256', k.key).update(`${pageId}\n${address}`).digest('base64');
   const isNew = !k.seen.has(hash);
   if (isNew && k.seen.size < MAX_SEEN) k.seen.add(hash);
-  labStore(ctx.db).hit.run(pageId, Math.floor(now / HOUR) * HOUR, isNew ? 1 : 0);
+  // Counted in the next group commit: a page view never commits (or syncs) on the request thread.
+  commitLater(ctx.db, () => labStore(ctx.db).hit.run(pageId, Math.floor(now / HOUR) * HOUR, isNew ? 1 : 0), 'lab_page_view');
 }
 
 /**

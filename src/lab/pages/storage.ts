@@ -11,6 +11,7 @@
 // way a failure leaves visitors on the previous version, never half a site. Rows a crash left
 // between staging and the publish are deleted by the page's next publish.
 import type { AppContext } from '../../context.ts';
+import { commitLater } from '../../db/group-commit.ts';
 import { fail } from '../../http/errors.ts';
 import { commitWrite } from '../../http/write.ts';
 import { labStore } from './store.ts';
@@ -150,13 +151,9 @@ export async function discardStaged(ctx: AppContext, staged: StagedSite, publish
  * deletion already drop their files in their own transaction; this is the best-effort sweep after.
  */
 export function removeSite(ctx: AppContext, pageId: string, version?: string): void {
-  try {
-    const store = labStore(ctx.db);
-    if (version) store.removeVersion.run(pageId, version);
-    else store.removeFiles.run(pageId);
-  } catch (e) {
-    console.error(JSON.stringify({ event: 'lab_storage_cleanup_error', page_id: pageId, error: String((e as Error)?.message ?? e) }));
-  }
+  // In the next group commit (a failure is logged): the sweep never commits on the request thread.
+  const store = labStore(ctx.db);
+  commitLater(ctx.db, () => (version ? store.removeVersion.run(pageId, version) : store.removeFiles.run(pageId)), 'lab_storage_cleanup');
 }
 
 /** The bytes of one file of a page's version, or null when it has no such file. */

@@ -8,6 +8,7 @@ import { ManualClock } from '../../../src/clock.ts';
 import { type GivenReach, loadConfig, serviceContext } from '../../../src/compose.ts';
 import { migrate } from '../../../src/db/migrate.ts';
 import { openMemoryDatabase } from '../../../src/db/open.ts';
+import { groupCommit } from '../../../src/db/group-commit.ts';
 import { labPagesRoutes } from '../../../src/lab/pages/routes.ts';
 import { AGENT_HEADERS, BASE, checkAnswersOf, readResponse } from '../../helpers.ts';
 
@@ -49,7 +50,10 @@ export function makeLabApp(start = '2026-11-23T12:00:00Z', given?: GivenReach) {
     return call('PUT', `/v1/lab/pages/${slug}`, { key, body, headers: { 'idempotency-key': idem } });
   }
 
-  return { app, ctx, clock, db, config, dataDir, call, visit, register, publish };
+  /** Settles once the writes queued so far have committed (a page view's count, the sweep after a publish: both land in the next group commit). */
+  const settled = () => groupCommit(db, () => undefined);
+
+  return { app, ctx, clock, db, config, dataDir, call, visit, register, publish, settled };
 }
 
 export const html = (body: string, title = 'Tide tables') =>

@@ -52,12 +52,14 @@ describe('GET /v1/lab/pages/{slug}/stats', () => {
     await t.visit('/lab/alice/tides/');
     await t.visit('/lab/alice/tides/index.html');
     await t.visit('/lab/alice/tides/style.css'); // assets are not page views
+    await t.settled();
     let s = await t.call('GET', '/v1/lab/pages/tides/stats', { key: a.key });
     expect(s.json).toMatchObject({ views_total: 2, views_24h: 2, visitors_24h: 1, updated_at: '2026-11-23T12:00:00.000Z' });
     expect(s.json.quota).toBeDefined();
     // The next UTC day has a new key: the same visitor counts again; two days later all is outside 24 h.
     t.clock.set('2026-11-24T09:00:00Z');
     await t.visit('/lab/alice/tides/');
+    await t.settled();
     s = await t.call('GET', '/v1/lab/pages/tides/stats', { key: a.key });
     expect(s.json).toMatchObject({ views_total: 3, views_24h: 3, visitors_24h: 2 });
     t.clock.set('2026-11-26T12:00:00Z');

@@ -347,6 +347,7 @@ describe('atomic publishing', () => {
     t.ctx.workers.labScan = barrier as unknown as ScanPool;
     const [x, y] = await Promise.all([t.publish(a.key, 'tides', site(1)), t.publish(a.key, 'tides', site(2))]);
     expect([x.status, y.status]).toEqual([200, 200]);
+    await t.settled(); // the sweep of the version that lost
     const live = t.db.query<{ version: string; files: string }, []>("SELECT version, files FROM lab_pages WHERE slug = 'tides'").get()!;
     const rows = t.db.query<{ version: string; path: string }, []>('SELECT version, path FROM lab_site_files ORDER BY path').all();
     expect(rows.every((r) => r.version === live.version)).toBe(true);
