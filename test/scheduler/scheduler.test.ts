@@ -105,4 +105,25 @@ describe('Scheduler', () => {
     again.stop();
     expect(slots.length).toBe(2);
   });
+
+  test('a stop starts no run and settles only once the runs under way have ended and their records are written', async () => {
+    const t = makeApp();
+    let release = () => {};
+    const slow: ScheduledJob = { name: 'slow', pattern: every5, run: () => new Promise<{ ok: true }>((r) => (release = () => r({ ok: true }))) };
+    const { job: next, slots } = counter('next');
+    const scheduler = new Scheduler(t.ctx, [slow, next]);
+    const started = scheduler.start();
+    while (runs(t, 'slow').length === 0) await Bun.sleep(1);
+    let stopped = false;
+    const stopping = scheduler.stop().then(() => (stopped = true));
+    await Bun.sleep(20);
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    // The slow run's record is written before the stop settles; the next job's catch-up never began.
+    expect(runs(t, 'slow').map((r) => r.status)).toEqual(['done']);
+    expect((await started).map((c) => c.job)).toEqual(['slow']);
+    expect(slots.length).toBe(0);
+    expect(runs(t, 'next')).toEqual([]);
+  });
 });
