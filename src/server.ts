@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DB_FILE, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from './db/open.ts';
 import { closeDatabase } from './db/optimize.ts';
 import { type Replication, startReplication } from './ops/replica.ts';
-import { startWalLog, type WalLog } from './ops/wal-log.ts';
+import { startReplicatedLog, startWalLog, type WalLog } from './ops/wal-log.ts';
 import { startOutreachInbound } from './outreach/inbound.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
 
@@ -49,18 +49,33 @@ export async function serve(given: Config): Promise<void> {
   // SVC_REPLICA_URL: Litestream replicates the database from here on and is its only checkpointer
   // (its guidance: the application's autocheckpoint could race it and cost a new generation).
   let replication: Replication | null = null;
+  // Whether Litestream runs now: while it does not, svc checkpoints in its commits again, and those
+  // commits sync inside the commit (src/ops/wal-log.ts, startReplicatedLog).
+  let litestreamUp = false;
   if (config.replica?.url) {
-    const autocheckpoint = (pages: number) => () => db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
-    const onDown = autocheckpoint(WAL_AUTOCHECKPOINT_PAGES);
-    replication = await startReplication(config.dataDir, DB_FILE, config.replica, { onUp: autocheckpoint(0), onDown }).catch((e) => {
+    const autocheckpoint = (pages: number) => db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
+    const onUp = () => {
+      autocheckpoint(0);
+      litestreamUp = true;
+    };
+    const onDown = () => {
+      litestreamUp = false;
+      autocheckpoint(WAL_AUTOCHECKPOINT_PAGES);
+    };
+    replication = await startReplication(config.dataDir, DB_FILE, config.replica, { onUp, onDown }).catch((e) => {
       db.close();
       throw e;
     });
   }
-  // Otherwise commits sync the log, and checkpoints copy it, off the request thread
-  // (src/ops/wal-log.ts); with SVC_UNSAFE_SYNC_NORMAL commits do not sync at all and SQLite
+  // Commits sync the log off the request thread (src/ops/wal-log.ts): without a replica svc's
+  // worker checkpoints it too; with one Litestream does, and a commit in which the log may start
+  // over syncs inside the commit. With SVC_UNSAFE_SYNC_NORMAL commits do not sync at all and SQLite
   // checkpoints in the commit as before.
-  const walLog: WalLog | null = replication || config.unsafeSyncNormal ? null : await startWalLog(db, join(config.dataDir, DB_FILE));
+  const walLog: WalLog | null = config.unsafeSyncNormal
+    ? null
+    : replication
+      ? await startReplicatedLog(db, join(config.dataDir, DB_FILE), { litestreamUp: () => litestreamUp })
+      : await startWalLog(db, join(config.dataDir, DB_FILE));
   const ctx = serviceContext(config, db, systemClock);
   const app = createApp(ctx);
   // reusePort off: a second server on a port already taken fails instead of sharing it (and the data).

@@ -32,7 +32,17 @@ export interface LogDurability {
   afterCommit(): Promise<void> | null;
   /** The next batch commits at synchronous = FULL (SQLite then syncs the log header itself). */
   fullSyncNext(): boolean;
+  /**
+   * For a log another process checkpoints (Litestream): whether the next write transaction may
+   * start the log over (the whole log is checkpointed). Asked before a batch, which then commits at
+   * FULL, and again once its transaction has begun, before its first write: a checkpoint that
+   * ended in between rolls the batch back (nothing written yet) and it runs again at FULL.
+   */
+  mayRestart?(): boolean;
 }
+
+/** Thrown inside a batch's transaction, before any write, when the log may restart after all. */
+class LogMayRestart extends Error {}
 
 /** Every write after a failed log sync fails with this: what is on disk is not known (restart the server). */
 export class LogSyncFailed extends Error {}
@@ -149,6 +159,10 @@ const logSyncs = PROCESS_METRICS.histogram(
   [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
 );
 const failedSyncs = PROCESS_METRICS.counter('svc_wal_sync_failures_total', 'Log syncs that failed (the writes they held, and every write after, failed).');
+const retriedAtFull = PROCESS_METRICS.counter(
+  'svc_group_commit_retried_at_full_total',
+  'Batches rolled back before their first write and run again at synchronous = FULL: the log could start over in them (a checkpoint by another process ended meanwhile).',
+);
 const outsideWrites = PROCESS_METRICS.counter(
   'svc_writes_outside_group_commit_total',
   'Rows changed by a commit outside the group commit, which synced on the thread that made it (0 unless a write path was missed).',
@@ -208,11 +222,16 @@ function answer(settled: Settle[]): void {
   }
 }
 
-/** Runs `batch` in one IMMEDIATE transaction, each write in its savepoint: their outcomes, or throws when the commit itself failed. */
-function commitBatch(db: Db, batch: Pending[]): Settle[] {
+/**
+ * Runs `batch` in one IMMEDIATE transaction, each write in its savepoint: their outcomes, or throws
+ * when the commit itself failed. `recheck`, asked once the transaction has begun, throws
+ * LogMayRestart before any write when it answers true.
+ */
+function commitBatch(db: Db, batch: Pending[], recheck: (() => boolean) | null = null): Settle[] {
   const sp = savepointOf(db);
   const settled: Settle[] = [];
   db.transaction(() => {
+    if (recheck?.()) throw new LogMayRestart();
     for (const p of batch) {
       try {
         // Its own savepoint, whatever `run` does inside: a throw undoes this write only.
@@ -281,15 +300,23 @@ function flushLogged(db: Db, log: LogState): void {
   }
   const batch = queue.splice(0, MAX_BATCH);
   if (queue.length > 0) queues.set(db, queue);
-  // The commit writes its frames and syncs nothing, unless a checkpoint left the log to restart (LogDurability.fullSyncNext).
-  const offThread = !log.durability.fullSyncNext();
+  // The commit writes its frames and syncs nothing, unless the log may start over in it
+  // (LogDurability.fullSyncNext, mayRestart): SQLite then syncs the new header before its frames.
+  const mayRestart = log.durability.mayRestart?.bind(log.durability) ?? null;
+  const offThread = !log.durability.fullSyncNext() && !mayRestart?.();
   noteOutside(db, log);
   if (offThread) db.exec('PRAGMA synchronous = OFF');
-  let settled: Settle[] | null;
+  let settled: Settle[] | null | typeof RETRY_AT_FULL;
   try {
-    settled = commitOrFail(db, batch);
+    settled = commitOrFail(db, batch, offThread ? mayRestart : null);
   } finally {
     if (offThread) db.exec('PRAGMA synchronous = FULL');
+    log.changesSeen = totalChanges(db);
+  }
+  if (settled === RETRY_AT_FULL) {
+    // A checkpoint ended between the check and the transaction's start: the same batch, at FULL.
+    retriedAtFull.inc();
+    settled = commitOrFail(db, batch);
     log.changesSeen = totalChanges(db);
   }
   if (settled === null) {
@@ -310,11 +337,19 @@ function flushLogged(db: Db, log: LogState): void {
   syncLog(db, log);
 }
 
-/** commitBatch, or null when the commit itself failed: none of the batch is stored, so every request of it fails. */
-function commitOrFail(db: Db, batch: Pending[]): Settle[] | null {
+const RETRY_AT_FULL = Symbol('retry at FULL');
+
+/**
+ * commitBatch, or null when the commit itself failed: none of the batch is stored, so every request
+ * of it fails. RETRY_AT_FULL when `recheck` stopped it before any write (the batch is untouched).
+ */
+function commitOrFail(db: Db, batch: Pending[]): Settle[] | null;
+function commitOrFail(db: Db, batch: Pending[], recheck: (() => boolean) | null): Settle[] | null | typeof RETRY_AT_FULL;
+function commitOrFail(db: Db, batch: Pending[], recheck: (() => boolean) | null = null): Settle[] | null | typeof RETRY_AT_FULL {
   try {
-    return commitBatch(db, batch);
+    return commitBatch(db, batch, recheck);
   } catch (error) {
+    if (error instanceof LogMayRestart) return RETRY_AT_FULL;
     failedCommits.inc();
     for (const p of batch) p.reject(error);
     return null;

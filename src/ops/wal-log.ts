@@ -9,7 +9,8 @@
 //     the log into the database and restarts it, then lets them go. The log is therefore bounded:
 //     at most the threshold plus one batch (and the few commits of writes that do not go through
 //     the group commit), unless a reader keeps the log from restarting.
-// Not while Litestream replicates: it is the checkpointer then (src/server.ts).
+// While Litestream replicates it is the checkpointer: startReplicatedLog below keeps the off-thread
+// sync and leaves the checkpoints to it (src/server.ts).
 import type { Database } from 'bun:sqlite';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
@@ -153,6 +154,65 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
       setLogDurability(db, null);
       setAutocheckpoint(db, WAL_AUTOCHECKPOINT_PAGES);
       pool?.close();
+      await wal.close();
+      closeSync(shm);
+    },
+  };
+}
+
+/**
+ * Whether the whole log is checkpointed (the WAL-index's nBackfill, at byte 96 of the -shm file,
+ * equals its mxFrame, at byte 16; an empty log counts): the next write transaction may then start
+ * the log over from its head. An unreadable header answers true (the safe answer: FULL).
+ */
+function wholeLogCheckpointed(shm: number): () => boolean {
+  const header = new DataView(new ArrayBuffer(100));
+  const little = endianness() === 'LE';
+  return () => {
+    try {
+      if (readSync(shm, header, 0, 100, 0) < 100 || header.getUint32(0, little) !== 3007000) return true;
+      return header.getUint32(96, little) === header.getUint32(16, little);
+    } catch {
+      return true;
+    }
+  };
+}
+
+export interface ReplicatedLogOptions {
+  /** Whether Litestream runs (it checkpoints then; svc's own automatic checkpoints are off). */
+  litestreamUp: () => boolean;
+  /** Syncs the log (default: fdatasync of the -wal file). */
+  sync?: (wal: FileHandle) => Promise<void>;
+}
+
+/**
+ * The log of a replicated server, synced off the request thread too. Litestream checkpoints it
+ * (PASSIVE, without the write lock, or RESTART) and writes a row of its own just after, so svc
+ * neither checkpoints nor holds its batches; a batch commits at OFF and is answered after the
+ * off-thread sync, except when the log may start over in it: the whole log checkpointed (asked
+ * before the batch and again once its transaction has begun, LogDurability.mayRestart), or
+ * Litestream down (svc's own automatic checkpoints are back on, and run inside the commit with
+ * its sync level). Those commit at FULL, which syncs a new log header before its frames.
+ */
+export async function startReplicatedLog(db: Database, path: string, opts: ReplicatedLogOptions): Promise<WalLog> {
+  const wal = await open(`${path}-wal`, 'r');
+  const shm = openSync(`${path}-shm`, 'r');
+  const sync = opts.sync ?? ((h: FileHandle) => h.datasync());
+  const mayRestart = wholeLogCheckpointed(shm);
+  setLogDurability(db, {
+    sync: () => sync(wal),
+    afterCommit: () => null,
+    fullSyncNext: () => !opts.litestreamUp(),
+    mayRestart,
+  });
+  let stopped = false;
+  return {
+    checkpoints: 0,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      while (groupCommitBusy(db)) await Bun.sleep(2);
+      setLogDurability(db, null);
       await wal.close();
       closeSync(shm);
     },

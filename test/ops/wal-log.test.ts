@@ -6,10 +6,10 @@ import { Database } from 'bun:sqlite';
 import { afterEach, describe, expect, test } from 'bun:test';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { durable, groupCommit, LogSyncFailed, writesOutsideGroupCommit } from '../../src/db/group-commit.ts';
+import { durable, groupCommit, LogSyncFailed, setLogDurability, writesOutsideGroupCommit } from '../../src/db/group-commit.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { type CheckpointJob, type CheckpointResult, checkpointWal, closeCheckpointConnections } from '../../src/db/checkpoint.ts';
-import { startWalLog, type WalLog, type WalLogOptions } from '../../src/ops/wal-log.ts';
+import { startReplicatedLog, startWalLog, type WalLog, type WalLogOptions } from '../../src/ops/wal-log.ts';
 import { createApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, serviceContext } from '../../src/compose.ts';
@@ -147,6 +147,52 @@ describe('the log off the request thread', () => {
     expect((later[0] as PromiseRejectedResult).reason).toBeInstanceOf(LogSyncFailed);
     // The later write never ran.
     expect(t.db.query('SELECT count(*) AS n FROM notes WHERE n = 4').get()).toEqual({ n: 0 });
+  });
+});
+
+describe('a log another process checkpoints (a replicated server)', () => {
+  test('batches commit at OFF while Litestream runs and the log cannot start over; at FULL when it is down or the whole log is checkpointed', async () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    db.exec('CREATE TABLE notes (n INTEGER NOT NULL)');
+    const path = join(dir, 'svc.sqlite');
+    let up = false;
+    const log = await startReplicatedLog(db, path, { litestreamUp: () => up });
+    open.push({ db, log });
+    const note = (n: number) => groupCommit(db, () => db.query('INSERT INTO notes (n) VALUES (?)').run(n));
+    await note(1);
+    // Litestream down: svc checkpoints in its commits again, so they sync inside them.
+    expect(await syncLevelInBatch(db)).toBe(2);
+    up = true;
+    await note(2);
+    expect(await syncLevelInBatch(db)).toBe(0);
+    // Another connection (Litestream) checkpoints the whole log: the next write may start it over.
+    const other = new Database(path);
+    expect(other.query<{ busy: number; log: number; checkpointed: number }, []>('PRAGMA wal_checkpoint(PASSIVE)').get()).toMatchObject({ busy: 0 });
+    expect(await syncLevelInBatch(db)).toBe(2);
+    await note(3);
+    expect(await syncLevelInBatch(db)).toBe(0);
+    other.close();
+    expect(db.query<{ n: number }, []>('SELECT count(*) AS n FROM notes').get()!.n).toBe(3);
+  });
+
+  test('a checkpoint that ends between the check and the transaction: the batch is rolled back untouched and runs once, at FULL', async () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    db.exec('CREATE TABLE notes (n INTEGER NOT NULL)');
+    let asked = 0;
+    // Before the batch: the log cannot restart; once its transaction has begun: it can.
+    setLogDurability(db, { sync: async () => {}, afterCommit: () => null, fullSyncNext: () => false, mayRestart: () => asked++ % 2 === 1 });
+    let runs = 0;
+    const level = await groupCommit(db, () => {
+      runs++;
+      db.query('INSERT INTO notes (n) VALUES (1)').run();
+      return db.query<{ synchronous: number }, []>('PRAGMA synchronous').get()!.synchronous;
+    });
+    setLogDurability(db, null);
+    expect([level, runs, asked]).toEqual([2, 1, 2]);
+    expect(db.query<{ n: number }, []>('SELECT count(*) AS n FROM notes').get()!.n).toBe(1);
+    db.close();
   });
 });
 
