@@ -15,7 +15,7 @@
 // write after it (see failLog). Why the log header needs no sync of its own, and when a batch
 // commits at FULL instead: docs/operations.md, "Commits and checkpoints off the request thread".
 import { PROCESS_METRICS } from '../lib/metrics.ts';
-import type { Db } from './open.ts';
+import { BUSY_TIMEOUT_MS, type Db } from './open.ts';
 
 /**
  * How the served database's log becomes durable off the request thread. Without one (tests on an
@@ -60,6 +60,10 @@ interface LogState {
   changesSeen: number;
   /** Rows changed outside the group commit so far (each such commit synced on the thread that made it). */
   outside: number;
+  /** Since when the batch at the queue's head has found the write lock taken (another process's), or null. */
+  busySince: number | null;
+  /** A retry of that batch is scheduled: its timer flushes. */
+  busyRetry: boolean;
 }
 
 type Settle = { pending: Pending; outcome: { ok: true; value: unknown } | { ok: false; error: unknown } };
@@ -93,7 +97,18 @@ export const logSyncedOffThread = (db: Db): boolean => logs.has(db);
 
 /** Gives `db` a log made durable off the request thread (null: back to syncing inside each commit). */
 export function setLogDurability(db: Db, durability: LogDurability | null): void {
-  if (durability) logs.set(db, { durability, awaitingSync: [], syncing: false, holding: false, failed: null, changesSeen: totalChanges(db), outside: 0 });
+  if (durability)
+    logs.set(db, {
+      durability,
+      awaitingSync: [],
+      syncing: false,
+      holding: false,
+      failed: null,
+      changesSeen: totalChanges(db),
+      outside: 0,
+      busySince: null,
+      busyRetry: false,
+    });
   else logs.delete(db);
 }
 
@@ -230,19 +245,38 @@ function answer(settled: Settle[]): void {
 function commitBatch(db: Db, batch: Pending[], recheck: (() => boolean) | null = null): Settle[] {
   const sp = savepointOf(db);
   const settled: Settle[] = [];
-  db.transaction(() => {
-    if (recheck?.()) throw new LogMayRestart();
-    for (const p of batch) {
-      try {
-        // Its own savepoint, whatever `run` does inside: a throw undoes this write only.
-        settled.push({ pending: p, outcome: { ok: true, value: inSavepoint(sp, p.run) } });
-      } catch (error) {
-        settled.push({ pending: p, outcome: { ok: false, error } });
-      }
-    }
-  }).immediate();
+  let begun = false;
+  try {
+    db.transaction(() => {
+      begun = true;
+      if (recheck?.()) throw new LogMayRestart();
+      runBatch(sp, batch, settled);
+    }).immediate();
+  } catch (error) {
+    // BEGIN IMMEDIATE found the write lock taken (busy_timeout 0 in the served database): nothing ran.
+    if (!begun && (error as { code?: string })?.code === 'SQLITE_BUSY') throw new WriteLockBusy(error);
+    throw error;
+  }
   batchSizes.observe(undefined, batch.length);
   return settled;
+}
+
+/** Thrown when a batch could not begin: another connection holds the write lock (`original`: SQLite's SQLITE_BUSY). */
+class WriteLockBusy extends Error {
+  constructor(readonly original: unknown) {
+    super('the write lock is held by another connection');
+  }
+}
+
+/** Each write of `batch` in its own savepoint, its outcome in `settled`: a throw undoes that write only. */
+function runBatch(sp: Savepoint, batch: Pending[], settled: Settle[]): void {
+  for (const p of batch) {
+    try {
+      settled.push({ pending: p, outcome: { ok: true, value: inSavepoint(sp, p.run) } });
+    } catch (error) {
+      settled.push({ pending: p, outcome: { ok: false, error } });
+    }
+  }
 }
 
 /** A failed log sync: what it held fails, and so does every later write (an acknowledgement could otherwise follow a commit that is lost). */
@@ -287,10 +321,44 @@ function syncLog(db: Db, log: LogState): void {
   );
 }
 
+const writeLockWaits = PROCESS_METRICS.counter(
+  'svc_group_commit_write_lock_busy_total',
+  'Times a batch found the write lock held by another connection (Litestream, svc admin) and was tried again from a timer, the request thread free meanwhile.',
+);
+
+/**
+ * `batch` found the write lock taken: back to the queue's head, tried again after a short wait
+ * (1 ms, doubling to 32 ms), or failed like SQLite's own busy timeout once it has waited
+ * BUSY_TIMEOUT_MS. Writes queued meanwhile wait behind it, in order.
+ */
+function waitForWriteLock(db: Db, log: LogState, batch: Pending[]): void {
+  writeLockWaits.inc();
+  const now = performance.now();
+  log.busySince ??= now;
+  if (now - log.busySince >= BUSY_TIMEOUT_MS) {
+    log.busySince = null;
+    failedCommits.inc();
+    // As SQLite's own busy timeout would have failed them, on this thread, after the same wait.
+    const error = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    for (const p of batch) p.reject(error);
+    flushLogged(db, log);
+    return;
+  }
+  const queue = queues.get(db) ?? [];
+  queue.unshift(...batch);
+  queues.set(db, queue);
+  log.busyRetry = true;
+  const delay = Math.min(32, 2 ** Math.floor(Math.log2(1 + (now - log.busySince) / 4)));
+  setTimeout(() => {
+    log.busyRetry = false;
+    flush(db);
+  }, delay);
+}
+
 /** One batch of the queue of a database whose log is synced off the request thread (see the top). */
 function flushLogged(db: Db, log: LogState): void {
   // A checkpoint's hold, or the sync under way: their end flushes (writes handed in meanwhile join the queue, in order).
-  if (log.holding || log.syncing) return;
+  if (log.holding || log.syncing || log.busyRetry) return;
   const queue = queues.get(db);
   if (!queue) return;
   queues.delete(db);
@@ -305,20 +373,30 @@ function flushLogged(db: Db, log: LogState): void {
   const mayRestart = log.durability.mayRestart?.bind(log.durability) ?? null;
   const offThread = !log.durability.fullSyncNext() && !mayRestart?.();
   noteOutside(db, log);
+  // The write lock is tried, never waited for on this thread (busy_timeout 0): when another
+  // connection holds it (Litestream, `svc admin`), the batch goes back to the queue's head and is
+  // tried again from a timer, and the thread answers everything else meanwhile.
+  db.exec('PRAGMA busy_timeout = 0');
   if (offThread) db.exec('PRAGMA synchronous = OFF');
-  let settled: Settle[] | null | typeof RETRY_AT_FULL;
+  let settled: Settle[] | null | typeof RETRY_AT_FULL | typeof LOCK_BUSY;
   try {
-    settled = commitOrFail(db, batch, offThread ? mayRestart : null);
+    settled = commitOrFail(db, batch, offThread ? mayRestart : null, true);
+    if (offThread && settled === RETRY_AT_FULL) db.exec('PRAGMA synchronous = FULL');
+    if (settled === RETRY_AT_FULL) {
+      // A checkpoint ended between the check and the transaction's start: the same batch, at FULL.
+      retriedAtFull.inc();
+      settled = commitOrFail(db, batch, null, true);
+    }
   } finally {
-    if (offThread) db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     log.changesSeen = totalChanges(db);
   }
-  if (settled === RETRY_AT_FULL) {
-    // A checkpoint ended between the check and the transaction's start: the same batch, at FULL.
-    retriedAtFull.inc();
-    settled = commitOrFail(db, batch);
-    log.changesSeen = totalChanges(db);
+  if (settled === LOCK_BUSY || settled === RETRY_AT_FULL) {
+    waitForWriteLock(db, log, batch);
+    return;
   }
+  log.busySince = null;
   if (settled === null) {
     flushLogged(db, log);
     return;
@@ -338,20 +416,28 @@ function flushLogged(db: Db, log: LogState): void {
 }
 
 const RETRY_AT_FULL = Symbol('retry at FULL');
+const LOCK_BUSY = Symbol('write lock busy');
 
 /**
  * commitBatch, or null when the commit itself failed: none of the batch is stored, so every request
  * of it fails. RETRY_AT_FULL when `recheck` stopped it before any write (the batch is untouched).
  */
 function commitOrFail(db: Db, batch: Pending[]): Settle[] | null;
-function commitOrFail(db: Db, batch: Pending[], recheck: (() => boolean) | null): Settle[] | null | typeof RETRY_AT_FULL;
-function commitOrFail(db: Db, batch: Pending[], recheck: (() => boolean) | null = null): Settle[] | null | typeof RETRY_AT_FULL {
+function commitOrFail(db: Db, batch: Pending[], recheck: (() => boolean) | null, busyReturns: true): Settle[] | null | typeof RETRY_AT_FULL | typeof LOCK_BUSY;
+function commitOrFail(
+  db: Db,
+  batch: Pending[],
+  recheck: (() => boolean) | null = null,
+  busyReturns = false,
+): Settle[] | null | typeof RETRY_AT_FULL | typeof LOCK_BUSY {
   try {
     return commitBatch(db, batch, recheck);
   } catch (error) {
     if (error instanceof LogMayRestart) return RETRY_AT_FULL;
+    if (busyReturns && error instanceof WriteLockBusy) return LOCK_BUSY;
     failedCommits.inc();
-    for (const p of batch) p.reject(error);
+    const failure = error instanceof WriteLockBusy ? error.original : error;
+    for (const p of batch) p.reject(failure);
     return null;
   }
 }

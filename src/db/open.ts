@@ -7,6 +7,9 @@ export type Db = Database;
 
 export const DB_FILE = 'svc.sqlite';
 
+/** How long a statement waits for another connection's lock (busy_timeout); the group commit waits as long, from a timer. */
+export const BUSY_TIMEOUT_MS = 5000;
+
 /** The writing connection's autocheckpoint (pages): see applyPragmas. Litestream, when it replicates, checkpoints instead (src/server.ts). */
 export const WAL_AUTOCHECKPOINT_PAGES = 1000;
 
@@ -27,7 +30,7 @@ function applyPragmas(db: Database, opts: OpenOptions): void {
   db.exec('PRAGMA journal_mode = WAL');
   db.exec(`PRAGMA synchronous = ${opts.unsafeSyncNormal ? 'NORMAL' : 'FULL'}`);
   db.exec('PRAGMA foreign_keys = ON');
-  db.exec('PRAGMA busy_timeout = 5000');
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.exec('PRAGMA temp_store = MEMORY');
   // The writing connection's page cache: 16 MB instead of SQLite's 2 MB. A write reads the pages
   // of several indexes (a vote touches six, a post the full-text index's): with the larger cache

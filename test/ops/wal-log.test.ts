@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { durable, groupCommit, LogSyncFailed, setLogDurability, writesOutsideGroupCommit } from '../../src/db/group-commit.ts';
-import { openDatabase } from '../../src/db/open.ts';
+import { BUSY_TIMEOUT_MS, openDatabase } from '../../src/db/open.ts';
 import { type CheckpointJob, type CheckpointResult, checkpointWal, closeCheckpointConnections } from '../../src/db/checkpoint.ts';
 import { startReplicatedLog, startWalLog, type WalLog, type WalLogOptions } from '../../src/ops/wal-log.ts';
 import { createApp } from '../../src/app.ts';
@@ -147,6 +147,29 @@ describe('the log off the request thread', () => {
     expect((later[0] as PromiseRejectedResult).reason).toBeInstanceOf(LogSyncFailed);
     // The later write never ran.
     expect(t.db.query('SELECT count(*) AS n FROM notes WHERE n = 4').get()).toEqual({ n: 0 });
+  });
+});
+
+describe('the write lock held by another connection', () => {
+  test('a batch that finds it taken waits from a timer, not on the thread: reads go on, and it commits once the lock is free', async () => {
+    const { db, path, note } = await served();
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    other.exec("INSERT INTO notes (n, text) VALUES (0, 'theirs')");
+    let settled = false;
+    const pending = note(1).finally(() => (settled = true));
+    // With SQLite's busy handler the thread would sleep in BEGIN until the lock came free or the
+    // busy timeout (5 s) passed, and this sleep would end only then; here it ends at once (the
+    // bound is the busy timeout's half, not a speed), and reads go on.
+    const before = performance.now();
+    await Bun.sleep(20);
+    expect(performance.now() - before).toBeLessThan(BUSY_TIMEOUT_MS / 2);
+    expect(settled).toBe(false);
+    expect(db.query<{ n: number }, []>('SELECT count(*) AS n FROM notes').get()!.n).toBe(0);
+    other.exec('COMMIT');
+    other.close();
+    expect(await pending).toBe(1);
+    expect(db.query<{ n: number }, []>('SELECT count(*) AS n FROM notes').get()!.n).toBe(2);
   });
 });
 
