@@ -381,10 +381,10 @@ function flushLogged(db: Db, log: LogState): void {
   let settled: Settle[] | null | typeof RETRY_AT_FULL | typeof LOCK_BUSY;
   try {
     settled = commitOrFail(db, batch, offThread ? mayRestart : null, true);
-    if (offThread && settled === RETRY_AT_FULL) db.exec('PRAGMA synchronous = FULL');
     if (settled === RETRY_AT_FULL) {
       // A checkpoint ended between the check and the transaction's start: the same batch, at FULL.
       retriedAtFull.inc();
+      db.exec('PRAGMA synchronous = FULL');
       settled = commitOrFail(db, batch, null, true);
     }
   } finally {
@@ -392,7 +392,7 @@ function flushLogged(db: Db, log: LogState): void {
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     log.changesSeen = totalChanges(db);
   }
-  if (settled === LOCK_BUSY || settled === RETRY_AT_FULL) {
+  if (settled === LOCK_BUSY) {
     waitForWriteLock(db, log, batch);
     return;
   }
@@ -423,6 +423,7 @@ const LOCK_BUSY = Symbol('write lock busy');
  * of it fails. RETRY_AT_FULL when `recheck` stopped it before any write (the batch is untouched).
  */
 function commitOrFail(db: Db, batch: Pending[]): Settle[] | null;
+function commitOrFail(db: Db, batch: Pending[], recheck: null, busyReturns: true): Settle[] | null | typeof LOCK_BUSY;
 function commitOrFail(db: Db, batch: Pending[], recheck: (() => boolean) | null, busyReturns: true): Settle[] | null | typeof RETRY_AT_FULL | typeof LOCK_BUSY;
 function commitOrFail(
   db: Db,

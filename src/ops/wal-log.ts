@@ -54,18 +54,29 @@ export interface WalLog {
 }
 
 /**
- * The log's size in bytes: its frames (the wal-index header's mxFrame, at byte 16 of the -shm file
- * in the machine's byte order, SQLite's documented WAL-index format 3007000) times a frame's size.
- * Not the -wal file's size: a restarted log keeps its file and rewrites it from the start.
+ * The WAL-index header as the -shm file holds it (SQLite's documented WAL-index format 3007000, in
+ * the machine's byte order): mxFrame at byte 16 (the log's frames), the page size at byte 14, and
+ * the checkpoint's nBackfill at byte 96. Throws when the file does not hold that format.
  */
-function logSize(shm: number): () => number {
-  const header = new DataView(new ArrayBuffer(24));
+function walIndex(shm: number): () => { mxFrame: number; frameBytes: number; nBackfill: number } {
+  const header = new DataView(new ArrayBuffer(100));
   const little = endianness() === 'LE';
   return () => {
-    readSync(shm, header, 0, 24, 0);
-    if (header.getUint32(0, little) !== 3007000) throw new Error('unknown WAL-index format');
+    if (readSync(shm, header, 0, 100, 0) < 100 || header.getUint32(0, little) !== 3007000) throw new Error('unknown WAL-index format');
     const page = header.getUint16(14, little);
-    return header.getUint32(16, little) * ((page === 1 ? 65536 : page) + 24);
+    return { mxFrame: header.getUint32(16, little), frameBytes: (page === 1 ? 65536 : page) + 24, nBackfill: header.getUint32(96, little) };
+  };
+}
+
+/**
+ * The log's size in bytes: its frames times a frame's size. Not the -wal file's size: a restarted
+ * log keeps its file and rewrites it from the start.
+ */
+function logSize(shm: number): () => number {
+  const read = walIndex(shm);
+  return () => {
+    const h = read();
+    return h.mxFrame * h.frameBytes;
   };
 }
 
@@ -161,17 +172,16 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
 }
 
 /**
- * Whether the whole log is checkpointed (the WAL-index's nBackfill, at byte 96 of the -shm file,
- * equals its mxFrame, at byte 16; an empty log counts): the next write transaction may then start
- * the log over from its head. An unreadable header answers true (the safe answer: FULL).
+ * Whether the whole log is checkpointed (nBackfill equals mxFrame; an empty log counts): the next
+ * write transaction may then start the log over from its head. An unreadable header answers true
+ * (the safe answer: FULL).
  */
 function wholeLogCheckpointed(shm: number): () => boolean {
-  const header = new DataView(new ArrayBuffer(100));
-  const little = endianness() === 'LE';
+  const read = walIndex(shm);
   return () => {
     try {
-      if (readSync(shm, header, 0, 100, 0) < 100 || header.getUint32(0, little) !== 3007000) return true;
-      return header.getUint32(96, little) === header.getUint32(16, little);
+      const h = read();
+      return h.nBackfill === h.mxFrame;
     } catch {
       return true;
     }
