@@ -86,17 +86,17 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
         await Promise.all([page.waitForURL(`${origin}/console/queue`), page.click('button:text("Sign in")')]);
         await fits('queue');
         // The owner picks and approves from the browser: the editor role first (a Pick counts from it).
-        await Promise.all([page.waitForLoadState(), page.click('button:text("Make boss an editor")')]);
+        await Promise.all([page.waitForEvent('load'), page.click('button:text("Make boss an editor")')]);
         await fits('queue-drafts');
         await page.fill('input[name=note]', 'A hook people will repeat.');
-        await Promise.all([page.waitForLoadState(), page.click('button:text("Pick (Pick:)")')]);
+        await Promise.all([page.waitForEvent('load'), page.click('button:text("Pick (Pick:)")')]);
         expect(await page.textContent('.done')).toContain('show pick');
         await fits('queue-picked');
-        await Promise.all([page.waitForLoadState(), page.click('button:text("Approve (Picked:)")')]);
+        await Promise.all([page.waitForEvent('load'), page.click('button:text("Approve (Picked:)")')]);
         expect(await page.textContent('.done')).toContain('"status": "approved"');
         await page.goto(`${origin}/console/board?q=zeppelin`);
         await page.fill('input[name=reason]', 'Spam: ticket selling.');
-        await Promise.all([page.waitForLoadState(), page.click('button:text("Remove thread")')]);
+        await Promise.all([page.waitForEvent('load'), page.click('button:text("Remove thread")')]);
         expect(await page.textContent('.done')).toContain('posts remove');
         await fits('board');
         expect((await t.call('GET', `/api/thread/${id}`)).status).toBe(404);
@@ -106,11 +106,11 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
         await fits('articles');
         await page.goto(`${origin}/console/mirror`);
         await fits('mirror');
-        await Promise.all([page.waitForLoadState(), page.click('button:text("Read original (audited)")')]);
+        await Promise.all([page.waitForEvent('load'), page.click('button:text("Read original (audited)")')]);
         expect(await page.textContent('.done')).toContain('<b>here</b>');
         await fits('mirror-original');
         await page.fill('input[name=reason]', 'Personal details.');
-        await Promise.all([page.waitForLoadState(), page.click('button:text("Withdraw")')]);
+        await Promise.all([page.waitForEvent('load'), page.click('button:text("Withdraw")')]);
         expect(await page.textContent('.done')).toContain('mirror withdraw');
         await fits('mirror-withdrawn');
         await page.goto(`${origin}/console/outreach`);
