@@ -8,6 +8,7 @@ import { ConfigError, takeSettingFlags } from './config.ts';
 import { loadConfig } from './compose.ts';
 import { serviceContext } from './compose.ts';
 import { MigrationError, migrate } from './db/migrate.ts';
+import { groupCommitIdle } from './db/group-commit.ts';
 import { DB_FILE, openDatabase } from './db/open.ts';
 import { backup, OpsError, restore } from './ops/backup.ts';
 import { serve } from './server.ts';
@@ -108,12 +109,15 @@ async function main(argv: string[]): Promise<void> {
       const db = openDatabase(config.dataDir);
       migrate(db);
       const ctx = serviceContext(config, db, systemClock);
+      // Writes an action left for the next group commit (the sweep after a lab takedown) land before the close.
       try {
         out(await runAdmin(ctx, args));
       } catch (err) {
+        await groupCommitIdle(db);
         db.close();
         die(adminError(err));
       }
+      await groupCommitIdle(db);
       db.close();
       return;
     }

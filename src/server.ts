@@ -6,7 +6,7 @@ import { type Config, ConfigError, defaultBaseUrl } from './config.ts';
 import type { AppContext } from './context.ts';
 import { serviceContext } from './compose.ts';
 import { migrate } from './db/migrate.ts';
-import { groupCommitBusy } from './db/group-commit.ts';
+import { groupCommitIdle } from './db/group-commit.ts';
 import { join } from 'node:path';
 import { DB_FILE, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from './db/open.ts';
 import { closeDatabase } from './db/optimize.ts';
@@ -108,7 +108,7 @@ export async function serve(given: Config): Promise<void> {
     await server.stop(false);
     await jobsEnded;
     // Writes nobody waits for (a session's last-seen time) are still queued: their batch commits before the close.
-    while (groupCommitBusy(db)) await Bun.sleep(1);
+    await groupCommitIdle(db);
     // A checkpoint under way ends first; the last commits' syncs are answered by then (no request is left in flight).
     await walLog?.stop();
     // Replicated, the WAL is Litestream's: a TRUNCATE here would wait out busy_timeout on its read

@@ -75,6 +75,11 @@ export function groupCommitBusy(db: Db): boolean {
   return queues.has(db) || (log !== undefined && (log.syncing || log.holding || log.awaitingSync.length > 0));
 }
 
+/** Settles once nothing of `db` is queued, held or waiting for its sync (before a close). */
+export async function groupCommitIdle(db: Db): Promise<void> {
+  while (groupCommitBusy(db)) await Bun.sleep(1);
+}
+
 /**
  * Settles once every commit made so far is durable: a sync started after this call has ended (at
  * once when commits sync inside the commit). For an answer read outside the group commit that

@@ -16,7 +16,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { type FileHandle, open } from 'node:fs/promises';
 import { type CheckpointJob, type CheckpointResult, restartLog, setAutocheckpoint } from '../db/checkpoint.ts';
-import { groupCommitBusy, type LogDurability, setLogDurability } from '../db/group-commit.ts';
+import { groupCommitBusy, groupCommitIdle, type LogDurability, setLogDurability } from '../db/group-commit.ts';
 import { WAL_AUTOCHECKPOINT_PAGES } from '../db/open.ts';
 import { PROCESS_METRICS } from '../lib/metrics.ts';
 import { WorkerPool, workerLocation } from '../workers/pool.ts';
@@ -221,7 +221,7 @@ export async function startReplicatedLog(db: Database, path: string, opts: Repli
     async stop() {
       if (stopped) return;
       stopped = true;
-      while (groupCommitBusy(db)) await Bun.sleep(2);
+      await groupCommitIdle(db);
       setLogDurability(db, null);
       await wal.close();
       closeSync(shm);
