@@ -304,7 +304,7 @@ export const selected = (name: string, group: string) => ONLY.length === 0 || ON
 export const key = (i: number) => benchKey(i);
 
 /** Recent live posts not written by agents [from, to): vote targets that are never a self-vote. */
-export function voteTargets(c: Ctx, from: number, to: number, n: number): string[] {
+export function voteTargets(c: Pick<Ctx, 'dataDir' | 'meta'>, from: number, to: number, n: number): string[] {
   const db = new Database(join(c.dataDir, 'svc.sqlite'), { readonly: true });
   try {
     const voters = c.meta.agent_ids.slice(from, to);

@@ -21,7 +21,8 @@
 // The connection runs synchronous = FULL: SQLite then syncs the log before copying it and the
 // database file before it marks the copied frames as checkpointed, whatever the writing
 // connection's own setting is.
-import { Database } from 'bun:sqlite';
+import type { Database } from 'bun:sqlite';
+import { openFile } from './open.ts';
 
 export interface CheckpointJob {
   /** The database file. */
@@ -40,7 +41,7 @@ const connections = new Map<string, Database>();
 function connectionTo(path: string): Database {
   let db = connections.get(path);
   if (!db) {
-    db = new Database(path, { readwrite: true, create: false, strict: true });
+    db = openFile(path, { readwrite: true, create: false });
     db.exec('PRAGMA synchronous = FULL');
     // Its one write (restartLog) must not checkpoint on its own.
     db.exec('PRAGMA wal_autocheckpoint = 0');

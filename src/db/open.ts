@@ -1,9 +1,37 @@
-import { Database } from 'bun:sqlite';
+import { Database, type SQLQueryBindings, type Statement } from 'bun:sqlite';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { optimizeOnOpen } from './optimize.ts';
+import { stablePlan } from './stable-plan.ts';
 
 export type Db = Database;
+
+type Bindings = SQLQueryBindings | SQLQueryBindings[];
+/** A statement as bun:sqlite's Database types it (its `any[]` kept, or the override is not assignable). */
+// biome-ignore lint/suspicious/noExplicitAny: the base class's own signature
+type Compiled<R, P extends Bindings> = Statement<R, P extends any[] ? P : [P]>;
+
+/**
+ * bun:sqlite's Database whose statements are planned once, when prepared (stable-plan.ts): every
+ * connection of the service is one (openDatabase, openReadOnlyDatabase, openFile).
+ */
+class ServiceDatabase extends Database {
+  override query<R, P extends Bindings>(sql: string): Compiled<R, P> {
+    return super.query<R, P>(stablePlan(sql));
+  }
+
+  override prepare<R, P extends Bindings>(sql: string, params?: P): Compiled<R, P> {
+    return super.prepare<R, P>(stablePlan(sql), params);
+  }
+}
+
+/**
+ * Opens a database file as the service opens every connection (strict bindings, statements
+ * planned once); `options` as bun:sqlite takes them (readonly, readwrite, create).
+ */
+export function openFile(file: string, options: { readonly?: boolean; readwrite?: boolean; create?: boolean }): Database {
+  return new ServiceDatabase(file, { ...options, strict: true });
+}
 
 export const DB_FILE = 'svc.sqlite';
 
@@ -26,7 +54,7 @@ export interface OpenOptions {
 // commit, so a write is on disk before its request is answered: an acknowledged write survives a
 // power cut. (NORMAL, opt-in, syncs only at checkpoints: an OS crash or power cut may lose the last
 // acknowledged commits.) Group commit (group-commit.ts) shares one sync among the writes of a batch.
-function applyPragmas(db: Database, opts: OpenOptions): void {
+export function applyPragmas(db: Database, opts: OpenOptions): void {
   db.exec('PRAGMA journal_mode = WAL');
   db.exec(`PRAGMA synchronous = ${opts.unsafeSyncNormal ? 'NORMAL' : 'FULL'}`);
   db.exec('PRAGMA foreign_keys = ON');
@@ -54,7 +82,7 @@ function applyPragmas(db: Database, opts: OpenOptions): void {
 /** Opens (creating if needed) the service database inside `dataDir`. */
 export function openDatabase(dataDir: string, opts: OpenOptions = {}): Database {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, DB_FILE), { create: true, strict: true });
+  const db = openFile(join(dataDir, DB_FILE), { create: true });
   applyPragmas(db, opts);
   return db;
 }
@@ -64,7 +92,7 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): Database 
  * last committed state while the service writes): for a worker thread's reads. It never writes.
  */
 export function openReadOnlyDatabase(file: string): Database {
-  const db = new Database(file, { readonly: true, strict: true });
+  const db = openFile(file, { readonly: true });
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA query_only = ON');
   db.exec('PRAGMA temp_store = MEMORY');
@@ -73,7 +101,7 @@ export function openReadOnlyDatabase(file: string): Database {
 
 /** A private in-memory database, for tests. */
 export function openMemoryDatabase(): Database {
-  const db = new Database(':memory:', { strict: true });
+  const db = openFile(':memory:', {});
   db.exec('PRAGMA foreign_keys = ON');
   return db;
 }

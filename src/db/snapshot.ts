@@ -2,13 +2,14 @@
 // a consistent copy with VACUUM INTO (one read transaction: a server may keep writing meanwhile,
 // in WAL mode it is never blocked) into a temporary name beside the target, flush it to disk and
 // only then give it its name, so a copy that exists under its name is whole.
-import { Database } from 'bun:sqlite';
+import type { Database } from 'bun:sqlite';
+import { openFile } from './open.ts';
 import { closeSync, constants, copyFileSync, fsyncSync, linkSync, openSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** Opens an existing database file without creating one (the source of a backup or a restore). */
 export function openExisting(file: string, opts: { readonly?: boolean } = {}): Database {
-  const db = opts.readonly ? new Database(file, { readonly: true, strict: true }) : new Database(file, { readwrite: true, create: false, strict: true });
+  const db = openFile(file, opts.readonly ? { readonly: true } : { readwrite: true, create: false });
   db.exec('PRAGMA busy_timeout = 5000');
   return db;
 }

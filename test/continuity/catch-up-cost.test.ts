@@ -36,7 +36,8 @@ async function board(n: number) {
 }
 
 // The catch-up's reads: the agent's inbox items and received votes after the moment.
-const catchUps = (log: StatementRun[]) => log.filter((l) => /FROM (inbox_items|votes)\b[\s\S]*(account_id|author_id) = \?[\s\S]*created_at > \?/.test(l.sql));
+const catchUps = (log: StatementRun[]) =>
+  log.filter((l) => /FROM (inbox_items|votes)\b[\s\S]*(account_id|author_id) = \+?\?[\s\S]*created_at > \+?\?/.test(l.sql));
 
 describe('the wait catch-up at 20 and 2,000 rows of history', () => {
   test('runs the same statements with the same work inside SQLite, and answers the newest vote', async () => {

@@ -7,7 +7,19 @@ import { continuityStore } from '../../src/continuity/store.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openMemoryDatabase } from '../../src/db/open.ts';
 import { publicStore } from '../../src/public/store.ts';
-import { isDbLayer, isStore, livenessConditions, NOT_YET_CHECKED, sources, sqlRuns, sqlText, storeMayImport, valueImports, WHOLE_DATABASE } from './layers.ts';
+import {
+  connectionOpens,
+  isDbLayer,
+  isStore,
+  livenessConditions,
+  NOT_YET_CHECKED,
+  sources,
+  sqlRuns,
+  sqlText,
+  storeMayImport,
+  valueImports,
+  WHOLE_DATABASE,
+} from './layers.ts';
 
 const files = sources();
 const where = (path: string, found: { line: number; text: string }[]) => found.map((f) => `${path}:${f.line}: ${f.text}`);
@@ -24,6 +36,12 @@ describe('the tree', () => {
   test('SQL runs only in stores and the database layer', () => {
     const outside = files.filter((f) => !isStore(f.path) && !isDbLayer(f.path) && !WHOLE_DATABASE.includes(f.path));
     expect(outside.flatMap((f) => where(f.path, [...sqlRuns(f.source), ...sqlText(f.source)]))).toEqual([]);
+  });
+
+  test('every connection is opened by src/db/open.ts, so its statements are planned once (src/db/stable-plan.ts)', () => {
+    const opening = files.filter((f) => f.path !== 'db/open.ts').flatMap((f) => where(f.path, connectionOpens(f.source)));
+    expect(opening).toEqual([]);
+    expect(connectionOpens("const db = new Database(file, { readonly: true });\nconst s = db.query('SELECT 1');")).toHaveLength(1);
   });
 
   test('only src/db/live.ts says what a deleted row is', () => {

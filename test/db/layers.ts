@@ -39,6 +39,8 @@ const LIVENESS = /deleted_at\s+is\s+(not\s+)?null/i;
 export const sqlRuns = (source: string): Finding[] => findLines(source, RUNS_SQL);
 /** Lines holding SQL statement text. */
 export const sqlText = (source: string): Finding[] => findLines(source, SQL_TEXT);
+/** Lines that open a database connection themselves (src/db/open.ts opens every one). */
+export const connectionOpens = (source: string): Finding[] => findLines(source, /\bnew Database\s*\(/);
 /** Lines that restate whether a row is deleted. */
 export const livenessConditions = (source: string): Finding[] => findLines(source, LIVENESS);
 
