@@ -3,21 +3,23 @@
 // so that neither the copy into the database nor the syncs that go with it ever run on the thread
 // that answers requests.
 //
-// One checkpoint is three steps, while the group commit holds its next batches (writes queue; reads
-// and everything else go on):
-//   1. PASSIVE: the log's pages are copied into the database and the database file is synced. This
-//      is the long part (0.5-0.7 s at a million posts); it takes no write lock, so a write that does
-//      not go through the group commit (an admin action, a scheduled job) still commits meanwhile.
-//   2. RESTART: whatever such writes appended since step 1 is copied too (usually nothing), and the
-//      checkpoint waits, briefly, until no reader still uses the log: the next writer starts it over.
-//   3. That next writer is this connection (restartLog): one write of a page that changes nothing,
-//      at synchronous = FULL, so SQLite writes the new log header and syncs it before any frame of
-//      the new log, and syncs the commit. The writing connection's batches then only ever append to
-//      a log whose header is on disk; they need no header sync of their own (why that matters:
-//      docs/operations.md, "Commits and checkpoints off the request thread"). The -wal file keeps its
-//      size and its blocks: a later append rewrites blocks in place, and its fdatasync has no file
-//      size or allocation to commit (measured: cutting the file to 0 made every sync beside a
-//      neighbour's fsyncs wait for the file system's journal).
+// One checkpoint is three steps, asked for as two jobs:
+//   1. `copy` (PASSIVE), while the group commit goes on writing: the log's pages are copied into
+//      the database and the database file is synced. This is the long part (0.5-0.7 s at a million
+//      posts); it takes no write lock, and SQLite copies only frames no reader still needs, up to
+//      the end of the log as it was when the copy began. The server may ask for it more than once,
+//      to catch up with what was written meanwhile.
+//   2. `restart`, while the group commit holds its batches (writes queue; reads and everything else
+//      go on): RESTART copies what was written since step 1 and waits, briefly, until no reader
+//      still uses the log: the next writer starts it over.
+//   3. In the same job, that next writer is this connection (restartLog): one write of a page that
+//      changes nothing, at synchronous = FULL, so SQLite writes the new log header and syncs it
+//      before any frame of the new log, and syncs the commit. The writing connection's batches then
+//      only ever append to a log whose header is on disk; they need no header sync of their own
+//      (why that matters: docs/operations.md, "Commits and checkpoints off the request thread").
+//      The -wal file keeps its size and its blocks: a later append rewrites blocks in place, and
+//      its fdatasync has no file size or allocation to commit (measured: cutting the file to 0 made
+//      every sync beside a neighbour's fsyncs wait for the file system's journal).
 // The connection runs synchronous = FULL: SQLite then syncs the log before copying it and the
 // database file before it marks the copied frames as checkpointed, whatever the writing
 // connection's own setting is.
@@ -27,6 +29,8 @@ import { openFile } from './open.ts';
 export interface CheckpointJob {
   /** The database file. */
   path: string;
+  /** `copy`: step 1 above, never waiting for a lock; `restart`: steps 2 and 3. */
+  step: 'copy' | 'restart';
   /** How long step 2 may wait for the write lock and for readers to leave the log. */
   busyMs: number;
 }
@@ -64,12 +68,15 @@ export function restartLog(db: Database): boolean {
   return true;
 }
 
-/** Runs one checkpoint (the three steps above) of the database at `job.path`. */
+/** Runs one job of a checkpoint (the steps above) of the database at `job.path`. */
 export function checkpointWal(job: CheckpointJob): CheckpointResult {
   const db = connectionTo(job.path);
-  // Step 1 never waits: PASSIVE copies what no reader still needs and leaves the rest to step 2.
-  db.exec('PRAGMA busy_timeout = 0');
-  db.query<Row, []>('PRAGMA wal_checkpoint(PASSIVE)').get();
+  if (job.step === 'copy') {
+    // Step 1 never waits: PASSIVE copies what no reader still needs and leaves the rest to step 2.
+    db.exec('PRAGMA busy_timeout = 0');
+    db.query<Row, []>('PRAGMA wal_checkpoint(PASSIVE)').get();
+    return { restarted: false };
+  }
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(job.busyMs))}`);
   return { restarted: restartLog(db) };
 }

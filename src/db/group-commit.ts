@@ -26,8 +26,9 @@ export interface LogDurability {
   /** Makes every commit written so far durable (the -wal file's fdatasync, off the request thread). */
   sync(): Promise<void>;
   /**
-   * Called after each batch's commit. A promise holds the next batches until it settles (a
-   * checkpoint that restarts the log): writes queue meanwhile, in order; nothing else waits.
+   * Called after each batch's commit. A promise holds the next batches until it settles (the log
+   * has grown past its bound while a checkpoint copies it): writes queue meanwhile, in order;
+   * nothing else waits.
    */
   afterCommit(): Promise<void> | null;
   /** The next batch commits at synchronous = FULL (SQLite then syncs the log header itself). */
@@ -39,6 +40,12 @@ export interface LogDurability {
    * ended in between rolls the batch back (nothing written yet) and it runs again at FULL.
    */
   mayRestart?(): boolean;
+  /**
+   * The served log's own checkpoint under way, whose end starts the log over with its header
+   * synced (src/ops/wal-log.ts): a batch that finds the whole log checkpointed (mayRestart) waits
+   * for it, held, instead of committing at FULL on this thread. Null when none runs.
+   */
+  restartPending?(): Promise<void> | null;
 }
 
 /** Thrown inside a batch's transaction, before any write, when the log may restart after all. */
@@ -52,8 +59,8 @@ interface LogState {
   /** Settled writes whose commit is written, waiting for the next sync. */
   awaitingSync: Settle[];
   syncing: boolean;
-  /** A checkpoint holds the next batches. */
-  holding: boolean;
+  /** Holds on the next batches (holdBatches: a checkpoint's restart, the log past its bound): none runs while any is on. */
+  holds: number;
   /** The first failed sync: no write is answered as stored after it. */
   failed: Error | null;
   /** The connection's total_changes() after the last batch: rows changed since were changed outside the group commit. */
@@ -72,7 +79,7 @@ const logs = new WeakMap<Db, LogState>();
 /** Whether a write of `db` is queued, held or waiting for its log sync (a stop waits until none is). */
 export function groupCommitBusy(db: Db): boolean {
   const log = logs.get(db);
-  return queues.has(db) || (log !== undefined && (log.syncing || log.holding || log.awaitingSync.length > 0));
+  return queues.has(db) || (log !== undefined && (log.syncing || log.holds > 0 || log.awaitingSync.length > 0));
 }
 
 /** Settles once nothing of `db` is queued, held or waiting for its sync (before a close). */
@@ -97,6 +104,25 @@ export function durable(db: Db): Promise<void> {
   });
 }
 
+/**
+ * Holds the next batches of `db` (a served database) until `until` settles: writes queue, in order,
+ * and run once no hold is left; reads and everything else go on. A batch under way is never cut:
+ * batches run synchronously, so this takes effect from the next one.
+ */
+export function holdBatches(db: Db, until: Promise<unknown>): void {
+  const log = logs.get(db);
+  if (log) holdOn(db, log, until);
+}
+
+function holdOn(db: Db, log: LogState, until: Promise<unknown>): void {
+  log.holds++;
+  const release = () => {
+    log.holds--;
+    flush(db);
+  };
+  until.then(release, release);
+}
+
 /** Whether `db`'s log is made durable off the request thread (the served database), see setLogDurability. */
 export const logSyncedOffThread = (db: Db): boolean => logs.has(db);
 
@@ -107,7 +133,7 @@ export function setLogDurability(db: Db, durability: LogDurability | null): void
       durability,
       awaitingSync: [],
       syncing: false,
-      holding: false,
+      holds: 0,
       failed: null,
       changesSeen: totalChanges(db),
       outside: 0,
@@ -182,6 +208,10 @@ const failedSyncs = PROCESS_METRICS.counter('svc_wal_sync_failures_total', 'Log 
 const retriedAtFull = PROCESS_METRICS.counter(
   'svc_group_commit_retried_at_full_total',
   'Batches rolled back before their first write and run again at synchronous = FULL: the log could start over in them (a checkpoint by another process ended meanwhile).',
+);
+const waitedForRestart = PROCESS_METRICS.counter(
+  'svc_group_commit_waited_for_restart_total',
+  "Batches that found the whole log checkpointed while the server's own checkpoint ran, and waited for it to start the log over instead of committing with the sync inside.",
 );
 const outsideWrites = PROCESS_METRICS.counter(
   'svc_writes_outside_group_commit_total',
@@ -349,9 +379,7 @@ function waitForWriteLock(db: Db, log: LogState, batch: Pending[]): void {
     flushLogged(db, log);
     return;
   }
-  const queue = queues.get(db) ?? [];
-  queue.unshift(...batch);
-  queues.set(db, queue);
+  requeue(db, batch);
   log.busyRetry = true;
   const delay = Math.min(32, 2 ** Math.floor(Math.log2(1 + (now - log.busySince) / 4)));
   setTimeout(() => {
@@ -362,8 +390,8 @@ function waitForWriteLock(db: Db, log: LogState, batch: Pending[]): void {
 
 /** One batch of the queue of a database whose log is synced off the request thread (see the top). */
 function flushLogged(db: Db, log: LogState): void {
-  // A checkpoint's hold, or the sync under way: their end flushes (writes handed in meanwhile join the queue, in order).
-  if (log.holding || log.syncing || log.busyRetry) return;
+  // A hold, or the sync under way: their end flushes (writes handed in meanwhile join the queue, in order).
+  if (log.holds > 0 || log.syncing || log.busyRetry) return;
   const queue = queues.get(db);
   if (!queue) return;
   queues.delete(db);
@@ -375,8 +403,13 @@ function flushLogged(db: Db, log: LogState): void {
   if (queue.length > 0) queues.set(db, queue);
   // The commit writes its frames and syncs nothing, unless the log may start over in it
   // (LogDurability.fullSyncNext, mayRestart): SQLite then syncs the new header before its frames.
+  // When the served log's own checkpoint will start it over (restartPending), the batch waits for
+  // that instead, held, and runs after it at OFF.
   const mayRestart = log.durability.mayRestart?.bind(log.durability) ?? null;
-  const offThread = !log.durability.fullSyncNext() && !mayRestart?.();
+  const fullNext = log.durability.fullSyncNext();
+  const restartsHere = !fullNext && mayRestart?.() === true;
+  if (restartsHere && waitForRestart(db, log, batch)) return;
+  const offThread = !fullNext && !restartsHere;
   noteOutside(db, log);
   // The write lock is tried, never waited for on this thread (busy_timeout 0): when another
   // connection holds it (Litestream, `svc admin`), the batch goes back to the queue's head and is
@@ -386,7 +419,7 @@ function flushLogged(db: Db, log: LogState): void {
   let settled: Settle[] | null | typeof RETRY_AT_FULL | typeof LOCK_BUSY;
   try {
     settled = commitOrFail(db, batch, offThread ? mayRestart : null, true);
-    if (settled === RETRY_AT_FULL) {
+    if (settled === RETRY_AT_FULL && !log.durability.restartPending?.()) {
       // A checkpoint ended between the check and the transaction's start: the same batch, at FULL.
       retriedAtFull.inc();
       db.exec('PRAGMA synchronous = FULL');
@@ -401,6 +434,15 @@ function flushLogged(db: Db, log: LogState): void {
     waitForWriteLock(db, log, batch);
     return;
   }
+  // The served log's own checkpoint ended its copy between the check and the transaction's start:
+  // the batch (rolled back untouched) waits for the restart.
+  if (settled === RETRY_AT_FULL) {
+    if (!waitForRestart(db, log, batch)) {
+      requeue(db, batch);
+      flushLogged(db, log);
+    }
+    return;
+  }
   log.busySince = null;
   if (settled === null) {
     flushLogged(db, log);
@@ -409,15 +451,29 @@ function flushLogged(db: Db, log: LogState): void {
   // Refusals too wait for the sync: a replayed answer may be a commit of a batch not yet synced.
   log.awaitingSync.push(...settled);
   const hold = log.durability.afterCommit();
-  if (hold) {
-    log.holding = true;
-    const release = () => {
-      log.holding = false;
-      flush(db);
-    };
-    hold.then(release, release);
-  }
+  if (hold) holdOn(db, log, hold);
   syncLog(db, log);
+}
+
+/**
+ * `batch` found the whole log checkpointed while the served log's own checkpoint runs: back to the
+ * queue's head, held until that checkpoint has started the log over. False when no such
+ * checkpoint runs (the batch then commits at FULL).
+ */
+function waitForRestart(db: Db, log: LogState, batch: Pending[]): boolean {
+  const pending = log.durability.restartPending?.() ?? null;
+  if (!pending) return false;
+  waitedForRestart.inc();
+  requeue(db, batch);
+  holdOn(db, log, pending);
+  return true;
+}
+
+/** `batch` back at the head of the queue, before the writes handed in after it. */
+function requeue(db: Db, batch: Pending[]): void {
+  const queue = queues.get(db) ?? [];
+  queue.unshift(...batch);
+  queues.set(db, queue);
 }
 
 const RETRY_AT_FULL = Symbol('retry at FULL');

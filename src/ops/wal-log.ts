@@ -4,11 +4,15 @@
 //   - the sync: an fdatasync of the -wal file through node:fs/promises, which Bun runs on its thread
 //     pool; the request thread only hands it over and hears back;
 //   - the checkpoint: automatic checkpoints are off on the writing connection (wal_autocheckpoint =
-//     0); once the -wal file has reached `checkpointBytes` after a batch, the group commit holds its
-//     next batches while a worker thread (workers/wal-checkpoint.ts, src/db/checkpoint.ts) copies
-//     the log into the database and restarts it, then lets them go. The log is therefore bounded:
-//     at most the threshold plus one batch (and the few commits of writes that do not go through
-//     the group commit), unless a reader keeps the log from restarting.
+//     0); once the log has reached `checkpointBytes` after a batch, a worker thread
+//     (workers/wal-checkpoint.ts, src/db/checkpoint.ts) copies it into the database while the
+//     batches go on, then the group commit holds its batches while the worker copies what they
+//     wrote meanwhile and restarts the log, and lets them go. A batch that finds the whole log
+//     copied before that (it could start the log over without syncing its header) waits for the
+//     restart too. The log is bounded: once it reaches BOUND_FACTOR times the threshold during a
+//     copy, the batches wait for the checkpoint's end, so it never passes that plus one batch (and
+//     the few commits of writes that do not go through the group commit), unless a reader keeps
+//     the log from restarting.
 // While Litestream replicates it is the checkpointer: startReplicatedLog below keeps the off-thread
 // sync and leaves the checkpoints to it (src/server.ts).
 import type { Database } from 'bun:sqlite';
@@ -16,13 +20,19 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { type FileHandle, open } from 'node:fs/promises';
 import { type CheckpointJob, type CheckpointResult, restartLog, setAutocheckpoint } from '../db/checkpoint.ts';
-import { groupCommitBusy, groupCommitIdle, type LogDurability, setLogDurability } from '../db/group-commit.ts';
+import { groupCommitBusy, groupCommitIdle, holdBatches, type LogDurability, setLogDurability } from '../db/group-commit.ts';
 import { WAL_AUTOCHECKPOINT_PAGES } from '../db/open.ts';
 import { PROCESS_METRICS } from '../lib/metrics.ts';
 import { WorkerPool, workerLocation } from '../workers/pool.ts';
 
 /** The log's size that starts a checkpoint: about SQLite's own 1,000 pages (4 KB pages and their 24-byte frame headers). */
 export const CHECKPOINT_BYTES = 1000 * (4096 + 24);
+
+/** While a checkpoint copies, the batches go on; once the log reaches this many times the threshold, they wait for its end. */
+export const BOUND_FACTOR = 4;
+
+/** The copy is asked again, at most this many times in all, while what it has not copied is more than a quarter of the threshold: the held restart then copies little. */
+const COPIES = 3;
 
 /** How long a checkpoint's restart may wait for the write lock and for readers to leave the log. */
 const RESTART_BUSY_MS = 100;
@@ -32,9 +42,15 @@ const RETRY_MS = 1_000;
 
 const checkpointSeconds = PROCESS_METRICS.histogram(
   'svc_wal_checkpoint_seconds',
-  'Seconds the group commit held its writes for one checkpoint (done on a worker thread).',
+  'Seconds one checkpoint took on its worker thread, its copies (the writes go on) and its restart (the writes held).',
   ['restarted'],
   [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+);
+const checkpointHeldSeconds = PROCESS_METRICS.histogram(
+  'svc_wal_checkpoint_held_seconds',
+  "Seconds the group commit held its writes for one checkpoint's restart (the copy of what was written during its copies, and the log's new header).",
+  [],
+  [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
 );
 
 export interface WalLogOptions {
@@ -69,14 +85,14 @@ function walIndex(shm: number): () => { mxFrame: number; frameBytes: number; nBa
 }
 
 /**
- * The log's size in bytes: its frames times a frame's size. Not the -wal file's size: a restarted
- * log keeps its file and rewrites it from the start.
+ * The log's size in bytes, and the part of it not yet copied into the database: frames times a
+ * frame's size. Not the -wal file's size: a restarted log keeps its file and rewrites it from the start.
  */
-function logSize(shm: number): () => number {
+function logSize(shm: number): () => { bytes: number; uncopied: number } {
   const read = walIndex(shm);
   return () => {
     const h = read();
-    return h.mxFrame * h.frameBytes;
+    return { bytes: h.mxFrame * h.frameBytes, uncopied: (h.mxFrame - h.nBackfill) * h.frameBytes };
   };
 }
 
@@ -95,11 +111,12 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
   const logBytes = logSize(shm);
   // An unreadable WAL-index header falls back on the -wal file's size: never smaller than the log,
   // so the log stays bounded (with a checkpoint after every batch once the file has grown).
-  const sizeOfLog = (): number => {
+  const sizeOfLog = (): { bytes: number; uncopied: number } => {
     try {
       return logBytes();
     } catch {
-      return fstatSync(wal.fd).size;
+      const bytes = fstatSync(wal.fd).size;
+      return { bytes, uncopied: bytes };
     }
   };
   const sync = opts.sync ?? ((h: FileHandle) => h.datasync());
@@ -111,44 +128,65 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
       return pool.run(job);
     });
   let running: Promise<void> | null = null;
-  // Another process's reader kept the start-up checkpoint from restarting the log: see startCheckpoint.
+  // Another process's reader kept the start-up checkpoint from restarting the log: see `ended` below.
   let fullSyncNext = !restarted;
   let notBefore = 0;
   let checkpoints = 0;
 
-  const startCheckpoint = (): Promise<void> => {
+  // Not restarted: the log may be wholly copied yet not cut, and a commit may then start it over
+  // from its head. Until a checkpoint restarts it, batches commit at FULL (SQLite syncs the new
+  // header before the frames), and the next try comes after RETRY_MS whatever the size.
+  const ended = (restartedLog: boolean) => {
+    fullSyncNext = !restartedLog;
+    if (!restartedLog) notBefore = performance.now() + RETRY_MS;
+  };
+  const failed = (e: unknown) => {
+    ended(false);
+    console.error(JSON.stringify({ event: 'wal_checkpoint_failed', error: String((e as Error)?.message ?? e) }));
+  };
+
+  // The copies while the batches go on, then the restart while they are held (src/db/checkpoint.ts).
+  const runCheckpoint = async (): Promise<void> => {
     const started = performance.now();
-    running = checkpoint({ path, busyMs: RESTART_BUSY_MS }).then(
-      (r) => {
-        checkpoints++;
-        checkpointSeconds.observe({ restarted: String(r.restarted) }, (performance.now() - started) / 1000);
-        // Not restarted: the log may be wholly copied yet not cut, and a commit may then start it
-        // over from its head. Until a checkpoint restarts it, batches commit at FULL (SQLite syncs
-        // the new header before the frames), and the next try comes after RETRY_MS whatever the size.
-        fullSyncNext = !r.restarted;
-        if (!r.restarted) notBefore = performance.now() + RETRY_MS;
-      },
-      (e: unknown) => {
-        fullSyncNext = true;
-        notBefore = performance.now() + RETRY_MS;
-        console.error(JSON.stringify({ event: 'wal_checkpoint_failed', error: String((e as Error)?.message ?? e) }));
-      },
-    );
-    void running.finally(() => {
-      running = null;
-    });
-    return running;
+    try {
+      for (let copies = 1; ; copies++) {
+        await checkpoint({ path, step: 'copy', busyMs: 0 });
+        if (copies >= COPIES || sizeOfLog().uncopied <= threshold / 4) break;
+      }
+    } catch (e: unknown) {
+      failed(e);
+      return;
+    }
+    const held = performance.now();
+    // The hold ends once the outcome is noted: the batches it releases commit as it says.
+    const restart = checkpoint({ path, step: 'restart', busyMs: RESTART_BUSY_MS }).then((r) => {
+      checkpoints++;
+      checkpointHeldSeconds.observe(undefined, (performance.now() - held) / 1000);
+      checkpointSeconds.observe({ restarted: String(r.restarted) }, (performance.now() - started) / 1000);
+      ended(r.restarted);
+    }, failed);
+    holdBatches(db, restart);
+    await restart;
   };
 
   const durability: LogDurability = {
     sync: () => sync(wal),
     afterCommit() {
-      if (running) return null;
+      // During the copies the batches go on until the log reaches its bound; then they wait for the end.
+      if (running) return sizeOfLog().bytes >= threshold * BOUND_FACTOR ? running : null;
       if (performance.now() < notBefore) return null;
-      if (!fullSyncNext && sizeOfLog() < threshold) return null;
-      return startCheckpoint();
+      if (!fullSyncNext && sizeOfLog().bytes < threshold) return null;
+      running = runCheckpoint();
+      void running.finally(() => {
+        running = null;
+      });
+      return null;
     },
     fullSyncNext: () => fullSyncNext,
+    // The whole log copied (our copy caught up, or another process checkpointed): the next commit
+    // could start the log over. During our checkpoint it waits for the restart; else it commits at FULL.
+    mayRestart: wholeLogCheckpointed(shm),
+    restartPending: () => running,
   };
   setAutocheckpoint(db, 0);
   setLogDurability(db, durability);

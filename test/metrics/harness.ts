@@ -24,6 +24,7 @@ export const SERIES = [
   'svc_writes_outside_group_commit_total',
   'svc_group_commit_retried_at_full_total',
   'svc_group_commit_write_lock_busy_total',
+  'svc_group_commit_waited_for_restart_total',
   'svc_worker_queue_depth',
   'svc_worker_busy',
   'svc_worker_job_duration_seconds',
