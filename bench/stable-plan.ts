@@ -192,7 +192,7 @@ try {
     row[arm] = e;
     byKey.set(sql, row);
   }
-  const perRun = (e?: { n: number; ns: number }) => (e && e.n ? e.ns / e.n / 1000 : 0);
+  const perRun = (e?: { n: number; ns: number }) => (e?.n ? e.ns / e.n / 1000 : 0);
   const gains = [...byKey]
     .map(([sql, r]) => ({ sql, once: perRun(r.once), written: perRun(r['as written']), runs: r.once?.n ?? 0 }))
     .filter((g) => g.runs > 0)

@@ -3,6 +3,7 @@
 // The floors' own series (requests, group commit, workers, cache hits) are in PROCESS_METRICS already.
 import { statSync } from 'node:fs';
 import type { AppContext } from '../context.ts';
+import { logSizeOf } from '../db/wal-index.ts';
 import { waitingCount } from '../continuity/wait.ts';
 import { publicCache } from '../http/public-cache.ts';
 import { PROCESS_METRICS, Registry } from '../lib/metrics.ts';
@@ -17,6 +18,15 @@ function fileSize(path: string): number {
   return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 }
 
+/** The log's size from its WAL-index header; the -wal file's size when that cannot be read (no -shm file yet). */
+function logBytes(file: string): number {
+  try {
+    return logSizeOf(file).bytes;
+  } catch {
+    return fileSize(`${file}-wal`);
+  }
+}
+
 /** The service's own series, read now from `ctx`. */
 export function serviceMetrics(ctx: AppContext): Registry {
   const r = new Registry();
@@ -25,10 +35,10 @@ export function serviceMetrics(ctx: AppContext): Registry {
   r.gauge('svc_continuity_waits_held', 'GET /v1/continuity/wait requests held open right now.').set(undefined, waitingCount(ctx));
   const file = ctx.db.filename;
   r.gauge('svc_db_size_bytes', 'Size of the database file, in bytes.').set(undefined, fileSize(file));
-  r.gauge('svc_db_wal_size_bytes', 'Size of the database’s write-ahead log, in bytes (it shrinks at each checkpoint).').set(
-    undefined,
-    file && file !== ':memory:' ? fileSize(`${file}-wal`) : 0,
-  );
+  r.gauge(
+    'svc_db_wal_size_bytes',
+    'Size of the database’s write-ahead log, in bytes: its frames, as the WAL-index header says (the -wal file itself keeps its size, laid out ahead of the log). It falls back at each checkpoint’s restart.',
+  ).set(undefined, file && file !== ':memory:' ? logBytes(file) : 0);
   const cache = publicCache(ctx);
   r.gauge('svc_public_cache_entries', 'Public documents held in the cache.').set(undefined, cache.size);
 

@@ -12,16 +12,17 @@
 //     restart too. The log is bounded: once it reaches BOUND_FACTOR times the threshold during a
 //     copy, the batches wait for the checkpoint's end, so it never passes that plus one batch (and
 //     the few commits of writes that do not go through the group commit), unless a reader keeps
-//     the log from restarting.
+//     the log from restarting. The first restart lays the -wal file out to that bound
+//     (src/db/checkpoint.ts, step 4), so no commit makes the file longer after it.
 // While Litestream replicates it is the checkpointer: startReplicatedLog below keeps the off-thread
 // sync and leaves the checkpoints to it (src/server.ts).
 import type { Database } from 'bun:sqlite';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { endianness } from 'node:os';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { type CheckpointJob, type CheckpointResult, restartLog, setAutocheckpoint } from '../db/checkpoint.ts';
 import { groupCommitBusy, groupCommitIdle, holdBatches, type LogDurability, setLogDurability } from '../db/group-commit.ts';
 import { WAL_AUTOCHECKPOINT_PAGES } from '../db/open.ts';
+import { logSize, wholeLogCheckpointed } from '../db/wal-index.ts';
 import { PROCESS_METRICS } from '../lib/metrics.ts';
 import { WorkerPool, workerLocation } from '../workers/pool.ts';
 
@@ -30,6 +31,9 @@ export const CHECKPOINT_BYTES = 1000 * (4096 + 24);
 
 /** While a checkpoint copies, the batches go on; once the log reaches this many times the threshold, they wait for its end. */
 export const BOUND_FACTOR = 4;
+
+/** The -wal file is laid out to the log's bound and this much more (about a batch of large writes): appends within it never make the file longer (src/db/checkpoint.ts, step 4). */
+export const LAY_OUT_MARGIN = 4 * 1024 * 1024;
 
 /** The copy is asked again, at most this many times in all, while what it has not copied is more than a quarter of the threshold: the held restart then copies little. */
 const COPIES = 3;
@@ -67,33 +71,6 @@ export interface WalLog {
   readonly checkpoints: number;
   /** Waits for a checkpoint under way, then gives the connection back its in-commit syncs and closes the worker and the file. */
   stop(): Promise<void>;
-}
-
-/**
- * The WAL-index header as the -shm file holds it (SQLite's documented WAL-index format 3007000, in
- * the machine's byte order): mxFrame at byte 16 (the log's frames), the page size at byte 14, and
- * the checkpoint's nBackfill at byte 96. Throws when the file does not hold that format.
- */
-function walIndex(shm: number): () => { mxFrame: number; frameBytes: number; nBackfill: number } {
-  const header = new DataView(new ArrayBuffer(100));
-  const little = endianness() === 'LE';
-  return () => {
-    if (readSync(shm, header, 0, 100, 0) < 100 || header.getUint32(0, little) !== 3007000) throw new Error('unknown WAL-index format');
-    const page = header.getUint16(14, little);
-    return { mxFrame: header.getUint32(16, little), frameBytes: (page === 1 ? 65536 : page) + 24, nBackfill: header.getUint32(96, little) };
-  };
-}
-
-/**
- * The log's size in bytes, and the part of it not yet copied into the database: frames times a
- * frame's size. Not the -wal file's size: a restarted log keeps its file and rewrites it from the start.
- */
-function logSize(shm: number): () => { bytes: number; uncopied: number } {
-  const read = walIndex(shm);
-  return () => {
-    const h = read();
-    return { bytes: h.mxFrame * h.frameBytes, uncopied: (h.mxFrame - h.nBackfill) * h.frameBytes };
-  };
 }
 
 /**
@@ -159,7 +136,7 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
     }
     const held = performance.now();
     // The hold ends once the outcome is noted: the batches it releases commit as it says.
-    const restart = checkpoint({ path, step: 'restart', busyMs: RESTART_BUSY_MS }).then((r) => {
+    const restart = checkpoint({ path, step: 'restart', busyMs: RESTART_BUSY_MS, layOut: BOUND_FACTOR * threshold + LAY_OUT_MARGIN }).then((r) => {
       checkpoints++;
       checkpointHeldSeconds.observe(undefined, (performance.now() - held) / 1000);
       checkpointSeconds.observe({ restarted: String(r.restarted) }, (performance.now() - started) / 1000);
@@ -206,23 +183,6 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
       await wal.close();
       closeSync(shm);
     },
-  };
-}
-
-/**
- * Whether the whole log is checkpointed (nBackfill equals mxFrame; an empty log counts): the next
- * write transaction may then start the log over from its head. An unreadable header answers true
- * (the safe answer: FULL).
- */
-function wholeLogCheckpointed(shm: number): () => boolean {
-  const read = walIndex(shm);
-  return () => {
-    try {
-      const h = read();
-      return h.nBackfill === h.mxFrame;
-    } catch {
-      return true;
-    }
   };
 }
 
