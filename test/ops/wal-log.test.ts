@@ -97,14 +97,16 @@ describe('the log off the request thread', () => {
     let answered = 0;
     const writes: Promise<unknown>[] = [];
     let largest = 0;
-    // Rounds of 8 writes of ~2 KB (one batch each), handed in one after another, not awaited.
+    const count = () => (t.db.query('SELECT count(*) AS n FROM notes').get() as { n: number }).n;
+    // Rounds of 8 writes of ~2 KB, not awaited (held ones are answered only after the gate): the
+    // next round is handed in once this one is committed, or once the log is at its bound (then
+    // every later round is held), so no batch holds more than one round.
     for (let round = 0; round < 60; round++) {
       writes.push(...Array.from({ length: 8 }, (_, i) => t.note(round * 8 + i, 2000).then(() => answered++)));
-      await Bun.sleep(2);
+      while (count() < (round + 1) * 8 && t.logBytes() < BOUND_FACTOR * threshold) await Bun.sleep(1);
       largest = Math.max(largest, t.logBytes());
     }
     // Past the threshold the copy began (held at its gate); the writes went on to the bound, and stop there.
-    const count = () => (t.db.query('SELECT count(*) AS n FROM notes').get() as { n: number }).n;
     while (answered < count()) await Bun.sleep(5); // the syncs of what was committed
     const stored = count();
     expect(stored).toBeGreaterThan(0);
@@ -150,7 +152,9 @@ describe('the log off the request thread', () => {
   test("writes handed in during a checkpoint's copy are committed and answered; during its restart they wait for it, then run and are answered in order; reads go on meanwhile", async () => {
     const copy = gate();
     const restart = gate();
+    const restartAsked = gate();
     const checkpoint = async (job: CheckpointJob): Promise<CheckpointResult> => {
+      if (job.step === 'restart') restartAsked.open();
       await (job.step === 'copy' ? copy : restart).wait;
       return checkpointWal(job);
     };
@@ -161,7 +165,7 @@ describe('the log off the request thread', () => {
     expect(await t.note(1)).toBe(1);
     expect(await syncLevelInBatch(t.db)).toBe(0);
     copy.open();
-    await Bun.sleep(20); // the copy ends; the restart (gated) holds the batches
+    await restartAsked.wait; // the copy ended; the restart (gated) holds the batches from the moment it is asked for
     const ran: number[] = [];
     const answered: number[] = [];
     const writes = Array.from({ length: 10 }, (_, i) =>
