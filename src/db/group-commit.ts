@@ -408,7 +408,11 @@ function flushLogged(db: Db, log: LogState): void {
   const mayRestart = log.durability.mayRestart?.bind(log.durability) ?? null;
   const fullNext = log.durability.fullSyncNext();
   const restartsHere = !fullNext && mayRestart?.() === true;
-  if (restartsHere && waitForRestart(db, log, batch)) return;
+  const pending = restartsHere ? (log.durability.restartPending?.() ?? null) : null;
+  if (pending) {
+    holdForRestart(db, log, batch, pending);
+    return;
+  }
   const offThread = !fullNext && !restartsHere;
   noteOutside(db, log);
   // The write lock is tried, never waited for on this thread (busy_timeout 0): when another
@@ -417,10 +421,14 @@ function flushLogged(db: Db, log: LogState): void {
   db.exec('PRAGMA busy_timeout = 0');
   if (offThread) db.exec('PRAGMA synchronous = OFF');
   let settled: Settle[] | null | typeof RETRY_AT_FULL | typeof LOCK_BUSY;
+  // A checkpoint ended its copy between the check and the transaction's start (the batch was rolled
+  // back untouched): the same batch again at FULL, or, during the served log's own checkpoint,
+  // after its restart.
+  let restart: Promise<void> | null = null;
   try {
     settled = commitOrFail(db, batch, offThread ? mayRestart : null, true);
-    if (settled === RETRY_AT_FULL && !log.durability.restartPending?.()) {
-      // A checkpoint ended between the check and the transaction's start: the same batch, at FULL.
+    if (settled === RETRY_AT_FULL) restart = log.durability.restartPending?.() ?? null;
+    if (settled === RETRY_AT_FULL && !restart) {
       retriedAtFull.inc();
       db.exec('PRAGMA synchronous = FULL');
       settled = commitOrFail(db, batch, null, true);
@@ -434,13 +442,8 @@ function flushLogged(db: Db, log: LogState): void {
     waitForWriteLock(db, log, batch);
     return;
   }
-  // The served log's own checkpoint ended its copy between the check and the transaction's start:
-  // the batch (rolled back untouched) waits for the restart.
   if (settled === RETRY_AT_FULL) {
-    if (!waitForRestart(db, log, batch)) {
-      requeue(db, batch);
-      flushLogged(db, log);
-    }
+    holdForRestart(db, log, batch, restart ?? Promise.resolve());
     return;
   }
   log.busySince = null;
@@ -456,17 +459,14 @@ function flushLogged(db: Db, log: LogState): void {
 }
 
 /**
- * `batch` found the whole log checkpointed while the served log's own checkpoint runs: back to the
- * queue's head, held until that checkpoint has started the log over. False when no such
- * checkpoint runs (the batch then commits at FULL).
+ * `batch` found the whole log checkpointed while the served log's own checkpoint runs (`restart`,
+ * LogDurability.restartPending): back to the queue's head, held until that checkpoint has started
+ * the log over.
  */
-function waitForRestart(db: Db, log: LogState, batch: Pending[]): boolean {
-  const pending = log.durability.restartPending?.() ?? null;
-  if (!pending) return false;
+function holdForRestart(db: Db, log: LogState, batch: Pending[], restart: Promise<void>): void {
   waitedForRestart.inc();
   requeue(db, batch);
-  holdOn(db, log, pending);
-  return true;
+  holdOn(db, log, restart);
 }
 
 /** `batch` back at the head of the queue, before the writes handed in after it. */

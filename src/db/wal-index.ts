@@ -46,7 +46,7 @@ export function logSizeOf(path: string): { bytes: number; uncopied: number } {
 /**
  * Whether the whole log is checkpointed (nBackfill equals mxFrame; an empty log counts): the next
  * write transaction may then start the log over from its head. An unreadable header answers true
- * (the safe answer: FULL).
+ * (the safe answer: the batch commits at FULL, or waits for the server's own checkpoint to restart the log).
  */
 export function wholeLogCheckpointed(shm: number): () => boolean {
   const read = walIndex(shm);
