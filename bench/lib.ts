@@ -200,11 +200,27 @@ export function cpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100); // USER_HZ is 100 on Linux
 }
 
+/**
+ * CPU time of one thread of a process (user+system, µs): the request thread is the one whose id is
+ * the process's (Bun answers every request on its main thread; the rest are workers, the thread
+ * pool that syncs the log, the JIT and the collector's helpers).
+ */
+export function threadCpuMicros(pid: number, tid = pid): number {
+  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
+}
+
 /** Resident and peak resident memory of a process, in MB (Linux /proc). */
-export function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number } {
+export function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number; anon_mb: number; file_mb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n');
   const kb = (field: string) => Number(/(\d+) kB/.exec(status.find((l) => l.startsWith(field)) ?? '')?.[1] ?? Number.NaN);
-  return { rss_mb: Math.round(kb('VmRSS:') / 102.4) / 10, peak_rss_mb: Math.round(kb('VmHWM:') / 102.4) / 10 };
+  const mb = (field: string) => Math.round(kb(field) / 102.4) / 10;
+  // RSS is the process's own memory (anonymous: heaps, page caches) and the file pages it maps
+  // (the executable's code, mostly). The second moves with the machine's page cache, not the code:
+  // the same build maps 5 MB more of itself when its file was just written (a fresh build) than once
+  // it has been evicted and read back (docs/performance.md, "Idle memory").
+  return { rss_mb: mb('VmRSS:'), peak_rss_mb: mb('VmHWM:'), anon_mb: mb('RssAnon:'), file_mb: mb('RssFile:') };
 }
 
 /**

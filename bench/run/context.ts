@@ -22,7 +22,7 @@ import {
   verdict,
   withSpread,
 } from '../harness.ts';
-import { BUN, Children, cpuMicros, listeningUrl, num, ROOT } from '../lib.ts';
+import { BUN, Children, cpuMicros, listeningUrl, num, ROOT, threadCpuMicros } from '../lib.ts';
 import { runWrk, type WrkResult } from '../wrk.ts';
 
 export const SIZES = list(process.env.BENCH_SIZES, '10k');
@@ -52,6 +52,8 @@ export interface Round extends Omit<WrkResult, 'stdout'>, RoundJudgement {
   body_bytes?: number | null;
   /** CPU of WrkRun.watch over the round, µs (svc taking the paced writes while a peer is measured). */
   watched_cpu_us?: number;
+  /** The server's request thread's share of server_cpu_us (its other threads: workers, the log's syncs, the JIT, the collector). */
+  request_thread_cpu_us?: number;
 }
 
 export interface Row {
@@ -251,9 +253,11 @@ export async function round(o: WrkRun, seconds: number): Promise<Round> {
   const helpers0 = (o.helpers ?? []).reduce((n, p) => n + safeCpu(p), 0);
   const watched0 = o.watch === undefined ? 0 : safeCpu(o.watch);
   const server0 = cpuMicros(o.pid);
+  const thread0 = safeThreadCpu(o.pid);
   const machine0 = machineBusyMicros();
   const { stdout, ...r } = await runWrk(children, o.url, { threads: 1, connections: o.connections, seconds, script: o.script });
   const server = cpuMicros(o.pid) - server0;
+  const thread = safeThreadCpu(o.pid) - thread0;
   const machine = machineBusyMicros() - machine0;
   const helpers = (o.helpers ?? []).reduce((n, p) => n + safeCpu(p), 0) - helpers0;
   const watched = o.watch === undefined ? undefined : safeCpu(o.watch) - watched0;
@@ -268,7 +272,33 @@ export async function round(o: WrkRun, seconds: number): Promise<Round> {
     machine_busy_us: machine,
     failed: failedAnswers({ ...r, statuses }),
   });
-  return { ...r, ...j, statuses, body_bytes: parseBodyBytes(stdout), ...(watched === undefined ? {} : { watched_cpu_us: watched }) };
+  return {
+    ...r,
+    ...j,
+    statuses,
+    body_bytes: parseBodyBytes(stdout),
+    request_thread_cpu_us: thread,
+    ...(watched === undefined ? {} : { watched_cpu_us: watched }),
+  };
+}
+
+const safeThreadCpu = (pid: number) => {
+  try {
+    return threadCpuMicros(pid);
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Where a round's server CPU went, a request: the request thread and the other threads (the
+ * checkpoint worker, the log's syncs, the JIT, the collector), medians over the rounds. Printed
+ * beside each write row, so a write that costs more at 1M says on which side.
+ */
+export function threadSplitNote(rs: readonly Round[]): string {
+  const main = rs.map((r) => (r.completed > 0 ? (r.request_thread_cpu_us ?? 0) / r.completed : Number.NaN));
+  const others = rs.map((r, i) => r.server_cpu_us_per_req - main[i]!);
+  return `a request: ${Math.round(spread(main).median)} µs on the request thread, ${Math.round(spread(others).median)} µs on the others`;
 }
 
 export const safeCpu = (pid: number) => {

@@ -69,6 +69,8 @@ export async function startScenarios(size: string, file: string, bin: string, me
   const reads = num('BENCH_START_READS', 30);
   const times: number[] = [];
   const rss: number[] = [];
+  const anon: number[] = [];
+  const mapped: number[] = [];
   const rssAfterReads: number[] = [];
   const failed: number[] = [];
   const cpu: { server_us: number; helpers_us: number; machine_us: number; window_ms: number }[] = [];
@@ -112,7 +114,10 @@ export async function startScenarios(size: string, file: string, bin: string, me
       machine_us: machineBusyMicros() - machine0,
       window_ms: performance.now() - t0,
     });
-    rss.push(memoryOf(proc.pid).rss_mb);
+    const idle = memoryOf(proc.pid);
+    rss.push(idle.rss_mb);
+    anon.push(idle.anon_mb);
+    mapped.push(idle.file_mb);
     // The first leaderboard request after the start (issue 39 §3: built at start or off the request thread, not on it).
     const l0 = performance.now();
     const lb = await fetch(`${base}/api/leaderboard`);
@@ -139,10 +144,12 @@ export async function startScenarios(size: string, file: string, bin: string, me
   const row = summarize(size, 'start', `cold start (spawn → first 200 on /healthz), idle RSS; ${n} starts`, 'svc', times.map(mk), {
     start_ms: spread(times),
     idle_rss_mb: spread(rss),
+    idle_anon_mb: spread(anon),
+    idle_file_mb: spread(mapped),
     idle_rss_after_reads_mb: spread(rssAfterReads),
   });
   const after = spread(rssAfterReads);
-  row.note = `idle RSS after ${reads} of each of ${readPass(meta).length} reads: ${after.median} MB (${after.min}–${after.max})`;
+  row.note = `idle RSS ${spread(rss).median} MB: ${spread(anon).median} MB its own, ${spread(mapped).median} MB of files mapped (the executable); after ${reads} of each of ${readPass(meta).length} reads: ${after.median} MB (${after.min}–${after.max})`;
   check(
     row,
     { metric: 'ms', op: '<', value: 120, text: 'cold start < 120 ms (median)' },

@@ -23,6 +23,7 @@ import {
   SECONDS,
   selected,
   summarize,
+  threadSplitNote,
   voteTargets,
   WRITE_CONNECTIONS,
 } from './context.ts';
@@ -56,6 +57,7 @@ end
       `${c.size} write-posts: POST /v1/posts, ${writers.length} agents`,
     );
     const row = summarize(c.size, 'write-posts', `POST /v1/posts, ${writers.length} agents`, 'svc', rs);
+    row.note = threadSplitNote(rs);
     check(row, { metric: 'ok/s', op: '>=', value: 2500, text: 'posts ≥ 2,500/s, every answer 2xx' }, okPerS(rs));
   }
   if (selected('write-replies', 'write')) {
@@ -71,7 +73,7 @@ request = function()
 end
 `);
     const rs = await rounds({ url: c.url, pid: c.pid, connections: WRITE_CONNECTIONS, script }, `${c.size} write-replies`);
-    summarize(c.size, 'write-replies', `POST /v1/posts/{id}/replies, ${writers.length} agents`, 'svc', rs);
+    summarize(c.size, 'write-replies', `POST /v1/posts/{id}/replies, ${writers.length} agents`, 'svc', rs).note = threadSplitNote(rs);
   }
   const [v0, v1] = m.roles.voters;
   const voters = Array.from({ length: v1 - v0 }, (_, i) => key(v0 + i));
@@ -104,6 +106,7 @@ end
       votes_per_s_by_window: rs.map((r) => Math.round(okOf(r) / r.window_s)),
       cpu_us_per_vote_by_window: rs.map((r) => Math.round(r.server_cpu_us_per_req)),
     });
+    row.note = threadSplitNote(rs);
     check(row, { metric: 'ok/s', op: '>=', value: 3000, text: 'votes ≥ 3,000/s, every answer 2xx' }, okPerS(rs));
     const first = rs[0]!.server_cpu_us_per_req;
     check(
