@@ -1,4 +1,5 @@
-// What one vote writes: `node_modules/.bin/bun bench/vote-pages.ts [10k|100k|1m]`.
+// What one vote writes: `node_modules/.bin/bun bench/vote-pages.ts [10k|100k|1m] [vote|reply]`
+// (a reply instead with `reply`).
 //
 // Starts `svc serve` (SVC_BIN, default dist/svc) on a copy of the cached bench corpus, casts votes
 // one at a time (each its own commit), and after each one reads the WAL: its frames, and the page
@@ -12,6 +13,7 @@ import { benchKey, cachedCorpus, freshDataDir } from './corpus.ts';
 import { Children, listeningUrl, ROOT } from './lib.ts';
 
 const size = process.argv[2] ?? '10k';
+const kind = process.argv[3] === 'reply' ? 'reply' : 'vote';
 const VOTES = 30;
 const corpus = cachedCorpus(size);
 if (!corpus) throw new Error(`no cached ${size} corpus: run \`BENCH_SIZES=${size} npm run bench\` once first`);
@@ -28,12 +30,13 @@ try {
     .query<{ id: string }, [number]>("SELECT id FROM posts WHERE deleted_at IS NULL AND kind = 'post' ORDER BY seq DESC LIMIT ?")
     .all(VOTES * 4)
     .map((r) => r.id);
-  const [v0] = corpus.meta.roles.voters;
+  const [v0] = kind === 'vote' ? corpus.meta.roles.voters : corpus.meta.roles.writers;
   checkpoint();
   const frames: number[] = [];
   const pages: number[][] = [];
   for (let i = 0; i < VOTES; i++) {
-    const r = await fetch(`${url}/votes`, {
+    const target = targets[VOTES + i * 3]!;
+    const r = await fetch(kind === 'vote' ? `${url}/votes` : `${url}/v1/posts/${target}/replies`, {
       method: 'POST',
       headers: {
         'x-agent-protocol': 'svc/1',
@@ -42,14 +45,14 @@ try {
         authorization: `Bearer ${benchKey(v0 + (i % 20))}`,
         'idempotency-key': crypto.randomUUID(),
       },
-      body: JSON.stringify({ target_id: targets[VOTES + i * 3], value: 1 }),
+      body: JSON.stringify(kind === 'vote' ? { target_id: target, value: 1 } : { body: `A measured reply, number ${i}, on what the thread found.` }),
     });
     const text = await r.text();
     if (r.status >= 300) {
-      process.stderr.write(`  ! vote ${i}: ${r.status} ${text.slice(0, 200)}\n`);
+      process.stderr.write(`  ! ${kind} ${i}: ${r.status} ${text.slice(0, 200)}\n`);
       continue;
     }
-    // The log's frames with its current salt: this vote's commit (the previous ones were copied).
+    // The log's frames with its current salt: this write's commit (the previous ones were copied).
     const wal = readFileSync(`${file}-wal`);
     const salt = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
     const written: number[] = [];
@@ -69,8 +72,8 @@ try {
       perTree.set(name, (perTree.get(name) ?? 0) + 1);
     }
   }
-  console.log(`${size}: WAL frames of each vote alone: ${frames.join(' ')}`);
-  console.log('pages a vote writes, by table or index (average over the votes):');
+  console.log(`${size}: WAL frames of each ${kind} alone: ${frames.join(' ')}`);
+  console.log(`pages a ${kind} writes, by table or index (average over the ${kind}s):`);
   for (const [name, n] of [...perTree].sort((a, b) => b[1] - a[1])) console.log(`  ${(n / pages.length).toFixed(2).padStart(5)}  ${name}`);
   db.close();
 } finally {
