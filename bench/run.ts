@@ -26,7 +26,7 @@
 // Env: BENCH_SIZES, BENCH_ONLY (scenario names or groups: read, cached, write, mcp, disk, stall, compress, start), BENCH_SECONDS
 // (per round, default 5), BENCH_WARMUP_SECONDS (2), BENCH_ROUNDS (3), BENCH_READ_CONNECTIONS (1: the
 // latency of one request), BENCH_CONNECTIONS (64; also MCP vs REST), BENCH_WRITE_CONNECTIONS (64),
-// BENCH_LAB_PUBLISHES (12 a round), BENCH_LAB_CONCURRENCY (4), BENCH_DISK_MB (neighbour's file, 64),
+// BENCH_LAB_PUBLISHES (12 a round), BENCH_LAB_CONCURRENCY (4), BENCH_SUBMISSIONS (article submits a round, 200), BENCH_DISK_MB (neighbour's file, 64),
 // BENCH_DISK_WRITES (the agent's replies a second, 20), BENCH_STALL_WRITES (200), BENCH_BEFORE_BIN and BENCH_BEFORE_CORPUS
 // (compress: the build before compression and a corpus its migrations made), SVC_BIN (default dist/svc). Exits 0
 // when targets are missed (a measuring tool), 1 when the bench could not run, 2 when wrk is missing.
