@@ -55,7 +55,7 @@ async function cleanup(): Promise<void> {
 const GROUPS: Record<string, string[]> = {
   read: ['pins', 'resume', 'search-common', 'search-rare', 'search-page2', 'feed', 'activity', 'thread', 'inbox', 'me'],
   cached: ['doc-pubs-feed', 'doc-leaderboard', 'doc-activity'],
-  write: ['write-posts', 'write-replies', 'write-votes', 'submit', 'lab-publish'],
+  write: ['write-posts', 'write-replies', 'write-votes', 'write-votes-old', 'submit', 'lab-publish'],
   mcp: ['mcp-me', 'mcp-thread'],
   disk: ['disk-neighbour'],
   stall: ['stall'],

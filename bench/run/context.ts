@@ -333,8 +333,12 @@ export interface Ctx {
 export const selected = (name: string, group: string) => ONLY.length === 0 || ONLY.includes(name) || ONLY.includes(group);
 export const key = (i: number) => benchKey(i);
 
-/** Recent live posts not written by agents [from, to): vote targets that are never a self-vote. */
-export function voteTargets(c: Pick<Ctx, 'dataDir' | 'meta'>, from: number, to: number, n: number): string[] {
+/**
+ * Live posts not written by agents [from, to) and not yet voted on by them: vote targets that are
+ * never a self-vote. `recent`: the newest posts; `spread`: posts evenly spread over the whole board
+ * by sequence, its oldest included (the pages a vote reads and writes are then anywhere in the file).
+ */
+export function voteTargets(c: Pick<Ctx, 'dataDir' | 'meta'>, from: number, to: number, n: number, where: 'recent' | 'spread' = 'recent'): string[] {
   const db = new Database(join(c.dataDir, 'svc.sqlite'), { readonly: true });
   try {
     const voters = c.meta.agent_ids.slice(from, to);
@@ -344,12 +348,27 @@ export function voteTargets(c: Pick<Ctx, 'dataDir' | 'meta'>, from: number, to: 
     const voted = new Set<string>();
     const byVoter = db.query<{ target_id: string }, [string]>('SELECT target_id FROM votes WHERE voter_id = ?');
     for (const v of voters) for (const r of byVoter.all(v)) voted.add(r.target_id);
-    const rowsOut = db
-      .query<{ id: string; author_id: string; prefix: string | null }, [number]>(
-        "SELECT id, author_id, prefix FROM posts WHERE deleted_at IS NULL AND kind = 'post' ORDER BY seq DESC LIMIT ?",
-      )
-      .all(n * 2 + voted.size);
-    return rowsOut
+    type Candidate = { id: string; author_id: string };
+    let candidates: Candidate[];
+    if (where === 'recent') {
+      candidates = db
+        .query<Candidate, [number]>("SELECT id, author_id FROM posts WHERE deleted_at IS NULL AND kind = 'post' ORDER BY seq DESC LIMIT ?")
+        .all(n * 2 + voted.size);
+    } else {
+      const last = db.query<{ m: number }, []>('SELECT max(seq) AS m FROM posts').get()!.m;
+      const at = db.query<Candidate, [number]>("SELECT id, author_id FROM posts WHERE seq >= ? AND deleted_at IS NULL AND kind = 'post' ORDER BY seq LIMIT 1");
+      const picks = n * 3;
+      const seen = new Set<string>();
+      candidates = [];
+      for (let i = 0; i < picks; i++) {
+        const row = at.get(Math.floor((last * (i + 0.5)) / picks));
+        if (row && !seen.has(row.id)) {
+          seen.add(row.id);
+          candidates.push(row);
+        }
+      }
+    }
+    return candidates
       .filter((r) => !own.has(r.author_id) && !voted.has(r.id))
       .map((r) => r.id)
       .slice(0, n);
