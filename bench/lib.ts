@@ -193,23 +193,22 @@ export async function listeningUrl(proc: Child, label: string, timeoutMs = 30_00
   throw new Error(`${label} did not report listening within ${timeoutMs / 1000} s (exit ${proc.exitCode}); stderr: ${stderr}`);
 }
 
-/** CPU time (user+system, all threads) of a process in microseconds, from /proc (Linux only). */
-export function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** User+system CPU time, µs, of the process or thread a /proc `stat` file describes (Linux only). */
+function statMicros(file: string): number {
+  const stat = readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100); // USER_HZ is 100 on Linux
 }
+
+/** CPU time (user+system, all threads) of a process in microseconds, from /proc (Linux only). */
+export const cpuMicros = (pid: number): number => statMicros(`/proc/${pid}/stat`);
 
 /**
  * CPU time of one thread of a process (user+system, µs): the request thread is the one whose id is
  * the process's (Bun answers every request on its main thread; the rest are workers, the thread
  * pool that syncs the log, the JIT and the collector's helpers).
  */
-export function threadCpuMicros(pid: number, tid = pid): number {
-  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
-}
+export const threadCpuMicros = (pid: number, tid = pid): number => statMicros(`/proc/${pid}/task/${tid}/stat`);
 
 /** Resident and peak resident memory of a process, in MB (Linux /proc). */
 export function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number; anon_mb: number; file_mb: number } {

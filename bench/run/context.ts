@@ -282,14 +282,6 @@ export async function round(o: WrkRun, seconds: number): Promise<Round> {
   };
 }
 
-const safeThreadCpu = (pid: number) => {
-  try {
-    return threadCpuMicros(pid);
-  } catch {
-    return 0;
-  }
-};
-
 /**
  * Where a round's server CPU went, a request: the request thread and the other threads (the
  * checkpoint worker, the log's syncs, the JIT, the collector), medians over the rounds. Printed
@@ -301,13 +293,16 @@ export function threadSplitNote(rs: readonly Round[]): string {
   return `a request: ${Math.round(spread(main).median)} µs on the request thread, ${Math.round(spread(others).median)} µs on the others`;
 }
 
-export const safeCpu = (pid: number) => {
+/** A CPU reading, 0 when the process (or thread) is gone. */
+const orZero = (read: () => number): number => {
   try {
-    return cpuMicros(pid);
+    return read();
   } catch {
     return 0;
   }
 };
+export const safeCpu = (pid: number) => orZero(() => cpuMicros(pid));
+const safeThreadCpu = (pid: number) => orZero(() => threadCpuMicros(pid));
 
 /** A warm-up, then ROUNDS measured rounds. */
 export async function rounds(o: WrkRun, label: string): Promise<Round[]> {
