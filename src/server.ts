@@ -14,6 +14,7 @@ import { type Replication, startReplication } from './ops/replica.ts';
 import { startReplicatedLog, startWalLog, type WalLog } from './ops/wal-log.ts';
 import { startOutreachInbound } from './outreach/inbound.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
+import { startPostsIndexMerges } from './search/merges.ts';
 
 // Bun answers a body over this bound itself, with an empty 413. The routes' own budgets (64 KB,
 // 4 MB for a lab publish) refuse by Content-Length before reading and count chunked bodies while
@@ -99,6 +100,9 @@ export async function serve(given: Config): Promise<void> {
   void scheduler.start().then((caught) => {
     if (!stopping && caught.some((run) => run.ran)) shrinkMemory(db);
   });
+  // The full-text index's merges, on a worker's connection instead of in the group commit's
+  // commits (src/search/merges.ts).
+  const merges = startPostsIndexMerges(db, join(config.dataDir, DB_FILE), { afterMerge: () => walLog?.afterOutsideWrite() ?? null });
   // The outreach reply listener (SVC_SMTP_IN_PORT; nothing when unset).
   const inbound = await startOutreachInbound(ctx);
   const shutdown = async (signal: string) => {
@@ -112,6 +116,8 @@ export async function serve(given: Config): Promise<void> {
     // stop(false): no new connections; requests already in flight run to their end.
     await server.stop(false);
     await jobsEnded;
+    // A merge step under way ends, and the merge worker's connection is closed before the last checkpoint.
+    await merges.stop();
     // Writes nobody waits for (a session's last-seen time) are still queued: their batch commits before the close.
     await groupCommitIdle(db);
     // A checkpoint under way ends first; the last commits' syncs are answered by then (no request is left in flight).

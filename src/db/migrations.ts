@@ -38,6 +38,7 @@ import m0035 from '../../schema/0035_console_sessions.sql' with { type: 'text' }
 import m0036 from '../../schema/0036_console_passkeys.sql' with { type: 'text' };
 import m0037 from '../../schema/0037_show_queue_backups.sql' with { type: 'text' };
 import m0038 from '../../schema/0038_write_indexes.sql' with { type: 'text' };
+import m0039 from '../../schema/0039_posts_fts_merges.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -84,4 +85,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 36, name: '0036_console_passkeys.sql', sql: m0036 },
   { version: 37, name: '0037_show_queue_backups.sql', sql: m0037 },
   { version: 38, name: '0038_write_indexes.sql', sql: m0038 },
+  { version: 39, name: '0039_posts_fts_merges.sql', sql: m0039 },
 ];

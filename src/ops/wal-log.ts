@@ -69,6 +69,13 @@ export interface WalLogOptions {
 export interface WalLog {
   /** Checkpoints done (restarted or not). */
   readonly checkpoints: number;
+  /**
+   * For a write another connection of the server made outside the group commit (a merge step of
+   * the full-text index, src/search/merges.ts): as after a batch, a checkpoint starts once the log
+   * has reached its threshold, and while it copies and the log is past its bound the promise says
+   * to wait for its end before writing again. Null when nothing is to be waited for.
+   */
+  afterOutsideWrite(): Promise<void> | null;
   /** Waits for a checkpoint under way, then gives the connection back its in-commit syncs and closes the worker and the file. */
   stop(): Promise<void>;
 }
@@ -172,6 +179,7 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
     get checkpoints() {
       return checkpoints;
     },
+    afterOutsideWrite: () => (stopped ? null : durability.afterCommit()),
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -216,6 +224,8 @@ export async function startReplicatedLog(db: Database, path: string, opts: Repli
   let stopped = false;
   return {
     checkpoints: 0,
+    // Litestream checkpoints whatever is written.
+    afterOutsideWrite: () => null,
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -1,0 +1,11 @@
+-- 0039_posts_fts_merges.sql: the full-text index's merges leave the writing connection's commits.
+-- FTS5 keeps posts_fts as a stack of segments: every commit that indexes posts adds one, and with
+-- `automerge` at SQLite's default of 4 that same commit also merges levels holding four or more,
+-- a quantum of work sized by the index's depth. At a million posts that work ran inside the group
+-- commit on the request thread, and in bursts (docs/performance.md, "A reply at 1M"). With
+-- automerge 0 the writing connection no longer merges (the setting is stored in the index, so it
+-- holds for every connection); the merges are done by src/search/merges.ts, in bounded steps on a
+-- connection of its own in a worker thread, merging four segments of a level as automerge did.
+-- FTS5's crisis merge still bounds a level at 16 segments on any connection that writes while no
+-- merge runs (`svc admin`, a server stopped in between).
+INSERT INTO posts_fts (posts_fts, rank) VALUES ('automerge', 0);

@@ -1,0 +1,43 @@
+// The full-text index's upkeep (schema/0039_posts_fts_merges.sql, src/search/merges.ts): its
+// structure record, read on the writing connection, and the merge worker's connection and steps.
+import type { Database } from 'bun:sqlite';
+import { openFile } from '../db/open.ts';
+
+/** How long a merge step waits for the write lock (a batch holds it a few milliseconds). */
+const STEP_BUSY_MS = 200;
+
+/**
+ * Reads FTS5's structure record of posts_fts on `db`: which segments each level holds (a cookie,
+ * the levels, segment ids and sizes). It changes with every segment a commit adds and with every
+ * merge; null before the index has one.
+ */
+export function structureReader(db: Database): () => Uint8Array | null {
+  const q = db.query<{ block: Uint8Array }, []>('SELECT block FROM posts_fts_data WHERE id = 10');
+  return () => q.get()?.block ?? null;
+}
+
+/**
+ * The merge worker's connection to the database file `path`. synchronous = NORMAL: a step's commit
+ * is not synced on its own, but a step that starts the log over syncs its new header first (why
+ * that is enough: src/search/merge-step.ts). No automatic checkpoint: the served log has its own
+ * checkpointer (src/ops/wal-log.ts, or Litestream).
+ */
+export function openMergeConnection(path: string): Database {
+  const db = openFile(path, { readwrite: true, create: false });
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA wal_autocheckpoint = 0');
+  db.exec(`PRAGMA busy_timeout = ${STEP_BUSY_MS}`);
+  return db;
+}
+
+/**
+ * One FTS5 'merge' step on `db`: at most `pages` pages of merged segments, where a level holds
+ * `usermerge` (4) segments or more. Whether it merged anything: FTS5 counts the statement itself as
+ * one change whatever it does, and a step that merged wrote its segments' rows too.
+ */
+export function mergeStep(db: Database, pages: number): boolean {
+  const changes = db.query<{ n: number }, []>('SELECT total_changes() AS n');
+  const before = changes.get()!.n;
+  db.query("INSERT INTO posts_fts (posts_fts, rank) VALUES ('merge', ?)").run(Math.max(1, Math.floor(pages)));
+  return changes.get()!.n - before > 1;
+}

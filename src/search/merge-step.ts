@@ -1,0 +1,95 @@
+// The full-text index's merges (schema/0039_posts_fts_merges.sql), run on a connection of their
+// own in a worker thread (workers/posts-fts-merge.ts), asked for by src/search/merges.ts.
+//
+// One job is one FTS5 'merge' step or a few, each its own short write transaction: a step writes
+// merged segments only where a level holds four segments or more (FTS5's `usermerge`, 4, the width
+// the writing connection's automerge had), and at most as many pages as fit in `stepMs` at the pace
+// of the connection's last step (between 16 and `pages`): the group commit's batches wait for the
+// write lock while a step holds it (src/db/group-commit.ts, waitForWriteLock; the request thread
+// answers everything else meanwhile), and a step's pages cost from 0.05 to 1 ms each, by what they
+// merge (docs/performance.md, "The index's merges off the request thread"). Between two steps of
+// one job the worker pauses at least as long as the step took, so a batch finds the lock free.
+//
+// The connection runs synchronous = NORMAL: a step's commit is not synced on its own, and the next
+// batch's sync of the log (which answers that batch's writes) makes it durable with them; a crash
+// before then loses a merge, never a post (the segments it merged are still there). When a step is
+// the first write after a checkpoint copied the whole log, SQLite starts the log over and, at
+// NORMAL, syncs the new header before its frames, as the group commit requires of every log it
+// appends to without syncs of its own (docs/operations.md, "Commits and checkpoints off the
+// request thread").
+import type { Database } from 'bun:sqlite';
+import { mergeStep, openMergeConnection } from './index-store.ts';
+
+export interface MergeJob {
+  /** The database file. */
+  path: string;
+  /** The most pages one step writes. */
+  pages: number;
+  /** About how long one step may hold the write lock: its pages are sized by the last step's pace. */
+  stepMs: number;
+  /** The job ends after the step that passes this many milliseconds, work left or not (0: one step). */
+  budgetMs: number;
+  /** Closes the connection instead (before the server's last checkpoint). */
+  close?: boolean;
+}
+
+export interface MergeResult {
+  /** Milliseconds each step that merged something held the write lock. */
+  steps: number[];
+  /** Work was left: the budget ran out, or the write lock stayed taken. */
+  more: boolean;
+}
+
+/** The fewest pages a step asks for, whatever the pace. */
+const MIN_PAGES = 16;
+
+// Each database's merge connection, and the milliseconds a page took in its last step.
+const connections = new Map<string, { db: Database; msPerPage: number | null }>();
+
+function connectionTo(path: string): { db: Database; msPerPage: number | null } {
+  let c = connections.get(path);
+  if (!c) {
+    c = { db: openMergeConnection(path), msPerPage: null };
+    connections.set(path, c);
+  }
+  return c;
+}
+
+/** The pages the next step asks for: what fits in `stepMs` at the last step's pace, within [MIN_PAGES, max]. */
+export function stepPages(msPerPage: number | null, stepMs: number, max: number): number {
+  const top = Math.max(MIN_PAGES, Math.floor(max));
+  if (msPerPage === null || msPerPage <= 0) return Math.min(top, Math.max(MIN_PAGES, Math.floor(top / 4)));
+  return Math.min(top, Math.max(MIN_PAGES, Math.floor(stepMs / msPerPage)));
+}
+
+const isBusy = (e: unknown): boolean => /^SQLITE_BUSY/.test(String((e as { code?: string })?.code ?? ''));
+
+/** Runs one job (above) of the database at `job.path`. */
+export function mergePostsIndex(job: MergeJob, sleep: (ms: number) => void = Bun.sleepSync): MergeResult {
+  if (job.close) {
+    connections.get(job.path)?.db.close();
+    connections.delete(job.path);
+    return { steps: [], more: false };
+  }
+  const c = connectionTo(job.path);
+  const started = performance.now();
+  const steps: number[] = [];
+  for (;;) {
+    const pages = stepPages(c.msPerPage, job.stepMs, job.pages);
+    const at = performance.now();
+    let merged: boolean;
+    try {
+      merged = mergeStep(c.db, pages);
+    } catch (e) {
+      if (isBusy(e)) return { steps, more: true };
+      throw e;
+    }
+    const took = performance.now() - at;
+    if (!merged) return { steps, more: false };
+    // Taken as if it wrote all it was asked for: a step that found less to merge paces the next one low.
+    c.msPerPage = took / pages;
+    steps.push(took);
+    if (performance.now() - started >= job.budgetMs) return { steps, more: true };
+    sleep(Math.max(1, took));
+  }
+}

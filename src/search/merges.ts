@@ -1,0 +1,125 @@
+// The full-text index's merges, off the request thread (why: schema/0039_posts_fts_merges.sql and
+// docs/performance.md, "The index's merges off the request thread"). Every TICK_MS the request
+// thread reads the index's structure record, one small row; when it changed since the last job
+// ended with nothing left to merge (a commit added a segment), the merge worker
+// (src/search/merge-step.ts) is given a job: one bounded 'merge' step in its own short write
+// transaction. A step that merged something is followed by another at the next tick, until one
+// finds nothing left. Between ticks FTS5's crisis merge, in the writing connection's commit, keeps
+// each level under 16 segments (cheap at the low levels where it happens: their segments are a
+// few batches' terms). The worker thread starts with the first job, so a server nobody writes to
+// never starts it.
+import type { Db } from '../db/open.ts';
+import { PROCESS_METRICS } from '../lib/metrics.ts';
+import { WorkerPool, workerLocation } from '../workers/pool.ts';
+import { structureReader } from './index-store.ts';
+import type { MergeJob, MergeResult } from './merge-step.ts';
+
+/**
+ * How often the structure is looked at, and how soon a job that left work is followed by the next.
+ * Every step of the merge connection makes the writing connection's page cache start over (SQLite
+ * drops a connection's cache when another connection has written): measured at 10k, steps every
+ * few milliseconds cost the request thread more than the merges they took off it; four a second
+ * did not (docs/performance.md, "The index's merges off the request thread").
+ */
+export const TICK_MS = 250;
+
+/** About how long one step holds the write lock (the writes wait that long at most, plus the group commit's retry). */
+export const STEP_MS = 8;
+
+/** The most pages one step writes, whatever its pace. */
+export const MAX_STEP_PAGES = 512;
+
+const stepSeconds = PROCESS_METRICS.histogram(
+  'svc_posts_index_merge_step_seconds',
+  "Seconds one merge step of the full-text index held the write lock, on the merge worker's connection (the group commit's batches wait meanwhile).",
+  [],
+  [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+);
+
+export interface PostsIndexMergesOptions {
+  tickMs?: number;
+  pages?: number;
+  stepMs?: number;
+  /** A job's budget for more than one step (default 0: one step a job, the next one tick later). */
+  budgetMs?: number;
+  /** Runs one job (default: the posts-fts-merge worker). */
+  run?: (job: MergeJob) => Promise<MergeResult>;
+  /**
+   * After a job that merged (its steps wrote to the log outside the group commit): the served log's
+   * bound (src/ops/wal-log.ts, afterOutsideWrite). A promise holds the next job until it settles.
+   */
+  afterMerge?: () => Promise<void> | null;
+}
+
+export interface PostsIndexMerges {
+  /** Jobs run so far. */
+  readonly jobs: number;
+  /** Waits for a job under way, closes the worker's connection and the worker. */
+  stop(): Promise<void>;
+}
+
+const sameBytes = (a: Uint8Array | null, b: Uint8Array | null): boolean =>
+  a === b || (a !== null && b !== null && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/** Merges the full-text index of `db` (the writing connection to the database file `path`) until stop(). */
+export function startPostsIndexMerges(db: Db, path: string, opts: PostsIndexMergesOptions = {}): PostsIndexMerges {
+  let pool: WorkerPool<MergeJob, MergeResult> | null = null;
+  const run =
+    opts.run ??
+    ((job: MergeJob) => {
+      pool ??= new WorkerPool<MergeJob, MergeResult>(workerLocation('posts-fts-merge'), 1, 60_000);
+      return pool.run(job);
+    });
+  const read = structureReader(db);
+  // What the structure was when a job last ended with nothing to merge.
+  let settled = read();
+  let running: Promise<void> | null = null;
+  let more = false;
+  let stopped = false;
+  let jobs = 0;
+  let failures = 0;
+
+  const tick = () => {
+    if (stopped || running) return;
+    const now = read();
+    if (!more && sameBytes(now, settled)) return;
+    jobs++;
+    running = run({ path, pages: opts.pages ?? MAX_STEP_PAGES, stepMs: opts.stepMs ?? STEP_MS, budgetMs: opts.budgetMs ?? 0 })
+      .then(
+        async (result) => {
+          for (const ms of result.steps) stepSeconds.observe(undefined, ms / 1000);
+          more = result.more;
+          // Read after the job, its own merges included. A segment a commit added after the job's
+          // last step is merged after the next change: until then it costs a search one segment more.
+          if (!more) settled = read();
+          // The log stays bounded when only merges write to it (a checkpoint starts from here too).
+          if (result.steps.length > 0) await opts.afterMerge?.()?.catch(() => undefined);
+        },
+        (e: unknown) => {
+          more = false;
+          if (failures++ === 0) console.error(JSON.stringify({ event: 'posts_index_merge_failed', error: String((e as Error)?.message ?? e) }));
+        },
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, opts.tickMs ?? TICK_MS);
+  timer.unref?.();
+
+  return {
+    get jobs() {
+      return jobs;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      if (pool) {
+        await pool.run({ path, pages: 0, stepMs: 0, budgetMs: 0, close: true }).catch(() => undefined);
+        pool.close();
+      }
+    },
+  };
+}
