@@ -16,12 +16,16 @@ import type { MergeJob, MergeResult } from './merge-step.ts';
 
 /**
  * How often the structure is looked at, and how soon a job that left work is followed by the next.
- * Every step of the merge connection makes the writing connection's page cache start over (SQLite
- * drops a connection's cache when another connection has written): measured at 10k, steps every
- * few milliseconds cost the request thread more than the merges they took off it; four a second
- * did not (docs/performance.md, "The index's merges off the request thread").
+ * Measured at 10k (docs/performance.md, "The index's merges off the request thread"): steps every
+ * few milliseconds did four times the merge work of four steps a second (the crisis merge in the
+ * commit then takes the lowest levels 16 at a time) and cost the request thread more; and every
+ * step makes the writing connection's page cache start over (SQLite drops a connection's cache
+ * when another connection has written).
  */
 export const TICK_MS = 250;
+
+/** After a failed job, the next waits this long (a worker that cannot start is not started four times a second). */
+const FAILED_PAUSE_MS = 10_000;
 
 /** About how long one step holds the write lock (the writes wait that long at most, plus the group commit's retry). */
 export const STEP_MS = 8;
@@ -42,6 +46,8 @@ export interface PostsIndexMergesOptions {
   stepMs?: number;
   /** A job's budget for more than one step (default 0: one step a job, the next one tick later). */
   budgetMs?: number;
+  /** How long the next job waits after a failed one (default FAILED_PAUSE_MS). */
+  failedPauseMs?: number;
   /** Runs one job (default: the posts-fts-merge worker). */
   run?: (job: MergeJob) => Promise<MergeResult>;
   /**
@@ -78,9 +84,10 @@ export function startPostsIndexMerges(db: Db, path: string, opts: PostsIndexMerg
   let stopped = false;
   let jobs = 0;
   let failures = 0;
+  let notBefore = 0;
 
   const tick = () => {
-    if (stopped || running) return;
+    if (stopped || running || performance.now() < notBefore) return;
     const now = read();
     if (!more && sameBytes(now, settled)) return;
     jobs++;
@@ -97,6 +104,7 @@ export function startPostsIndexMerges(db: Db, path: string, opts: PostsIndexMerg
         },
         (e: unknown) => {
           more = false;
+          notBefore = performance.now() + (opts.failedPauseMs ?? FAILED_PAUSE_MS);
           if (failures++ === 0) console.error(JSON.stringify({ event: 'posts_index_merge_failed', error: String((e as Error)?.message ?? e) }));
         },
       )

@@ -213,6 +213,34 @@ describe('svc serve', () => {
   });
 });
 
+describe('a failed job', () => {
+  test('is logged once, and the next job waits for the pause instead of the next tick', async () => {
+    const { db, path, entry } = await served();
+    let jobs = 0;
+    const logged: string[] = [];
+    const error = console.error;
+    console.error = (line: string) => void logged.push(line);
+    try {
+      entry.merges = startPostsIndexMerges(db, path, {
+        tickMs: 2,
+        failedPauseMs: 60_000,
+        run: async () => {
+          jobs++;
+          throw new Error('the worker could not start');
+        },
+      });
+      await index(db, 1, 1);
+      for (let i = 0; i < 100 && jobs === 0; i++) await Bun.sleep(2);
+      await index(db, 2, 1);
+      await Bun.sleep(40);
+    } finally {
+      console.error = error;
+    }
+    expect(jobs).toBe(1);
+    expect(logged.map((l) => JSON.parse(l).event)).toEqual(['posts_index_merge_failed']);
+  });
+});
+
 describe('a step sized by time', () => {
   test('the pages fit the step time at the last pace, within 16 and the most asked for; a quarter of the most before any pace', () => {
     expect(stepPages(null, 8, 512)).toBe(128);
