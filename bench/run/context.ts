@@ -333,7 +333,13 @@ export const key = (i: number) => benchKey(i);
  * never a self-vote. `recent`: the newest posts; `spread`: posts evenly spread over the whole board
  * by sequence, its oldest included (the pages a vote reads and writes are then anywhere in the file).
  */
-export function voteTargets(c: Pick<Ctx, 'dataDir' | 'meta'>, from: number, to: number, n: number, where: 'recent' | 'spread' = 'recent'): string[] {
+export function voteTargets(
+  c: Pick<Ctx, 'dataDir' | 'meta'> & { file?: string },
+  from: number,
+  to: number,
+  n: number,
+  where: 'recent' | 'spread' = 'recent',
+): string[] {
   const db = new Database(join(c.dataDir, 'svc.sqlite'), { readonly: true });
   try {
     const voters = c.meta.agent_ids.slice(from, to);
@@ -350,7 +356,12 @@ export function voteTargets(c: Pick<Ctx, 'dataDir' | 'meta'>, from: number, to: 
         .query<Candidate, [number]>("SELECT id, author_id FROM posts WHERE deleted_at IS NULL AND kind = 'post' ORDER BY seq DESC LIMIT ?")
         .all(n * 2 + voted.size);
     } else {
-      const last = db.query<{ m: number }, []>('SELECT max(seq) AS m FROM posts').get()!.m;
+      // Over the seeded board (the cached corpus's last row): what the scenarios before this one
+      // wrote comes after it, and is mostly the writers' own posts and replies (a full run at 10k
+      // left 810 targets of 4,000 when the whole table was spread over).
+      const seeded = c.file ? new Database(c.file, { readonly: true }) : db;
+      const last = seeded.query<{ m: number }, []>('SELECT max(seq) AS m FROM posts').get()!.m;
+      if (seeded !== db) seeded.close();
       const at = db.query<Candidate, [number]>("SELECT id, author_id FROM posts WHERE seq >= ? AND deleted_at IS NULL AND kind = 'post' ORDER BY seq LIMIT 1");
       const picks = n * 3;
       const seen = new Set<string>();
