@@ -3,7 +3,7 @@
 // the checkpoint lays out ahead of it: src/db/checkpoint.ts), how much of it is not yet copied
 // into the database, and whether the next write may start it over. Read by the group commit's log
 // (src/ops/wal-log.ts) and by GET /metrics.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 
 /**
@@ -33,14 +33,27 @@ export function logSize(shm: number): () => { bytes: number; uncopied: number } 
   };
 }
 
+// Descriptors of -shm files, opened once and kept for the process's life. Closing any descriptor of
+// a file drops every POSIX lock the process holds on it, SQLite's own included: after GET /metrics
+// opened and closed one, the next connection of another process (Litestream, `svc admin`, a
+// backup, a bench reading the file) found no other user of the WAL-index, rebuilt it, and the
+// server, its memory map of the old one cut short, died of a bus error at its next write
+// (test/db/shm-locks.test.ts).
+const heldShm = new Map<string, number>();
+
+/** A descriptor of the -shm file of the database file `path`, never closed (see above). Throws when there is none yet. */
+export function shmDescriptor(path: string): number {
+  let fd = heldShm.get(path);
+  if (fd === undefined) {
+    fd = openSync(`${path}-shm`, 'r');
+    heldShm.set(path, fd);
+  }
+  return fd;
+}
+
 /** The log of the database file `path` as its WAL-index header says (not the -wal file's size, which is laid out ahead of it). */
 export function logSizeOf(path: string): { bytes: number; uncopied: number } {
-  const shm = openSync(`${path}-shm`, 'r');
-  try {
-    return logSize(shm)();
-  } finally {
-    closeSync(shm);
-  }
+  return logSize(shmDescriptor(path))();
 }
 
 /**

@@ -17,12 +17,12 @@
 // While Litestream replicates it is the checkpointer: startReplicatedLog below keeps the off-thread
 // sync and leaves the checkpoints to it (src/server.ts).
 import type { Database } from 'bun:sqlite';
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { type CheckpointJob, type CheckpointResult, restartLog, setAutocheckpoint } from '../db/checkpoint.ts';
 import { groupCommitBusy, groupCommitIdle, holdBatches, type LogDurability, setLogDurability } from '../db/group-commit.ts';
 import { WAL_AUTOCHECKPOINT_PAGES } from '../db/open.ts';
-import { logSize, wholeLogCheckpointed } from '../db/wal-index.ts';
+import { logSize, shmDescriptor, wholeLogCheckpointed } from '../db/wal-index.ts';
 import { PROCESS_METRICS } from '../lib/metrics.ts';
 import { WorkerPool, workerLocation } from '../workers/pool.ts';
 
@@ -91,7 +91,7 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
   // One handle for the server's life: a write-back error is reported to every descriptor open
   // when it happens, so this one hears of any error after this point.
   const wal = await open(`${path}-wal`, 'r');
-  const shm = openSync(`${path}-shm`, 'r');
+  const shm = shmDescriptor(path);
   const logBytes = logSize(shm);
   // An unreadable WAL-index header falls back on the -wal file's size: never smaller than the log,
   // so the log stays bounded (with a checkpoint after every batch once the file has grown).
@@ -189,7 +189,6 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
       setAutocheckpoint(db, WAL_AUTOCHECKPOINT_PAGES);
       pool?.close();
       await wal.close();
-      closeSync(shm);
     },
   };
 }
@@ -212,7 +211,7 @@ export interface ReplicatedLogOptions {
  */
 export async function startReplicatedLog(db: Database, path: string, opts: ReplicatedLogOptions): Promise<WalLog> {
   const wal = await open(`${path}-wal`, 'r');
-  const shm = openSync(`${path}-shm`, 'r');
+  const shm = shmDescriptor(path);
   const sync = opts.sync ?? ((h: FileHandle) => h.datasync());
   const mayRestart = wholeLogCheckpointed(shm);
   setLogDurability(db, {
@@ -232,7 +231,6 @@ export async function startReplicatedLog(db: Database, path: string, opts: Repli
       await groupCommitIdle(db);
       setLogDurability(db, null);
       await wal.close();
-      closeSync(shm);
     },
   };
 }
