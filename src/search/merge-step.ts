@@ -6,8 +6,9 @@
 // the writing connection's automerge had), and at most as many pages as fit in `stepMs` at the pace
 // of the connection's last step (between 16 and `pages`): the group commit's batches wait for the
 // write lock while a step holds it (src/db/group-commit.ts, waitForWriteLock; the request thread
-// answers everything else meanwhile), and a step's pages cost from 0.05 to 1 ms each, by what they
-// merge (docs/performance.md, "The index's merges off the request thread"). Between two steps of
+// answers everything else meanwhile). The pages bound the common step only: FTS5 ends a step at the
+// end of a term, so at a million posts a few steps took 100-250 ms whatever was asked, against
+// 5-25 ms for most (docs/performance.md, "The index's merges off the request thread"). Between two steps of
 // one job the worker pauses at least as long as the step took, so a batch finds the lock free.
 //
 // The connection runs synchronous = NORMAL: a step's commit is not synced on its own, and the next

@@ -27,7 +27,7 @@ export const TICK_MS = 250;
 /** After a failed job, the next waits this long (a worker that cannot start is not started four times a second). */
 const FAILED_PAUSE_MS = 10_000;
 
-/** About how long one step holds the write lock (the writes wait that long at most, plus the group commit's retry). */
+/** About how long one step should hold the write lock; a step ends only at a term's end, so some hold it far longer (merge-step.ts). */
 export const STEP_MS = 8;
 
 /** The most pages one step writes, whatever its pace. */
