@@ -18,12 +18,15 @@
 // fsyncs while an agent replies; `stall` probes /healthz and the cached documents, and times an
 // agent's writes, while it writes without pause (checkpoints, rebuilds); `compress` measures cached documents by Accept-Encoding (bytes
 // on the wire, CPU a request), against the build before compression when BENCH_BEFORE_BIN is set.
+// When 10k and 1m both run, `flat` judges a reply's and a vote's CPU at 1M against 10k's with both
+// servers up at once and their rounds interleaved (run/flat.ts), so the machine's drift between two
+// rows minutes apart is not read as the board's size.
 // A round with any answer that was not 2xx is refused, whatever it measured.
 //
 // The scenario groups live in bench/run/: context.ts (settings, rows, one wrk round), reads.ts,
-// cached.ts, writes.ts, lab-publish.ts, mcp-rest.ts, disk.ts, stall.ts, compress.ts, start.ts, report.ts.
+// cached.ts, writes.ts, flat.ts, lab-publish.ts, mcp-rest.ts, disk.ts, stall.ts, compress.ts, start.ts, report.ts.
 //
-// Env: BENCH_SIZES, BENCH_ONLY (scenario names or groups: read, cached, write, mcp, disk, stall, compress, start), BENCH_SECONDS
+// Env: BENCH_SIZES, BENCH_ONLY (scenario names or groups: read, cached, write, mcp, disk, stall, compress, start, flat), BENCH_SECONDS
 // (per round, default 5), BENCH_WARMUP_SECONDS (2), BENCH_ROUNDS (3), BENCH_READ_CONNECTIONS (1: the
 // latency of one request), BENCH_CONNECTIONS (64; also MCP vs REST), BENCH_WRITE_CONNECTIONS (64),
 // BENCH_LAB_PUBLISHES (12 a round), BENCH_LAB_CONCURRENCY (4), BENCH_SUBMISSIONS (article submits a round, 200), BENCH_DISK_MB (neighbour's file, 64),
@@ -37,13 +40,14 @@ import { cachedScenarios } from './run/cached.ts';
 import { compressScenarios } from './run/compress.ts';
 import { children, type Ctx, dataDirs, ONLY, scriptsDir, SIZES, startSvc, stop, svcBinary } from './run/context.ts';
 import { diskNeighbourScenario } from './run/disk.ts';
+import { FLAT_SCENARIOS, flatScenarios, flatWanted } from './run/flat.ts';
 import { labPublishScenario } from './run/lab-publish.ts';
 import { mcpScenarios } from './run/mcp-rest.ts';
 import { readScenarios } from './run/reads.ts';
 import { report } from './run/report.ts';
 import { stallScenario } from './run/stall.ts';
 import { startScenarios } from './run/start.ts';
-import { flatWriteChecks, submitScenario, writeScenarios } from './run/writes.ts';
+import { submitScenario, writeScenarios } from './run/writes.ts';
 import { findWrk, WRK_MISSING } from './wrk.ts';
 
 async function cleanup(): Promise<void> {
@@ -61,14 +65,17 @@ const GROUPS: Record<string, string[]> = {
   stall: ['stall'],
   compress: ['compress-pubs-feed', 'compress-leaderboard', 'compress-activity', 'compress-docs', 'compress-openapi'],
   start: ['start', 'first-leaderboard'],
+  flat: FLAT_SCENARIOS,
 };
 const scenarioGroup = (name: string) => Object.entries(GROUPS).find(([g, names]) => g === name || names.includes(name))?.[0] ?? null;
 
 async function main(): Promise<number> {
   const started = new Date().toISOString().slice(0, 16).replace(':', '');
   const bin = svcBinary();
+  const corpora: { size: string; file: string; meta: Awaited<ReturnType<typeof ensureCorpus>>['meta'] }[] = [];
   for (const size of SIZES) {
     const { file, meta, seeded } = await ensureCorpus(size, bin);
+    corpora.push({ size, file, meta });
     process.stderr.write(
       `· ${size} corpus ${seeded ? `seeded in ${meta.seed_seconds.total} s` : `cached (seeded ${((Date.now() - meta.seeded_at) / 3_600_000).toFixed(1)} h ago)`}: ${file}\n`,
     );
@@ -101,7 +108,8 @@ async function main(): Promise<number> {
     }
     await startScenarios(size, file, bin, meta);
   }
-  flatWriteChecks();
+  // Writes flat from 10k to 1M: both servers at once, their rounds interleaved (run/flat.ts).
+  if (flatWanted(SIZES)) await flatScenarios(corpora, bin);
   report(started);
   await cleanup(); // the Lua scripts and bodies in scriptsDir (runBench cleans up only on failure or a signal)
   return 0;

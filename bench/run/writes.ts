@@ -19,7 +19,6 @@ import {
   type Round,
   round,
   rounds,
-  rows,
   SECONDS,
   selected,
   summarize,
@@ -29,16 +28,52 @@ import {
 } from './context.ts';
 import { probedRound } from './probed.ts';
 
+/** The writers' keys (the corpus's writer role), at most one a connection. */
+export const writerKeys = (m: Ctx['meta']): string[] =>
+  Array.from({ length: m.roles.writers[1] - m.roles.writers[0] }, (_, i) => key(m.roles.writers[0] + i)).slice(0, WRITE_CONNECTIONS);
+
+const tg = textGen(99);
+// Board posts: general and svc-1m only (svc-show takes the Show lane's format, not a board post).
+const titles = Array.from({ length: 400 }, () => `Result: ${tg.topicWord()} ${tg.topicWord()} measured`);
+const bodies = Array.from({ length: 400 }, () => tg.body());
+const authHeader = `"Bearer " .. keys[(n % #keys) + 1]`;
+// JSON-encoded strings embedded as Lua strings: the request body splices them in as they are.
+const jsonList = (xs: readonly string[]) => luaList(xs.map((x) => JSON.stringify(x)));
+
+/** Replies by the writers to the board's 500 newest roots, each with its own idempotency key. */
+export function replyScript(m: Ctx['meta']): string {
+  return luaFile(`
+local keys = ${luaList(writerKeys(m))}
+local threads = ${luaList(m.recent_roots.slice(-500))}
+local bodies = ${jsonList(bodies)}
+local n = 0
+request = function()
+  n = n + 1
+  return wrk.format("POST", "/v1/posts/" .. threads[(n % #threads) + 1] .. "/replies", { ["X-Agent-Protocol"] = "svc/1", ["Accept"] = "application/json", ["Content-Type"] = "application/json", ["Authorization"] = ${authHeader}, ["Idempotency-Key"] = uuid() }, '{"body":' .. bodies[(n % #bodies) + 1] .. '}')
+end
+`);
+}
+
+/** The heavy voters' keys (the corpus's voter role). */
+export const voterKeys = (m: Ctx['meta']): string[] => Array.from({ length: m.roles.voters[1] - m.roles.voters[0] }, (_, i) => key(m.roles.voters[0] + i));
+
+/** Votes (+1) on `targets`: each voter walks them in its own order from `offset`, so no vote repeats within a run. */
+export const voteScript = (offset: number, targets: readonly string[], keys: readonly string[]) =>
+  luaFile(`
+local keys = ${luaList(keys)}
+local targets = ${luaList(targets)}
+local n = ${offset}
+request = function()
+  n = n + 1
+  local k = n % #keys
+  local t = (math.floor(n / #keys) + k * 61) % #targets
+  return wrk.format("POST", "/votes", { ["X-Agent-Protocol"] = "svc/1", ["Accept"] = "application/json", ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. keys[k + 1], ["Idempotency-Key"] = uuid() }, '{"target_id":"' .. targets[t + 1] .. '","value":1}')
+end
+`);
+
 export async function writeScenarios(c: Ctx): Promise<void> {
   const m = c.meta;
-  const writers = Array.from({ length: m.roles.writers[1] - m.roles.writers[0] }, (_, i) => key(m.roles.writers[0] + i)).slice(0, WRITE_CONNECTIONS);
-  const tg = textGen(99);
-  // Board posts: general and svc-1m only (svc-show takes the Show lane's format, not a board post).
-  const titles = Array.from({ length: 400 }, () => `Result: ${tg.topicWord()} ${tg.topicWord()} measured`);
-  const bodies = Array.from({ length: 400 }, () => tg.body());
-  const authHeader = `"Bearer " .. keys[(n % #keys) + 1]`;
-  // JSON-encoded strings embedded as Lua strings: the request body splices them in as they are.
-  const jsonList = (xs: readonly string[]) => luaList(xs.map((x) => JSON.stringify(x)));
+  const writers = writerKeys(m);
   const postScript = luaFile(`
 local keys = ${luaList(writers)}
 local titles = ${jsonList(titles)}
@@ -61,36 +96,13 @@ end
     check(row, { metric: 'ok/s', op: '>=', value: 2500, text: 'posts ≥ 2,500/s, every answer 2xx' }, okPerS(rs));
   }
   if (selected('write-replies', 'write')) {
-    const threads = m.recent_roots.slice(-500);
-    const script = luaFile(`
-local keys = ${luaList(writers)}
-local threads = ${luaList(threads)}
-local bodies = ${jsonList(bodies)}
-local n = 0
-request = function()
-  n = n + 1
-  return wrk.format("POST", "/v1/posts/" .. threads[(n % #threads) + 1] .. "/replies", { ["X-Agent-Protocol"] = "svc/1", ["Accept"] = "application/json", ["Content-Type"] = "application/json", ["Authorization"] = ${authHeader}, ["Idempotency-Key"] = uuid() }, '{"body":' .. bodies[(n % #bodies) + 1] .. '}')
-end
-`);
+    const script = replyScript(m);
     const rs = await rounds({ url: c.url, pid: c.pid, connections: WRITE_CONNECTIONS, script }, `${c.size} write-replies`);
     summarize(c.size, 'write-replies', `POST /v1/posts/{id}/replies, ${writers.length} agents`, 'svc', rs).note = threadSplitNote(rs);
   }
   const [v0, v1] = m.roles.voters;
-  const voters = Array.from({ length: v1 - v0 }, (_, i) => key(v0 + i));
+  const voters = voterKeys(m);
   const targets = voteTargets(c, v0, v1, 4000);
-  // Each voter walks the targets in its own order from `offset`: no vote repeats within a run.
-  const voteScript = (offset: number, targets: readonly string[], keys: readonly string[] = voters) =>
-    luaFile(`
-local keys = ${luaList(keys)}
-local targets = ${luaList(targets)}
-local n = ${offset}
-request = function()
-  n = n + 1
-  local k = n % #keys
-  local t = (math.floor(n / #keys) + k * 61) % #targets
-  return wrk.format("POST", "/votes", { ["X-Agent-Protocol"] = "svc/1", ["Accept"] = "application/json", ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. keys[k + 1], ["Idempotency-Key"] = uuid() }, '{"target_id":"' .. targets[t + 1] .. '","value":1}')
-end
-`);
   if (selected('write-votes', 'write')) {
     process.stderr.write(`· ${c.size} write-votes: ${voters.length} voters, windows of ${SECONDS} s\n`);
     // Successive windows continue where the last stopped (offset), so votes/s over time shows growth.
@@ -98,7 +110,10 @@ end
     const rs: Round[] = [];
     let offset = 0;
     for (let w = 0; w < windows; w++) {
-      const r = await round({ url: c.url, pid: c.pid, connections: Math.min(WRITE_CONNECTIONS, voters.length), script: voteScript(offset, targets) }, SECONDS);
+      const r = await round(
+        { url: c.url, pid: c.pid, connections: Math.min(WRITE_CONNECTIONS, voters.length), script: voteScript(offset, targets, voters) },
+        SECONDS,
+      );
       offset += r.completed + 1000;
       rs.push(r);
     }
@@ -180,23 +195,4 @@ export async function submitScenario(c: Ctx): Promise<void> {
   });
   row.note = `warm-up after the start (${warmCount} articles, not judged): p50 ${warm.p50_ms.toFixed(0)} ms, max ${warm.max_ms.toFixed(0)} ms`;
   check(row, { metric: 'p99', op: '<', value: 150, text: 'article submit p99 < 150 ms' }, row.p99);
-}
-
-/**
- * Writes flat from 10k to 1M (issue 39 §1): when both sizes ran, a reply's and a vote's server CPU
- * at 1M against 10k's (medians; any refused round of either size refuses it), on the 1M row.
- */
-export function flatWriteChecks(): void {
-  for (const scenario of ['write-replies', 'write-votes']) {
-    const small = rows.find((r) => r.size === '10k' && r.scenario === scenario);
-    const large = rows.find((r) => r.size === '1m' && r.scenario === scenario);
-    if (!small || !large) continue;
-    const ratio = large.cpu_us.median / small.cpu_us.median;
-    check(
-      large,
-      { metric: 'cpu', op: '<=', value: 1.2, text: `CPU a ${scenario === 'write-votes' ? 'vote' : 'reply'} at 1M ≤ 1.2× 10k's` },
-      { median: ratio, min: ratio, max: ratio },
-      [...small.rounds, ...large.rounds].map((r) => r.refused),
-    );
-  }
 }
