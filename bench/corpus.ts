@@ -209,7 +209,7 @@ function forwardCorpus(size: string, log: (s: string) => void): { file: string; 
  * (Linux 6.16+ on ext4) keeps a file written in large calls in large page-cache folios, and every
  * page a checkpoint then writes dirties a whole folio, which costs the server system CPU a file it
  * wrote itself does not (measured at 1M: the checkpoint thread's system time 2.1 s against 1.5 s for
- * one reply row, docs/performance.md "The copy's page cache"). The pages stay cached, as a running
+ * one reply row: docs/performance.md, "Fresh copies"). The pages stay cached, as a running
  * server's are.
  */
 export function freshDataDir(file: string, label: string): string {
