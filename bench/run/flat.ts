@@ -12,18 +12,17 @@
 // meanwhile, or the round is refused.
 import { rmSync } from 'node:fs';
 import { freshDataDir } from '../corpus.ts';
-import { failedAnswers, judgeRound, machineBusyMicros, pairedRatio, parseStatuses } from '../harness.ts';
+import { pairedRatio } from '../harness.ts';
 import { cpuMicros, threadCpuMicros } from '../lib.ts';
-import { runWrk } from '../wrk.ts';
 import {
   type Ctx,
   check,
-  children,
   dataDirs,
   ONLY,
   type Proc,
   ROUNDS,
   type Round,
+  round,
   SECONDS,
   startSvc,
   stop,
@@ -79,38 +78,18 @@ async function settle(pid: number): Promise<{ cpu_us: number; ms: number }> {
   return { cpu_us: last - cpu0, ms: performance.now() - t0 };
 }
 
-/** One measured round on `active` while `idle` waits, the active server's trailing work included. */
+/** One measured round on `active` while `idle` waits (a helper, watched), the active server's trailing work included. */
 async function pairedRound(active: Server, idle: Server, script: string, seconds: number): Promise<Round & { settle_ms: number }> {
-  const server0 = cpuMicros(active.pid);
   const thread0 = safe(() => threadCpuMicros(active.pid));
-  const idle0 = safe(() => cpuMicros(idle.pid));
-  const machine0 = machineBusyMicros();
-  const { stdout, ...r } = await runWrk(children, active.url, { threads: 1, connections: WRITE_CONNECTIONS, seconds, script });
-  const server = cpuMicros(active.pid) - server0;
-  const idleCpu = safe(() => cpuMicros(idle.pid)) - idle0;
-  const machine = machineBusyMicros() - machine0;
-  const statuses = parseStatuses(stdout);
-  const j = judgeRound({
-    window_s: r.window_s,
-    completed: r.completed,
-    server_cpu_us: server,
-    generator_cpu_pct: r.generator_cpu_pct,
-    generator_threads: 1,
-    helpers_cpu_us: idleCpu,
-    machine_busy_us: machine,
-    failed: failedAnswers({ ...r, statuses }),
-  });
+  const r = await round({ url: active.url, pid: active.pid, connections: WRITE_CONNECTIONS, script, helpers: [idle.pid], watch: idle.pid }, seconds);
   const after = await settle(active.pid);
-  const thread = safe(() => threadCpuMicros(active.pid)) - thread0;
-  const idlePct = idleCpu / 1e4 / r.window_s;
-  const reasons = [j.refused, idlePct > IDLE_LIMIT_PCT ? `the idle server used ${idlePct.toFixed(0)} % of a core` : null].filter(Boolean);
+  const idlePct = (r.watched_cpu_us ?? 0) / 1e4 / r.window_s;
+  const reasons = [r.refused, idlePct > IDLE_LIMIT_PCT ? `the idle server used ${idlePct.toFixed(0)} % of a core` : null].filter(Boolean);
   return {
     ...r,
-    ...j,
     refused: reasons.length ? reasons.join('; ') : null,
-    server_cpu_us_per_req: r.completed > 0 ? (server + after.cpu_us) / r.completed : Number.NaN,
-    statuses,
-    request_thread_cpu_us: thread,
+    server_cpu_us_per_req: r.completed > 0 ? r.server_cpu_us_per_req + after.cpu_us / r.completed : Number.NaN,
+    request_thread_cpu_us: safe(() => threadCpuMicros(active.pid)) - thread0,
     settle_ms: Math.round(after.ms),
   };
 }
