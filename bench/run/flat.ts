@@ -63,8 +63,8 @@ const safe = (read: () => number) => {
   }
 };
 
-/** Waits until `pid` is quiet; the CPU it used meanwhile (µs) and how long it took (ms). */
-async function settle(pid: number): Promise<{ cpu_us: number; ms: number }> {
+/** Waits until `pid` is quiet; the CPU it used meanwhile (µs), how long it took (ms), and whether it was quiet by the limit. */
+async function settle(pid: number): Promise<{ cpu_us: number; ms: number; quiet: boolean }> {
   const t0 = performance.now();
   const cpu0 = safe(() => cpuMicros(pid));
   let quiet = 0;
@@ -75,7 +75,7 @@ async function settle(pid: number): Promise<{ cpu_us: number; ms: number }> {
     quiet = now - last < QUIET_US ? quiet + 1 : 0;
     last = now;
   }
-  return { cpu_us: last - cpu0, ms: performance.now() - t0 };
+  return { cpu_us: last - cpu0, ms: performance.now() - t0, quiet: quiet >= 2 };
 }
 
 /** One measured round on `active` while `idle` waits (a helper, watched), the active server's trailing work included. */
@@ -84,7 +84,12 @@ async function pairedRound(active: Server, idle: Server, script: string, seconds
   const r = await round({ url: active.url, pid: active.pid, connections: WRITE_CONNECTIONS, script, helpers: [idle.pid], watch: idle.pid }, seconds);
   const after = await settle(active.pid);
   const idlePct = (r.watched_cpu_us ?? 0) / 1e4 / r.window_s;
-  const reasons = [r.refused, idlePct > IDLE_LIMIT_PCT ? `the idle server used ${idlePct.toFixed(0)} % of a core` : null].filter(Boolean);
+  const reasons = [
+    r.refused,
+    idlePct > IDLE_LIMIT_PCT ? `the idle server used ${idlePct.toFixed(0)} % of a core` : null,
+    // Its trailing work was cut short: the round's CPU would be too low.
+    after.quiet ? null : `the server was not quiet ${SETTLE_LIMIT_MS / 1000} s after the round`,
+  ].filter(Boolean);
   return {
     ...r,
     refused: reasons.length ? reasons.join('; ') : null,
