@@ -302,7 +302,7 @@ const orZero = (read: () => number): number => {
   }
 };
 export const safeCpu = (pid: number) => orZero(() => cpuMicros(pid));
-const safeThreadCpu = (pid: number) => orZero(() => threadCpuMicros(pid));
+export const safeThreadCpu = (pid: number) => orZero(() => threadCpuMicros(pid));
 
 /** A warm-up, then ROUNDS measured rounds. */
 export async function rounds(o: WrkRun, label: string): Promise<Round[]> {

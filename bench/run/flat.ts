@@ -13,7 +13,6 @@
 import { rmSync } from 'node:fs';
 import { freshDataDir } from '../corpus.ts';
 import { pairedRatio } from '../harness.ts';
-import { cpuMicros, threadCpuMicros } from '../lib.ts';
 import {
   type Ctx,
   check,
@@ -24,6 +23,8 @@ import {
   type Round,
   round,
   SECONDS,
+  safeCpu,
+  safeThreadCpu,
   startSvc,
   stop,
   summarize,
@@ -55,23 +56,15 @@ const QUIET_US = SETTLE_WINDOW_MS * 1000 * 0.01;
 /** The idle server's share of a core during the other's round above which the round is refused. */
 const IDLE_LIMIT_PCT = 5;
 
-const safe = (read: () => number) => {
-  try {
-    return read();
-  } catch {
-    return 0;
-  }
-};
-
 /** Waits until `pid` is quiet; the CPU it used meanwhile (µs), how long it took (ms), and whether it was quiet by the limit. */
 async function settle(pid: number): Promise<{ cpu_us: number; ms: number; quiet: boolean }> {
   const t0 = performance.now();
-  const cpu0 = safe(() => cpuMicros(pid));
+  const cpu0 = safeCpu(pid);
   let quiet = 0;
   let last = cpu0;
   while (quiet < 2 && performance.now() - t0 < SETTLE_LIMIT_MS) {
     await Bun.sleep(SETTLE_WINDOW_MS);
-    const now = safe(() => cpuMicros(pid));
+    const now = safeCpu(pid);
     quiet = now - last < QUIET_US ? quiet + 1 : 0;
     last = now;
   }
@@ -80,7 +73,7 @@ async function settle(pid: number): Promise<{ cpu_us: number; ms: number; quiet:
 
 /** One measured round on `active` while `idle` waits (a helper, watched), the active server's trailing work included. */
 async function pairedRound(active: Server, idle: Server, script: string, seconds: number): Promise<Round & { settle_ms: number }> {
-  const thread0 = safe(() => threadCpuMicros(active.pid));
+  const thread0 = safeThreadCpu(active.pid);
   const r = await round({ url: active.url, pid: active.pid, connections: WRITE_CONNECTIONS, script, helpers: [idle.pid], watch: idle.pid }, seconds);
   const after = await settle(active.pid);
   const idlePct = (r.watched_cpu_us ?? 0) / 1e4 / r.window_s;
@@ -94,7 +87,7 @@ async function pairedRound(active: Server, idle: Server, script: string, seconds
     ...r,
     refused: reasons.length ? reasons.join('; ') : null,
     server_cpu_us_per_req: r.completed > 0 ? r.server_cpu_us_per_req + after.cpu_us / r.completed : Number.NaN,
-    request_thread_cpu_us: safe(() => threadCpuMicros(active.pid)) - thread0,
+    request_thread_cpu_us: safeThreadCpu(active.pid) - thread0,
     settle_ms: Math.round(after.ms),
   };
 }
