@@ -153,6 +153,12 @@ export function litestreamVersion(bin: string): string {
 export const LITESTREAM_MONITOR_INTERVAL = '100ms';
 /** The least time between two shipments to the replica (0.3.13's default: 1 s). */
 export const LITESTREAM_SYNC_INTERVAL = '100ms';
+/**
+ * How long a stopping svc sees litestream quiet (no upload started, its last database sync done)
+ * before SIGTERM: three sync intervals, so a replica loop waiting on its tick has started the
+ * upload of the last frames by then (src/ops/replica.ts caughtUp).
+ */
+const STOP_QUIET_MS = 300;
 /** The WAL pages (of the current WAL) from which Litestream checkpoints (0.3.13's default: 1,000). */
 export const LITESTREAM_MIN_CHECKPOINT_PAGES = 10_000;
 
@@ -210,6 +216,68 @@ export function forwardedLine(line: string, stream: 'stdout' | 'stderr'): LogLin
   return { event: 'litestream', level: stream === 'stderr' ? 'error' : 'info', msg: line };
 }
 
+/**
+ * What a stop needs to know of a running litestream, read from its log lines: its database syncs
+ * (the debug line `sync: ok`, one a monitor tick: the shadow WAL holds the WAL as of that tick) and
+ * its uploads (`write wal segment` / `write snapshot` when one starts; `wal segment written` /
+ * `snapshot written`, or `monitor error`, when it ends).
+ */
+export class LitestreamProgress {
+  syncs = 0;
+  uploadsStarted = 0;
+  uploadsEnded = 0;
+  /** performance.now() of the last upload's start. */
+  lastUploadAt = 0;
+
+  observe(line: LogLine, now = performance.now()): void {
+    switch (line.msg) {
+      case 'sync: ok':
+        this.syncs++;
+        break;
+      case 'write wal segment':
+      case 'write snapshot':
+        this.uploadsStarted++;
+        this.lastUploadAt = now;
+        break;
+      case 'wal segment written':
+      case 'snapshot written':
+      case 'monitor error':
+        // An error ends the upload under way; one logged without an upload (no generation yet) ends none.
+        if (this.uploadsEnded < this.uploadsStarted) this.uploadsEnded++;
+        break;
+    }
+  }
+
+  get uploading(): boolean {
+    return this.uploadsEnded < this.uploadsStarted;
+  }
+}
+
+/**
+ * Waits until litestream has caught up with a database that was closed before the call: two of its
+ * database syncs have ended since (the second began after the close, so its shadow WAL holds every
+ * frame), no upload is under way, and none has started for `quietMs` (its replica loop, on its
+ * sync-interval tick, ships what the last sync copied). Resolves false when `limitMs` ran out first.
+ *
+ * Why: a SIGTERM while 0.3.13's replica loop was writing a segment made its shutdown write the same
+ * segment at once; the two raced on one `.tmp` file, one failed, and a restore of the replica
+ * lacked the last acknowledged write (the replication drill beside busy cores, 2026-12-07).
+ */
+export async function caughtUp(progress: LitestreamProgress, quietMs: number, limitMs: number, exited: () => boolean): Promise<boolean> {
+  const deadline = performance.now() + limitMs;
+  const syncsAtClose = progress.syncs;
+  let synced = 0; // when the second sync since the close was seen
+  while (!exited()) {
+    const now = performance.now();
+    if (!synced && progress.syncs >= syncsAtClose + 2) synced = now;
+    // Quiet since that sync and since the last upload began: an upload of its frames would have started.
+    if (synced && now - synced >= quietMs && !progress.uploading && now - progress.lastUploadAt >= quietMs) return true;
+    if (now > deadline) return false;
+    await Bun.sleep(20);
+  }
+  return true;
+}
+
 export interface ReplicationHooks {
   /** Litestream replicates: it checkpoints from now on (src/server.ts turns autocheckpoint off). */
   onUp(): void;
@@ -224,6 +292,11 @@ export interface ReplicationOptions {
   startMs?: number;
   /** How long a stopping litestream may take to ship the rest of the WAL before it is killed (default 60 s). */
   stopMs?: number;
+  /**
+   * How long a stop waits for litestream to catch up (the closed database's last frames in its
+   * shadow WAL, no segment being written) before it sends SIGTERM anyway (default 20 s: the systemd unit gives a stop 60 s).
+   */
+  catchUpMs?: number;
   /** The first pause before a litestream that died is started again; doubles up to 60 s (default 1 s). */
   restartMs?: number;
   /** Where the binary is looked for (tests). */
@@ -236,7 +309,10 @@ export interface Replication {
   readonly version: string;
   /** The pid of the litestream running now (null between a crash and its restart). */
   pid(): number | null;
-  /** Stops litestream: SIGTERM, it ships what is left of the WAL and exits; killed after `stopMs`. */
+  /**
+   * Stops litestream once it has caught up with the closed database (`caughtUp`), then SIGTERM: it
+   * ships what is left of the WAL and exits; killed after `stopMs`.
+   */
   stop(): Promise<void>;
 }
 
@@ -349,7 +425,7 @@ export async function startReplication(
 ): Promise<Replication> {
   if (!settings.url) throw new Error('startReplication needs a replica URL');
   const log = hooks.log ?? defaultLog;
-  const { startMs = 60_000, stopMs = 60_000, restartMs = 1000 } = options;
+  const { startMs = 60_000, stopMs = 60_000, restartMs = 1000, catchUpMs = 20_000 } = options;
   const bin = findLitestream(settings, options.execPath);
   const version = litestreamVersion(bin);
   if (!version.startsWith('v0.3.')) {
@@ -361,6 +437,7 @@ export async function startReplication(
   writeFileSync(files.config, litestreamConfig(join(dataDir, dbFile), settings), { mode: 0o600 });
 
   let child: Subprocess<'ignore', 'pipe', 'pipe'> | null = null;
+  let progress = new LitestreamProgress();
   let stopping = false;
   let restartTimer: ReturnType<typeof setTimeout> | null = null;
   let nextRestartMs = restartMs;
@@ -378,6 +455,8 @@ export async function startReplication(
         return;
       }
       child = proc;
+      const seen = new LitestreamProgress();
+      progress = seen;
       writeFileSync(files.pid, `${JSON.stringify({ litestream: proc.pid, svc: process.pid })}\n`);
       const timer = setTimeout(() => {
         if (ready) return;
@@ -387,6 +466,7 @@ export async function startReplication(
       const onLine = (stream: 'stdout' | 'stderr') => (text: string) => {
         const line = forwardedLine(text, stream);
         observeLine(dataDir, line);
+        seen.observe(line);
         if (line.level === 'error') lastError = [line.msg, line.error].filter(Boolean).join(': ');
         if (line.level !== 'debug') log(line);
         // Its first sync: before it, a stop would ship nothing (0.3.13 opens the database on its first tick).
@@ -452,6 +532,20 @@ export async function startReplication(
       if (restartTimer) clearTimeout(restartTimer);
       const proc = child;
       if (proc) {
+        // The database is closed: its last frames are in the WAL. SIGTERM once litestream has them
+        // shipped, never while it writes a segment (see caughtUp).
+        let exited = false;
+        void proc.exited.then(() => (exited = true));
+        if (!(await caughtUp(progress, STOP_QUIET_MS, catchUpMs, () => exited))) {
+          log({
+            event: 'replica',
+            level: 'warn',
+            state: 'stopping_behind',
+            pid: proc.pid,
+            waited_ms: catchUpMs,
+            msg: 'litestream had not caught up; stopping it anyway (it ships the rest on its way out)',
+          });
+        }
         proc.kill('SIGTERM');
         const killer = setTimeout(() => proc.kill('SIGKILL'), stopMs);
         const code = await proc.exited;
