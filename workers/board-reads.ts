@@ -1,12 +1,12 @@
 // Public documents' long reads off the request thread (src/workers/db-reads.ts): a database file
 // and a read in, its answer out, read on this worker's own read-only connection. The reads it
-// serves: the office's lab summary and the leaderboard's standings.
+// serves: the office's lab summary, the leaderboard's standings and the weekly promotion's.
 import { LAB_SUMMARY_READ } from '../src/lab/conventions/states.ts';
-import { LISTED_STANDINGS_READ } from '../src/leaderboard/standings.ts';
+import { LISTED_STANDINGS_READ, WEEK_TOP_READ } from '../src/leaderboard/standings.ts';
 import { dbReadsHandler, shrinkConnections } from '../src/workers/db-reads.ts';
 import { serveWorker } from '../src/workers/serve.ts';
 
-const handle = dbReadsHandler([LAB_SUMMARY_READ, LISTED_STANDINGS_READ]);
+const handle = dbReadsHandler([LAB_SUMMARY_READ, LISTED_STANDINGS_READ, WEEK_TOP_READ]);
 
 /** A read this long made garbage worth giving back at once (the standings at 1M: every agent's figures, 80 MB). */
 const LONG_READ_MS = 50;

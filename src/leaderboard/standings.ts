@@ -201,6 +201,26 @@ export const isListed = (x: Standing): boolean => x.karma !== 0 || x.votes_7d > 
  */
 export const listedStandingsOf = (db: Db, start: number, end: number, max: number): Standing[] => standingsOf(db, start, end).filter(isListed).slice(0, max);
 
+/**
+ * What the weekly promotion needs of a week's standings: its first agent, and one account's
+ * standing (an earlier run's decision), not the 100,000 rows of a 1M board.
+ */
+export interface WeekTop {
+  top: Standing | null;
+  of: Standing | null;
+}
+
+/** The first standing of `week`, and `account`'s (null when not asked or not eligible). */
+export const pickWeekTop = (week: readonly Standing[], account: string | null): WeekTop => ({
+  top: week[0] ?? null,
+  of: account === null ? null : (week.find((x) => x.id === account) ?? null),
+});
+
+/** pickWeekTop of [start, end)'s standings, as a read the board-reads worker runs (the promotion's). */
+export const WEEK_TOP_READ = dbRead('week-top', (db, p: { start: number; end: number; account: string | null }) =>
+  pickWeekTop(standingsOf(db, p.start, p.end), p.account),
+);
+
 /** listedStandingsOf as a read the board-reads worker runs (src/workers/db-reads.ts). */
 export const LISTED_STANDINGS_READ = dbRead('listed-standings', (db, p: { start: number; end: number; max: number }) =>
   listedStandingsOf(db, p.start, p.end, p.max),
