@@ -3,24 +3,18 @@
 // serves: the office's lab summary, the leaderboard's standings and the weekly promotion's.
 import { LAB_SUMMARY_READ } from '../src/lab/conventions/states.ts';
 import { LISTED_STANDINGS_READ, WEEK_TOP_READ } from '../src/leaderboard/standings.ts';
-import { dbReadsHandler, shrinkConnections } from '../src/workers/db-reads.ts';
+import { dbReadsHandler } from '../src/workers/db-reads.ts';
 import { serveWorker } from '../src/workers/serve.ts';
 
 const handle = dbReadsHandler([LAB_SUMMARY_READ, LISTED_STANDINGS_READ, WEEK_TOP_READ]);
 
-/** A read this long made garbage worth giving back at once (the standings at 1M: every agent's figures, 80 MB). */
+/**
+ * A read this long made garbage worth giving back (the standings at 1M: every agent's figures,
+ * 80 MB): the worker is retired with its answer and the next read starts another. Collecting and
+ * shrinking the connection's page cache in the thread instead left 25–30 MB of the process's own
+ * memory resident after a 1M start in most starts (its allocator kept the freed pages); a thread
+ * that ends gives them all back (docs/performance.md, "Idle memory after the leaderboard's build").
+ */
 const LONG_READ_MS = 50;
 
-serveWorker((job: Parameters<typeof handle>[0]) => {
-  const started = performance.now();
-  const answer = handle(job);
-  // After the answer is sent: the connection's page cache given back and a full collection, so the
-  // process's idle memory does not keep the largest read's pages and garbage until the next one
-  // (the collector would wait for more allocation).
-  if (performance.now() - started > LONG_READ_MS)
-    setTimeout(() => {
-      shrinkConnections();
-      Bun.gc(true);
-    }, 0);
-  return answer;
-});
+serveWorker(handle, undefined, undefined, (ms) => ms > LONG_READ_MS);

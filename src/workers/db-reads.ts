@@ -7,7 +7,7 @@
 // byte-identical either way. Nothing here knows which reads there are.
 import type { Database } from 'bun:sqlite';
 import { resolve } from 'node:path';
-import { openReadOnlyDatabase, shrinkMemory } from '../db/open.ts';
+import { openReadOnlyDatabase } from '../db/open.ts';
 
 /** A read the worker can run: its kind (the job names it) and how it is answered from a connection. */
 export interface DbRead<P, A> {
@@ -38,11 +38,6 @@ function readConnection(path: string): Database {
     connections.set(key, db);
   }
   return db;
-}
-
-/** Gives back the memory the connections' page caches hold (after a read far larger than the usual ones). */
-export function shrinkConnections(): void {
-  for (const db of connections.values()) shrinkMemory(db);
 }
 
 /** A worker's handler for `reads`: each job's read in one read transaction on the file's read-only connection. */

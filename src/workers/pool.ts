@@ -29,6 +29,16 @@ interface Slot {
   timer: ReturnType<typeof setTimeout> | null;
   /** The worker said it is ready (src/workers/serve.ts): its modules are loaded. */
   started: boolean;
+  /** Ends the worker once it has been idle for the pool's `idleMs` (unset while it holds a job). */
+  idle: ReturnType<typeof setTimeout> | null;
+}
+
+export interface PoolOptions {
+  /**
+   * A worker without a job for this long is ended (the next job starts another): for pools whose
+   * jobs are rare, so an idle server does not keep a thread and its heap for them. Unset: kept.
+   */
+  idleMs?: number;
 }
 
 /** How long a worker may take to load its modules before it is taken as hung (generous: a cold start on a loaded machine). */
@@ -94,12 +104,14 @@ export class WorkerPool<I, O> {
   private closed = false;
   private listed = false; // counted in GET /metrics (from its first job: the root builds pools before any is used)
   replaced = 0; // workers replaced after a crash or a timeout (for tests and logs)
+  retired = 0; // workers ended at their own request after a job (serveWorker's `retire`) or idle for `idleMs`
   readonly name: string;
 
   constructor(
     private readonly location: string | URL,
     readonly size = backgroundWorkers(),
     readonly defaultTimeoutMs = 5_000,
+    private readonly options: PoolOptions = {},
   ) {
     this.name = poolName(location);
   }
@@ -149,6 +161,7 @@ export class WorkerPool<I, O> {
     }
     for (const slot of this.slots) {
       if (slot.timer) clearTimeout(slot.timer);
+      if (slot.idle) clearTimeout(slot.idle);
       if (slot.job) {
         this.ended(slot.job, 'closed');
         slot.job.reject(new WorkerCrash('worker pool is closed'));
@@ -164,6 +177,8 @@ export class WorkerPool<I, O> {
       if (!slot && this.slots.length < this.size) slot = this.spawn();
       if (!slot) return;
       const job = this.queue.shift()!;
+      if (slot.idle) clearTimeout(slot.idle);
+      slot.idle = null;
       slot.job = job;
       job.takenAt = performance.now();
       // A message to a worker still starting waits in its port; the budget starts with the worker.
@@ -179,9 +194,9 @@ export class WorkerPool<I, O> {
 
   private spawn(): Slot {
     const worker = new Worker(this.location);
-    const slot: Slot = { worker, job: null, timer: null, started: false };
+    const slot: Slot = { worker, job: null, timer: null, started: false, idle: null };
     slot.timer = setTimeout(() => this.fail(slot, new WorkerCrash(`worker did not start within ${WORKER_START_MS} ms`)), WORKER_START_MS);
-    worker.onmessage = (e: MessageEvent<{ ready?: true; id: number; ok: boolean; result?: unknown; error?: string }>) => {
+    worker.onmessage = (e: MessageEvent<{ ready?: true; id: number; ok: boolean; result?: unknown; error?: string; retire?: true }>) => {
       if (e.data.ready) {
         slot.started = true;
         if (slot.timer) clearTimeout(slot.timer);
@@ -197,16 +212,35 @@ export class WorkerPool<I, O> {
       this.ended(job, e.data.ok ? 'ok' : 'error');
       if (e.data.ok) job.resolve(e.data.result);
       else job.reject(new WorkerCrash(e.data.error ?? 'worker failed'));
+      // Retired at its own request (a job that left its heap large): the thread ends and the next
+      // job starts another, so the memory goes back whole instead of waiting in its allocator.
+      if (e.data.retire) this.retire(slot);
       this.pump();
+      if (slot.job === null && this.slots.includes(slot) && this.options.idleMs !== undefined) {
+        slot.idle = setTimeout(() => {
+          if (slot.job === null) this.retire(slot);
+        }, this.options.idleMs);
+        slot.idle.unref?.();
+      }
     };
     worker.onerror = (e) => this.fail(slot, new WorkerCrash(`worker crashed: ${e.message}`));
     this.slots.push(slot);
     return slot;
   }
 
+  /** Ends a worker that holds no job (its own request, or idle for `idleMs`): not a failure. */
+  private retire(slot: Slot): void {
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.idle = null;
+    slot.worker.terminate();
+    this.slots = this.slots.filter((s) => s !== slot);
+    this.retired++;
+  }
+
   // A hung or crashed worker cannot be trusted with the next job: it is replaced.
   private fail(slot: Slot, error: Error): void {
     if (slot.timer) clearTimeout(slot.timer);
+    if (slot.idle) clearTimeout(slot.idle);
     slot.worker.terminate();
     this.slots = this.slots.filter((s) => s !== slot);
     this.replaced++;

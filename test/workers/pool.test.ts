@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { until } from '../until.ts';
 import { holdFile } from './fixtures/hold.ts';
 import { backgroundWorkers, WorkerCrash, WorkerPool, WorkerTimeout, workerLocation } from '../../src/workers/pool.ts';
 
@@ -86,6 +87,34 @@ describe('WorkerPool', () => {
     const next = p.run({ op: 'echo', value: 'next' });
     await expect(crash).rejects.toBeInstanceOf(Error);
     expect((await next).echoed).toBe('next');
+  });
+
+  test('a worker that asks to be retired answers its job, then its thread ends and the next job gets a new one', async () => {
+    const p = new WorkerPool<{ retire: boolean }, { thread: number }>(new URL('./fixtures/retire-worker.ts', import.meta.url), 1, 10_000);
+    try {
+      const a = (await p.run({ retire: false })).thread;
+      expect((await p.run({ retire: false })).thread).toBe(a);
+      expect((await p.run({ retire: true })).thread).toBe(a); // answered before it ends
+      expect(p.retired).toBe(1);
+      const b = (await p.run({ retire: false })).thread;
+      expect(b).not.toBe(a);
+      expect(p.replaced).toBe(0); // not a crash
+    } finally {
+      p.close();
+    }
+  });
+
+  test('a pool with idleMs ends a worker that has waited that long for a job; the next job starts another', async () => {
+    const p = new WorkerPool<{ retire: boolean }, { thread: number }>(new URL('./fixtures/retire-worker.ts', import.meta.url), 1, 10_000, { idleMs: 50 });
+    try {
+      const [a, b] = await Promise.all([p.run({ retire: false }), p.run({ retire: false })]);
+      expect(b.thread).toBe(a.thread); // one after the other: no idle time in between
+      await until('the idle worker to end', () => p.retired === 1);
+      expect((await p.run({ retire: false })).thread).not.toBe(a.thread);
+      expect(p.replaced).toBe(0);
+    } finally {
+      p.close();
+    }
   });
 
   test('closing fails pending work', async () => {
