@@ -44,6 +44,13 @@ const replayDir = freshDataDir(corpus.file, size);
 const db = openDatabase(liveDir);
 migrate(db);
 let recording: Call[] | null = null;
+/** The bindings as bun:sqlite takes them: values in turn, one array of them, or one object of named ones. */
+const paramsOf = (args: unknown[]): Call['params'] => {
+  const [first] = args;
+  if (args.length === 1 && Array.isArray(first)) return [...first] as Param[];
+  if (args.length === 1 && first && typeof first === 'object' && !(first instanceof Uint8Array)) return { ...(first as Record<string, Param>) };
+  return args.filter((p) => p !== undefined) as Param[];
+};
 const RUNS = new Set(['run', 'get', 'all', 'values', 'iterate']);
 const wrap = <T extends object>(stmt: T, sql: string): T =>
   new Proxy(stmt, {
@@ -51,12 +58,7 @@ const wrap = <T extends object>(stmt: T, sql: string): T =>
       const value = Reflect.get(target, prop, receiver);
       if (typeof prop !== 'string' || !RUNS.has(prop) || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
       return (...args: unknown[]) => {
-        if (recording) {
-          const params = (
-            args.length === 1 && args[0] && typeof args[0] === 'object' && !(args[0] instanceof Uint8Array) ? { ...(args[0] as object) } : [...args]
-          ) as Call['params'];
-          recording.push({ sql: stablePlan(sql), params });
-        }
+        recording?.push({ sql: stablePlan(sql), params: paramsOf(args) });
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
@@ -68,7 +70,7 @@ for (const method of ['query', 'prepare'] as const) {
 for (const method of ['run', 'exec'] as const) {
   const original = db[method].bind(db) as (sql: string, ...rest: unknown[]) => unknown;
   (db as unknown as Record<string, unknown>)[method] = (sql: string, ...rest: unknown[]) => {
-    recording?.push({ sql, params: (rest as Param[]).filter((p) => p !== undefined) });
+    recording?.push({ sql, params: paramsOf(rest) });
     return original(sql, ...rest);
   };
 }
