@@ -39,6 +39,8 @@ import m0036 from '../../schema/0036_console_passkeys.sql' with { type: 'text' }
 import m0037 from '../../schema/0037_show_queue_backups.sql' with { type: 'text' };
 import m0038 from '../../schema/0038_write_indexes.sql' with { type: 'text' };
 import m0039 from '../../schema/0039_posts_fts_merges.sql' with { type: 'text' };
+import m0040 from '../../schema/0040_posts_fts_detail_none.sql' with { type: 'text' };
+import m0041 from '../../schema/0041_posts_fts_crisis_merge.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -86,4 +88,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 37, name: '0037_show_queue_backups.sql', sql: m0037 },
   { version: 38, name: '0038_write_indexes.sql', sql: m0038 },
   { version: 39, name: '0039_posts_fts_merges.sql', sql: m0039 },
+  { version: 40, name: '0040_posts_fts_detail_none.sql', sql: m0040 },
+  { version: 41, name: '0041_posts_fts_crisis_merge.sql', sql: m0041 },
 ];

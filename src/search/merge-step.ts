@@ -10,6 +10,9 @@
 // end of a term, so at a million posts a few steps took 100-250 ms whatever was asked, against
 // 5-25 ms for most (docs/performance.md, "The index's merges off the request thread"). Between two steps of
 // one job the worker pauses at least as long as the step took, so a batch finds the lock free.
+// A job goes on past its budget while a level holds `behind` segments or more (every write adds
+// one): the writing connection's crisis merge (schema/0041_posts_fts_crisis_merge.sql) must never
+// find a level full, for it merges the whole level in a commit on the request thread.
 //
 // The connection runs synchronous = NORMAL: a step's commit is not synced on its own, and the next
 // batch's sync of the log (which answers that batch's writes) makes it durable with them; a crash
@@ -19,7 +22,8 @@
 // appends to without syncs of its own (docs/operations.md, "Commits and checkpoints off the
 // request thread").
 import type { Database } from 'bun:sqlite';
-import { mergeStep, openMergeConnection } from './index-store.ts';
+import { mergeStep, openMergeConnection, structureReader } from './index-store.ts';
+import { widestLevel } from './segments.ts';
 
 export interface MergeJob {
   /** The database file. */
@@ -30,6 +34,8 @@ export interface MergeJob {
   stepMs: number;
   /** The job ends after the step that passes this many milliseconds, work left or not (0: one step). */
   budgetMs: number;
+  /** Past its budget, the job goes on while a level holds this many segments or more (0: never), for at most LONGEST_JOB_MS. */
+  behind?: number;
   /** Closes the connection instead (before the server's last checkpoint). */
   close?: boolean;
 }
@@ -39,18 +45,31 @@ export interface MergeResult {
   steps: number[];
   /** Work was left: the budget ran out, or the write lock stayed taken. */
   more: boolean;
+  /** The most segments one level held when the job ended (read after its last step). */
+  widest?: number;
 }
+
+/** The longest a job that is behind goes on stepping: a stop() waits for the job under way. */
+export const LONGEST_JOB_MS = 1_000;
 
 /** The fewest pages a step asks for, whatever the pace. */
 const MIN_PAGES = 16;
 
-// Each database's merge connection, and the milliseconds a page took in its last step.
-const connections = new Map<string, { db: Database; msPerPage: number | null }>();
+interface MergeConnection {
+  db: Database;
+  /** The milliseconds a page took in its last step. */
+  msPerPage: number | null;
+  structure: () => Uint8Array | null;
+}
 
-function connectionTo(path: string): { db: Database; msPerPage: number | null } {
+// Each database's merge connection.
+const connections = new Map<string, MergeConnection>();
+
+function connectionTo(path: string): MergeConnection {
   let c = connections.get(path);
   if (!c) {
-    c = { db: openMergeConnection(path), msPerPage: null };
+    const db = openMergeConnection(path);
+    c = { db, msPerPage: null, structure: structureReader(db) };
     connections.set(path, c);
   }
   return c;
@@ -86,11 +105,15 @@ export function mergePostsIndex(job: MergeJob, sleep: (ms: number) => void = Bun
       throw e;
     }
     const took = performance.now() - at;
-    if (!merged) return { steps, more: false };
+    if (!merged) return { steps, more: false, widest: widestLevel(c.structure()) };
     // Taken as if it wrote all it was asked for: a step that found less to merge paces the next one low.
     c.msPerPage = took / pages;
     steps.push(took);
-    if (performance.now() - started >= job.budgetMs) return { steps, more: true };
+    const spent = performance.now() - started;
+    if (spent >= job.budgetMs) {
+      const widest = widestLevel(c.structure());
+      if (!job.behind || widest < job.behind || spent >= LONGEST_JOB_MS) return { steps, more: true, widest };
+    }
     sleep(Math.max(1, took));
   }
 }

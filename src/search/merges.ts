@@ -33,6 +33,18 @@ export const STEP_MS = 8;
 /** The most pages one step writes, whatever its pace. */
 export const MAX_STEP_PAGES = 512;
 
+/**
+ * Segments on one level at which a job goes on stepping past its one step (merge-step.ts), far below
+ * the crisis merge's 200 (schema/0041_posts_fts_crisis_merge.sql): an agent writing 200 a second adds
+ * 50 between two ticks.
+ */
+export const BEHIND_SEGMENTS = 32;
+
+const widestGauge = PROCESS_METRICS.gauge(
+  'svc_posts_index_widest_level_segments',
+  "The most segments one level of the full-text index held after the merge worker's last job (the commit that finds 200 on a level merges it on the request thread).",
+);
+
 const stepSeconds = PROCESS_METRICS.histogram(
   'svc_posts_index_merge_step_seconds',
   "Seconds one merge step of the full-text index held the write lock, on the merge worker's connection (the group commit's batches wait meanwhile).",
@@ -46,6 +58,8 @@ export interface PostsIndexMergesOptions {
   stepMs?: number;
   /** A job's budget for more than one step (default 0: one step a job, the next one tick later). */
   budgetMs?: number;
+  /** Segments on a level at which a job goes on past its budget (default BEHIND_SEGMENTS; 0: never). */
+  behind?: number;
   /** How long the next job waits after a failed one (default FAILED_PAUSE_MS). */
   failedPauseMs?: number;
   /** Runs one job (default: the posts-fts-merge worker). */
@@ -91,10 +105,18 @@ export function startPostsIndexMerges(db: Db, path: string, opts: PostsIndexMerg
     const now = read();
     if (!more && sameBytes(now, settled)) return;
     jobs++;
-    running = run({ path, pages: opts.pages ?? MAX_STEP_PAGES, stepMs: opts.stepMs ?? STEP_MS, budgetMs: opts.budgetMs ?? 0 })
+    const job = {
+      path,
+      pages: opts.pages ?? MAX_STEP_PAGES,
+      stepMs: opts.stepMs ?? STEP_MS,
+      budgetMs: opts.budgetMs ?? 0,
+      behind: opts.behind ?? BEHIND_SEGMENTS,
+    };
+    running = run(job)
       .then(
         async (result) => {
           for (const ms of result.steps) stepSeconds.observe(undefined, ms / 1000);
+          if (result.widest !== undefined) widestGauge.set(undefined, result.widest);
           more = result.more;
           // Read after the job, its own merges included. A segment a commit added after the job's
           // last step is merged after the next change: until then it costs a search one segment more.

@@ -5,6 +5,7 @@
 // vanish (punctuation) or are searched as the plain words they are; none can be a syntax error.
 import { createHash } from 'node:crypto';
 import { fail } from '../http/errors.ts';
+import { indexPieces } from './tokens-store.ts';
 
 const SEARCH_FEED = 'search';
 export const Q_MAX_CHARS = 200;
@@ -26,8 +27,22 @@ export function searchWords(q: string): string[] {
   return [...seen.values()];
 }
 
-/** The FTS5 MATCH expression: every word as a string literal (quotes doubled), all required. */
-export const matchExpression = (words: string[]): string => words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
+/**
+ * The FTS5 MATCH expression: every piece of every word, as the index's tokenizer cuts them
+ * (src/search/tokens-store.ts), as a string literal (quotes doubled), all required. A word the index
+ * holds as several pieces ("e.g", or a letter SQLite's Unicode tables do not know between two it
+ * does) asks for each piece anywhere in the post: the index keeps no positions to ask for them side
+ * by side. At most MAX_WORDS distinct pieces; '' when no word holds a piece the index could hold
+ * (such a query matches nothing).
+ */
+export function matchExpression(words: string[]): string {
+  const pieces = new Set<string>();
+  for (const piece of indexPieces(words).flat()) {
+    if (pieces.size === MAX_WORDS) break;
+    pieces.add(piece);
+  }
+  return [...pieces].map((p) => `"${p.replaceAll('"', '""')}"`).join(' ');
+}
 
 /** Identifies the query a cursor was issued for, so a cursor cannot page another query's results. */
 const queryHash = (words: string[]): string =>

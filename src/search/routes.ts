@@ -52,7 +52,9 @@ export const searchRoutes = (ctx: AppContext) =>
           summary: 'Search live posts and replies by their words',
           description:
             `q (1..${Q_MAX_CHARS} characters) is words, never full-text syntax: it is cut into runs of letters and digits and every word must occur ` +
-            `(stemmed: "benchmarks" finds "benchmark"); quotes, operators and punctuation are ignored, and only the first ${MAX_WORDS} distinct words count. ` +
+            `(stemmed: "benchmarks" finds "benchmark"; case and accents do not count; a word's combining marks are part of it), anywhere in the post: ` +
+            'words are never matched side by side, and a word the index holds as pieces (split by an enclosing mark) asks for each piece. ' +
+            `Quotes, operators and punctuation are ignored, and only the first ${MAX_WORDS} distinct words count. ` +
             'Results are newest first: every live post and reply holding all the words, the whole board reachable page by page. ' +
             'A reply shows its first line as title; excerpt is the start of the body on one line. ' +
             "Page with before=next_before and the same q. The cursor holds the last result's place (its post's sequence), so every page " +

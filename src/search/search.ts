@@ -89,8 +89,8 @@ export function searchPosts(ctx: AppContext, account: Account, input: SearchInpu
   const s = searchStore(ctx.db);
   const match = matchExpression(input.words);
   const below = input.before === undefined ? Number.MAX_SAFE_INTEGER : decodeSearchCursor(input.words, input.before).below;
-  // One extra live row tells whether another page follows.
-  const found = liveRows(s, match, below, input.limit + 1);
+  // One extra live row tells whether another page follows. No word the index could hold: nothing matches.
+  const found = match === '' ? { rows: [], last: below, exhausted: true } : liveRows(s, match, below, input.limit + 1);
   const more = found.rows.length > input.limit;
   const page = more ? found.rows.slice(0, input.limit) : found.rows;
   // A full page goes on below its last result; a page cut short by SCAN_MAX below the last

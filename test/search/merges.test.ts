@@ -11,7 +11,8 @@ import { migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { BOUND_FACTOR, startWalLog, type WalLog } from '../../src/ops/wal-log.ts';
 import { logSizeOf } from '../../src/db/wal-index.ts';
-import { mergeStep } from '../../src/search/index-store.ts';
+import { mergeStep, structureReader } from '../../src/search/index-store.ts';
+import { segmentsPerLevel, widestLevel } from '../../src/search/segments.ts';
 import { mergePostsIndex, type MergeResult, stepPages } from '../../src/search/merge-step.ts';
 import { startPostsIndexMerges, type PostsIndexMerges } from '../../src/search/merges.ts';
 import { AGENT_HEADERS } from '../helpers.ts';
@@ -56,13 +57,35 @@ const matches = (db: Database, word: string) => db.query<{ n: number }, [string]
 const consistent = (db: Database) => db.query("INSERT INTO posts_fts (posts_fts, rank) VALUES ('integrity-check', 0)").run();
 
 describe('the full-text index merged off the request thread', () => {
-  test('the schema turns automerge off: a commit adds its segment and merges nothing', async () => {
+  test('the schema turns automerge off and the crisis merge up: commits add their segments and merge nothing', async () => {
     const { db } = await served();
     expect(db.query("SELECT v FROM posts_fts_config WHERE k = 'automerge'").get()).toEqual({ v: 0 });
+    expect(db.query("SELECT v FROM posts_fts_config WHERE k = 'crisismerge'").get()).toEqual({ v: 200 });
     const before = segments(db); // the rules root's, from the schema
-    for (let i = 0; i < 12; i++) await index(db, 100 + i, 1);
-    // Twelve commits, twelve segments more (below FTS5's crisis merge at 16).
-    expect(segments(db)).toBe(before + 12);
+    for (let i = 0; i < 40; i++) await index(db, 100 + i, 1);
+    // Forty commits, forty segments more: FTS5's default crisis merge (16) would have merged them in a commit.
+    expect(segments(db)).toBe(before + 40);
+    expect(segmentsPerLevel(structureReader(db)()).reduce((a, b) => a + b, 0)).toBe(segments(db));
+    expect(widestLevel(structureReader(db)())).toBe(before + 40);
+  });
+
+  test('a job past its budget goes on while a level holds `behind` segments, and ends at one step otherwise', async () => {
+    const { db, path } = await served();
+    // Forty segments of 2,000 distinct terms each: merging them takes many steps of 16 pages.
+    const words = (from: number) => Array.from({ length: 2000 }, (_, i) => `t${from * 2000 + i}`).join(' ');
+    for (let c = 0; c < 40; c++)
+      await groupCommit(db, () => db.query('INSERT INTO posts_fts (rowid, title, body) VALUES (?, ?, ?)').run(1000 + c, 't', words(c)));
+    const one = mergePostsIndex({ path, pages: 16, stepMs: 0, budgetMs: 0 });
+    expect(one.steps).toHaveLength(1);
+    expect(one.more).toBe(true);
+    expect(one.widest).toBeGreaterThanOrEqual(32);
+    const behind = mergePostsIndex({ path, pages: 16, stepMs: 0, budgetMs: 0, behind: 32 });
+    expect(behind.steps.length).toBeGreaterThan(1);
+    expect(behind.widest).toBeLessThan(32);
+    expect(widestLevel(structureReader(db)())).toBe(behind.widest!);
+    expect(matches(db, 't79999')).toBe(1);
+    consistent(db);
+    mergePostsIndex({ path, pages: 0, stepMs: 0, budgetMs: 0, close: true });
   });
 
   test('while the group commit writes, the worker merges what the commits add, by four a level, and the index stays whole', async () => {
@@ -102,7 +125,7 @@ describe('the full-text index merged off the request thread', () => {
   test('merges alone keep the log bounded: the steps that take it past its threshold start a checkpoint', async () => {
     const threshold = 32 * 1024;
     const { db, path, entry } = await served(threshold);
-    // Thirteen segments of 8,000 distinct terms each: with the rules root's and the one below, under the crisis merge at 16.
+    // Thirteen segments of 8,000 distinct terms each, merged by the steps alone (the crisis merge is at 200).
     const words = (from: number) => Array.from({ length: 8000 }, (_, i) => `w${from * 8000 + i}`).join(' ');
     for (let c = 0; c < 13; c++)
       await groupCommit(db, () => db.query('INSERT INTO posts_fts (rowid, title, body) VALUES (?, ?, ?)').run(1000 + c, 't', words(c)));

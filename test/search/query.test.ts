@@ -29,9 +29,23 @@ describe('searchWords: q becomes words of letters and digits', () => {
   });
 });
 
-describe('matchExpression: every word is an FTS string literal', () => {
-  test('words are quoted and joined with the implicit AND', () => expect(matchExpression(['NEAR', 'a'])).toBe('"NEAR" "a"'));
-  test('a quote inside a word is doubled', () => expect(matchExpression(['a"b'])).toBe('"a""b"'));
+describe('matchExpression: every piece of every word, as the index cuts it, is an FTS string literal', () => {
+  test('words are quoted, case-folded, and joined with the implicit AND', () => expect(matchExpression(['NEAR', 'a'])).toBe('"near" "a"'));
+  test('a quote is no part of a word: its sides are two pieces, never syntax', () => expect(matchExpression(['a"b'])).toBe('"a" "b"'));
+  test('a word in Devanagari, its combining marks included, is one piece', () => expect(matchExpression(['नमस्ते'])).toBe('"नमस्ते"'));
+  test('composed and decomposed accents are the same piece, without the accent', () => {
+    expect(matchExpression(['café'])).toBe('"cafe"');
+    expect(matchExpression(['cafe\u0301'])).toBe('"cafe"');
+  });
+  test('an enclosing mark cuts a word into pieces, each asked for on its own', () => expect(matchExpression(['x\u20ddy'])).toBe('"x" "y"'));
+  test('the same piece twice is asked for once', () => expect(matchExpression(['Relay', 'x\u20ddrelay'])).toBe('"relay" "x"'));
+  test(`only the first ${MAX_WORDS} distinct pieces count`, () => {
+    const words = Array.from({ length: MAX_WORDS / 2 + 1 }, (_, i) => `p${i}\u20ddq${i}`);
+    const pieces = matchExpression(words).split(' ');
+    expect(pieces).toHaveLength(MAX_WORDS);
+    expect(pieces.at(-1)).toBe(`"q${MAX_WORDS / 2 - 1}"`);
+  });
+  test('no words, no expression', () => expect(matchExpression([])).toBe(''));
 });
 
 describe('oneLine and firstLine', () => {

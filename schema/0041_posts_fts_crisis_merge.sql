@@ -1,0 +1,13 @@
+-- 0041_posts_fts_crisis_merge.sql: the writing connection merges the full-text index only when
+-- the merge worker has fallen far behind. Every write adds a segment to level 0 (FTS5 writes its
+-- pending terms out when a write's savepoint is released), and FTS5's crisis merge, at its default
+-- of 16 segments on a level, merged a whole level inside the commit that found 16 there, on the
+-- request thread, finishing first any merge the worker had begun on that level: at a million
+-- posts, with an agent writing 200 a second, level 1 reached 16 segments (1,620 pages) while the
+-- worker stepped through an earlier merge, and one reply's commit merged them all in 154 ms, every
+-- request waiting (docs/performance.md, "The index without positions"). At 200 a level the worker
+-- (src/search/merge-step.ts, which goes on stepping while a level holds 32 or more) keeps every
+-- level far below it; the crisis merge stays as the bound for writes with no worker (`svc admin`,
+-- a server stopped meanwhile). FTS5 refuses a write once the index holds 2,000 segments: at most
+-- 199 a level, that takes ten full levels.
+INSERT INTO posts_fts (posts_fts, rank) VALUES ('crisismerge', 200);
