@@ -38,6 +38,7 @@ import { PREVIEW } from './preview/domain.ts';
 import { PUBLIC } from './public/domain.ts';
 import { PUBS } from './pubs/domain.ts';
 import { SCOREKEEPER } from './scorekeeper/domain.ts';
+import { deferPostsIndexInBatches } from './search/deferred-index.ts';
 import { SEARCH } from './search/domain.ts';
 import { SHOW } from './show/domain.ts';
 import { UPLOADS } from './uploads/domain.ts';
@@ -160,9 +161,15 @@ export interface GivenReach {
   outbound?: Partial<Outbound>;
 }
 
-/** A context over the service's parts, pools and adapters; tests and benches may give their own parts, and pools and adapters in `given`. */
-export const serviceContext = (config: Config, db: Db, clock: Clock, parts: Parts = serviceParts(), given: GivenReach = {}): AppContext =>
-  createContext(config, db, clock, parts, {
+/**
+ * A context over the service's parts, pools and adapters; tests and benches may give their own
+ * parts, and pools and adapters in `given`. The group commit's batches on `db` index their posts
+ * once each (src/search/deferred-index.ts).
+ */
+export function serviceContext(config: Config, db: Db, clock: Clock, parts: Parts = serviceParts(), given: GivenReach = {}): AppContext {
+  deferPostsIndexInBatches(db);
+  return createContext(config, db, clock, parts, {
     workers: { ...serviceWorkers(config), ...given.workers },
     outbound: { ...serviceOutbound(config), ...given.outbound },
   });
+}

@@ -285,7 +285,10 @@ function commitBatch(db: Db, batch: Pending[], recheck: (() => boolean) | null =
     db.transaction(() => {
       begun = true;
       if (recheck?.()) throw new LogMayRestart();
+      const hooks = batchHooks.get(db) ?? [];
+      for (const h of hooks) h.begin(batch.length);
       runBatch(sp, batch, settled);
+      for (const h of hooks) h.end();
     }).immediate();
   } catch (error) {
     // BEGIN IMMEDIATE found the write lock taken (busy_timeout 0 in the served database): nothing ran.
@@ -294,6 +297,25 @@ function commitBatch(db: Db, batch: Pending[], recheck: (() => boolean) | null =
   }
   batchSizes.observe(undefined, batch.length);
   return settled;
+}
+
+/**
+ * Work a batch does inside its transaction around its writes, outside their savepoints: `begin`
+ * (told how many writes the batch holds) before the first, `end` after the last. A throw from
+ * either fails the whole batch, as a failed commit does. (The full-text index's: src/search/deferred-index.ts.)
+ */
+export interface BatchHooks {
+  begin(writes: number): void;
+  end(): void;
+}
+
+const batchHooks = new WeakMap<Db, BatchHooks[]>();
+
+/** Adds `hooks` to every batch the group commit runs on `db`. */
+export function onEveryBatch(db: Db, hooks: BatchHooks): void {
+  const list = batchHooks.get(db) ?? [];
+  list.push(hooks);
+  batchHooks.set(db, list);
 }
 
 /** Thrown when a batch could not begin: another connection holds the write lock (`original`: SQLite's SQLITE_BUSY). */

@@ -41,6 +41,7 @@ import m0038 from '../../schema/0038_write_indexes.sql' with { type: 'text' };
 import m0039 from '../../schema/0039_posts_fts_merges.sql' with { type: 'text' };
 import m0040 from '../../schema/0040_posts_fts_detail_none.sql' with { type: 'text' };
 import m0041 from '../../schema/0041_posts_fts_crisis_merge.sql' with { type: 'text' };
+import m0042 from '../../schema/0042_posts_fts_batched.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -90,4 +91,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 39, name: '0039_posts_fts_merges.sql', sql: m0039 },
   { version: 40, name: '0040_posts_fts_detail_none.sql', sql: m0040 },
   { version: 41, name: '0041_posts_fts_crisis_merge.sql', sql: m0041 },
+  { version: 42, name: '0042_posts_fts_batched.sql', sql: m0042 },
 ];

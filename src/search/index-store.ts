@@ -41,3 +41,16 @@ export function mergeStep(db: Database, pages: number): boolean {
   db.query("INSERT INTO posts_fts (posts_fts, rank) VALUES ('merge', ?)").run(Math.max(1, Math.floor(pages)));
   return changes.get()!.n - before > 1;
 }
+
+/** The statements of a batch's deferred indexing (schema/0042_posts_fts_batched.sql), on the writing connection. */
+export function deferredIndexStatements(db: Database) {
+  return {
+    defer: db.query<void, []>('INSERT INTO posts_fts_deferral (one) VALUES (1)'),
+    // In the order the writes came: a post taken out and put back within one batch stays right.
+    indexPending: db.query<void, []>(
+      "INSERT INTO posts_fts (posts_fts, rowid, title, body) SELECT CASE WHEN del = 1 THEN 'delete' END, seq, title, body FROM posts_fts_pending ORDER BY n",
+    ),
+    clearPending: db.query<void, []>('DELETE FROM posts_fts_pending'),
+    undefer: db.query<void, []>('DELETE FROM posts_fts_deferral'),
+  };
+}
