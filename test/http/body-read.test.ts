@@ -2,8 +2,8 @@
 // read, without a stream (a JS ReadableStream and a promise per chunk cost a small write ~10 % of
 // its CPU); the budgets, the deadline and the hang-up answer hold on that path as on the other.
 import { describe, expect, test } from 'bun:test';
-import { readBodyBytes } from '../../src/http/body.ts';
-import type { ApiError } from '../../src/http/errors.ts';
+import { readBodyBytes, readJsonObject, STEPPED_BODY_BYTES } from '../../src/http/body.ts';
+import { ApiError } from '../../src/http/errors.ts';
 
 const BUDGET = { maxRequestBytes: 64, maxTextChars: 20 };
 
@@ -69,5 +69,39 @@ describe('a body with its length', () => {
     const e = await refusal(readBodyBytes(r.request, BUDGET, 1000));
     expect(e.code).toBe('PAYLOAD_TOO_LARGE');
     expect(r.streamMade()).toBe(true);
+  });
+});
+
+describe('a body read in steps (STEPPED_BODY_BYTES and more): the same object, the same refusals', () => {
+  const budget = { maxRequestBytes: 8 * 1024 * 1024, maxTextChars: 8 * 1024 * 1024 };
+  const big = 'x'.repeat(STEPPED_BODY_BYTES);
+  const read = (raw: string) =>
+    readJsonObject(new Request('http://svc.test/', { method: 'PUT', body: raw, headers: { 'content-type': 'application/json' } }), budget, 5_000);
+  const refusedAs = async (raw: string) => {
+    const e = (await read(raw).catch((err: unknown) => err)) as ApiError;
+    expect(e).toBeInstanceOf(ApiError);
+    return { code: e.code, details: e.details };
+  };
+
+  test('a large object comes back as JSON.parse reads it', async () => {
+    const raw = JSON.stringify({
+      files: [
+        { path: 'index.html', content: big },
+        { path: 'a.css', content: 'b{}' },
+      ],
+      title: 'é 😀',
+    });
+    expect(raw.length).toBeGreaterThanOrEqual(STEPPED_BODY_BYTES);
+    expect(await read(raw)).toEqual(JSON.parse(raw));
+  });
+
+  test('a large body that is not JSON, not an object, too deep, or holds a lone surrogate is refused as a small one is', async () => {
+    expect(await refusedAs(`{"a":"${big}"`)).toEqual({ code: 'INVALID_JSON', details: { reason: 'body is not valid JSON' } });
+    expect(await refusedAs(`["${big}"]`)).toEqual({ code: 'INVALID_JSON', details: { reason: 'body must be a JSON object, got an array' } });
+    expect(await refusedAs(`{"a":"${big}","d":${'['.repeat(40)}${']'.repeat(40)}}`)).toEqual({
+      code: 'INVALID_JSON',
+      details: { reason: 'body is nested too deeply', max_depth: 32 },
+    });
+    expect((await refusedAs(`{"a":"${big}","files":[{"content":"x\\udc00"}]}`)).details?.field).toBe('files[0].content');
   });
 });
