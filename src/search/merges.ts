@@ -24,6 +24,14 @@ import type { MergeJob, MergeResult } from './merge-step.ts';
  */
 export const TICK_MS = 250;
 
+/**
+ * The merge worker ends after this long without a job, and the next job starts another (30-40 ms
+ * of its own thread's CPU): a server nobody writes to keeps no thread and heap for merges (one job
+ * at a start was enough to keep them for good; docs/performance.md, "The index without positions").
+ * Under writes a job comes every tick, so the worker stays.
+ */
+export const MERGE_IDLE_MS = 1_000;
+
 /** After a failed job, the next waits this long (a worker that cannot start is not started four times a second). */
 const FAILED_PAUSE_MS = 10_000;
 
@@ -60,6 +68,8 @@ export interface PostsIndexMergesOptions {
   budgetMs?: number;
   /** Segments on a level at which a job goes on past its budget (default BEHIND_SEGMENTS; 0: never). */
   behind?: number;
+  /** How long the merge worker may wait for a job before it ends (default MERGE_IDLE_MS). */
+  idleMs?: number;
   /** How long the next job waits after a failed one (default FAILED_PAUSE_MS). */
   failedPauseMs?: number;
   /** Runs one job (default: the posts-fts-merge worker). */
@@ -74,6 +84,8 @@ export interface PostsIndexMergesOptions {
 export interface PostsIndexMerges {
   /** Jobs run so far. */
   readonly jobs: number;
+  /** Merge workers ended for want of a job so far. */
+  readonly idleEnded: number;
   /** Waits for a job under way, closes the worker's connection and the worker. */
   stop(): Promise<void>;
 }
@@ -87,7 +99,7 @@ export function startPostsIndexMerges(db: Db, path: string, opts: PostsIndexMerg
   const run =
     opts.run ??
     ((job: MergeJob) => {
-      pool ??= new WorkerPool<MergeJob, MergeResult>(workerLocation('posts-fts-merge'), 1, 60_000);
+      pool ??= new WorkerPool<MergeJob, MergeResult>(workerLocation('posts-fts-merge'), 1, 60_000, { idleMs: opts.idleMs ?? MERGE_IDLE_MS });
       return pool.run(job);
     });
   const read = structureReader(db);
@@ -140,6 +152,9 @@ export function startPostsIndexMerges(db: Db, path: string, opts: PostsIndexMerg
   return {
     get jobs() {
       return jobs;
+    },
+    get idleEnded() {
+      return pool?.retired ?? 0;
     },
     async stop() {
       if (stopped) return;

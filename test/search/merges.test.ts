@@ -17,6 +17,7 @@ import { mergePostsIndex, type MergeResult, stepPages } from '../../src/search/m
 import { startPostsIndexMerges, type PostsIndexMerges } from '../../src/search/merges.ts';
 import { AGENT_HEADERS } from '../helpers.ts';
 import { startServer, tempDir } from '../ops/cli.ts';
+import { until } from '../until.ts';
 
 const open: { db: Database; log: WalLog | null; merges: PostsIndexMerges | null }[] = [];
 afterEach(async () => {
@@ -114,7 +115,7 @@ describe('the full-text index merged off the request thread', () => {
       await Bun.sleep(2);
     }
     // The worker ends with nothing left to merge.
-    for (let i = 0; i < 200 && !mergeDone(db); i++) await Bun.sleep(10);
+    await until('nothing left to merge', () => mergeDone(db));
     expect(steps.length).toBeGreaterThan(0);
     expect(mergeDone(db)).toBe(true);
     expect(matches(db, 'common')).toBe(written);
@@ -130,7 +131,7 @@ describe('the full-text index merged off the request thread', () => {
     for (let c = 0; c < 13; c++)
       await groupCommit(db, () => db.query('INSERT INTO posts_fts (rowid, title, body) VALUES (?, ?, ?)').run(1000 + c, 't', words(c)));
     // The batches' own checkpoint ends (the log restarted, nearly empty) before the merges start.
-    for (let i = 0; i < 200 && logSizeOf(path).bytes >= threshold; i++) await Bun.sleep(10);
+    await until("the batches' checkpoint to restart the log", () => logSizeOf(path).bytes < threshold);
     expect(logSizeOf(path).bytes).toBeLessThan(threshold);
     const before = entry.log!.checkpoints;
     let largest = 0;
@@ -144,9 +145,9 @@ describe('the full-text index merged off the request thread', () => {
     });
     // One more commit, the change that starts the merges; no batch after it: only the merge steps write.
     await index(db, 1, 1);
-    for (let i = 0; i < 400 && !mergeDone(db); i++) await Bun.sleep(10);
+    await until('nothing left to merge', () => mergeDone(db));
     expect(mergeDone(db)).toBe(true);
-    for (let i = 0; i < 100 && entry.log!.checkpoints === before; i++) await Bun.sleep(10);
+    await until('a checkpoint started by the merges', () => entry.log!.checkpoints !== before);
     expect(entry.log!.checkpoints).toBeGreaterThan(before);
     expect(largest).toBeGreaterThan(threshold);
     // The bound, plus what the step that passes it writes (its merged pages, and the pages of the
@@ -175,6 +176,21 @@ describe('the full-text index merged off the request thread', () => {
     mergePostsIndex({ path, pages: 0, stepMs: 0, budgetMs: 0, close: true });
   });
 
+  test('the merge worker ends once it has waited its idle time for a job, and the next job starts another', async () => {
+    const { db, path, entry } = await served();
+    // The real worker (workers/posts-fts-merge.ts), ended after 30 ms without a job.
+    entry.merges = startPostsIndexMerges(db, path, { tickMs: 5, idleMs: 30 });
+    const merges = entry.merges;
+    for (let i = 0; i < 6; i++) await index(db, 1 + i, 1);
+    await until('the first job done and its worker ended', () => merges.jobs > 0 && merges.idleEnded >= 1, { tries: 5000 });
+    const jobs = merges.jobs;
+    const ended = merges.idleEnded;
+    await index(db, 100, 6);
+    await until('a second worker started for the next job, and ended', () => merges.jobs > jobs && merges.idleEnded > ended, { tries: 5000 });
+    expect(matches(db, 'common')).toBe(12);
+    consistent(db);
+  });
+
   test('the structure looked at, not merged: a server nobody writes to runs no job', async () => {
     const { db, path, entry } = await served();
     let jobs = 0;
@@ -188,7 +204,7 @@ describe('the full-text index merged off the request thread', () => {
     await Bun.sleep(30);
     expect(jobs).toBe(0);
     await index(db, 1, 1);
-    for (let i = 0; i < 100 && jobs === 0; i++) await Bun.sleep(2);
+    await until('the first job', () => jobs !== 0);
     expect(jobs).toBe(1);
     await Bun.sleep(20);
     expect(jobs).toBe(1);
@@ -222,10 +238,10 @@ describe('svc serve', () => {
     }
     // The posts' segments are merged by the worker (its pool's jobs in GET /metrics).
     let metrics = '';
-    for (let i = 0; i < 100 && !/svc_worker_jobs_total\{pool="posts-fts-merge",outcome="ok"\} [1-9]/.test(metrics); i++) {
-      await Bun.sleep(20);
+    await until('a merge job in GET /metrics', async () => {
       metrics = await (await fetch(`${server.url}/metrics`)).text();
-    }
+      return /svc_worker_jobs_total\{pool="posts-fts-merge",outcome="ok"\} [1-9]/.test(metrics);
+    });
     expect(metrics).toMatch(/svc_worker_jobs_total\{pool="posts-fts-merge",outcome="ok"\} [1-9]/);
     expect(metrics).toMatch(/svc_posts_index_merge_step_seconds_count [1-9]/);
     expect(await server.stop()).toBe(0);
@@ -253,7 +269,7 @@ describe('a failed job', () => {
         },
       });
       await index(db, 1, 1);
-      for (let i = 0; i < 100 && jobs === 0; i++) await Bun.sleep(2);
+      await until('the first job', () => jobs !== 0);
       await index(db, 2, 1);
       await Bun.sleep(40);
     } finally {
