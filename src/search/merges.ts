@@ -162,7 +162,8 @@ export function startPostsIndexMerges(db: Db, path: string, opts: PostsIndexMerg
       clearInterval(timer);
       await running;
       if (pool) {
-        await pool.run({ path, pages: 0, stepMs: 0, budgetMs: 0, close: true }).catch(() => undefined);
+        // A worker ended for want of a job took its connection with it: none is started to close nothing.
+        if (pool.alive > 0) await pool.run({ path, pages: 0, stepMs: 0, budgetMs: 0, close: true }).catch(() => undefined);
         pool.close();
       }
     },

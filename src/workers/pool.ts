@@ -121,6 +121,11 @@ export class WorkerPool<I, O> {
     return this.queue.length;
   }
 
+  /** Workers running now, holding a job or not. */
+  get alive(): number {
+    return this.slots.length;
+  }
+
   /** Workers holding a job. */
   get busy(): number {
     return this.slots.reduce((n, s) => n + (s.job ? 1 : 0), 0);
