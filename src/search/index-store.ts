@@ -30,16 +30,41 @@ export function openMergeConnection(path: string): Database {
   return db;
 }
 
+export interface MergeStepResult {
+  /** Whether it merged anything: FTS5 counts the statement itself as one change whatever it does, and a step that merged wrote its segments' rows too. */
+  merged: boolean;
+  /** Milliseconds it held the write lock: from the lock taken (BEGIN IMMEDIATE, which may wait for a batch) to its commit. */
+  heldMs: number;
+  /** The structure record before and after it, read inside its transaction (what it wrote: src/search/segments.ts, pagesWritten). */
+  before: Uint8Array | null;
+  after: Uint8Array | null;
+}
+
 /**
- * One FTS5 'merge' step on `db`: at most `pages` pages of merged segments, where a level holds
- * `usermerge` (4) segments or more. Whether it merged anything: FTS5 counts the statement itself as
- * one change whatever it does, and a step that merged wrote its segments' rows too.
+ * One FTS5 'merge' step on `db`, in its own write transaction: at most `pages` pages of merged
+ * segments (then to a term's end), where a level holds `usermerge` (4) segments or more. The lock
+ * is taken first, so what the step held it for is told apart from what it waited for it.
  */
-export function mergeStep(db: Database, pages: number): boolean {
+export function mergeStep(db: Database, pages: number): MergeStepResult {
   const changes = db.query<{ n: number }, []>('SELECT total_changes() AS n');
-  const before = changes.get()!.n;
-  db.query("INSERT INTO posts_fts (posts_fts, rank) VALUES ('merge', ?)").run(Math.max(1, Math.floor(pages)));
-  return changes.get()!.n - before > 1;
+  const structure = structureReader(db);
+  db.exec('BEGIN IMMEDIATE');
+  const at = performance.now();
+  let merged: boolean;
+  let before: Uint8Array | null;
+  let after: Uint8Array | null;
+  try {
+    const counted = changes.get()!.n;
+    before = structure();
+    db.query("INSERT INTO posts_fts (posts_fts, rank) VALUES ('merge', ?)").run(Math.max(1, Math.floor(pages)));
+    merged = changes.get()!.n - counted > 1;
+    after = structure();
+    db.exec('COMMIT');
+  } catch (e) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw e;
+  }
+  return { merged, heldMs: performance.now() - at, before, after };
 }
 
 /** The statements of a batch's deferred indexing (schema/0042_posts_fts_batched.sql), on the writing connection. */

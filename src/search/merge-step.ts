@@ -3,13 +3,14 @@
 //
 // One job is one FTS5 'merge' step or a few, each its own short write transaction: a step writes
 // merged segments only where a level holds four segments or more (FTS5's `usermerge`, 4, the width
-// the writing connection's automerge had), and at most as many pages as fit in `stepMs` at the pace
-// of the connection's last step (between 16 and `pages`): the group commit's batches wait for the
-// write lock while a step holds it (src/db/group-commit.ts, waitForWriteLock; the request thread
-// answers everything else meanwhile). The pages bound the common step only: FTS5 ends a step at the
-// end of a term, so at a million posts a few steps took 100-250 ms whatever was asked, against
-// 5-25 ms for most (docs/performance.md, "The index's merges off the request thread"). Between two steps of
-// one job the worker pauses at least as long as the step took, so a batch finds the lock free.
+// the writing connection's automerge had), and about as many pages as fit in `stepMs` at the pace
+// of the connection's last step (the time it held the lock over the pages it wrote; between 16 and
+// `pages`): the group commit's batches wait for the write lock while a step holds it
+// (src/db/group-commit.ts, waitForWriteLock; the request thread answers everything else
+// meanwhile). FTS5 ends a step only at the end of a term, so a step holds the lock somewhat longer
+// than asked: at a million posts, during sustained posts, 6 ms for half and at most 19 ms
+// (docs/performance.md, "Merge steps paced by the pages they wrote"). Between two steps of one job
+// the worker pauses at least as long as the step took, so a batch finds the lock free.
 // A job goes on past its budget while a level holds `behind` segments or more (every write adds
 // one): the writing connection's crisis merge (schema/0041_posts_fts_crisis_merge.sql) must never
 // find a level full, for it merges the whole level in a commit on the request thread.
@@ -22,8 +23,8 @@
 // appends to without syncs of its own (docs/operations.md, "Commits and checkpoints off the
 // request thread").
 import type { Database } from 'bun:sqlite';
-import { mergeStep, openMergeConnection, structureReader } from './index-store.ts';
-import { widestLevel } from './segments.ts';
+import { mergeStep, openMergeConnection } from './index-store.ts';
+import { pagesWritten, widestLevel } from './segments.ts';
 
 export interface MergeJob {
   /** The database file. */
@@ -59,7 +60,6 @@ interface MergeConnection {
   db: Database;
   /** The milliseconds a page took in its last step. */
   msPerPage: number | null;
-  structure: () => Uint8Array | null;
 }
 
 // Each database's merge connection.
@@ -69,7 +69,7 @@ function connectionTo(path: string): MergeConnection {
   let c = connections.get(path);
   if (!c) {
     const db = openMergeConnection(path);
-    c = { db, msPerPage: null, structure: structureReader(db) };
+    c = { db, msPerPage: null };
     connections.set(path, c);
   }
   return c;
@@ -96,22 +96,24 @@ export function mergePostsIndex(job: MergeJob, sleep: (ms: number) => void = Bun
   const steps: number[] = [];
   for (;;) {
     const pages = stepPages(c.msPerPage, job.stepMs, job.pages);
-    const at = performance.now();
-    let merged: boolean;
+    let step: ReturnType<typeof mergeStep>;
     try {
-      merged = mergeStep(c.db, pages);
+      step = mergeStep(c.db, pages);
     } catch (e) {
       if (isBusy(e)) return { steps, more: true };
       throw e;
     }
-    const took = performance.now() - at;
-    if (!merged) return { steps, more: false, widest: widestLevel(c.structure()) };
-    // Taken as if it wrote all it was asked for: a step that found less to merge paces the next one low.
-    c.msPerPage = took / pages;
+    const took = step.heldMs;
+    if (!step.merged) return { steps, more: false, widest: widestLevel(step.after) };
+    // Paced by the pages it wrote, not by those it was asked for: a step that found a few pages to
+    // merge in a quick millisecond must not make the next one ask for hundreds (at 1M one such step
+    // merged three levels, 439 pages, in 55 ms).
+    const written = pagesWritten(step.before, step.after);
+    if (written > 0) c.msPerPage = took / written;
     steps.push(took);
     const spent = performance.now() - started;
     if (spent >= job.budgetMs) {
-      const widest = widestLevel(c.structure());
+      const widest = widestLevel(step.after);
       if (!job.behind || widest < job.behind || spent >= LONGEST_JOB_MS) return { steps, more: true, widest };
     }
     sleep(Math.max(1, took));

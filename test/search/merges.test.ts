@@ -12,7 +12,7 @@ import { openDatabase } from '../../src/db/open.ts';
 import { BOUND_FACTOR, startWalLog, type WalLog } from '../../src/ops/wal-log.ts';
 import { logSizeOf } from '../../src/db/wal-index.ts';
 import { mergeStep, structureReader } from '../../src/search/index-store.ts';
-import { segmentsPerLevel, widestLevel } from '../../src/search/segments.ts';
+import { pagesWritten, segmentsPerLevel, widestLevel } from '../../src/search/segments.ts';
 import { mergePostsIndex, type MergeResult, stepPages } from '../../src/search/merge-step.ts';
 import { startPostsIndexMerges, type PostsIndexMerges } from '../../src/search/merges.ts';
 import { AGENT_HEADERS } from '../helpers.ts';
@@ -213,9 +213,12 @@ describe('the full-text index merged off the request thread', () => {
 
 /** Whether a 'merge' step would find nothing (run in a transaction rolled back). */
 function mergeDone(db: Database): boolean {
+  const changes = () => db.query<{ n: number }, []>('SELECT total_changes() AS n').get()!.n;
   db.exec('BEGIN IMMEDIATE');
   try {
-    return !mergeStep(db, 64);
+    const before = changes();
+    db.query("INSERT INTO posts_fts (posts_fts, rank) VALUES ('merge', 64)").run();
+    return changes() - before <= 1;
   } finally {
     db.exec('ROLLBACK');
   }
@@ -287,5 +290,31 @@ describe('a step sized by time', () => {
     expect(stepPages(0.001, 8, 512)).toBe(512);
     expect(stepPages(2, 8, 512)).toBe(16);
     expect(stepPages(0.1, 8, 8)).toBe(16);
+  });
+
+  test("a step's pages are read from the structure: the steps of one merge add up to the segment it made", () => {
+    // An index of eight segments of about twenty pages on one level, merged 16 pages at a time.
+    const db = new Database(':memory:');
+    db.exec('CREATE VIRTUAL TABLE posts_fts USING fts5(title, body, detail = none)');
+    db.exec("INSERT INTO posts_fts (posts_fts, rank) VALUES ('automerge', 0)");
+    const add = db.query('INSERT INTO posts_fts (rowid, title, body) VALUES (?, ?, ?)');
+    let n = 0;
+    for (let s = 0; s < 4; s++)
+      db.transaction(() => {
+        for (let i = 0; i < 3000; i++, n++) add.run(n + 1, `w${n}`, Array.from({ length: 10 }, (_, k) => `t${(n * 7 + k * 13331) % 50000} common`).join(' '));
+      })();
+    const read = structureReader(db);
+    expect(segmentsPerLevel(read()).length).toBe(1);
+    const steps: number[] = [];
+    for (let step = mergeStep(db, 16); step.merged; step = mergeStep(db, 16)) steps.push(pagesWritten(step.before, step.after));
+    const made = segmentsPerLevel(read());
+    expect(made).toEqual([0, 1]);
+    const leaves = db.query<{ n: number }, []>('SELECT count(*) AS n FROM posts_fts_data WHERE id >= 137438953472').get()!.n;
+    expect(steps.length).toBeGreaterThan(3);
+    expect(steps.reduce((a, b) => a + b, 0)).toBe(leaves);
+    // Each step but the last wrote what it was asked for, and then to the end of a term.
+    for (const w of steps.slice(0, -1)) expect(w).toBeGreaterThanOrEqual(16);
+    expect(pagesWritten(read(), read())).toBe(0);
+    db.close();
   });
 });
