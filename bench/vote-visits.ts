@@ -148,6 +148,10 @@ const exec = (sql: string) => {
 };
 exec('PRAGMA cache_size = -262144'); // 256 MB: the count below is hits and misses alike
 exec('PRAGMA synchronous = OFF'); // nothing here is timed; the replay's commits need not wait for the disk
+exec('PRAGMA foreign_keys = ON'); // as every connection of the server (src/db/open.ts): the checks read the parents' keys
+// Statements run on the replay's copy before it, to count a change to the schema or the connection
+// without building it into svc: VISITS_SETUP='DROP INDEX votes_by_created_at; PRAGMA foreign_keys = OFF'.
+if (process.env.VISITS_SETUP) exec(process.env.VISITS_SETUP);
 const cur = new Int32Array(1);
 const hi = new Int32Array(1);
 /** Pages asked of the pager since the last call, and of them those it had to read (misses). */
