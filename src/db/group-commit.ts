@@ -209,6 +209,10 @@ const retriedAtFull = PROCESS_METRICS.counter(
   'svc_group_commit_retried_at_full_total',
   'Batches rolled back before their first write and run again at synchronous = FULL: the log could start over in them (a checkpoint by another process ended meanwhile).',
 );
+const committedAtFull = PROCESS_METRICS.counter(
+  'svc_group_commit_full_sync_total',
+  'Batches committed with the sync inside the commit, on the request thread (synchronous = FULL): the log could start over in them (after a checkpoint that could not restart it, or one by another process).',
+);
 const waitedForRestart = PROCESS_METRICS.counter(
   'svc_group_commit_waited_for_restart_total',
   "Batches that found the whole log checkpointed while the server's own checkpoint ran, and waited for it to start the log over instead of committing with the sync inside.",
@@ -442,6 +446,7 @@ function flushLogged(db: Db, log: LogState): void {
   // tried again from a timer, and the thread answers everything else meanwhile.
   db.exec('PRAGMA busy_timeout = 0');
   if (offThread) db.exec('PRAGMA synchronous = OFF');
+  else committedAtFull.inc();
   let settled: Settle[] | null | typeof RETRY_AT_FULL | typeof LOCK_BUSY;
   // A checkpoint ended its copy between the check and the transaction's start (the batch was rolled
   // back untouched): the same batch again at FULL, or, during the served log's own checkpoint,

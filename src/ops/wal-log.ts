@@ -41,8 +41,19 @@ const COPIES = 3;
 /** How long a checkpoint's restart may wait for the write lock and for readers to leave the log. */
 const RESTART_BUSY_MS = 100;
 
-/** After a checkpoint that could not restart the log (a reader kept it), the next one waits this long. */
-const RETRY_MS = 1_000;
+/**
+ * After a checkpoint that could not restart the log (a reader kept it), the next one waits this
+ * long, twice as long after each that could not either, up to RETRY_MS. Until one restarts it the
+ * batches commit with the sync inside, on the request thread: a reader that kept the log for a
+ * moment (a document's build) cost a second of those (measured at 1M during votes on old posts);
+ * one that stays (another process) is asked again at most once a second, each try holding the
+ * writes up to RESTART_BUSY_MS.
+ */
+export const RETRY_FIRST_MS = 25;
+export const RETRY_MS = 1_000;
+
+/** How long the next checkpoint waits after `failures` in a row that could not restart the log (1 or more). */
+export const retryWait = (failures: number): number => Math.min(RETRY_MS, RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1));
 
 const checkpointSeconds = PROCESS_METRICS.histogram(
   'svc_wal_checkpoint_seconds',
@@ -115,14 +126,20 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
   // Another process's reader kept the start-up checkpoint from restarting the log: see `ended` below.
   let fullSyncNext = !restarted;
   let notBefore = 0;
+  let failures = 0;
   let checkpoints = 0;
 
   // Not restarted: the log may be wholly copied yet not cut, and a commit may then start it over
   // from its head. Until a checkpoint restarts it, batches commit at FULL (SQLite syncs the new
-  // header before the frames), and the next try comes after RETRY_MS whatever the size.
+  // header before the frames), and the next try comes after retryWait (RETRY_FIRST_MS, doubled up
+  // to RETRY_MS) whatever the size.
   const ended = (restartedLog: boolean) => {
     fullSyncNext = !restartedLog;
-    if (!restartedLog) notBefore = performance.now() + RETRY_MS;
+    if (restartedLog) {
+      failures = 0;
+      return;
+    }
+    notBefore = performance.now() + retryWait(++failures);
   };
   const failed = (e: unknown) => {
     ended(false);

@@ -10,7 +10,8 @@ import { durable, groupCommit, LogSyncFailed, setLogDurability, writesOutsideGro
 import { BUSY_TIMEOUT_MS, openDatabase } from '../../src/db/open.ts';
 import { type CheckpointJob, type CheckpointResult, checkpointWal, closeCheckpointConnections, LAY_OUT_STEP } from '../../src/db/checkpoint.ts';
 import { logSizeOf } from '../../src/db/wal-index.ts';
-import { BOUND_FACTOR, LAY_OUT_MARGIN, startReplicatedLog, startWalLog, type WalLog, type WalLogOptions } from '../../src/ops/wal-log.ts';
+import { BOUND_FACTOR, LAY_OUT_MARGIN, retryWait, startReplicatedLog, startWalLog, type WalLog, type WalLogOptions } from '../../src/ops/wal-log.ts';
+import { until } from '../until.ts';
 import { createApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, serviceContext } from '../../src/compose.ts';
@@ -212,19 +213,38 @@ describe('the log off the request thread', () => {
     expect(t.log.checkpoints).toBeGreaterThanOrEqual(1);
   });
 
-  test('a checkpoint that could not restart the log: batches commit with the sync inside (FULL) until one does', async () => {
+  test('a checkpoint that could not restart the log: batches commit with the sync inside (FULL) until one does, tried again after 25 ms, then 50, 100…', async () => {
     let restart = false;
-    const checkpoint = async (job: CheckpointJob): Promise<CheckpointResult> => (restart ? checkpointWal(job) : { restarted: false });
+    const tries: number[] = [];
+    const checkpoint = async (job: CheckpointJob): Promise<CheckpointResult> => {
+      if (job.step === 'restart') tries.push(performance.now());
+      return restart ? checkpointWal(job) : { restarted: false };
+    };
     const t = await served({ checkpointBytes: 1, checkpoint });
     expect(await syncLevelInBatch(t.db)).toBe(0);
     await t.note(0); // its commit starts the checkpoint
+    await until('the first restart tried', () => tries.length === 1);
     await Bun.sleep(5); // which ends without restarting the log
     expect(await syncLevelInBatch(t.db)).toBe(2);
+    // Writes go on; each commit asks, and the tries come no sooner than the waits say.
+    for (let n = 1; tries.length < 4; n++) {
+      await t.note(n);
+      await Bun.sleep(2);
+    }
+    const gaps = tries.slice(1).map((at, i) => at - tries[i]!);
+    for (const [i, gap] of gaps.entries()) expect(gap).toBeGreaterThanOrEqual(retryWait(i + 1) - 1);
+    expect(await syncLevelInBatch(t.db)).toBe(2);
     restart = true;
-    await Bun.sleep(1_100); // the retry waits a second
-    await t.note(1); // starts the checkpoint that restarts
-    await Bun.sleep(20);
-    expect(await syncLevelInBatch(t.db)).toBe(0);
+    const before = tries.length;
+    for (let n = 100; tries.length === before; n++) {
+      await t.note(n);
+      await Bun.sleep(2);
+    }
+    await until('the log restarted', async () => (await syncLevelInBatch(t.db)) === 0);
+  });
+
+  test('the waits after checkpoints that could not restart the log: 25 ms, doubled after each, at most a second', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map(retryWait)).toEqual([25, 50, 100, 200, 400, 800, 1_000, 1_000]);
   });
 
   test('durable() (a replay found before the write pipeline) settles only after a sync that started after it was called', async () => {
