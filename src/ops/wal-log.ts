@@ -43,11 +43,9 @@ const RESTART_BUSY_MS = 100;
 
 /**
  * After a checkpoint that could not restart the log (a reader kept it), the next one waits this
- * long, twice as long after each that could not either, up to RETRY_MS. Until one restarts it the
- * batches commit with the sync inside, on the request thread: a reader that kept the log for a
- * moment (a document's build) cost a second of those (measured at 1M during votes on old posts);
- * one that stays (another process) is asked again at most once a second, each try holding the
- * writes up to RESTART_BUSY_MS.
+ * long, twice as long after each that could not either, up to RETRY_MS: a reader that kept the log
+ * for a moment (a document's build) is soon past, one that stays (another process) is asked again
+ * at most once a second, each try holding the writes up to RESTART_BUSY_MS.
  */
 export const RETRY_FIRST_MS = 25;
 export const RETRY_MS = 1_000;
@@ -124,17 +122,20 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
     });
   let running: Promise<void> | null = null;
   // Another process's reader kept the start-up checkpoint from restarting the log: see `ended` below.
-  let fullSyncNext = !restarted;
+  let unrestarted = !restarted;
   let notBefore = 0;
   let failures = 0;
   let checkpoints = 0;
 
-  // Not restarted: the log may be wholly copied yet not cut, and a commit may then start it over
-  // from its head. Until a checkpoint restarts it, batches commit at FULL (SQLite syncs the new
-  // header before the frames), and the next try comes after retryWait (RETRY_FIRST_MS, doubled up
-  // to RETRY_MS) whatever the size.
+  // Not restarted: the next try comes after retryWait (RETRY_FIRST_MS, doubled up to RETRY_MS)
+  // whatever the size. Meanwhile the log may be wholly copied yet not cut, and a commit may then
+  // start it over from its head: a batch that finds it so (mayRestart, below: asked before the
+  // batch and again inside its transaction) commits at FULL, and SQLite syncs the new header before
+  // its frames; the batches after it append to that log, at OFF. Only that batch, not every batch
+  // until the next checkpoint: those made the request thread sync a second's commits (85-87 at 1M
+  // during votes on old posts, docs/performance.md).
   const ended = (restartedLog: boolean) => {
-    fullSyncNext = !restartedLog;
+    unrestarted = !restartedLog;
     if (restartedLog) {
       failures = 0;
       return;
@@ -176,16 +177,19 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
       // During the copies the batches go on until the log reaches its bound; then they wait for the end.
       if (running) return sizeOfLog().bytes >= threshold * BOUND_FACTOR ? running : null;
       if (performance.now() < notBefore) return null;
-      if (!fullSyncNext && sizeOfLog().bytes < threshold) return null;
+      if (!unrestarted && sizeOfLog().bytes < threshold) return null;
       running = runCheckpoint();
       void running.finally(() => {
         running = null;
       });
       return null;
     },
-    fullSyncNext: () => fullSyncNext,
-    // The whole log copied (our copy caught up, or another process checkpointed): the next commit
-    // could start the log over. During our checkpoint it waits for the restart; else it commits at FULL.
+    // The log's own checkpoints start it over with its header synced; where one could not, the
+    // batch that may start it over is found by mayRestart.
+    fullSyncNext: () => false,
+    // The whole log copied (our copy caught up, a checkpoint that could not restart it, or another
+    // process checkpointed): the next commit could start the log over. During our checkpoint it
+    // waits for the restart; else it commits at FULL.
     mayRestart: wholeLogCheckpointed(shm),
     restartPending: () => running,
   };

@@ -1,8 +1,9 @@
-// FTS5's structure record (the row of id 10 in posts_fts_data). Its layout (SQLite's fts5_index.c,
-// "Structure record"): a 4-byte cookie; then, in the second version, 0xff000001; then varints: the number of levels, of segments,
-// the write counter; then each level: the segments in a merge under way, the segments, and for
-// each segment its id and first and last page (the second version adds five varints a segment).
-// Read for two figures: how many segments each level holds, and how many pages a merge wrote.
+// FTS5's structure record (the row of id 10 in posts_fts_data), read for two figures: how many
+// segments each level holds, and how many pages a merge wrote. Its layout (SQLite's
+// fts5_index.c, "Structure record"): a 4-byte cookie; then, in the second version, 0xff000001;
+// then varints: the number of levels, of segments, the write counter; then each level: the
+// segments in a merge under way, the segments, and for each segment its id and first and last
+// page (the second version adds five varints a segment).
 
 /** A varint as SQLite writes it (1-9 bytes, big-endian 7-bit groups, the ninth byte whole). */
 function varint(b: Uint8Array, at: { i: number }): number {

@@ -55,6 +55,13 @@ function gate() {
 /** The synchronous setting a batch commits with (0 OFF: synced after, off the thread; 2 FULL: in the commit). */
 const syncLevelInBatch = (db: Database) => groupCommit(db, () => db.query<{ synchronous: number }, []>('PRAGMA synchronous').get()!.synchronous);
 
+/** The same for a batch that writes (a batch that writes nothing never starts the log over). */
+const levelOfWrite = (db: Database) =>
+  groupCommit(db, () => {
+    db.query("INSERT INTO notes (n, text) VALUES (-1, 'level')").run();
+    return db.query<{ synchronous: number }, []>('PRAGMA synchronous').get()!.synchronous;
+  });
+
 describe('the log off the request thread', () => {
   test('a batch commits without a sync and is answered once the log sync is done; outside batches the connection syncs in its commits', async () => {
     let syncs = 0;
@@ -213,34 +220,69 @@ describe('the log off the request thread', () => {
     expect(t.log.checkpoints).toBeGreaterThanOrEqual(1);
   });
 
-  test('a checkpoint that could not restart the log: batches commit with the sync inside (FULL) until one does, tried again after 25 ms, then 50, 100…', async () => {
+  test('a checkpoint that could not restart the log and copied nothing: the batches go on at OFF; it is tried again after 25 ms, then 50, 100…', async () => {
     let restart = false;
+    let restarts = 0;
     const tries: number[] = [];
     const checkpoint = async (job: CheckpointJob): Promise<CheckpointResult> => {
       if (job.step === 'restart') tries.push(performance.now());
-      return restart ? checkpointWal(job) : { restarted: false };
+      if (!restart) return { restarted: false };
+      const r = checkpointWal(job);
+      if (r.restarted) restarts++;
+      return r;
     };
     const t = await served({ checkpointBytes: 1, checkpoint });
-    expect(await syncLevelInBatch(t.db)).toBe(0);
-    await t.note(0); // its commit starts the checkpoint
+    expect(await levelOfWrite(t.db)).toBe(0);
     await until('the first restart tried', () => tries.length === 1);
-    await Bun.sleep(5); // which ends without restarting the log
-    expect(await syncLevelInBatch(t.db)).toBe(2);
+    await Bun.sleep(5); // which ends without restarting the log, nothing of it copied
+    expect(await levelOfWrite(t.db)).toBe(0);
     // Writes go on; each commit asks, and the tries come no sooner than the waits say.
-    for (let n = 1; tries.length < 4; n++) {
-      await t.note(n);
+    while (tries.length < 4) {
+      expect(await levelOfWrite(t.db)).toBe(0);
       await Bun.sleep(2);
     }
     const gaps = tries.slice(1).map((at, i) => at - tries[i]!);
     for (const [i, gap] of gaps.entries()) expect(gap).toBeGreaterThanOrEqual(retryWait(i + 1) - 1);
-    expect(await syncLevelInBatch(t.db)).toBe(2);
     restart = true;
-    const before = tries.length;
-    for (let n = 100; tries.length === before; n++) {
-      await t.note(n);
+    while (restarts === 0) {
+      await levelOfWrite(t.db);
       await Bun.sleep(2);
     }
-    await until('the log restarted', async () => (await syncLevelInBatch(t.db)) === 0);
+    expect(await levelOfWrite(t.db)).toBe(0);
+  });
+
+  test('a reader kept the log from restarting after the whole of it was copied: the next write commits at FULL (the log may start over in it), the ones after at OFF', async () => {
+    const results: boolean[] = [];
+    const copied = gate();
+    const checkpoint = async (job: CheckpointJob): Promise<CheckpointResult> => {
+      if (job.step === 'copy' && results.length === 1) await copied.wait;
+      const r = checkpointWal(job);
+      if (job.step === 'restart') results.push(r.restarted);
+      return r;
+    };
+    const t = await served({ checkpointBytes: 1, checkpoint });
+    await t.note(0);
+    await until('the first checkpoint', () => results.length >= 1);
+    expect(results).toEqual([true]);
+    // A reader on another connection, its snapshot at the log's end (the write that starts the
+    // checkpoint included): the copy takes the whole log, and the restart waits for the reader
+    // (100 ms) and gives up.
+    const reader = new Database(t.path);
+    try {
+      await t.note(1); // starts the checkpoint, its copy held
+      reader.exec('BEGIN');
+      reader.query('SELECT count(*) AS n FROM notes').get();
+      copied.open();
+      await until('the checkpoint that could not restart', () => results.length === 2);
+      expect(results).toEqual([true, false]);
+      expect(logSizeOf(t.path).uncopied).toBe(0);
+      expect(await levelOfWrite(t.db)).toBe(2);
+      expect(await levelOfWrite(t.db)).toBe(0);
+      expect(await levelOfWrite(t.db)).toBe(0);
+    } finally {
+      reader.exec('COMMIT');
+      reader.close();
+    }
   });
 
   test('the waits after checkpoints that could not restart the log: 25 ms, doubled after each, at most a second', () => {
