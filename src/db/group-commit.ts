@@ -446,7 +446,7 @@ function flushLogged(db: Db, log: LogState): void {
   // tried again from a timer, and the thread answers everything else meanwhile.
   db.exec('PRAGMA busy_timeout = 0');
   if (offThread) db.exec('PRAGMA synchronous = OFF');
-  else committedAtFull.inc();
+  let atFull = !offThread;
   let settled: Settle[] | null | typeof RETRY_AT_FULL | typeof LOCK_BUSY;
   // A checkpoint ended its copy between the check and the transaction's start (the batch was rolled
   // back untouched): the same batch again at FULL, or, during the served log's own checkpoint,
@@ -458,6 +458,7 @@ function flushLogged(db: Db, log: LogState): void {
     if (settled === RETRY_AT_FULL && !restart) {
       retriedAtFull.inc();
       db.exec('PRAGMA synchronous = FULL');
+      atFull = true;
       settled = commitOrFail(db, batch, null, true);
     }
   } finally {
@@ -474,6 +475,8 @@ function flushLogged(db: Db, log: LogState): void {
     return;
   }
   log.busySince = null;
+  // Counted once the batch has committed, at the level it committed at (not when its lock was busy and it went back to the queue).
+  if (atFull && settled !== null) committedAtFull.inc();
   if (settled === null) {
     flushLogged(db, log);
     return;
