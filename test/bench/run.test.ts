@@ -2,6 +2,7 @@
 // whose answers were not all 2xx is refused (reads included), the body bytes each answer carried
 // are counted (so a row measures the document it is labelled with), the start scenario's port is
 // free, and the disk neighbour's loop ends by itself and leaves no file behind.
+import { Database } from 'bun:sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { bodyRefusal } from '../../bench/run/cached.ts';
 import { children, helperRound, luaAnonymousGet, round, scriptsDir } from '../../bench/run/context.ts';
 import { neighbourScript } from '../../bench/run/disk.ts';
 import { freePort } from '../../bench/run/start.ts';
+import { voteRounds } from '../../bench/run/writes.ts';
 import { findWrk } from '../../bench/wrk.ts';
 
 const DOC = 'x'.repeat(4895);
@@ -87,6 +89,58 @@ describe.skipIf(!findWrk())('a wrk round as bench/run.ts measures it', () => {
     encodings.length = 0;
     await measure('/doc');
     expect(encodings[0]).toBeNull();
+  });
+});
+
+describe.skipIf(!findWrk())('vote rounds: each casts new votes, and a round of repeated ones is refused', () => {
+  // A stand-in for POST /votes: a vote per (key, target) stored once in svc.sqlite's votes table,
+  // the same vote again answered 200 without a row, as svc answers a duplicate. Each answer waits
+  // a millisecond: at most connections × 1,000 votes a second, whatever the machine's speed.
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-votes-'));
+  let server: ReturnType<typeof Bun.serve>;
+  let url = '';
+  beforeAll(() => {
+    const db = new Database(join(dataDir, 'svc.sqlite'));
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('CREATE TABLE votes (seq INTEGER PRIMARY KEY, voter TEXT NOT NULL, target TEXT NOT NULL, UNIQUE (voter, target))');
+    const cast = db.query<void, [string, string]>('INSERT OR IGNORE INTO votes (voter, target) VALUES (?, ?)');
+    server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      async fetch(req) {
+        const { target_id } = (await req.json()) as { target_id: string };
+        cast.run(req.headers.get('authorization') ?? '', target_id);
+        await Bun.sleep(1);
+        return Response.json({ ok: true });
+      },
+    });
+    url = `http://127.0.0.1:${server.port}`;
+  });
+  afterAll(() => {
+    server.stop(true);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const keys = ['k0', 'k1', 'k2', 'k3'];
+
+  test('the warm-up and each round continue where the one before stopped: no vote repeats, no round refused', async () => {
+    // 4 keys × 10,000 targets: more pairs than 4 connections can cast in 3 s at ≤ 4,000 a second.
+    const targets = Array.from({ length: 10_000 }, (_, i) => `t${i}`);
+    const rs = await voteRounds({ url, pid: process.pid, dataDir }, { targets, keys, warmup: 1, rounds: 2, seconds: 1 });
+    expect(rs).toHaveLength(2);
+    for (const r of rs) {
+      expect(r.completed).toBeGreaterThan(0);
+      expect(r.refused ?? '').not.toContain('cast before');
+    }
+  });
+
+  test('a round whose 2xx answers outnumber the votes it stored is refused, and says how many were repeats', async () => {
+    // 4 keys × 5 targets: the first 20 answers store a vote each, every answer after them is a repeat.
+    const targets = Array.from({ length: 5 }, (_, i) => `few${i}`);
+    const [r] = await voteRounds({ url, pid: process.pid, dataDir }, { targets, keys, warmup: 0, rounds: 1, seconds: 1 });
+    expect(r!.completed).toBeGreaterThan(20);
+    expect(r!.refused).toContain(`${r!.completed - 20} answers were votes cast before (200 duplicate, nothing written)`);
+    const v = verdict({ metric: 'ok/s', op: '>=', value: 1, text: 'votes ≥ 1/s' }, { median: 1e9, min: 1e9, max: 1e9 }, [r!.refused]);
+    expect(v.verdict).toBe('NO VERDICT');
   });
 });
 
