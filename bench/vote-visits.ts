@@ -10,14 +10,16 @@
 // How: svc's own vote path runs in this process (src/compose.ts's context and src/app.ts's routes
 // on a copy of the bench corpus; no socket, no timing), with the database's statements wrapped so
 // that each run is recorded with its parameters. The votes are the vote row's: the corpus's heavy
-// voters on its newest posts. The recorded statements are then replayed, vote by vote, each vote
-// in its own transaction, on a second copy of the corpus opened by the system's libsqlite3
+// voters on its newest posts (`spread`: the writers on posts over the whole board, the
+// votes-on-old-posts row's). The recorded statements are then replayed, vote by vote, each vote
+// in its own transaction (VISITS_BATCH=N: N votes a transaction, as a group commit's batch), on a second copy of the corpus opened by the system's libsqlite3
 // (Debian's libsqlite3-0, through bun:ffi), which counts them: sqlite3_db_status(CACHE_HIT,
 // CACHE_MISS) and sqlite3_stmt_status(VM_STEP). Prints one JSON line: the pages and steps a vote
-// takes per statement, in all, and the depth of each B-tree the votes touch (SQLite's dbstat).
+// takes per statement, in all, the depth of each B-tree the votes touch (SQLite's dbstat), and the
+// pages the commits wrote to the log by B-tree (the log's frames, mapped to B-trees by dbstat).
 import { Database } from 'bun:sqlite';
 import { dlopen, FFIType, type Pointer, ptr } from 'bun:ffi';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
@@ -148,10 +150,14 @@ const exec = (sql: string) => {
 };
 exec('PRAGMA cache_size = -262144'); // 256 MB: the count below is hits and misses alike
 exec('PRAGMA synchronous = OFF'); // nothing here is timed; the replay's commits need not wait for the disk
+exec('PRAGMA wal_autocheckpoint = 0'); // every frame the votes wrote stays in the log, to be counted by B-tree below
 exec('PRAGMA foreign_keys = ON'); // as every connection of the server (src/db/open.ts): the checks read the parents' keys
 // Statements run on the replay's copy before it, to count a change to the schema or the connection
 // without building it into svc: VISITS_SETUP='DROP INDEX votes_by_created_at; PRAGMA foreign_keys = OFF'.
 if (process.env.VISITS_SETUP) exec(process.env.VISITS_SETUP);
+// VISITS_BATCH=N: N votes a transaction, as a group commit batches them (written_per_vote then
+// counts a page the batch's votes share once); 1, each vote alone, by default.
+const BATCH = Math.max(1, Number(process.env.VISITS_BATCH ?? 1));
 const cur = new Int32Array(1);
 const hi = new Int32Array(1);
 /** Pages asked of the pager since the last call, and of them those it had to read (misses). */
@@ -194,7 +200,7 @@ let missesAll = 0;
 let writtenAll = 0;
 for (const [i, calls] of votes.entries()) {
   if (i % DROP_EVERY === 0) S.sqlite3_db_release_memory(h);
-  exec('BEGIN IMMEDIATE');
+  if (i % BATCH === 0) exec('BEGIN IMMEDIATE');
   let pages = 0;
   for (const call of calls) {
     if (BRACKET.test(call.sql)) continue;
@@ -227,13 +233,25 @@ for (const [i, calls] of votes.entries()) {
     bySql.set(key, t);
     pages += p;
   }
+  perVote.push(pages);
+  if ((i + 1) % BATCH !== 0 && i + 1 < votes.length) continue;
   S.sqlite3_db_status(h, 9 /* CACHE_WRITE: pages written to the log, at the commit */, ptr(cur), ptr(hi), 1);
   exec('COMMIT');
   S.sqlite3_db_status(h, 9, ptr(cur), ptr(hi), 1);
   writtenAll += cur[0]!;
-  perVote.push(pages);
 }
 for (const stmt of prepared.values()) S.sqlite3_finalize(stmt);
+// The pages the commits wrote, read from the log before the close checkpoints it: each frame is a
+// 24-byte header (the page's number first, big-endian) and the page, after the log's 32-byte header.
+const framesOf = new Map<number, number>();
+{
+  const wal = readFileSync(`${file}-wal`);
+  const pageSize = wal.readUInt32BE(8);
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    const page = wal.readUInt32BE(at);
+    framesOf.set(page, (framesOf.get(page) ?? 0) + 1);
+  }
+}
 S.sqlite3_close_v2(h);
 
 // 3. The depth of the B-trees (root = 1), from dbstat on the replayed copy.
@@ -262,6 +280,16 @@ const depth = Object.fromEntries(
     .filter((r) => touched.has(treeOf.get(r.name) ?? ''))
     .map((r) => [r.name, { depth: r.depth, pages: r.pages }]),
 );
+// Which B-tree each written page belongs to (dbstat), counted per vote.
+const written: Record<string, number> = {};
+{
+  const btreeOf = new Map<number, string>();
+  for (const r of stat.query<{ name: string; pageno: number }, []>('SELECT name, pageno FROM dbstat').all()) btreeOf.set(r.pageno, r.name);
+  for (const [page, frames] of framesOf) {
+    const name = btreeOf.get(page) ?? '(not in a B-tree)';
+    written[name] = (written[name] ?? 0) + frames;
+  }
+}
 stat.close();
 rmSync(replayDir, { recursive: true, force: true });
 
@@ -289,6 +317,12 @@ console.log(
     misses_per_vote: +(missesAll / n).toFixed(1),
     cache_emptied_every: DROP_EVERY,
     written_per_vote: +(writtenAll / n).toFixed(1),
+    // Frames in the log by B-tree, a vote: a page one commit wrote counts once a commit.
+    written_by_btree_per_vote: Object.fromEntries(
+      Object.entries(written)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, frames]) => [name, +(frames / n).toFixed(2)]),
+    ),
     vm_per_vote: +statements.reduce((s, x) => s + x.vm_per_vote, 0).toFixed(0),
     statements,
     depth,
