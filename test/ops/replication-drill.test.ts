@@ -198,18 +198,32 @@ describe.skipIf(!LITESTREAM || !REGISTERED)('replication drills (litestream)', (
     await replicating(first);
     first.proc.kill('SIGTERM');
     expect(await first.proc.exited).toBe(0);
-    // A litestream on that config whose svc is gone (its output goes nowhere, so nothing ends it).
+    // A litestream on that config whose svc is gone (its log is read here and by nobody else, so nothing ends it).
     const leftover = () => {
-      const p = Bun.spawn([LITESTREAM!, 'replicate', '-config', files.config, '-no-expand-env'], { stdin: 'ignore', stdout: 'ignore', stderr: 'ignore' });
+      const p = Bun.spawn([LITESTREAM!, 'replicate', '-config', files.config, '-no-expand-env'], { stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
       track(p);
-      return p;
+      let synced = false;
+      let text = '';
+      void (async () => {
+        const reader = p.stdout.getReader();
+        const decoder = new TextDecoder();
+        for (let r = await reader.read(); !r.done; r = await reader.read()) {
+          text += decoder.decode(r.value, { stream: true });
+          const lines = text.split('\n');
+          text = lines.pop()!;
+          if (lines.some((l) => forwardedLine(l, 'stdout').msg === 'sync: ok')) synced = true;
+        }
+      })();
+      return Object.assign(p, { synced: () => synced });
     };
     const gone = Bun.spawn(['true']);
     await gone.exited;
     const left = leftover();
-    // Left running means replicating: a Litestream stopped while it still starts up exits 1 (seen once
-    // in 12 runs), which says nothing of how svc stops it.
+    // Left running means replicating: its first sync, as svc waits for its own (src/ops/replica.ts).
+    // A Litestream stopped while it still starts up exits 1 (once in 12 runs after it had only opened
+    // the database; once more in a year-ahead run), which says nothing of how svc stops it.
     await until('the leftover litestream to open the database', () => opened(left.pid, join(data, 'svc.sqlite')));
+    await until("the leftover litestream's first sync", () => left.synced(), { tries: 3000 });
     writeFileSync(files.pid, JSON.stringify({ litestream: left.pid, svc: gone.pid }));
     const second = await start(data, { SVC_REPLICA_URL: replicaUrl });
     const pid = await replicating(second);
