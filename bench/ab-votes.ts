@@ -9,10 +9,12 @@
 // `heavy`: the heavy voters on the newest posts (write-votes). BIN_A and BIN_B may be scripts that
 // exec a build with settings in its environment.
 import { readFileSync, rmSync } from 'node:fs';
-const wrote = (pid: number) => Number(/write_bytes: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))![1]);
 import { cachedCorpus, freshDataDir } from './corpus.ts';
 import { children, okOf, round, startSvc, stop, voteTargets } from './run/context.ts';
-import { voterKeys, voteScript, writerKeys } from './run/writes.ts';
+import { VOTE_SLACK, voterKeys, voteScript, writerKeys } from './run/writes.ts';
+
+/** Bytes the process has caused to be written to storage so far. */
+const wrote = (pid: number) => Number(/write_bytes: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))![1]);
 
 const [binA, binB] = [process.argv[2], process.argv[3]];
 if (!binA || !binB) throw new Error('usage: bun bench/ab-votes.ts BIN_A BIN_B');
@@ -40,21 +42,21 @@ const res: Record<string, { rps: number[]; thr: number[]; cpu: number[]; kb: num
 };
 for (const s of servers) {
   const w = await round({ url: s.url, pid: s.pid, connections: 64, script: voteScript(s.offset, targets, keys) }, 2);
-  s.offset += w.completed + 1000;
+  s.offset += w.completed + VOTE_SLACK;
 }
 for (const i of order) {
   const s = servers[i]!;
   const w0 = wrote(s.pid);
   const r = await round({ url: s.url, pid: s.pid, connections: 64, script: voteScript(s.offset, targets, keys) }, Number(process.env.AB_SECONDS ?? 5));
   const kb = Math.round((wrote(s.pid) - w0) / 1024 / r.completed);
-  s.offset += r.completed + 1000;
+  s.offset += r.completed + VOTE_SLACK;
   const x = res[s.name]!;
   x.rps.push(Math.round(okOf(r) / r.window_s));
   x.thr.push(Math.round(r.request_thread_cpu_us! / r.completed));
   x.cpu.push(Math.round(r.server_cpu_us_per_req));
   x.kb.push(kb);
   process.stderr.write(
-    `${s.name} ${Math.round(okOf(r) / r.window_s)}/s thread ${Math.round(r.request_thread_cpu_us! / r.completed)} µs all ${Math.round(r.server_cpu_us_per_req)} µs ${r.refused ?? ''}\n`,
+    `${s.name} ${Math.round(okOf(r) / r.window_s)}/s thread ${Math.round(r.request_thread_cpu_us! / r.completed)} µs all ${Math.round(r.server_cpu_us_per_req)} µs ${kb} KB written a vote ${r.refused ?? ''}\n`,
   );
 }
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

@@ -143,6 +143,12 @@ end
 }
 
 /**
+ * wrk counts the answers it read; a request it sent as the window closed is not among them but was
+ * cast: a vote round after another starts its script this far beyond the last answered vote.
+ */
+export const VOTE_SLACK = 1000;
+
+/**
  * Vote rounds that each cast new votes: every round (and the warm-up, when there is one) continues
  * the script where the one before stopped, and a round that cast fewer new votes than it had 2xx
  * answers is refused. A repeated vote is a 200 `duplicate: true` that writes nothing: before each
@@ -159,19 +165,16 @@ export async function voteRounds(
     const lastSeq = db.query<{ seq: number }, []>('SELECT coalesce(max(seq), 0) AS seq FROM votes');
     const castSince = db.query<{ n: number }, [number]>('SELECT count(*) AS n FROM votes WHERE seq > ?');
     const connections = Math.min(WRITE_CONNECTIONS, o.keys.length);
-    // wrk counts the answers it read; a request it sent as the window closed is not among them but
-    // was cast: the next round starts this far beyond the last answered one.
-    const SLACK = 1000;
     let offset = 0;
     if (o.warmup > 0) {
       const w = await round({ url: c.url, pid: c.pid, connections, script: voteScript(offset, o.targets, o.keys) }, o.warmup);
-      offset += w.completed + SLACK;
+      offset += w.completed + VOTE_SLACK;
     }
     const out: Round[] = [];
     for (let i = 0; i < o.rounds; i++) {
       const before = lastSeq.get()!.seq;
       const r = await round({ url: c.url, pid: c.pid, connections, script: voteScript(offset, o.targets, o.keys) }, o.seconds ?? SECONDS);
-      offset += r.completed + SLACK;
+      offset += r.completed + VOTE_SLACK;
       const cast = castSince.get(before)!.n;
       const repeated = okOf(r) - cast;
       if (repeated > 0) {

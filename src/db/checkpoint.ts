@@ -36,6 +36,7 @@
 import type { Database } from 'bun:sqlite';
 import { closeSync, fdatasyncSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { openFile } from './open.ts';
+import { heldDescriptor } from './wal-index.ts';
 import { startWriteBack } from './write-back.ts';
 
 export interface CheckpointJob {
@@ -55,19 +56,6 @@ export interface CheckpointResult {
 }
 
 const connections = new Map<string, Database>();
-
-// Descriptors of database files for their write-back, opened once and never closed: closing any
-// descriptor of a file drops every POSIX lock the process holds on it, SQLite's own included
-// (src/db/wal-index.ts).
-const databaseDescriptors = new Map<string, number>();
-function databaseDescriptor(path: string): number {
-  let fd = databaseDescriptors.get(path);
-  if (fd === undefined) {
-    fd = openSync(path, 'r');
-    databaseDescriptors.set(path, fd);
-  }
-  return fd;
-}
 
 function connectionTo(path: string): Database {
   let db = connections.get(path);
@@ -139,7 +127,7 @@ export function checkpointWal(job: CheckpointJob): CheckpointResult {
     // frames; 18.9 ms p50 at a 4,000-page threshold). Their write-back starts now, not waited for:
     // a wait here put the log's syncs, which answer the writes, behind thousands of scattered pages
     // (docs/performance.md, "Why a held restart grows with the threshold").
-    startWriteBack(databaseDescriptor(job.path));
+    startWriteBack(heldDescriptor(job.path));
     return { restarted: false };
   }
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(job.busyMs))}`);

@@ -33,23 +33,27 @@ export function logSize(shm: number): () => { bytes: number; uncopied: number } 
   };
 }
 
-// Descriptors of -shm files, opened once and kept for the process's life. Closing any descriptor of
+// Descriptors of -shm files (and database files), opened once and kept for the process's life. Closing any descriptor of
 // a file drops every POSIX lock the process holds on it, SQLite's own included: after GET /metrics
 // opened and closed one, the next connection of another process (Litestream, `svc admin`, a
 // backup, a bench reading the file) found no other user of the WAL-index, rebuilt it, and the
 // server, its memory map of the old one cut short, died of a bus error at its next write
 // (test/db/shm-locks.test.ts).
-const heldShm = new Map<string, number>();
+// The same holds for the database file itself (the checkpoint worker's write-back, src/db/checkpoint.ts).
+const held = new Map<string, number>();
 
-/** A descriptor of the -shm file of the database file `path`, never closed (see above). Throws when there is none yet. */
-export function shmDescriptor(path: string): number {
-  let fd = heldShm.get(path);
+/** A read-only descriptor of `file`, opened once and never closed (see above). Throws when there is no such file. */
+export function heldDescriptor(file: string): number {
+  let fd = held.get(file);
   if (fd === undefined) {
-    fd = openSync(`${path}-shm`, 'r');
-    heldShm.set(path, fd);
+    fd = openSync(file, 'r');
+    held.set(file, fd);
   }
   return fd;
 }
+
+/** A descriptor of the -shm file of the database file `path`, never closed (see above). Throws when there is none yet. */
+export const shmDescriptor = (path: string): number => heldDescriptor(`${path}-shm`);
 
 /** The log of the database file `path` as its WAL-index header says (not the -wal file's size, which is laid out ahead of it). */
 export function logSizeOf(path: string): { bytes: number; uncopied: number } {
