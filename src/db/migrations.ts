@@ -42,6 +42,7 @@ import m0039 from '../../schema/0039_posts_fts_merges.sql' with { type: 'text' }
 import m0040 from '../../schema/0040_posts_fts_detail_none.sql' with { type: 'text' };
 import m0041 from '../../schema/0041_posts_fts_crisis_merge.sql' with { type: 'text' };
 import m0042 from '../../schema/0042_posts_fts_batched.sql' with { type: 'text' };
+import m0043 from '../../schema/0043_vote_ring_top_bound.sql' with { type: 'text' };
 
 export interface Migration {
   version: number;
@@ -92,4 +93,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 40, name: '0040_posts_fts_detail_none.sql', sql: m0040 },
   { version: 41, name: '0041_posts_fts_crisis_merge.sql', sql: m0041 },
   { version: 42, name: '0042_posts_fts_batched.sql', sql: m0042 },
+  { version: 43, name: '0043_vote_ring_top_bound.sql', sql: m0043 },
 ];

@@ -38,6 +38,8 @@ export interface RingWindowRow {
   vote_tail: number;
   review_head: number;
   review_tail: number;
+  /** Never below the largest per-author count in the window; exact after each recount (ring.ts). */
+  top_bound: number;
 }
 
 export interface RingVoteRow {
@@ -107,17 +109,21 @@ function build(db: Db) {
     livePostsAfter: db.query<{ n: number }, [string, number]>(`SELECT count(*) AS n FROM posts WHERE author_id = ? AND seq > ? AND ${notDeleted()}`),
     // The vote-ring window (ring.ts, schema/0026): per voter, the votes of the last 24 h after
     // the last suspension, counted per target author and kept by each vote.
-    ringWindow: db.query<RingWindowRow, [string]>('SELECT total, vote_head, vote_tail, review_head, review_tail FROM vote_ring_windows WHERE voter_id = ?'),
-    ringSaveWindow: db.query<void, [string, number, number, number, number, number]>(
-      `INSERT INTO vote_ring_windows (voter_id, total, vote_head, vote_tail, review_head, review_tail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-       ON CONFLICT (voter_id) DO UPDATE SET total = ?2, vote_head = ?3, vote_tail = ?4, review_head = ?5, review_tail = ?6`,
+    ringWindow: db.query<RingWindowRow, [string]>(
+      'SELECT total, vote_head, vote_tail, review_head, review_tail, top_bound FROM vote_ring_windows WHERE voter_id = ?',
     ),
-    ringCountUp: db.query<void, [string, string]>(
-      'INSERT INTO vote_ring_counts (voter_id, author_id, n) VALUES (?, ?, 1) ON CONFLICT (voter_id, author_id) DO UPDATE SET n = n + 1',
+    ringSaveWindow: db.query<void, [string, number, number, number, number, number, number]>(
+      `INSERT INTO vote_ring_windows (voter_id, total, vote_head, vote_tail, review_head, review_tail, top_bound) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+       ON CONFLICT (voter_id) DO UPDATE SET total = ?2, vote_head = ?3, vote_tail = ?4, review_head = ?5, review_tail = ?6, top_bound = ?7`,
+    ),
+    ringCountUp: db.query<{ n: number }, [string, string]>(
+      'INSERT INTO vote_ring_counts (voter_id, author_id, n) VALUES (?, ?, 1) ON CONFLICT (voter_id, author_id) DO UPDATE SET n = n + 1 RETURNING n',
     ),
     ringCountDown: db.query<void, [string, string]>('UPDATE vote_ring_counts SET n = n - 1 WHERE voter_id = ? AND author_id = ?'),
     ringDropEmpty: db.query<void, [string, string]>('DELETE FROM vote_ring_counts WHERE voter_id = ? AND author_id = ? AND n <= 0'),
-    ringTop: db.query<{ n: number }, [string]>('SELECT n FROM vote_ring_counts WHERE voter_id = ? ORDER BY n DESC LIMIT 1'),
+    // The top author's count, exact: the voter's counts read in full (one row per author it voted
+    // for in the window), only when the kept bound does not rule the pattern out (ring.ts).
+    ringTop: db.query<{ n: number }, [string]>('SELECT coalesce(max(n), 0) AS n FROM vote_ring_counts WHERE voter_id = ?'),
     ringClear: db.query<void, [string]>('DELETE FROM vote_ring_counts WHERE voter_id = ?'),
     // A voter's votes with seq in (after, upto], oldest first, a batch at a time (votes_by_voter_seq;
     // a review vote goes to its article's author).

@@ -93,6 +93,10 @@ export function suspensionCheck(ctx: AppContext, accountId: string, now: number)
   return { progress: null, latest: s.row };
 }
 
+/** Whether a window of `total` votes whose top author has `top` of them (or fewer) may be a ring: the window's top is read exactly only then. */
+const patternCouldHold = (total: number, top: number): boolean =>
+  total >= VOTE_RING.minVotes && top * VOTE_RING.shareDenominator >= total * VOTE_RING.shareNumerator;
+
 /**
  * Runs after a board vote or a review vote is stored, in its transaction. The vote that completes
  * the pattern stands; the suspension starts with it and refuses the next vote on either route. Only
@@ -105,9 +109,8 @@ export function noteVotePattern(ctx: AppContext, voterId: string, now: number, k
   // (only its vote marks are used here, and ending a suspension does not move them).
   const prior = known ? known.latest : s.latestSuspension.get(voterId);
   // The window is kept by each vote (ring.ts): a few rows read, whatever the voter's history.
-  const w = ringWindowAt(ctx.db, voterId, now - VOTE_RING.windowMs, prior);
-  if (w.total < VOTE_RING.minVotes) return false;
-  if (w.top * VOTE_RING.shareDenominator < w.total * VOTE_RING.shareNumerator) return false;
+  const w = ringWindowAt(ctx.db, voterId, now - VOTE_RING.windowMs, prior, patternCouldHold);
+  if (!patternCouldHold(w.total, w.top)) return false;
   // The vote just stored is the newest of its table, so both marks include it.
   const seqs = s.lastVoteSeqs.get()!;
   s.insertSuspension.run(voterId, now, seqs.votes, seqs.reviews, s.lastPostSeq.get()?.seq ?? 0, w.total, w.top);

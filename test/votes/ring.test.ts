@@ -34,16 +34,23 @@ function setup() {
   return { t, authors, voter, target };
 }
 
-/** The window as the votes table tells it (the query the kept window replaced). */
-function reference(db: Database, voterId: string, now: number) {
-  const prior = db.query<{ vote_seq: number }, [string]>('SELECT vote_seq FROM voting_suspensions WHERE account_id = ? ORDER BY seq DESC LIMIT 1').get(voterId);
+/** Where the voter's latest suspension began (its vote's seq), 0 when none. */
+const lastSuspended = (db: Database, voterId: string): number =>
+  db.query<{ vote_seq: number }, [string]>('SELECT vote_seq FROM voting_suspensions WHERE account_id = ? ORDER BY seq DESC LIMIT 1').get(voterId)?.vote_seq ??
+  0;
+
+/** The window as the votes table tells it (the query the kept window replaced), after the suspension that began at `after`. */
+function reference(db: Database, voterId: string, now: number, after = lastSuspended(db, voterId)) {
   return db
     .query<{ total: number; top: number }, [string, number, number]>(
       `SELECT coalesce(sum(n), 0) AS total, coalesce(max(n), 0) AS top FROM (
          SELECT count(*) AS n FROM votes WHERE voter_id = ? AND created_at > ? AND seq > ? GROUP BY author_id)`,
     )
-    .get(voterId, now - WINDOW, prior?.vote_seq ?? 0)!;
+    .get(voterId, now - WINDOW, after)!;
 }
+
+/** The rule (suspension.ts): at least 10 votes in the window, 60 % or more of them to one author. */
+const isRing = (w: { total: number; top: number }) => w.total >= 10 && w.top * 5 >= w.total * 3;
 
 /** Records every statement run (and the rows it answered) from here on. */
 function recordStatements(db: Database) {
@@ -78,9 +85,12 @@ describe('the vote-ring window', () => {
       if (t.db.query('SELECT 1 FROM voting_suspensions WHERE account_id = ? AND ended_at IS NULL AND since > ?').get(voter.id, t.clock.now() - WINDOW)) {
         t.clock.advance(WINDOW + 1); // recovers by time
       }
+      const before = lastSuspended(t.db, voter.id);
       const answer = castVote(t.ctx, voter, { target_id: target(author), value: 1 });
       expect(answer.duplicate).toBe(false);
       const now = t.clock.now();
+      // The vote began a suspension exactly when the window with it (counted from the votes table) is a ring.
+      expect(lastSuspended(t.db, voter.id) !== before).toBe(isRing(reference(t.db, voter.id, now, before)));
       const kept = t.db.query<{ total: number }, [string]>('SELECT total FROM vote_ring_windows WHERE voter_id = ?').get(voter.id)!;
       const top = t.db.query<{ n: number }, [string]>('SELECT coalesce(max(n), 0) AS n FROM vote_ring_counts WHERE voter_id = ?').get(voter.id)!;
       expect({ total: kept.total, top: kept.total === 0 ? 0 : top.n }).toEqual(reference(t.db, voter.id, now));
@@ -97,7 +107,58 @@ describe('the vote-ring window', () => {
       insert.run(voter.id, target(authors[i % 3]!), authors[i % 3]!, t.clock.now());
       t.clock.advance(HOUR);
     }
-    expect(ringWindowAt(t.db, voter.id, t.clock.now() - WINDOW, null)).toEqual(reference(t.db, voter.id, t.clock.now()));
+    expect(ringWindowAt(t.db, voter.id, t.clock.now() - WINDOW, null, () => true)).toEqual(reference(t.db, voter.id, t.clock.now()));
+  });
+
+  test('a bound left high by votes that aged out does not suspend: the counts are read', () => {
+    const { t, authors, voter, target } = setup();
+    const spread = (n: number, from: number) => {
+      for (let i = 0; i < n; i++) {
+        castVote(t.ctx, voter, { target_id: target(authors[1 + ((from + i) % 7)]!), value: 1 });
+        t.clock.advance(60_000);
+      }
+    };
+    spread(5, 0);
+    t.clock.advance(HOUR);
+    for (let i = 0; i < 6; i++) castVote(t.ctx, voter, { target_id: target(authors[0]!), value: 1 }); // 6 of 11: under 60 %
+    t.clock.advance(HOUR);
+    spread(5, 5);
+    t.clock.advance(WINDOW - HOUR); // the first five and the six to one author age out
+    spread(5, 3); // 10 votes in the window, none to that author: its 6 stay in the bound
+    const suspensions = t.db.query<{ n: number }, []>('SELECT count(*) AS n FROM voting_suspensions').get()!.n;
+    expect(suspensions).toBe(0);
+    expect(reference(t.db, voter.id, t.clock.now())).toEqual({ total: 10, top: 2 });
+    const kept = t.db.query<{ total: number; top_bound: number }, [string]>('SELECT total, top_bound FROM vote_ring_windows WHERE voter_id = ?').get(voter.id)!;
+    expect(kept).toEqual({ total: 10, top_bound: 2 });
+  });
+
+  test('the top count is kept as a bound: read exactly when the bound does not rule the pattern out, never under the top', () => {
+    const { t, authors, voter, target } = setup();
+    const insert = t.db.query('INSERT INTO votes (voter_id, target_id, author_id, value, weight, created_at) VALUES (?, ?, ?, 1, 1, ?)');
+    const vote = (author: string) => insert.run(voter.id, target(author), author, t.clock.now());
+    const cutoff = () => t.clock.now() - WINDOW;
+    const never = () => false;
+    // Six votes to one author, then twelve spread over the others: the bound is 6, the top too.
+    for (let i = 0; i < 6; i++) vote(authors[0]!);
+    t.clock.advance(12 * HOUR);
+    for (let i = 0; i < 12; i++) vote(authors[1 + (i % 6)]!);
+    expect(ringWindowAt(t.db, voter.id, cutoff(), null, never)).toEqual({ total: 18, top: 6 });
+    // The six age out: the bound stays at 6 while the top is 2 (a bound, never below the top).
+    t.clock.advance(13 * HOUR);
+    expect(ringWindowAt(t.db, voter.id, cutoff(), null, never)).toEqual({ total: 12, top: 6 });
+    expect(reference(t.db, voter.id, t.clock.now())).toEqual({ total: 12, top: 2 });
+    // Asked for exactly: the counts are read, and the bound is exact again from then on.
+    const asked: [number, number][] = [];
+    const exact = (total: number, bound: number) => {
+      asked.push([total, bound]);
+      return true;
+    };
+    expect(ringWindowAt(t.db, voter.id, cutoff(), null, exact)).toEqual({ total: 12, top: 2 });
+    expect(asked).toEqual([[12, 6]]);
+    expect(ringWindowAt(t.db, voter.id, cutoff(), null, never)).toEqual({ total: 12, top: 2 });
+    // A count up raises it to the count reached.
+    vote(authors[1]!);
+    expect(ringWindowAt(t.db, voter.id, cutoff(), null, never)).toEqual({ total: 13, top: 3 });
   });
 
   test.each([['the ring check of a vote', 'the window']])('%s runs the same statements and reads the same rows with 20 or 2,000 votes in %s', () => {
