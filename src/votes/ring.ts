@@ -59,12 +59,13 @@ function ageOut(s: VoteStore, voterId: string, w: RingWindowRow, table: Table, c
   const head = table === 'vote' ? 'vote_head' : 'review_head';
   // Nothing counted (a voter's review votes, mostly): the range (tail, head] is empty, not read.
   if (w[tail] >= w[head]) return;
-  for (let limit = 1; ; limit = Math.min(limit * 8, BATCH)) {
+  // Two rows first: a vote of a busy voter ages out about one, and the row after it says where to
+  // stop (asking for one read again for that row). A count is deleted once it reaches 0.
+  for (let limit = 2; ; limit = Math.min(limit * 8, BATCH)) {
     const rows = rowsOf(s, table, voterId, w[tail], w[head], limit);
     for (const r of rows) {
       if (r.created_at > cutoff) return;
-      s.ringCountDown.run(voterId, r.author_id);
-      s.ringDropEmpty.run(voterId, r.author_id);
+      if (s.ringCountDown.get(voterId, r.author_id)!.n <= 0) s.ringDropEmpty.run(voterId, r.author_id);
       w[tail] = r.seq;
       w.total--;
     }

@@ -119,7 +119,7 @@ function build(db: Db) {
     ringCountUp: db.query<{ n: number }, [string, string]>(
       'INSERT INTO vote_ring_counts (voter_id, author_id, n) VALUES (?, ?, 1) ON CONFLICT (voter_id, author_id) DO UPDATE SET n = n + 1 RETURNING n',
     ),
-    ringCountDown: db.query<void, [string, string]>('UPDATE vote_ring_counts SET n = n - 1 WHERE voter_id = ? AND author_id = ?'),
+    ringCountDown: db.query<{ n: number }, [string, string]>('UPDATE vote_ring_counts SET n = n - 1 WHERE voter_id = ? AND author_id = ? RETURNING n'),
     ringDropEmpty: db.query<void, [string, string]>('DELETE FROM vote_ring_counts WHERE voter_id = ? AND author_id = ? AND n <= 0'),
     // The top author's count, exact: the voter's counts read in full (one row per author it voted
     // for in the window), only when the kept bound does not rule the pattern out (ring.ts).

@@ -161,6 +161,22 @@ describe('the vote-ring window', () => {
     expect(ringWindowAt(t.db, voter.id, cutoff(), null, never)).toEqual({ total: 13, top: 3 });
   });
 
+  test("a vote that ages one vote out reads the voter's votes once at each end and counts down once", () => {
+    const { t, authors, voter, target } = setup();
+    const log = recordStatements(t.db); // before the vote statements are prepared
+    for (let i = 0; i < 30; i++) {
+      castVote(t.ctx, voter, { target_id: target(authors[i % authors.length]!), value: 1 });
+      t.clock.advance(HOUR);
+    }
+    log.length = 0;
+    castVote(t.ctx, voter, { target_id: target(authors[0]!), value: 1 }); // one vote, 24 h old, leaves
+    const ran = (re: RegExp) => log.filter((l) => re.test(l.sql)).length;
+    expect(ran(/INDEXED BY votes_by_voter_seq\s+WHERE voter_id = \+?\? AND seq > \+?\? AND seq <= \+?\?/)).toBe(2);
+    expect(ran(/^UPDATE vote_ring_counts SET n = n - 1/)).toBe(1);
+    expect(ran(/^DELETE FROM vote_ring_counts/)).toBe(0); // its author still has votes in the window
+    expect(t.db.query<{ total: number }, [string]>('SELECT total FROM vote_ring_windows WHERE voter_id = ?').get(voter.id)!.total).toBe(24);
+  });
+
   test.each([['the ring check of a vote', 'the window']])('%s runs the same statements and reads the same rows with 20 or 2,000 votes in %s', () => {
     const cost = (history: number) => {
       const { t, authors, voter, target } = setup();
