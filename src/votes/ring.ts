@@ -60,7 +60,8 @@ function ageOut(s: VoteStore, voterId: string, w: RingWindowRow, table: Table, c
   // Nothing counted (a voter's review votes, mostly): the range (tail, head] is empty, not read.
   if (w[tail] >= w[head]) return;
   // Two rows first: a vote of a busy voter ages out about one, and the row after it says where to
-  // stop (asking for one read again for that row). A count is deleted once it reaches 0.
+  // stop (asked for one row, a second read was needed to find it). A count is deleted once it
+  // reaches 0.
   for (let limit = 2; ; limit = Math.min(limit * 8, BATCH)) {
     const rows = rowsOf(s, table, voterId, w[tail], w[head], limit);
     for (const r of rows) {
