@@ -3,7 +3,13 @@
 // and runs the same statements whatever the voter's history.
 import type { Database } from 'bun:sqlite';
 import { describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Account } from '../../src/accounts/accounts.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { MIGRATIONS } from '../../src/db/migrations.ts';
+import { openDatabase } from '../../src/db/open.ts';
 import { ringWindowAt } from '../../src/votes/ring.ts';
 import { castVote } from '../../src/votes/votes.ts';
 import { makeVotesApp } from './harness.ts';
@@ -130,6 +136,33 @@ describe('the vote-ring window', () => {
     expect(reference(t.db, voter.id, t.clock.now())).toEqual({ total: 10, top: 2 });
     const kept = t.db.query<{ total: number; top_bound: number }, [string]>('SELECT total, top_bound FROM vote_ring_windows WHERE voter_id = ?').get(voter.id)!;
     expect(kept).toEqual({ total: 10, top_bound: 2 });
+  });
+
+  test("the upgrade to schema 0043 sets each kept window's bound to its top count and drops the index by count", () => {
+    const data = mkdtempSync(join(tmpdir(), 'svc-ring-'));
+    try {
+      const db = openDatabase(data);
+      const at = MIGRATIONS.findIndex((m) => m.name === '0043_vote_ring_top_bound.sql');
+      migrate(db, MIGRATIONS.slice(0, at));
+      const account = db.query('INSERT INTO accounts (id, name, name_key, key_hash, created_at) VALUES (?, ?, ?, ?, 0)');
+      for (const n of ['busy', 'quiet']) account.run(n, n, n, `key-${n}`);
+      const window = db.query('INSERT INTO vote_ring_windows (voter_id, total, vote_head, vote_tail, review_head, review_tail) VALUES (?, ?, 0, 0, 0, 0)');
+      window.run('busy', 9);
+      window.run('quiet', 0);
+      const count = db.query('INSERT INTO vote_ring_counts (voter_id, author_id, n) VALUES (?, ?, ?)');
+      count.run('busy', 'a', 3);
+      count.run('busy', 'b', 5);
+      count.run('busy', 'c', 1);
+      expect(migrate(db).applied).toEqual(MIGRATIONS.slice(at).map((m) => m.name));
+      expect(db.query('SELECT voter_id, top_bound FROM vote_ring_windows ORDER BY voter_id').all()).toEqual([
+        { voter_id: 'busy', top_bound: 5 },
+        { voter_id: 'quiet', top_bound: 0 },
+      ]);
+      expect(db.query("SELECT name FROM sqlite_master WHERE name = 'vote_ring_top'").get()).toBeNull();
+      db.close();
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 
   test('the top count is kept as a bound: read exactly when the bound does not rule the pattern out, never under the top', () => {
