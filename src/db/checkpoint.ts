@@ -6,8 +6,9 @@
 // One checkpoint is three steps, asked for as two jobs:
 //   1. `copy` (PASSIVE), while the group commit goes on writing: the log's pages are copied into
 //      the database, and their write-back is started, not waited for (SQLite syncs the database
-//      file only when a copy reaches the log's end; see checkpointWal). This is the long part; it takes no write lock, and SQLite copies only frames no reader still needs, up to
-//      the end of the log as it was when the copy began. The server may ask for it more than once,
+//      file only when a copy reaches the log's end; see checkpointWal). This is the long part; it
+//      takes no write lock, and SQLite copies only frames no reader still needs, up to the end of
+//      the log as it was when the copy began. The server may ask for it more than once,
 //      to catch up with what was written meanwhile.
 //   2. `restart`, while the group commit holds its batches (writes queue; reads and everything else
 //      go on): RESTART copies what was written since step 1 and waits, briefly, until no reader
@@ -22,10 +23,10 @@
 //      every sync beside a neighbour's fsyncs wait for the file system's journal).
 //   4. Still in that job, and while the batches are held, the -wal file is laid out ahead of the
 //      log (layOutLog): zeros up to the size the log may reach, over the server's first restarts
-//      (70 MB at the 4,000-page threshold, LAY_OUT_STEP a restart: 23-38 ms of writes held, three times). A commit that makes the file longer changes
-//      its size and its blocks, and while this worker syncs the database file the file system
-//      makes that wait, on the request thread: measured at a million posts during 2 MB lab
-//      publishes, the longest /healthz was 41-55 ms in the worst rounds with the file growing,
+//      (70 MB at the 4,000-page threshold, LAY_OUT_STEP a restart: 23-38 ms of writes held, three
+//      times). A commit that makes the file longer changes its size and its blocks, and while
+//      this worker syncs the database file the file system makes that wait, on the request
+//      thread: measured at a million posts during 2 MB lab publishes, the longest /healthz was 41-55 ms in the worst rounds with the file growing,
 //      24-38 ms with it laid out (35-40 ms when every write waited for the whole checkpoint).
 //      Zeros after the log's last frame are never read as frames (each frame carries the log's
 //      salt and a checksum chained from the one before), and the file keeps its size from then on

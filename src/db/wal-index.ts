@@ -33,13 +33,13 @@ export function logSize(shm: number): () => { bytes: number; uncopied: number } 
   };
 }
 
-// Descriptors of -shm files (and database files), opened once and kept for the process's life. Closing any descriptor of
-// a file drops every POSIX lock the process holds on it, SQLite's own included: after GET /metrics
-// opened and closed one, the next connection of another process (Litestream, `svc admin`, a
-// backup, a bench reading the file) found no other user of the WAL-index, rebuilt it, and the
-// server, its memory map of the old one cut short, died of a bus error at its next write
-// (test/db/shm-locks.test.ts).
-// The same holds for the database file itself (the checkpoint worker's write-back, src/db/checkpoint.ts).
+// Descriptors of -shm files (and database files), opened once and kept for the process's life.
+// Closing any descriptor of a file drops every POSIX lock the process holds on it, SQLite's own
+// included: after GET /metrics opened and closed one, the next connection of another process
+// (Litestream, `svc admin`, a backup, a bench reading the file) found no other user of the
+// WAL-index, rebuilt it, and the server, its memory map of the old one cut short, died of a bus
+// error at its next write (test/db/shm-locks.test.ts). The same holds for the database file itself
+// (the checkpoint worker's write-back, src/db/checkpoint.ts).
 const held = new Map<string, number>();
 
 /** A read-only descriptor of `file`, opened once and never closed (see above). Throws when there is no such file. */

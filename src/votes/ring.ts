@@ -66,7 +66,7 @@ function ageOut(s: VoteStore, voterId: string, w: RingWindowRow, table: Table, c
     const rows = rowsOf(s, table, voterId, w[tail], w[head], limit);
     for (const r of rows) {
       if (r.created_at > cutoff) return;
-      if (s.ringCountDown.get(voterId, r.author_id)!.n <= 0) s.ringDropEmpty.run(voterId, r.author_id);
+      if ((s.ringCountDown.get(voterId, r.author_id)?.n ?? 0) <= 0) s.ringDropEmpty.run(voterId, r.author_id);
       w[tail] = r.seq;
       w.total--;
     }

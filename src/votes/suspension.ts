@@ -93,7 +93,10 @@ export function suspensionCheck(ctx: AppContext, accountId: string, now: number)
   return { progress: null, latest: s.row };
 }
 
-/** Whether a window of `total` votes whose top author has `top` of them (or fewer) may be a ring: the window's top is read exactly only then. */
+/**
+ * Whether a window of `total` votes whose top author has `top` of them (or fewer) may be a ring:
+ * the window's top count is read exactly only then.
+ */
 const patternCouldHold = (total: number, top: number): boolean =>
   total >= VOTE_RING.minVotes && top * VOTE_RING.shareDenominator >= total * VOTE_RING.shareNumerator;
 
