@@ -49,6 +49,14 @@ export const LAY_OUT_MARGIN = 4 * 1024 * 1024;
 /** The copy is asked again, at most this many times in all, while what it has not copied is more than heldCopyBytes: the held restart then copies little. */
 const COPIES = 6;
 
+/**
+ * The part of the -wal file just ahead of the log's end that the checkpoint worker asks into the
+ * page cache (src/db/checkpoint.ts, readAhead), asked again once the log has used half of it: a
+ * frame written into a block the cache no longer holds makes the kernel read the block first, in
+ * the commit, on the request thread. 4 MB is a thousand frames, the writes of a few hundred votes.
+ */
+export const READ_AHEAD_BYTES = 4 * 1024 * 1024;
+
 /** How long a checkpoint's restart may wait for the write lock and for readers to leave the log. */
 const RESTART_BUSY_MS = 100;
 
@@ -84,6 +92,8 @@ export interface WalLogOptions {
   checkpoint?: (job: CheckpointJob) => Promise<CheckpointResult>;
   /** Syncs the log (default: fdatasync of the -wal file). Tests inject a failure. */
   sync?: (wal: FileHandle) => Promise<void>;
+  /** Asks a range of the -wal file into the page cache (default: the wal-checkpoint worker; none when `checkpoint` is injected and this is not). */
+  readAhead?: (job: CheckpointJob) => Promise<unknown>;
 }
 
 export interface WalLog {
@@ -131,6 +141,17 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
       pool ??= new WorkerPool<CheckpointJob, CheckpointResult>(workerLocation('wal-checkpoint'), 1, 10 * 60_000);
       return pool.run(job);
     });
+  const askAhead = opts.readAhead ?? (opts.checkpoint ? null : checkpoint);
+  // The range of the -wal file last asked into the page cache; a log that starts over goes back before it.
+  let aheadFrom = 0;
+  let aheadTo = 0;
+  const readAhead = (end: number) => {
+    if (!askAhead || (end >= aheadFrom && end + READ_AHEAD_BYTES / 2 <= aheadTo)) return;
+    aheadFrom = end;
+    aheadTo = end + READ_AHEAD_BYTES;
+    // Not waited for, and nothing depends on it: a failure only leaves the pages where they were.
+    void askAhead({ path, step: 'readAhead', busyMs: 0, from: end, bytes: READ_AHEAD_BYTES }).catch(() => undefined);
+  };
   let running: Promise<void> | null = null;
   // Another process's reader kept the start-up checkpoint from restarting the log: see `ended` below.
   let unrestarted = !restarted;
@@ -185,10 +206,12 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
   const durability: LogDurability = {
     sync: () => sync(wal),
     afterCommit() {
+      const { bytes } = sizeOfLog();
+      readAhead(bytes);
       // During the copies the batches go on until the log reaches its bound; then they wait for the end.
-      if (running) return sizeOfLog().bytes >= threshold * BOUND_FACTOR ? running : null;
+      if (running) return bytes >= threshold * BOUND_FACTOR ? running : null;
       if (performance.now() < notBefore) return null;
-      if (!unrestarted && sizeOfLog().bytes < threshold) return null;
+      if (!unrestarted && bytes < threshold) return null;
       running = runCheckpoint();
       void running.finally(() => {
         running = null;

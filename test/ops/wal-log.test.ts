@@ -10,7 +10,16 @@ import { durable, groupCommit, LogSyncFailed, setLogDurability, writesOutsideGro
 import { BUSY_TIMEOUT_MS, openDatabase } from '../../src/db/open.ts';
 import { type CheckpointJob, type CheckpointResult, checkpointWal, closeCheckpointConnections, LAY_OUT_STEP } from '../../src/db/checkpoint.ts';
 import { logSizeOf } from '../../src/db/wal-index.ts';
-import { BOUND_FACTOR, LAY_OUT_MARGIN, retryWait, startReplicatedLog, startWalLog, type WalLog, type WalLogOptions } from '../../src/ops/wal-log.ts';
+import {
+  BOUND_FACTOR,
+  LAY_OUT_MARGIN,
+  READ_AHEAD_BYTES,
+  retryWait,
+  startReplicatedLog,
+  startWalLog,
+  type WalLog,
+  type WalLogOptions,
+} from '../../src/ops/wal-log.ts';
 import { until } from '../until.ts';
 import { createApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
@@ -92,6 +101,45 @@ describe('the log off the request thread', () => {
     expect(t.log.checkpoints).toBeGreaterThan(2);
     expect(largest).toBeLessThan(BOUND_FACTOR * threshold + 64 * 1024);
     expect(t.db.query('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 1200 });
+  });
+
+  test("the part of the -wal file ahead of the log's end is asked into the page cache: once a half of it is used, and from the start again after a restart", async () => {
+    const threshold = 2 * READ_AHEAD_BYTES;
+    const asked: { from: number; end: number }[] = [];
+    let t!: Awaited<ReturnType<typeof served>>;
+    const readAhead = async (job: CheckpointJob) => {
+      expect(job.step).toBe('readAhead');
+      expect(job.bytes).toBe(READ_AHEAD_BYTES);
+      asked.push({ from: job.from!, end: t.logBytes() });
+      return checkpointWal(job);
+    };
+    t = await served({ checkpointBytes: threshold, readAhead });
+    const ends: number[] = [];
+    // Batches until a checkpoint has restarted the log and five more after it (the worker's
+    // restart ends when it ends: a loaded machine takes more batches to get there).
+    let after = 0;
+    for (let round = 0; round < 2000 && after < 5; round++) {
+      // 10 writes of ~8 KB share a batch: about 100 KB of the log.
+      await Promise.all(Array.from({ length: 10 }, (_, i) => t.note(round * 10 + i, 8000)));
+      ends.push(t.logBytes());
+      if (t.log.checkpoints >= 1) after++;
+    }
+    expect(after).toBe(5);
+    // Each range starts at the log's end when it was asked (a batch's end), and every end the log
+    // reached lay in a range asked for at or before it.
+    for (const a of asked) expect(a.from).toBe(a.end);
+    let covered = 0;
+    for (const end of ends) {
+      const range = asked.filter((a) => a.from <= end && end < a.from + READ_AHEAD_BYTES);
+      if (range.length) covered++;
+    }
+    expect(covered).toBe(ends.length);
+    // Not at every batch: about once for every half range of log written, and once after each restart …
+    const written = ends.reduce((n, end, i) => n + Math.max(0, end - (ends[i - 1] ?? 0)), 0);
+    expect(asked.length).toBeLessThanOrEqual(written / (READ_AHEAD_BYTES / 2) + t.log.checkpoints + 1);
+    expect(asked.length).toBeLessThan(ends.length / 4);
+    // … and from the log's head again once a checkpoint restarted it.
+    expect(asked.some((a, i) => i > 0 && a.from < asked[i - 1]!.from)).toBe(true);
   });
 
   test('while a copy runs the writes go on, until the log reaches its bound: then they wait for the checkpoint, and the log never passes the bound plus one batch', async () => {
