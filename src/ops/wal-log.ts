@@ -147,8 +147,8 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
   let aheadTo = 0;
   const readAhead = (end: number) => {
     if (!askAhead || (end >= aheadFrom && end + READ_AHEAD_BYTES / 2 <= aheadTo)) return;
-    // The first range once the log has used half of one: an idle server's few writes (a scheduled
-    // run at start) do not start the worker and its heap for this (idle memory, docs/performance.md).
+    // The first range once the log has used half of one: an idle server's few writes (those at
+    // start) do not start the worker and its heap for this (idle memory, docs/performance.md).
     if (aheadTo === 0 && end < READ_AHEAD_BYTES / 2) return;
     aheadFrom = end;
     aheadTo = end + READ_AHEAD_BYTES;
