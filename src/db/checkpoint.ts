@@ -26,8 +26,9 @@
 //      (70 MB at the 4,000-page threshold, LAY_OUT_STEP a restart: 23-38 ms of writes held, three
 //      times). A commit that makes the file longer changes its size and its blocks, and while
 //      this worker syncs the database file the file system makes that wait, on the request
-//      thread: measured at a million posts during 2 MB lab publishes, the longest /healthz was 41-55 ms in the worst rounds with the file growing,
-//      24-38 ms with it laid out (35-40 ms when every write waited for the whole checkpoint).
+//      thread: measured at a million posts during 2 MB lab publishes, the longest /healthz was
+//      41-55 ms in the worst rounds with the file growing, 24-38 ms with it laid out (35-40 ms
+//      when every write waited for the whole checkpoint).
 //      Zeros after the log's last frame are never read as frames (each frame carries the log's
 //      salt and a checksum chained from the one before), and the file keeps its size from then on
 //      (RESTART, not TRUNCATE).
@@ -40,19 +41,25 @@ import { openFile } from './open.ts';
 import { heldDescriptor } from './wal-index.ts';
 import { startReadAhead, startWriteBack } from './write-back.ts';
 
-export interface CheckpointJob {
-  /** The database file. */
-  path: string;
-  /** `copy`: step 1 above, never waiting for a lock; `restart`: steps 2 and 3; `readAhead`: readAhead below. */
-  step: 'copy' | 'restart' | 'readAhead';
-  /** How long step 2 may wait for the write lock and for readers to leave the log. */
-  busyMs: number;
-  /** Step 4: the size the -wal file is laid out to (none when absent). */
-  layOut?: number;
-  /** `readAhead`: the range of the -wal file to bring into the page cache. */
-  from?: number;
-  bytes?: number;
-}
+export type CheckpointJob =
+  | {
+      /** The database file. */
+      path: string;
+      /** `copy`: step 1 above, never waiting for a lock; `restart`: steps 2 and 3. */
+      step: 'copy' | 'restart';
+      /** How long step 2 may wait for the write lock and for readers to leave the log. */
+      busyMs: number;
+      /** Step 4: the size the -wal file is laid out to (none when absent). */
+      layOut?: number;
+    }
+  | {
+      /** The database file. */
+      path: string;
+      /** readAhead below: `bytes` of the -wal file from `from` asked into the page cache. */
+      step: 'readAhead';
+      from: number;
+      bytes: number;
+    };
 
 export interface CheckpointResult {
   /** The log was restarted with its header synced: the writing connection may append without syncs of its own. */
@@ -125,14 +132,14 @@ export function layOutLog(db: Database, path: string, size: number): void {
  * in the commit, on the request thread (measured beside a disk neighbour on a machine whose
  * reclaim drops idle file pages: 8-27 ms a frame; docs/performance.md).
  */
-export function readAhead(path: string, from: number, bytes: number): boolean {
+function readAhead(path: string, from: number, bytes: number): boolean {
   return startReadAhead(heldDescriptor(`${path}-wal`), from, bytes);
 }
 
 /** Runs one job of a checkpoint (the steps above) of the database at `job.path`. */
 export function checkpointWal(job: CheckpointJob): CheckpointResult {
   if (job.step === 'readAhead') {
-    readAhead(job.path, job.from ?? 0, job.bytes ?? 0);
+    readAhead(job.path, job.from, job.bytes);
     return { restarted: false };
   }
   const db = connectionTo(job.path);

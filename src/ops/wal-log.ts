@@ -153,7 +153,7 @@ export async function startWalLog(db: Database, path: string, opts: WalLogOption
     aheadFrom = end;
     aheadTo = end + READ_AHEAD_BYTES;
     // Not waited for, and nothing depends on it: a failure only leaves the pages where they were.
-    void askAhead({ path, step: 'readAhead', busyMs: 0, from: end, bytes: READ_AHEAD_BYTES }).catch(() => undefined);
+    void askAhead({ path, step: 'readAhead', from: end, bytes: READ_AHEAD_BYTES }).catch(() => undefined);
   };
   let running: Promise<void> | null = null;
   // Another process's reader kept the start-up checkpoint from restarting the log: see `ended` below.
