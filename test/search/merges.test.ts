@@ -239,11 +239,14 @@ describe('svc serve', () => {
       });
       expect([r.status, r.status === 200 ? '' : await r.text()]).toEqual([200, '']);
     }
-    // The posts' segments are merged by the worker (its pool's jobs in GET /metrics).
+    // The posts' segments are merged by the worker (its pool's jobs in GET /metrics). A job that
+    // found nothing to merge yet ends without a step: wait for one that took a step.
     let metrics = '';
-    await until('a merge job in GET /metrics', async () => {
+    await until('a merge job and its step in GET /metrics', async () => {
       metrics = await (await fetch(`${server.url}/metrics`)).text();
-      return /svc_worker_jobs_total\{pool="posts-fts-merge",outcome="ok"\} [1-9]/.test(metrics);
+      return (
+        /svc_worker_jobs_total\{pool="posts-fts-merge",outcome="ok"\} [1-9]/.test(metrics) && /svc_posts_index_merge_step_seconds_count [1-9]/.test(metrics)
+      );
     });
     expect(metrics).toMatch(/svc_worker_jobs_total\{pool="posts-fts-merge",outcome="ok"\} [1-9]/);
     expect(metrics).toMatch(/svc_posts_index_merge_step_seconds_count [1-9]/);
