@@ -4,7 +4,8 @@
 //       a paced writer: `rate` writes per second until SIGTERM (or for `seconds`), alternating a
 //       reply to a recent thread (it changes the activity and thread documents) and a vote (it
 //       changes the leaderboard); `first` numbers its first write (a later writer votes on other
-//       posts than an earlier one did). It prints its writes' latencies too.
+//       posts than an earlier one did); `bodies` "corpus" writes replies as long as the corpus's
+//       (1–3 paragraphs; the default is one sentence). It prints its writes' latencies too.
 //   bun bench/writer.ts submit '{"url","keys":[…],"concurrency","count","svg"}'
 //       article submissions, `concurrency` at a time, each one's time
 //   bun bench/writer.ts lab '{"url","keys":[…],"slugs":[…],"concurrency","files":[…]}'
@@ -38,6 +39,7 @@ if (mode === 'paced') {
     voteTargets: string[];
     seconds?: number;
     first?: number;
+    bodies?: 'sentence' | 'corpus';
   };
   const tg = textGen(Date.now() % 1e9);
   const statuses: Record<string, number> = {};
@@ -58,7 +60,7 @@ if (mode === 'paced') {
         ? await fetch(`${o.url}/v1/posts/${o.threads[(n >> 1) % o.threads.length]}/replies`, {
             method: 'POST',
             headers,
-            body: JSON.stringify({ body: tg.sentence() }),
+            body: JSON.stringify({ body: o.bodies === 'corpus' ? tg.body() : tg.sentence() }),
           })
         : await fetch(`${o.url}/votes`, {
             method: 'POST',

@@ -111,7 +111,10 @@ export async function cachedScenarios(c: Ctx): Promise<void> {
     const script = luaAnonymousGet(d.path);
     const pacedScript = CACHED_PACE_MS > 0 ? luaAnonymousGet(d.path, null, CACHED_PACE_MS) : null;
     for (const rate of writeRates) {
-      const writer = rate > 0 ? pacedWriter(c, rate) : null;
+      // Replies as long as the corpus's: the activity document they land in stays the kind and size
+      // of the corpus's own (~60 KB), before and after the other documents' write rounds (with the
+      // writer's one-sentence replies it was a 46 KB one).
+      const writer = rate > 0 ? pacedWriter(c, rate, { bodies: 'corpus' }) : null;
       /** Rotated rounds of `among` with `lua`: each peer's rounds. */
       const measure = async (among: Peer[], lua: string): Promise<Map<string, Round[]>> => {
         const byPeer = new Map<string, Round[]>(among.map((p) => [p.name, []]));

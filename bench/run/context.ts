@@ -384,7 +384,7 @@ export function voteTargets(
 }
 
 /** The paced writer (bench/writer.ts paced): `rate` writes a second to svc, replies and votes by the corpus's writers. */
-export function pacedWriter(c: Ctx, rate: number, opts: { seconds?: number; first?: number } = {}): Proc {
+export function pacedWriter(c: Ctx, rate: number, opts: { seconds?: number; first?: number; bodies?: 'sentence' | 'corpus' } = {}): Proc {
   const [w0, w1] = c.meta.roles.writers;
   return children.spawn([
     BUN,
