@@ -11,7 +11,7 @@
 // with settings in its environment.
 import { readFileSync, rmSync } from 'node:fs';
 import { cachedCorpus, freshDataDir } from './corpus.ts';
-import { children, okOf, round, startSvc, stop, voteTargets } from './run/context.ts';
+import { children, okOf, round, scriptsDir, startSvc, stop, voteTargets } from './run/context.ts';
 import { VOTE_SLACK, voterKeys, voteScript, writerKeys } from './run/writes.ts';
 
 /** Bytes the process has caused to be written to storage, and read from it (not from the page cache), so far. */
@@ -86,4 +86,5 @@ for (const s of servers) {
   rmSync(s.dir, { recursive: true, force: true });
 }
 await children.stopAll();
+rmSync(scriptsDir, { recursive: true, force: true }); // its Lua scripts
 process.exit(0);

@@ -14,6 +14,10 @@ import { neighbourScript } from '../../bench/run/disk.ts';
 import { freePort } from '../../bench/run/start.ts';
 import { voteRounds } from '../../bench/run/writes.ts';
 import { findWrk } from '../../bench/wrk.ts';
+import { atEnd } from '../temp.ts';
+
+// The Lua scripts every block of this file (and any other of the process) wrote go when the run ends.
+atEnd(() => rmSync(scriptsDir, { recursive: true, force: true }));
 
 const DOC = 'x'.repeat(4895);
 
@@ -39,7 +43,6 @@ describe.skipIf(!findWrk())('a wrk round as bench/run.ts measures it', () => {
   afterAll(async () => {
     server.stop(true);
     await children.stopAll();
-    rmSync(scriptsDir, { recursive: true, force: true });
   });
 
   const measure = (path: string, acceptEncoding: string | null = null) =>

@@ -1,25 +1,21 @@
 // The svc command as a real process, for the operations tests: one-shot commands (backup, restore,
 // migrate) and a server (serve) that is always stopped.
 import { afterAll } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { atEnd, tempDir as madeTempDir } from '../temp.ts';
 
 export const MAIN = join(import.meta.dir, '../../src/main.ts');
 
-const dirs: string[] = [];
 const servers: Server[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+// The servers still running when the first file that imports this module ends are stopped then (a
+// module is loaded once a run, so that hook is that file's); the ones later files leave, when the
+// run ends, before their folders go (test/temp.ts).
+const stopAll = () => Promise.all(servers.splice(0).map((s) => s.stop()));
+afterAll(stopAll);
+atEnd(stopAll);
 
-/** A fresh temporary folder, removed after the file's tests. */
-export function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'svc-ops-'));
-  dirs.push(d);
-  return d;
-}
+/** A fresh temporary folder, removed when the run ends. */
+export const tempDir = (): string => madeTempDir('svc-ops-');
 
 export interface Run {
   code: number | null;

@@ -2,10 +2,10 @@
 // lane limits): through POST /v1/posts, the office document (which carries the buyback spend) at
 // this service's own address is evidence; every other own route, and the office anywhere else, is not.
 import { describe, expect, test } from 'bun:test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import LISTS from '../../src/show/lists.json';
+import { tempDir } from '../temp.ts';
 import { makeShowApp, rootOf, TEXT } from './harness.ts';
 
 const META = (url: string) => ['Format: post', 'Audience: Rust developers waiting on slow CI builds', `Evidence: svc office, 2026-11-20, ${url}`].join('\n');
@@ -50,7 +50,7 @@ describe('the own-service evidence exception', () => {
   });
 
   test('a lists file naming another own route does not widen the exception', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'svc-show-lists-')), 'lists.json');
+    const file = join(tempDir('svc-show-lists-'), 'lists.json');
     writeFileSync(file, JSON.stringify({ ...LISTS, own_evidence_paths: ['/api/office', '/api/score/history', '/api/activity'] }));
     const t = makeShowApp(undefined, { SVC_SHOW_LISTS_FILE: file });
     const a = await t.crew('alice');

@@ -1,8 +1,5 @@
 // The lab tests' app: the shared harness's setup with a data directory of its own (the lab's files
 // live on disk). The lab publish route's larger body budget comes from the shared parser.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createApp } from '../../../src/app.ts';
 import { ManualClock } from '../../../src/clock.ts';
 import { type GivenReach, loadConfig, serviceContext } from '../../../src/compose.ts';
@@ -11,9 +8,10 @@ import { openMemoryDatabase } from '../../../src/db/open.ts';
 import { groupCommit } from '../../../src/db/group-commit.ts';
 import { labPagesRoutes } from '../../../src/lab/pages/routes.ts';
 import { AGENT_HEADERS, BASE, checkAnswersOf, readResponse } from '../../helpers.ts';
+import { tempDir } from '../../temp.ts';
 
 export function makeLabApp(start = '2026-11-23T12:00:00Z', given?: GivenReach) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-lab-'));
+  const dataDir = tempDir('svc-lab-');
   const clock = new ManualClock(Date.parse(start));
   const config = loadConfig({ SVC_BASE_URL: 'http://svc.test', SVC_DATA_DIR: dataDir });
   const db = openMemoryDatabase();
