@@ -281,3 +281,43 @@ export function pairedRatio(a: readonly number[], b: readonly number[]): Spread 
   if (a.length !== b.length) throw new Error(`paired rounds: ${a.length} vs ${b.length}`);
   return spread(a.map((x, i) => (b[i]! > 0 ? x / b[i]! : Number.NaN)));
 }
+
+/**
+ * The proactive reclaim the kernel runs on this machine, read from DAMON's sysfs (`root`, normally
+ * /sys/kernel/mm/damon/admin): each running kdamond's schemes that page out, as one line, or null
+ * when none runs. A scheme that pages out memory idle for a minute drops the page cache a server
+ * relies on, hot files' pages included (a region is judged by a sample of its pages): writes at
+ * 1M then read pages from the disk on the request thread (docs/performance.md). The header prints
+ * it so a reader knows which machine the figures came from.
+ */
+export function reclaimOf(root = '/sys/kernel/mm/damon/admin'): string | null {
+  const read = (p: string): string | null => {
+    try {
+      return readFileSync(`${root}/${p}`, 'utf8').trim();
+    } catch {
+      return null;
+    }
+  };
+  const found: string[] = [];
+  const kdamonds = Number(read('kdamonds/nr_kdamonds') ?? 0);
+  for (let k = 0; k < kdamonds; k++) {
+    if (read(`kdamonds/${k}/state`) !== 'on') continue;
+    const contexts = Number(read(`kdamonds/${k}/contexts/nr_contexts`) ?? 0);
+    for (let c = 0; c < contexts; c++) {
+      const ctx = `kdamonds/${k}/contexts/${c}`;
+      const aggrUs = Number(read(`${ctx}/monitoring_attrs/intervals/aggr_us`) ?? 0);
+      const schemes = Number(read(`${ctx}/schemes/nr_schemes`) ?? 0);
+      for (let s = 0; s < schemes; s++) {
+        const sc = `${ctx}/schemes/${s}`;
+        if (read(`${sc}/action`) !== 'pageout') continue;
+        const ageMin = Number(read(`${sc}/access_pattern/age/min`) ?? 0);
+        const bytes = Number(read(`${sc}/quotas/bytes`) ?? 0);
+        const resetMs = Number(read(`${sc}/quotas/reset_interval_ms`) ?? 0);
+        const idle = aggrUs > 0 ? `idle ≥ ${Math.round((ageMin * aggrUs) / 1e6)} s` : `idle ≥ ${ageMin} aggregations`;
+        const quota = bytes > 0 && resetMs > 0 ? `, up to ${Math.round(bytes / 2 ** 20 / (resetMs / 1000))} MB/s` : '';
+        found.push(`DAMON (${read(`${ctx}/operations`) ?? '?'}) pages out memory ${idle}${quota}`);
+      }
+    }
+  }
+  return found.length ? found.join('; ') : null;
+}

@@ -1,9 +1,9 @@
 // What bench/run.ts prints and saves: a table of every row, the verdicts, and the JSON of the run
 // (bench/out/bench-<date>.json); --markdown prints the rows for docs/performance.md.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { fmt, mdRow, type Spread, withSpread } from '../harness.ts';
+import { fmt, mdRow, reclaimOf, type Spread, withSpread } from '../harness.ts';
 import { ROOT } from '../lib.ts';
 import { CONNECTIONS, MARKDOWN, ONLY, READ_CONNECTIONS, ROUNDS, type Row, rows, SECONDS, SIZES, WARMUP, WRITE_CONNECTIONS } from './context.ts';
 
@@ -11,8 +11,25 @@ function machine() {
   const cpu = cpus()[0]?.model ?? 'unknown';
   const commit = Bun.spawnSync(['git', 'rev-parse', '--short', 'HEAD'], { cwd: ROOT }).stdout.toString().trim() || 'unknown';
   const dirty = Bun.spawnSync(['git', 'status', '--porcelain', 'src', 'schema'], { cwd: ROOT }).stdout.toString().trim() !== '';
-  return { date: new Date().toISOString().slice(0, 10), commit: dirty ? `${commit}+changes` : commit, cpu, cores: cpus().length, bun: Bun.version };
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    commit: dirty ? `${commit}+changes` : commit,
+    cpu,
+    cores: cpus().length,
+    bun: Bun.version,
+    reclaim: reclaimOf(),
+    page_cache_mb: pageCacheMb(),
+  };
 }
+
+/** The machine's page cache now (/proc/meminfo's Cached), MB. */
+function pageCacheMb(): number | null {
+  const m = /^Cached:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : null;
+}
+
+/** The header's line on the machine's memory: its proactive reclaim (or none) and its page cache at the end of the run. */
+const memoryLine = (m: ReturnType<typeof machine>) => `Proactive reclaim: ${m.reclaim ?? 'none found'}; page cache at the end ${m.page_cache_mb ?? '?'} MB.`;
 
 const HEAD = ['size', 'scenario', 'server', 'req/s (min–max)', 'p50 ms', 'p99 ms (min–max)', 'max ms', 'srv µs/req', 'gen CPU %', 'other CPU %', 'non-2xx'];
 function cells(r: Row): string[] {
@@ -54,7 +71,7 @@ export function report(started: string): void {
   );
   if (MARKDOWN) {
     console.log(
-      `Measured ${m.date} at ${m.commit} on ${m.cores} × ${m.cpu} (server and wrk share it), bun ${m.bun}: \`BENCH_SIZES=${SIZES.join(',')} bun bench/run.ts --markdown\`, ${ROUNDS} rounds of ${SECONDS} s.\n`,
+      `Measured ${m.date} at ${m.commit} on ${m.cores} × ${m.cpu} (server and wrk share it), bun ${m.bun}: \`BENCH_SIZES=${SIZES.join(',')} bun bench/run.ts --markdown\`, ${ROUNDS} rounds of ${SECONDS} s. ${memoryLine(m)}\n`,
     );
     console.log(mdRow(HEAD));
     console.log(mdRow(HEAD.map(() => '---')));
@@ -66,7 +83,7 @@ export function report(started: string): void {
     const widths = HEAD.map((h, i) => Math.max(h.length, ...rows.map((r) => cells(r)[i]!.length)));
     const line = (cs: string[]) => cs.map((c, i) => c.padEnd(Math.min(widths[i]!, 70))).join('  ');
     console.log(
-      `\nsvc bench — ${m.date}, ${m.commit}, ${m.cores} × ${m.cpu}, bun ${m.bun}; ${ROUNDS} rounds × ${SECONDS} s after ${WARMUP} s warm-up; wrk -t1 (reads -c${READ_CONNECTIONS}, documents -c${CONNECTIONS}, writes -c${WRITE_CONNECTIONS})\n`,
+      `\nsvc bench — ${m.date}, ${m.commit}, ${m.cores} × ${m.cpu}, bun ${m.bun}; ${ROUNDS} rounds × ${SECONDS} s after ${WARMUP} s warm-up; wrk -t1 (reads -c${READ_CONNECTIONS}, documents -c${CONNECTIONS}, writes -c${WRITE_CONNECTIONS})\n${memoryLine(m)}\n`,
     );
     console.log(line(HEAD));
     for (const r of rows) console.log(line(cells(r)));

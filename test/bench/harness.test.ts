@@ -1,6 +1,8 @@
 // The bench harness's judgement (bench/harness.ts): when a round may be judged, the spread, the
 // rotation of peers, the verdicts and the parsing of what wrk and /proc print.
 import { describe, expect, test } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   failedAnswers,
   judgeRound,
@@ -11,11 +13,13 @@ import {
   parseProcStat,
   parseStatuses,
   probeRefusal,
+  reclaimOf,
   rotation,
   spread,
   verdict,
 } from '../../bench/harness.ts';
 import { parseWrk } from '../../bench/wrk.ts';
+import { tempDir } from '../temp.ts';
 
 const quiet = { window_s: 5, completed: 50_000, server_cpu_us: 5_000_000, generator_cpu_pct: 40, generator_threads: 1, helpers_cpu_us: 0, failed: 0 };
 
@@ -172,5 +176,44 @@ STATUSES {"201":51200,"422":34}
   test('BENCH_SIZES and BENCH_ONLY lists', () => {
     expect(list(' 10K, 1m ,,', '10k')).toEqual(['10k', '1m']);
     expect(list(undefined, '10k')).toEqual(['10k']);
+  });
+});
+
+describe("the machine's proactive reclaim, as DAMON's sysfs says", () => {
+  /** A DAMON admin tree with the files given (path → content). */
+  const tree = (files: Record<string, string>) => {
+    const root = tempDir('svc-damon-');
+    for (const [p, v] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, p)), { recursive: true });
+      writeFileSync(join(root, p), `${v}\n`);
+    }
+    return root;
+  };
+  const ctx = 'kdamonds/0/contexts/0';
+  const pageout = {
+    'kdamonds/nr_kdamonds': '1',
+    'kdamonds/0/state': 'on',
+    'kdamonds/0/contexts/nr_contexts': '1',
+    [`${ctx}/operations`]: 'paddr',
+    [`${ctx}/monitoring_attrs/intervals/aggr_us`]: '5000000',
+    [`${ctx}/schemes/nr_schemes`]: '1',
+    [`${ctx}/schemes/0/action`]: 'pageout',
+    [`${ctx}/schemes/0/access_pattern/age/min`]: '12',
+    [`${ctx}/schemes/0/quotas/bytes`]: String(128 * 2 ** 20),
+    [`${ctx}/schemes/0/quotas/reset_interval_ms`]: '1000',
+  };
+
+  test('a running kdamond whose scheme pages out is named with its idle age and quota', () => {
+    expect(reclaimOf(tree(pageout))).toBe('DAMON (paddr) pages out memory idle ≥ 60 s, up to 128 MB/s');
+  });
+
+  test('none when there is no DAMON, when it is off, or when its schemes do something else', () => {
+    expect(reclaimOf(join(tempDir('svc-damon-'), 'absent'))).toBeNull();
+    expect(reclaimOf(tree({ ...pageout, 'kdamonds/0/state': 'off' }))).toBeNull();
+    expect(reclaimOf(tree({ ...pageout, [`${ctx}/schemes/0/action`]: 'stat' }))).toBeNull();
+  });
+
+  test('without a quota, the line says none', () => {
+    expect(reclaimOf(tree({ ...pageout, [`${ctx}/schemes/0/quotas/bytes`]: '0' }))).toBe('DAMON (paddr) pages out memory idle ≥ 60 s');
   });
 });
