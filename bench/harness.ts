@@ -321,3 +321,31 @@ export function reclaimOf(root = '/sys/kernel/mm/damon/admin'): string | null {
   }
   return found.length ? found.join('; ') : null;
 }
+
+/** One reading of a thread's time spent runnable but waiting for a core so far (/proc/PID/task/TID/schedstat's second field): when (wall clock ms) and how much (ns). */
+export type CoreWaitSample = readonly [atMs: number, waitedNs: number];
+
+/** A thread's wait for a core so far, from its schedstat line (ns), or null when it cannot be read. */
+export function parseSchedstat(text: string): number | null {
+  const f = text.trim().split(/\s+/);
+  const n = Number(f[1]);
+  return f.length >= 3 && Number.isFinite(n) ? n : null;
+}
+
+/**
+ * How long (ms) the sampled thread waited for a core between `from` and `to` (wall clock ms), at
+ * most: the growth from the last sample at or before `from` to the first at or after `to`. Null
+ * when the samples do not bracket the interval.
+ */
+export function coreWaitDuring(samples: readonly CoreWaitSample[], from: number, to: number): number | null {
+  let before: CoreWaitSample | undefined;
+  let after: CoreWaitSample | undefined;
+  for (const s of samples) {
+    if (s[0] <= from) before = s;
+    if (s[0] >= to) {
+      after = s;
+      break;
+    }
+  }
+  return before && after ? (after[1] - before[1]) / 1e6 : null;
+}

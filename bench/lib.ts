@@ -288,7 +288,7 @@ export const latencyMs = (times: readonly number[]) => ({
 export async function probeTimes(
   url: string,
   limitMs: number,
-  opts: { intervalMs?: number; loops?: number; failures?: { n: number } } = {},
+  opts: { intervalMs?: number; loops?: number; failures?: { n: number }; starts?: number[] } = {},
 ): Promise<number[]> {
   const times: number[] = [];
   let stop = false;
@@ -305,6 +305,7 @@ export async function probeTimes(
         () => false,
       );
       times.push(performance.now() - t0);
+      opts.starts?.push(performance.timeOrigin + t0); // the wall clock's ms, as another process reads it
       if (!ok && opts.failures) opts.failures.n++;
       await Bun.sleep(opts.intervalMs ?? 5);
     }
@@ -315,12 +316,15 @@ export async function probeTimes(
 
 /**
  * The prober child's whole life: probeTimes, then one line {requests, failures, p50_ms, p99_ms,
- * max_ms}, and exit.
+ * max_ms, max_at} (max_at: when the slowest probe was sent, the wall clock's ms), and exit.
  */
 export async function probeMain(url: string, limitMs: number, opts: { intervalMs?: number; loops?: number } = {}): Promise<never> {
   const failures = { n: 0 };
-  const times = await probeTimes(url, limitMs, { ...opts, failures });
-  console.log(JSON.stringify({ requests: times.length, failures: failures.n, ...latencyMs(times) }));
+  const starts: number[] = [];
+  const times = await probeTimes(url, limitMs, { ...opts, failures, starts });
+  let slowest = 0;
+  for (let i = 1; i < times.length; i++) if (times[i]! > times[slowest]!) slowest = i;
+  console.log(JSON.stringify({ requests: times.length, failures: failures.n, ...latencyMs(times), max_at: starts[slowest] ?? null }));
   process.exit(0);
 }
 

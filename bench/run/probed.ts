@@ -4,7 +4,8 @@
 // follow from them (harness.ts probeRefusal: too few probes for a p99 that is not the maximum;
 // any probe that failed).
 import { join } from 'node:path';
-import { machineBusyMicros, notSuccess, probeRefusal } from '../harness.ts';
+import { readFileSync } from 'node:fs';
+import { type CoreWaitSample, coreWaitDuring, machineBusyMicros, notSuccess, parseSchedstat, probeRefusal } from '../harness.ts';
 import { BUN, cpuMicros, lastJsonLine, ROOT } from '../lib.ts';
 import { children, helperRound, type Proc, type Round, safeCpu } from './context.ts';
 
@@ -14,6 +15,39 @@ export interface Probe {
   p50_ms: number;
   p99_ms: number;
   max_ms: number;
+  /** When the slowest probe was sent (wall clock ms), as the prober printed it. */
+  max_at?: number | null;
+  /** How long the server's request thread waited for a core during the slowest probe (ms, at most; null: not known). */
+  max_core_wait_ms?: number | null;
+}
+
+/**
+ * Samples, every millisecond until stop(), how long the thread `tid` of `pid` (the request thread:
+ * tid = pid) has waited for a core so far. A probe's maximum that is mostly such a wait measured
+ * the machine's cores (taken by other processes, the bench's own included), not svc's work.
+ */
+export function sampleCoreWait(pid: number, tid = pid): { stop(): CoreWaitSample[] } {
+  const file = `/proc/${pid}/task/${tid}/schedstat`;
+  const samples: CoreWaitSample[] = [];
+  const take = () => {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return;
+    }
+    const ns = parseSchedstat(text);
+    if (ns !== null) samples.push([performance.timeOrigin + performance.now(), ns]);
+  };
+  take();
+  const timer = setInterval(take, 1);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return samples;
+    },
+  };
 }
 
 export interface ProbedRound {
@@ -44,6 +78,7 @@ export async function probedRound(
   work: () => Proc,
   extraHelpers: readonly number[] = [],
 ): Promise<ProbedRound> {
+  const waits = sampleCoreWait(serverPid);
   const probers = probeUrls.map((u) => children.spawn([BUN, join(ROOT, 'bench/writer.ts'), 'probe', u]));
   const outs = probers.map((p) => new Response(p.stdout).text());
   await Bun.sleep(50); // the probers are up before the work starts
@@ -66,6 +101,8 @@ export async function probedRound(
     await p.exited;
     children.forget(p);
   }
+  const samples = waits.stop();
+  for (const p of probes) p.max_core_wait_ms = p.max_at == null ? null : coreWaitDuring(samples, p.max_at, p.max_at + p.max_ms);
   const reasons = probes.flatMap((p, i) => [probeRefusal(p.requests), p.failures > 0 ? `${p.failures} probes of ${probeUrls[i]} were not 2xx` : null]);
   const refused = reasons.filter((r): r is string => r !== null);
   return {
@@ -104,3 +141,11 @@ export function writerRefusal(writes: { statuses: Record<string, number> } | nul
   const failed = notSuccess(writes.statuses);
   return failed > 0 ? `${failed} of the agent's writes were not 2xx` : null;
 }
+
+/** A probe's maximum as the round lines print it, with the request thread's wait for a core during it when it waited a millisecond or more. */
+export const maxText = (p: Probe): string =>
+  `${p.max_ms}${p.max_core_wait_ms != null && p.max_core_wait_ms >= 1 ? ` (${p.max_core_wait_ms.toFixed(1)} waiting for a core)` : ''}`;
+
+/** A row's note: in each round, how long the request thread waited for a core during the slowest probe (ms). */
+export const coreWaitNote = (probes: readonly Probe[]): string =>
+  `during each round's slowest probe the request thread waited for a core ${probes.map((p) => (p.max_core_wait_ms == null ? '?' : p.max_core_wait_ms.toFixed(1))).join(', ')} ms`;

@@ -14,6 +14,8 @@ import {
   parseStatuses,
   probeRefusal,
   reclaimOf,
+  coreWaitDuring,
+  parseSchedstat,
   rotation,
   spread,
   verdict,
@@ -215,5 +217,28 @@ describe("the machine's proactive reclaim, as DAMON's sysfs says", () => {
 
   test('without a quota, the line says none', () => {
     expect(reclaimOf(tree({ ...pageout, [`${ctx}/schemes/0/quotas/bytes`]: '0' }))).toBe('DAMON (paddr) pages out memory idle ≥ 60 s');
+  });
+});
+
+describe("a thread's wait for a core", () => {
+  test('the schedstat line gives the wait so far (its second field, ns)', () => {
+    expect(parseSchedstat('299773161573 207356151150 211701\n')).toBe(207356151150);
+    expect(parseSchedstat('')).toBeNull();
+    expect(parseSchedstat('12 x 3')).toBeNull();
+  });
+
+  test('the wait during an interval is the growth between the samples around it, at most', () => {
+    const samples = [
+      [1000, 0],
+      [1001, 0],
+      [1002, 3e6],
+      [1050, 45e6],
+      [1051, 45e6],
+    ] as const;
+    expect(coreWaitDuring(samples, 1001, 1050)).toBe(45);
+    expect(coreWaitDuring(samples, 1001.5, 1049)).toBe(45); // the samples that bracket it
+    expect(coreWaitDuring(samples, 1050, 1051)).toBe(0);
+    expect(coreWaitDuring(samples, 999, 1050)).toBeNull(); // nothing before it
+    expect(coreWaitDuring(samples, 1001, 1052)).toBeNull(); // nothing after it
   });
 });

@@ -11,6 +11,7 @@ import { verdict } from '../../bench/harness.ts';
 import { bodyRefusal } from '../../bench/run/cached.ts';
 import { children, helperRound, luaAnonymousGet, round, scriptsDir } from '../../bench/run/context.ts';
 import { neighbourScript } from '../../bench/run/disk.ts';
+import { probedRound, sampleCoreWait } from '../../bench/run/probed.ts';
 import { freePort } from '../../bench/run/start.ts';
 import { voteRounds } from '../../bench/run/writes.ts';
 import { findWrk } from '../../bench/wrk.ts';
@@ -189,6 +190,37 @@ describe('the start and disk scenarios', () => {
       expect(existsSync(file)).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a probed round and the server's waits for a core", () => {
+  test('the request thread is sampled while the round runs, its wait so far never falling', async () => {
+    const sampler = sampleCoreWait(process.pid);
+    await Bun.sleep(30);
+    const samples = sampler.stop();
+    expect(samples.length).toBeGreaterThan(2);
+    for (let i = 1; i < samples.length; i++) {
+      expect(samples[i]![0]).toBeGreaterThanOrEqual(samples[i - 1]![0]);
+      expect(samples[i]![1]).toBeGreaterThanOrEqual(samples[i - 1]![1]);
+    }
+  });
+
+  test('each probe says when its slowest request was sent and how long the thread waited for a core during it, at most its time', async () => {
+    const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('ok') });
+    try {
+      const before = performance.timeOrigin + performance.now();
+      const x = await probedRound(process.pid, [`http://127.0.0.1:${server.port}/`], () => children.spawn(['sleep', '0.3']));
+      const after = performance.timeOrigin + performance.now();
+      const p = x.probes[0]!;
+      expect(p.failures).toBe(0);
+      expect(p.max_at).toBeGreaterThanOrEqual(before - 5);
+      expect(p.max_at! + p.max_ms).toBeLessThanOrEqual(after + 5);
+      expect(p.max_core_wait_ms).toBeGreaterThanOrEqual(0);
+      // Bracketed by samples a millisecond or so apart: the wait is within the probe and those gaps.
+      expect(p.max_core_wait_ms!).toBeLessThanOrEqual(p.max_ms + 50);
+    } finally {
+      server.stop(true);
     }
   });
 });
