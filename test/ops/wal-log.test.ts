@@ -132,7 +132,11 @@ describe('the log off the request thread', () => {
     expect(asked[0]!.from).toBeGreaterThanOrEqual(READ_AHEAD_BYTES / 2);
     expect(ends.filter((e) => e.asked === 0).every((e) => e.end < READ_AHEAD_BYTES / 2)).toBe(true);
     for (const a of asked) expect(a.from).toBe(a.end);
-    const after1st = ends.filter((e) => e.asked > 0);
+    // An end read right after the worker restarted the log (smaller than the one before, nothing
+    // asked since) is the restart's, not a batch's: the next batch asks from the head (below). On
+    // a loaded machine the restart can end before the batch's own answer reaches the test.
+    const restartedUnder = (e: (typeof ends)[number], i: number) => i > 0 && e.end < ends[i - 1]!.end && e.asked === ends[i - 1]!.asked;
+    const after1st = ends.filter((e, i) => e.asked > 0 && !restartedUnder(e, i));
     expect(after1st.filter((e) => asked.slice(0, e.asked).some((a) => a.from <= e.end && e.end < a.from + READ_AHEAD_BYTES)).length).toBe(after1st.length);
     // Not at every batch: about once for every half range of log written, and once after each restart …
     const written = ends.reduce((n, e, i) => n + Math.max(0, e.end - (ends[i - 1]?.end ?? 0)), 0);
