@@ -4,6 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
+  coreWaitDuring,
   failedAnswers,
   judgeRound,
   list,
@@ -11,11 +12,10 @@ import {
   pairedDifference,
   parseBodyBytes,
   parseProcStat,
+  parseSchedstat,
   parseStatuses,
   probeRefusal,
   reclaimOf,
-  coreWaitDuring,
-  parseSchedstat,
   rotation,
   spread,
   verdict,
