@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Subprocess } from 'bun';
+import { probeClient } from './probe-client.ts';
 
 export const ROOT = resolve(import.meta.dir, '..');
 /** The bun running the bench, not a wrapper: its children's pids are the servers' own. */
@@ -295,20 +296,18 @@ export async function probeTimes(
   process.on('SIGTERM', () => (stop = true));
   const deadline = Date.now() + limitMs;
   const loop = async () => {
+    // A kept-alive connection a loop, the answer's bytes counted and dropped (bench/probe-client.ts: fetch cost the prober's cores).
+    const client = probeClient(url);
     while (!stop && Date.now() < deadline) {
       const t0 = performance.now();
-      const ok = await fetch(url).then(
-        async (r) => {
-          await r.arrayBuffer();
-          return r.status >= 200 && r.status < 300;
-        },
-        () => false,
-      );
+      const { status } = await client.get();
+      const ok = status >= 200 && status < 300;
       times.push(performance.now() - t0);
       opts.starts?.push(performance.timeOrigin + t0); // the wall clock's ms, as another process reads it
       if (!ok && opts.failures) opts.failures.n++;
       await Bun.sleep(opts.intervalMs ?? 5);
     }
+    client.close();
   };
   await Promise.all(Array.from({ length: opts.loops ?? 1 }, loop));
   return times;
