@@ -1,7 +1,7 @@
 // The pure parts of bench/run.ts (tested in test/bench/harness.test.ts): the machine's CPU
 // accounting, when a round's figures may be judged, the spread over rounds, the rotation of peers,
 // targets and verdicts, and the table rows.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Whole-machine CPU from /proc/stat: busy and total jiffies (USER_HZ) over every core. */
 export function parseProcStat(text: string): { busy: number; total: number } {
@@ -17,6 +17,83 @@ export function parseProcStat(text: string): { busy: number; total: number } {
 /** The machine's busy CPU so far, in µs (all cores). */
 export function machineBusyMicros(): number {
   return parseProcStat(readFileSync('/proc/stat', 'utf8')).busy * (1e6 / 100);
+}
+
+/** A process's name, parent and CPU so far (USER_HZ ticks, user and system) from its /proc/PID/stat line, or null. */
+export function parseProcessStat(text: string): { name: string; ppid: number; ticks: number } | null {
+  // The name is in parentheses and may hold spaces and parentheses itself: the fields follow the last ')'.
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const f = text.slice(close + 2).split(' ');
+  const ppid = Number(f[1]);
+  const ticks = Number(f[11]) + Number(f[12]); // fields 14 and 15: utime, stime
+  return Number.isFinite(ppid) && Number.isFinite(ticks) ? { name: text.slice(open + 1, close), ppid, ticks } : null;
+}
+
+/** Every process's CPU so far, and the machine's time no process is charged with (steal, interrupts), in USER_HZ ticks. */
+export interface CpuSnapshot {
+  procs: Map<number, { name: string; ppid: number; ticks: number }>;
+  steal: number;
+  irq: number;
+}
+
+/** Reads /proc (or `root`, for tests) into a CpuSnapshot: a few hundred small files, at a round's start and end. */
+export function cpuSnapshot(root = '/proc'): CpuSnapshot {
+  const procs: CpuSnapshot['procs'] = new Map();
+  for (const entry of readdirSync(root)) {
+    if (!/^\d+$/.test(entry)) continue;
+    let text: string;
+    try {
+      text = readFileSync(`${root}/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const p = parseProcessStat(text);
+    if (p) procs.set(Number(entry), p);
+  }
+  const f = (
+    readFileSync(`${root}/stat`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('cpu ')) ?? ''
+  )
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return { procs, irq: (f[5] ?? 0) + (f[6] ?? 0), steal: f[7] ?? 0 };
+}
+
+/**
+ * Who used the CPU between two snapshots besides the bench (`benchPid` and every process under
+ * it: the server, wrk, the helpers), busiest first, in % of one core over `windowS`: processes by
+ * name (a kernel thread's "/N" suffix dropped, so kworkers count as one), the hypervisor's steal
+ * and the interrupts. Named in a round refused for other processes' CPU.
+ */
+export function busiestOthers(a: CpuSnapshot, b: CpuSnapshot, windowS: number, benchPid = process.pid, limit = 3): { name: string; pct: number }[] {
+  const ours = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 0 && hops < 64; hops++) {
+      if (p === benchPid) return true;
+      p = b.procs.get(p)?.ppid ?? a.procs.get(p)?.ppid ?? 0;
+    }
+    return false;
+  };
+  const byName = new Map<string, number>();
+  for (const [pid, p] of b.procs) {
+    if (ours(pid)) continue;
+    const used = p.ticks - (a.procs.get(pid)?.ticks ?? 0);
+    if (used <= 0) continue;
+    const name = p.name.replace(/\/.*$/, '');
+    byName.set(name, (byName.get(name) ?? 0) + used);
+  }
+  if (b.steal > a.steal) byName.set('steal (the hypervisor)', b.steal - a.steal);
+  if (b.irq > a.irq) byName.set('interrupts', b.irq - a.irq);
+  // A tick is 1/100 s: ticks over the window are % of one core.
+  return [...byName]
+    .map(([name, ticks]) => ({ name, pct: ticks / Math.max(windowS, 1e-9) }))
+    .filter((x) => x.pct >= 1)
+    .sort((x, y) => y.pct - x.pct)
+    .slice(0, limit);
 }
 
 /** A generator that used this share of its threads' cores measured itself, not the server. */
@@ -35,6 +112,8 @@ export interface RoundCpu {
   machine_busy_us: number;
   /** Answers that were not 2xx (statuses, socket errors, timeouts, tool errors): failedAnswers(). */
   failed: number;
+  /** Who else used the CPU (busiestOthers), named when the round is refused for it. */
+  others?: readonly { name: string; pct: number }[];
 }
 
 export interface RoundJudgement {
@@ -61,7 +140,10 @@ export function judgeRound(r: RoundCpu): RoundJudgement {
   if (!(r.failed === 0)) reasons.push(`${Number.isFinite(r.failed) ? r.failed : 'uncounted'} answers were not 2xx`);
   if (r.generator_cpu_pct >= GENERATOR_SATURATED * 100 * r.generator_threads)
     reasons.push(`generator at ${r.generator_cpu_pct.toFixed(0)} % of ${r.generator_threads * 100} %: it was the bottleneck`);
-  if (other_cpu_pct > OTHER_CPU_LIMIT_PCT) reasons.push(`other processes used ${other_cpu_pct.toFixed(0)} % of a core`);
+  if (other_cpu_pct > OTHER_CPU_LIMIT_PCT) {
+    const named = r.others?.length ? ` (${r.others.map((o) => `${o.name} ${o.pct.toFixed(0)} %`).join(', ')})` : '';
+    reasons.push(`other processes used ${other_cpu_pct.toFixed(0)} % of a core${named}`);
+  }
   return {
     server_cpu_pct,
     server_cpu_us_per_req: r.completed > 0 ? r.server_cpu_us / r.completed : Number.NaN,
@@ -161,13 +243,19 @@ function refusalSummary(refused: readonly string[]): string {
   const failed = reasons.map((rs) => rs.reduce((n, x) => n + Number(/^(\d+) answers were not 2xx/.exec(x)?.[1] ?? 0), 0));
   const failedRounds = failed.filter((n) => n > 0).length;
   const generator = reasons.filter((rs) => rs.some((x) => x.startsWith('generator at'))).length;
-  const other = Math.max(0, ...reasons.flat().map((x) => Number(/^other processes used (\d+) %/.exec(x)?.[1] ?? 0)));
+  // The busiest round's share, and whom it named.
+  let other = 0;
+  let named = '';
+  for (const x of reasons.flat()) {
+    const m = /^other processes used (\d+) % of a core( \(.*\))?$/.exec(x);
+    if (m && Number(m[1]) > other) [other, named] = [Number(m[1]), m[2] ?? ''];
+  }
   const known = (x: string) => /^(\d+|uncounted) answers were not 2xx|^generator at|^other processes used/.test(x);
   const rest = [...new Set(reasons.flat().filter((x) => !known(x) || x.startsWith('uncounted')))];
   return [
     ...(failedRounds ? [`${failed.reduce((a, b) => a + b, 0)} answers were not 2xx in ${failedRounds}`] : []),
     ...(generator ? [`the generator was the bottleneck in ${generator}`] : []),
-    ...(other > 0 ? [`other processes used up to ${other} % of a core`] : []),
+    ...(other > 0 ? [`other processes used up to ${other} % of a core${named}`] : []),
     ...rest,
   ].join('; ');
 }

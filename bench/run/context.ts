@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchKey, type CorpusMeta } from '../corpus.ts';
 import {
+  busiestOthers,
+  cpuSnapshot,
   failedAnswers,
   judgeRound,
   list,
@@ -128,7 +130,7 @@ export function helperRound(x: {
   max_ms: number | null;
   window_s: number;
   concurrency: number;
-  cpu?: { server_us: number; helpers_us: number; machine_us: number };
+  cpu?: { server_us: number; helpers_us: number; machine_us: number; others?: readonly { name: string; pct: number }[] };
 }): Round {
   const failed = failedAnswers({ completed: x.completed, non2xx: 0, errors: 0, timeouts: 0, statuses: x.statuses ?? {} });
   const judged = x.cpu
@@ -141,6 +143,7 @@ export function helperRound(x: {
         helpers_cpu_us: x.cpu.helpers_us,
         machine_busy_us: x.cpu.machine_us,
         failed,
+        ...(x.cpu.others ? { others: x.cpu.others } : {}),
       })
     : {
         server_cpu_pct: Number.NaN,
@@ -254,11 +257,13 @@ export async function round(o: WrkRun, seconds: number): Promise<Round> {
   const watched0 = o.watch === undefined ? 0 : safeCpu(o.watch);
   const server0 = cpuMicros(o.pid);
   const thread0 = safeThreadCpu(o.pid);
+  const snapshot0 = cpuSnapshot();
   const machine0 = machineBusyMicros();
   const { stdout, ...r } = await runWrk(children, o.url, { threads: 1, connections: o.connections, seconds, script: o.script });
   const server = cpuMicros(o.pid) - server0;
   const thread = safeThreadCpu(o.pid) - thread0;
   const machine = machineBusyMicros() - machine0;
+  const others = busiestOthers(snapshot0, cpuSnapshot(), r.window_s);
   const helpers = (o.helpers ?? []).reduce((n, p) => n + safeCpu(p), 0) - helpers0;
   const watched = o.watch === undefined ? undefined : safeCpu(o.watch) - watched0;
   const statuses = parseStatuses(stdout);
@@ -271,6 +276,7 @@ export async function round(o: WrkRun, seconds: number): Promise<Round> {
     helpers_cpu_us: helpers,
     machine_busy_us: machine,
     failed: failedAnswers({ ...r, statuses }),
+    others,
   });
   return {
     ...r,

@@ -5,7 +5,7 @@
 // any probe that failed).
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { type CoreWaitSample, coreWaitDuring, machineBusyMicros, notSuccess, parseSchedstat, probeRefusal } from '../harness.ts';
+import { busiestOthers, type CoreWaitSample, coreWaitDuring, cpuSnapshot, machineBusyMicros, notSuccess, parseSchedstat, probeRefusal } from '../harness.ts';
 import { BUN, cpuMicros, lastJsonLine, ROOT } from '../lib.ts';
 import { children, helperRound, type Proc, type Round, safeCpu } from './context.ts';
 
@@ -57,6 +57,8 @@ export interface ProbedRound {
   server_us: number;
   helpers_us: number;
   machine_us: number;
+  /** Who else used the CPU meanwhile (harness.ts busiestOthers). */
+  others: { name: string; pct: number }[];
   window_s: number;
   /** Why the probes cannot be judged, or null. */
   probe_refused: string | null;
@@ -83,6 +85,8 @@ export async function probedRound(
   const outs = probers.map((p) => new Response(p.stdout).text());
   await Bun.sleep(50); // the probers are up before the work starts
   const cpu0 = cpuMicros(serverPid);
+  const snapshot0 = cpuSnapshot();
+  const self0 = process.cpuUsage();
   const machine0 = machineBusyMicros();
   const helpers0 = [...probers.map((p) => p.pid), ...extraHelpers].reduce((n, pid) => n + safeCpu(pid), 0);
   const t0 = performance.now();
@@ -91,9 +95,12 @@ export async function probedRound(
   await w.exited;
   children.forget(w);
   const window_s = (performance.now() - t0) / 1000;
-  const helpers_us = [...probers.map((p) => p.pid), ...extraHelpers].reduce((n, pid) => n + safeCpu(pid), 0) - helpers0 + usageOf(w);
+  // The bench's own process is a helper too: it samples the request thread's waits every millisecond meanwhile.
+  const self = process.cpuUsage(self0);
+  const helpers_us = [...probers.map((p) => p.pid), ...extraHelpers].reduce((n, pid) => n + safeCpu(pid), 0) - helpers0 + usageOf(w) + self.user + self.system;
   const server_us = cpuMicros(serverPid) - cpu0;
   const machine_us = machineBusyMicros() - machine0;
+  const others = busiestOthers(snapshot0, cpuSnapshot(), window_s);
   const probes: Probe[] = [];
   for (const [i, p] of probers.entries()) {
     p.kill('SIGTERM');
@@ -111,6 +118,7 @@ export async function probedRound(
     server_us,
     helpers_us,
     machine_us,
+    others,
     window_s,
     probe_refused: refused.length ? refused.join('; ') : null,
   };
@@ -129,7 +137,7 @@ export function probeRound(x: ProbedRound, figures: Probe, ...also: (string | nu
     max_ms: figures.max_ms,
     window_s: x.window_s,
     concurrency: 2,
-    cpu: { server_us: x.server_us, helpers_us: x.helpers_us, machine_us: x.machine_us },
+    cpu: { server_us: x.server_us, helpers_us: x.helpers_us, machine_us: x.machine_us, others: x.others },
   });
   r.refused = [r.refused, x.probe_refused, ...also].filter(Boolean).join('; ') || null;
   return r;

@@ -4,13 +4,16 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
+  busiestOthers,
   coreWaitDuring,
+  cpuSnapshot,
   failedAnswers,
   judgeRound,
   list,
   MIN_PROBES,
   pairedDifference,
   parseBodyBytes,
+  parseProcessStat,
   parseProcStat,
   parseSchedstat,
   parseStatuses,
@@ -44,6 +47,86 @@ describe('judgeRound', () => {
     const busy = 7_000_000 + 2_500_000; // half a core more than server + generator
     expect(judgeRound({ ...quiet, machine_busy_us: busy }).refused).toContain('other processes used 50 % of a core');
     expect(judgeRound({ ...quiet, machine_busy_us: busy, helpers_cpu_us: 2_500_000 }).refused).toBeNull();
+  });
+});
+
+describe('who else used the CPU', () => {
+  const stat = (pid: number, name: string, ppid: number, utime: number, stime: number) =>
+    `${pid} (${name}) S ${ppid} ${pid} ${pid} 0 -1 4194560 100 0 0 0 ${utime} ${stime} 0 0 20 0 1 0 100 1000 10 18446744073709551615`;
+
+  test("a process's stat line: its name (spaces and parentheses in it too), parent and CPU ticks", () => {
+    expect(parseProcessStat(stat(7, 'kworker/u8:2', 2, 30, 12))).toEqual({ name: 'kworker/u8:2', ppid: 2, ticks: 42 });
+    expect(parseProcessStat(stat(9, 'a (b) c', 1, 5, 0))).toEqual({ name: 'a (b) c', ppid: 1, ticks: 5 });
+    expect(parseProcessStat('garbage')).toBeNull();
+  });
+
+  test('the bench and every process under it are not others; kernel threads count by name; steal and interrupts are named', () => {
+    const bench = 100;
+    const snap = (t: number) => ({
+      procs: new Map([
+        [1, { name: 'init', ppid: 0, ticks: 10 }],
+        [bench, { name: 'bun', ppid: 1, ticks: 1000 * t }],
+        [101, { name: 'svc', ppid: bench, ticks: 5000 * t }], // the server
+        [102, { name: 'bash', ppid: bench, ticks: 10 }],
+        [103, { name: 'dd', ppid: 102, ticks: 900 * t }], // under the bench, two levels down
+        [200, { name: 'kdamond.0', ppid: 2, ticks: 155 * t }],
+        [201, { name: 'kworker/0:1', ppid: 2, ticks: 40 * t }],
+        [202, { name: 'kworker/u8:3', ppid: 2, ticks: 20 * t }],
+        [203, { name: 'sshd', ppid: 1, ticks: 2 * t }], // 0.4 % of a core: below 1 %
+      ]),
+      steal: 30 * t,
+      irq: 15 * t,
+    });
+    const others = busiestOthers(snap(0), snap(1), 5, bench, 10);
+    expect(others).toEqual([
+      { name: 'kdamond.0', pct: 31 },
+      { name: 'kworker', pct: 12 },
+      { name: 'steal (the hypervisor)', pct: 6 },
+      { name: 'interrupts', pct: 3 },
+    ]);
+    expect(busiestOthers(snap(0), snap(1), 5, bench).length).toBe(3); // the busiest three by default
+    // A process that started in the window counts from nothing; the bench's own never.
+    const later = snap(1);
+    later.procs.set(300, { name: 'backup', ppid: 1, ticks: 50 });
+    later.procs.set(301, { name: 'bun', ppid: bench, ticks: 5000 });
+    expect(busiestOthers(snap(0), later, 5, bench, 10)).toContainEqual({ name: 'backup', pct: 10 });
+    expect(busiestOthers(snap(0), later, 5, bench, 10).map((o) => o.name)).not.toContain('bun');
+  });
+
+  test('a snapshot reads every numbered entry of a /proc tree, skipping what is not a process', () => {
+    const root = tempDir('svc-bench-proc-');
+    const put = (path: string, text: string) => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    put('stat', 'cpu  100 0 50 1000 5 3 4 7 0 0\ncpu0 50 0 25 500 2 1 2 3 0 0\n');
+    put('1/stat', stat(1, 'init', 0, 3, 4));
+    put('42/stat', stat(42, 'svc', 1, 100, 20));
+    put('self/stat', stat(42, 'svc', 1, 100, 20));
+    mkdirSync(join(root, '77')); // ended between the listing and the read: no stat file
+    const s = cpuSnapshot(root);
+    expect([...s.procs.keys()].sort((a, b) => a - b)).toEqual([1, 42]);
+    expect(s.procs.get(42)).toEqual({ name: 'svc', ppid: 1, ticks: 120 });
+    expect(s.irq).toBe(7);
+    expect(s.steal).toBe(7);
+    // This machine's own /proc holds this process, under its parent.
+    const here = cpuSnapshot();
+    expect(here.procs.get(process.pid)?.ppid).toBe(process.ppid);
+  });
+
+  test('a round refused for other processes names them, and the row names the busiest round’s', () => {
+    const busy = 7_000_000 + 2_500_000;
+    const others = [
+      { name: 'kdamond.0', pct: 31.2 },
+      { name: 'kworker', pct: 12 },
+    ];
+    const j = judgeRound({ ...quiet, machine_busy_us: busy, others });
+    expect(j.refused).toBe('other processes used 50 % of a core (kdamond.0 31 %, kworker 12 %)');
+    // Named only when refused for it.
+    expect(judgeRound({ ...quiet, machine_busy_us: 7_000_000, others }).refused).toBeNull();
+    const t = { metric: 'max', op: '<' as const, value: 50, text: 'max < 50 ms' };
+    const v = verdict(t, { median: 9, min: 8, max: 10 }, ['other processes used 20 % of a core (cron 20 %)', j.refused, null]);
+    expect(v.why).toBe('2 of 3 rounds refused: other processes used up to 50 % of a core (kdamond.0 31 %, kworker 12 %)');
   });
 });
 
