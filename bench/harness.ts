@@ -410,28 +410,6 @@ export function reclaimOf(root = '/sys/kernel/mm/damon/admin'): string | null {
   return found.length ? found.join('; ') : null;
 }
 
-/**
- * A thread's waits for block I/O so far (/proc/PID/task/TID/stat's field 42, delayacct_blkio_ticks:
- * reads of pages not in the page cache, write-back and dirty-page throttling the thread waited
- * for), in ms, or null when the line cannot be read. Counted only while the kernel's delay
- * accounting is on (delayAccounting()); 10 ms steps.
- */
-export function parseBlkioMs(text: string): number | null {
-  const close = text.lastIndexOf(')');
-  if (close < 0) return null;
-  const ticks = Number(text.slice(close + 2).split(' ')[39]); // field 42, counted from field 3 after the name
-  return Number.isFinite(ticks) ? ticks * 10 : null;
-}
-
-/** Whether the kernel accounts tasks' delays (`sysctl kernel.task_delayacct`): true, false, or null when it cannot say. */
-export function delayAccounting(root = '/proc'): boolean | null {
-  try {
-    return readFileSync(`${root}/sys/kernel/task_delayacct`, 'utf8').trim() === '1';
-  } catch {
-    return null;
-  }
-}
-
 /** One reading of a thread's time spent runnable but waiting for a core so far (/proc/PID/task/TID/schedstat's second field): when (wall clock ms) and how much (ns). */
 export type CoreWaitSample = readonly [atMs: number, waitedNs: number];
 

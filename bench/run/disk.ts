@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { spread, type Target } from '../harness.ts';
 import { lastJsonLine, num } from '../lib.ts';
 import { type Ctx, check, children, pacedWriter, ROUNDS, type Round, SECONDS, selected, summarize } from './context.ts';
-import { coreWaitNote, diskWaitText, maxText, type ProbedRound, probedRound, probeRound, writerRefusal } from './probed.ts';
+import { coreWaitNote, maxText, type ProbedRound, probedRound, probeRound, writerRefusal } from './probed.ts';
 
 /** The neighbour: `dd … conv=fsync` into `file` until `seconds` have passed (a whole file at least once), then the file goes. */
 export function neighbourScript(file: string, mb: number, seconds: number): string {
@@ -48,7 +48,7 @@ export async function diskNeighbourScenario(c: Ctx): Promise<void> {
       const w = withNeighbour.at(-1)!.probes;
       const q = without.at(-1)!.probes;
       process.stderr.write(
-        `  round ${r + 1}: /healthz p99 ${w[0]!.p99_ms} max ${maxText(w[0]!)} ms (without ${q[0]!.p99_ms}, ${maxText(q[0]!)}); /api/activity p99 ${w[1]!.p99_ms} max ${maxText(w[1]!)} ms (without ${q[1]!.p99_ms}, ${maxText(q[1]!)})${diskWaitText(withNeighbour.at(-1)!)}\n`,
+        `  round ${r + 1}: /healthz p99 ${w[0]!.p99_ms} max ${maxText(w[0]!)} ms (without ${q[0]!.p99_ms}, ${maxText(q[0]!)}); /api/activity p99 ${w[1]!.p99_ms} max ${maxText(w[1]!)} ms (without ${q[1]!.p99_ms}, ${maxText(q[1]!)})\n`,
       );
     }
   } finally {
@@ -71,10 +71,7 @@ export async function diskNeighbourScenario(c: Ctx): Promise<void> {
       asRounds(withNeighbour),
       extra,
     );
-    row.note = coreWaitNote(
-      withNeighbour.map((x) => x.probes[i]!),
-      withNeighbour,
-    );
+    row.note = coreWaitNote(withNeighbour.map((x) => x.probes[i]!));
     const p99: Target = { metric: 'p99', op: '<', value: 50, text: `${path} p99 < 50 ms beside an fsync-heavy neighbour` };
     const max: Target = { metric: 'max', op: '<', value: 50, text: `${path} max < 50 ms beside an fsync-heavy neighbour` };
     check(row, p99, row.p99);

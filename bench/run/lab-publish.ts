@@ -5,7 +5,7 @@ import { spread } from '../harness.ts';
 import { labSite } from '../lab-site.ts';
 import { BUN, lastJsonLine, num, ROOT } from '../lib.ts';
 import { type Ctx, check, children, helperRound, key, ROUNDS, SERVER_ENV, scriptsDir, selected, summarize } from './context.ts';
-import { diskWaitText, maxText, type ProbedRound, probedRound } from './probed.ts';
+import { maxText, type ProbedRound, probedRound } from './probed.ts';
 
 /** The lab agents: keyed agents no other scenario uses, each allowed on the lab and publishing to its own slug. */
 const LAB_AGENTS: [number, number] = [300, 316];
@@ -75,7 +75,7 @@ export async function labPublishScenario(c: Ctx): Promise<void> {
     const healthz = x.probes[0]!;
     results.push({ ...x, lab, healthz });
     process.stderr.write(
-      `  round ${r + 1}: ${lab.publishes} publishes, p99 ${lab.p99_ms} ms; /healthz ${healthz.requests} probes, p99 ${healthz.p99_ms} ms, max ${maxText(healthz)} ms${diskWaitText(x)}\n`,
+      `  round ${r + 1}: ${lab.publishes} publishes, p99 ${lab.p99_ms} ms; /healthz ${healthz.requests} probes, p99 ${healthz.p99_ms} ms, max ${maxText(healthz)} ms\n`,
     );
   }
   const rs = results.map((x) =>
@@ -87,7 +87,7 @@ export async function labPublishScenario(c: Ctx): Promise<void> {
       max_ms: x.lab.max_ms,
       window_s: x.window_s,
       concurrency,
-      cpu: { server_us: x.server_us, helpers_us: x.helpers_us, machine_us: x.machine_us, others: x.others },
+      cpu: { server_us: x.server_us, helpers_us: x.helpers_us, machine_us: x.machine_us },
     }),
   );
   const row = summarize(
@@ -104,7 +104,6 @@ export async function labPublishScenario(c: Ctx): Promise<void> {
       healthz_p99_ms: spread(results.map((x) => x.healthz.p99_ms)),
       healthz_max_ms: spread(results.map((x) => x.healthz.max_ms)),
       healthz_max_core_wait_ms: results.map((x) => x.healthz.max_core_wait_ms ?? null),
-      request_thread_disk_wait_ms: results.map((x) => x.disk_wait_ms),
     },
   );
   // The probes' own refusals (too few for a p99, a failed probe) join the round's.

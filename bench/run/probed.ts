@@ -5,18 +5,7 @@
 // any probe that failed).
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import {
-  busiestOthers,
-  type CoreWaitSample,
-  coreWaitDuring,
-  cpuSnapshot,
-  delayAccounting,
-  machineBusyMicros,
-  notSuccess,
-  parseBlkioMs,
-  parseSchedstat,
-  probeRefusal,
-} from '../harness.ts';
+import { busiestOthers, type CoreWaitSample, coreWaitDuring, cpuSnapshot, machineBusyMicros, notSuccess, parseSchedstat, probeRefusal } from '../harness.ts';
 import { BUN, cpuMicros, lastJsonLine, ROOT } from '../lib.ts';
 import { children, helperRound, type Proc, type Round, safeCpu } from './context.ts';
 
@@ -61,16 +50,6 @@ export function sampleCoreWait(pid: number, tid = pid): { stop(): CoreWaitSample
   };
 }
 
-/** How long the thread `tid` of `pid` has waited for block I/O so far (ms; parseBlkioMs), null when not known or not accounted. */
-export function diskWaitMs(pid: number, tid = pid): number | null {
-  if (delayAccounting() !== true) return null;
-  try {
-    return parseBlkioMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'));
-  } catch {
-    return null;
-  }
-}
-
 export interface ProbedRound {
   /** The JSON line the work process printed last (null when it printed none). */
   out: unknown;
@@ -78,8 +57,6 @@ export interface ProbedRound {
   server_us: number;
   helpers_us: number;
   machine_us: number;
-  /** How long the server's request thread waited for the disk over the round (ms, in 10 ms steps; null: the kernel's delay accounting is off). */
-  disk_wait_ms: number | null;
   /** Who else used the CPU meanwhile (harness.ts busiestOthers). */
   others: { name: string; pct: number }[];
   window_s: number;
@@ -108,7 +85,6 @@ export async function probedRound(
   const outs = probers.map((p) => new Response(p.stdout).text());
   await Bun.sleep(50); // the probers are up before the work starts
   const cpu0 = cpuMicros(serverPid);
-  const disk0 = diskWaitMs(serverPid);
   const snapshot0 = cpuSnapshot();
   const self0 = process.cpuUsage();
   const machine0 = machineBusyMicros();
@@ -123,7 +99,6 @@ export async function probedRound(
   const self = process.cpuUsage(self0);
   const helpers_us = [...probers.map((p) => p.pid), ...extraHelpers].reduce((n, pid) => n + safeCpu(pid), 0) - helpers0 + usageOf(w) + self.user + self.system;
   const server_us = cpuMicros(serverPid) - cpu0;
-  const disk1 = diskWaitMs(serverPid);
   const machine_us = machineBusyMicros() - machine0;
   const others = busiestOthers(snapshot0, cpuSnapshot(), window_s);
   const probes: Probe[] = [];
@@ -143,7 +118,6 @@ export async function probedRound(
     server_us,
     helpers_us,
     machine_us,
-    disk_wait_ms: disk0 === null || disk1 === null ? null : disk1 - disk0,
     others,
     window_s,
     probe_refused: refused.length ? refused.join('; ') : null,
@@ -180,15 +154,6 @@ export function writerRefusal(writes: { statuses: Record<string, number> } | nul
 export const maxText = (p: Probe): string =>
   `${p.max_ms}${p.max_core_wait_ms != null && p.max_core_wait_ms >= 1 ? ` (${p.max_core_wait_ms.toFixed(1)} waiting for a core)` : ''}`;
 
-/**
- * A row's note: in each round, how long the request thread waited for a core during the slowest
- * probe (ms), and, when the kernel accounts it, how long it waited for the disk over each round.
- */
-export const coreWaitNote = (probes: readonly Probe[], rounds: readonly ProbedRound[] = []): string =>
-  `during each round's slowest probe the request thread waited for a core ${probes.map((p) => (p.max_core_wait_ms == null ? '?' : p.max_core_wait_ms.toFixed(1))).join(', ')} ms` +
-  (rounds.length && rounds.every((r) => r.disk_wait_ms !== null)
-    ? `; over each round it waited for the disk ${rounds.map((r) => r.disk_wait_ms).join(', ')} ms`
-    : '');
-
-/** A round line's words on the request thread's waits for the disk over the round (empty when the kernel does not account them). */
-export const diskWaitText = (r: ProbedRound): string => (r.disk_wait_ms === null ? '' : `; the request thread waited for the disk ${r.disk_wait_ms} ms`);
+/** A row's note: in each round, how long the request thread waited for a core during the slowest probe (ms). */
+export const coreWaitNote = (probes: readonly Probe[]): string =>
+  `during each round's slowest probe the request thread waited for a core ${probes.map((p) => (p.max_core_wait_ms == null ? '?' : p.max_core_wait_ms.toFixed(1))).join(', ')} ms`;

@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { delayAccounting, fmt, mdRow, reclaimOf, type Spread, withSpread } from '../harness.ts';
+import { fmt, mdRow, reclaimOf, type Spread, withSpread } from '../harness.ts';
 import { ROOT } from '../lib.ts';
 import { CONNECTIONS, MARKDOWN, ONLY, READ_CONNECTIONS, ROUNDS, type Row, rows, SECONDS, SIZES, WARMUP, WRITE_CONNECTIONS } from './context.ts';
 
@@ -19,7 +19,6 @@ function machine() {
     bun: Bun.version,
     reclaim: reclaimOf(),
     page_cache_mb: pageCacheMb(),
-    delay_accounting: delayAccounting(),
   };
 }
 
@@ -30,14 +29,7 @@ function pageCacheMb(): number | null {
 }
 
 /** The header's line on the machine's memory: its proactive reclaim (or none) and its page cache at the end of the run. */
-const memoryLine = (m: ReturnType<typeof machine>) =>
-  `Proactive reclaim: ${m.reclaim ?? 'none found'}; page cache at the end ${m.page_cache_mb ?? '?'} MB; the kernel's delay accounting ${
-    m.delay_accounting === null
-      ? 'unknown'
-      : m.delay_accounting
-        ? "on (probed rounds print the request thread's waits for the disk)"
-        : "off (`sysctl kernel.task_delayacct=1` to see the request thread's waits for the disk)"
-  }.`;
+const memoryLine = (m: ReturnType<typeof machine>) => `Proactive reclaim: ${m.reclaim ?? 'none found'}; page cache at the end ${m.page_cache_mb ?? '?'} MB.`;
 
 const HEAD = ['size', 'scenario', 'server', 'req/s (min–max)', 'p50 ms', 'p99 ms (min–max)', 'max ms', 'srv µs/req', 'gen CPU %', 'other CPU %', 'non-2xx'];
 function cells(r: Row): string[] {

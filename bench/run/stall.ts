@@ -9,7 +9,7 @@
 import { notSuccess, spread, type Target } from '../harness.ts';
 import { num } from '../lib.ts';
 import { type Ctx, check, pacedWriter, ROUNDS, type Round, SECONDS, selected, summarize } from './context.ts';
-import { coreWaitNote, diskWaitText, maxText, type Probe, type ProbedRound, probedRound, probeRound, writerRefusal } from './probed.ts';
+import { coreWaitNote, maxText, type Probe, type ProbedRound, probedRound, probeRound, writerRefusal } from './probed.ts';
 
 const PROBED = ['/healthz', '/api/activity', '/api/leaderboard', '/api/pubs/feed'] as const;
 
@@ -41,7 +41,7 @@ export async function stallScenario(c: Ctx): Promise<void> {
     if (r < 0) continue;
     rounds.push({ probed, writes });
     process.stderr.write(
-      `  round ${r + 1}: writes ${writes?.writes ?? 0} (max ${writes?.max_ms} ms); ${PROBED.map((p, i) => `${p} max ${maxText(probed.probes[i]!)}`).join(', ')} ms${diskWaitText(probed)}\n`,
+      `  round ${r + 1}: writes ${writes?.writes ?? 0} (max ${writes?.max_ms} ms); ${PROBED.map((p, i) => `${p} max ${maxText(probed.probes[i]!)}`).join(', ')} ms\n`,
     );
   }
   const asRound = (x: ProbedRound, w: Writes | null, figures: Probe): Round => probeRound(x, figures, writerRefusal(w));
@@ -56,10 +56,7 @@ export async function stallScenario(c: Ctx): Promise<void> {
       rounds.map((x) => asRound(x.probed, x.writes, x.probed.probes[i]!)),
       extra,
     );
-    row.note = coreWaitNote(
-      rounds.map((x) => x.probed.probes[i]!),
-      rounds.map((x) => x.probed),
-    );
+    row.note = coreWaitNote(rounds.map((x) => x.probed.probes[i]!));
     check(row, max(path), spread(row.rounds.map((r) => r.max_ms)));
   }
   const writesRow = summarize(

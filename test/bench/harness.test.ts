@@ -1,19 +1,17 @@
 // The bench harness's judgement (bench/harness.ts): when a round may be judged, the spread, the
 // rotation of peers, the verdicts and the parsing of what wrk and /proc print.
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   busiestOthers,
   coreWaitDuring,
   cpuSnapshot,
-  delayAccounting,
   failedAnswers,
   judgeRound,
   list,
   MIN_PROBES,
   pairedDifference,
-  parseBlkioMs,
   parseBodyBytes,
   parseProcessStat,
   parseProcStat,
@@ -129,29 +127,6 @@ describe('who else used the CPU', () => {
     const t = { metric: 'max', op: '<' as const, value: 50, text: 'max < 50 ms' };
     const v = verdict(t, { median: 9, min: 8, max: 10 }, ['other processes used 20 % of a core (cron 20 %)', j.refused, null]);
     expect(v.why).toBe('2 of 3 rounds refused: other processes used up to 50 % of a core (kdamond.0 31 %, kworker 12 %)');
-  });
-});
-
-describe("a thread's waits for the disk", () => {
-  test("field 42 of a stat line, in ms; this process's own line parses", () => {
-    const fields = Array.from({ length: 50 }, (_, i) => String(i + 3)); // field n holds n, from field 3 on
-    fields[42 - 3] = '7';
-    expect(parseBlkioMs(`12 (a ) b) ${fields.join(' ')}`)).toBe(70);
-    expect(parseBlkioMs('no name')).toBeNull();
-    expect(parseBlkioMs(`12 (short) S 1 2`)).toBeNull();
-    const own = parseBlkioMs(readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8'));
-    expect(own).not.toBeNull();
-    expect(own!).toBeGreaterThanOrEqual(0);
-  });
-
-  test('whether the kernel accounts them: on, off, not said', () => {
-    const root = tempDir('svc-bench-delayacct-');
-    expect(delayAccounting(root)).toBeNull();
-    mkdirSync(join(root, 'sys/kernel'), { recursive: true });
-    writeFileSync(join(root, 'sys/kernel/task_delayacct'), '0\n');
-    expect(delayAccounting(root)).toBe(false);
-    writeFileSync(join(root, 'sys/kernel/task_delayacct'), '1\n');
-    expect(delayAccounting(root)).toBe(true);
   });
 });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { delayAccounting, verdict } from '../../bench/harness.ts';
+import { verdict } from '../../bench/harness.ts';
 import { bodyRefusal } from '../../bench/run/cached.ts';
 import { REBUILT_DRIFT } from '../../bench/run/compress.ts';
 import { children, helperRound, luaAnonymousGet, round, scriptsDir } from '../../bench/run/context.ts';
@@ -224,15 +224,6 @@ describe("a probed round and the server's waits for a core", () => {
       expect(p.max_core_wait_ms).toBeGreaterThanOrEqual(0);
       // Bracketed by samples a millisecond or so apart: the wait is within the probe and those gaps.
       expect(p.max_core_wait_ms!).toBeLessThanOrEqual(p.max_ms + 50);
-      // The round's wait for the disk is counted where the kernel accounts it, and said unknown where not.
-      if (delayAccounting() === true) expect(x.disk_wait_ms).toBeGreaterThanOrEqual(0);
-      else expect(x.disk_wait_ms).toBeNull();
-      // Who else used the CPU: at most three, each at least 1 % of a core, busiest first.
-      expect(x.others.length).toBeLessThanOrEqual(3);
-      for (const [i, o] of x.others.entries()) {
-        expect(o.pct).toBeGreaterThanOrEqual(1);
-        if (i > 0) expect(o.pct).toBeLessThanOrEqual(x.others[i - 1]!.pct);
-      }
     } finally {
       server.stop(true);
     }
