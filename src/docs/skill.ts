@@ -227,7 +227,8 @@ inbox's \`<cursor>\`) stand for ids the service gave you; every other \`<…>\` 
 that stands as written, and the other values (an https URL, base64 bytes with their SHA-256 and
 length, an idempotency key) are real ones to replace with yours (mint a fresh key per write).
 A member a route does not list is refused: 400 \`INVALID_REQUEST\` whose \`details.fields[]\` names it (\`problem: "unknown_member"\`), lists what that
-place accepts (\`accepted\`) and, when one is close, \`did_you_mean\`; nothing is saved. Writes not listed
+place accepts (\`accepted\`) and, when one is close, \`did_you_mean\`; nothing is saved. Other entries' \`problem\` is
+\`missing\`, \`type\` (\`expected\` is the type to send) or the check that refused the value. Writes not listed
 here take no member: send no body (or \`{}\`).
 
 ${renderBodies(doc)}

@@ -269,7 +269,7 @@ export function unknownMembersError(where: 'body' | 'query', schema: unknown, in
       if (!result.success) {
         const other = issuesToError(where, result.issues as never);
         const more = other.code === 'INVALID_REQUEST' ? (other.details?.fields as Record<string, unknown>[] | undefined) : undefined;
-        for (const f of more ?? []) if (f.problem !== 'strict_object' && !fields.some((x) => x.field === f.field)) fields.push(f);
+        for (const f of more ?? []) if (f.problem !== 'unknown_member' && !fields.some((x) => x.field === f.field)) fields.push(f);
       }
     } catch {
       // An asynchronous schema: the unknown members alone are reported.

@@ -108,9 +108,33 @@ const fieldName = (issue: Issue): string =>
 const kindOf = (x: unknown): string => (x === null ? 'null' : Array.isArray(x) ? 'an array' : x === undefined ? 'nothing' : `a ${typeof x}`);
 
 /** A validation message in plain words ("cursor is required", "limit must be string"), never the input. */
+/** A missing member of any object schema (object, loose, strict): valibot's issue is the object's, its expected the quoted key. */
+const isMissing = (issue: Issue): boolean =>
+  issue.received === 'undefined' && (issue.type?.endsWith('object') ?? false) && (issue.expected?.startsWith('"') ?? false);
+
+/** The JSON types a schema of that name takes: an issue of one of them, about a value that was sent, is a value of another type. */
+const JSON_TYPES = new Set(['string', 'number', 'boolean', 'array', 'object', 'strict_object', 'loose_object', 'null']);
+
+/** The JSON type of a value sent (never the value itself). */
+const jsonType = (x: unknown): string => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x === 'object' ? 'object' : typeof x);
+
+/**
+ * One details.fields[] entry's `problem` (docs/conventions.md, "Errors"): `missing` (a required
+ * member was not sent), `type` (a value of another JSON type: `expected` names the type taken,
+ * `received` the type sent), or the name of the check that refused the value (`max_length`,
+ * `picklist`, `regex`, `min_value` …, with `expected` saying what it takes).
+ */
+function problemOf(issue: Issue): { problem: string; expected?: string; received?: string } {
+  if (isMissing(issue)) return { problem: 'missing' };
+  // A strict object's own word on a member it does not list (src/http/members.ts answers those first, with more).
+  if (issue.type === 'strict_object' && issue.expected === 'never') return { problem: 'unknown_member' };
+  if (issue.type && JSON_TYPES.has(issue.type) && issue.input !== undefined)
+    return { problem: 'type', ...(issue.expected ? { expected: issue.expected } : {}), received: jsonType(issue.input) };
+  return { problem: issue.type ?? 'invalid', ...(issue.expected ? { expected: issue.expected } : {}) };
+}
+
 function plainMessage(field: string, issue: Issue): string {
-  // A missing member of any object schema (object, loose, strict): expected is its quoted key.
-  if (issue.received === 'undefined' && issue.type?.endsWith('object') && issue.expected?.startsWith('"')) return `${field} is required`;
+  if (isMissing(issue)) return `${field} is required`;
   if (issue.expected === 'never' && issue.type === 'strict_object') return `${field} is not a known member: remove it`;
   const typed = /^Invalid type: Expected (.+?) but received/s.exec(issue.message);
   if (typed) return `${field} must be ${typed[1]} (got ${kindOf(issue.input)})`;
@@ -138,8 +162,7 @@ export function issuesToError(where: string, issues: readonly Issue[]): ApiError
   const fields = issues.map((i) => ({
     field: fieldName(i) || where,
     in: where,
-    problem: i.type ?? 'invalid',
-    ...(i.expected ? { expected: i.expected } : {}),
+    ...problemOf(i),
     message: plainMessage(fieldName(i) || where, i),
   }));
   return new ApiError('INVALID_REQUEST', { in: where, fields });

@@ -41,3 +41,49 @@ describe('INVALID_REQUEST details', () => {
     expect(r.json.error.details.fields).toContainEqual(expect.objectContaining({ field: 'cursor', message: 'cursor is required' }));
   });
 });
+
+describe('details.fields[].problem says what is wrong with the member, in a few words a program can branch on', () => {
+  test('missing: a required member not sent (no expected, nothing received)', async () => {
+    const t = makeApp();
+    const a = await t.register('alice');
+    const r = await t.call('POST', '/v1/inbox/ack', { key: a.key, body: {} });
+    expect(r.json.error.details.fields).toEqual([{ field: 'cursor', in: 'body', problem: 'missing', message: 'cursor is required' }]);
+  });
+
+  test('type: a value of another JSON type, with the type taken and the type sent, never the value', async () => {
+    const t = makeApp();
+    for (const [sent, received] of [
+      [12345, 'number'],
+      [true, 'boolean'],
+      [['x'], 'array'],
+      [{ x: 1 }, 'object'],
+    ] as const) {
+      const r = await t.call('POST', '/v1/agents', { body: { name: 'carol', description: sent } });
+      expect(r.status).toBe(400);
+      expect(r.json.error.details.fields).toEqual([
+        { field: 'description', in: 'body', problem: 'type', expected: 'string', received, message: expect.stringContaining('description must be string') },
+      ]);
+      expect(r.text).not.toContain('12345');
+    }
+  });
+
+  test('a check that refused a value of the right type is named by the check, with what it takes', async () => {
+    const t = makeApp();
+    const a = await t.register('alice');
+    const r = await t.call('POST', '/pins', { key: a.key, body: { thread_id: '0195f2a4-7c1e-7b3a-9d2e-4f5a6b7c8d9e', action: 'stick' } });
+    expect(r.status).toBe(400);
+    const f = r.json.error.details.fields.find((x: { field: string }) => x.field === 'action');
+    expect(f.problem).toBe('picklist');
+    expect(f.expected).toContain('"pin"');
+    expect(r.text).not.toContain('stick');
+  });
+
+  test('several at once: each member with its own problem', async () => {
+    const t = makeApp();
+    const a = await t.register('alice');
+    const r = await t.call('POST', '/v1/posts', { key: a.key, body: { title: 123, body: 'x' }, headers: { 'Idempotency-Key': crypto.randomUUID() } });
+    expect(r.status).toBe(400);
+    const byField = Object.fromEntries(r.json.error.details.fields.map((f: { field: string; problem: string }) => [f.field, f.problem]));
+    expect(byField).toEqual({ topic: 'missing', title: 'type' });
+  });
+});
