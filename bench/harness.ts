@@ -68,9 +68,9 @@ export function cpuSnapshot(root = '/proc'): CpuSnapshot {
  * Who used the CPU between two snapshots besides the bench (`benchPid` and every process under
  * it: the server, wrk, the helpers), busiest first, in % of one core over `windowS`: processes by
  * name (a kernel thread's "/N" suffix dropped, so kworkers count as one), the hypervisor's steal
- * and the interrupts. Named in a round refused for other processes' CPU.
+ * and the interrupts, each with a share above 0. A round refused for other processes' CPU names the busiest three (judgeRound).
  */
-export function busiestOthers(a: CpuSnapshot, b: CpuSnapshot, windowS: number, benchPid = process.pid, limit = 3): { name: string; pct: number }[] {
+export function busiestOthers(a: CpuSnapshot, b: CpuSnapshot, windowS: number, benchPid = process.pid): { name: string; pct: number }[] {
   const ours = (pid: number): boolean => {
     for (let p = pid, hops = 0; p > 0 && hops < 64; hops++) {
       if (p === benchPid) return true;
@@ -89,11 +89,7 @@ export function busiestOthers(a: CpuSnapshot, b: CpuSnapshot, windowS: number, b
   if (b.steal > a.steal) byName.set('steal (the hypervisor)', b.steal - a.steal);
   if (b.irq > a.irq) byName.set('interrupts', b.irq - a.irq);
   // A tick is 1/100 s: ticks over the window are % of one core.
-  return [...byName]
-    .map(([name, ticks]) => ({ name, pct: ticks / Math.max(windowS, 1e-9) }))
-    .filter((x) => x.pct >= 1)
-    .sort((x, y) => y.pct - x.pct)
-    .slice(0, limit);
+  return [...byName].map(([name, ticks]) => ({ name, pct: ticks / Math.max(windowS, 1e-9) })).sort((x, y) => y.pct - x.pct);
 }
 
 /** A generator that used this share of its threads' cores measured itself, not the server. */
@@ -141,7 +137,19 @@ export function judgeRound(r: RoundCpu): RoundJudgement {
   if (r.generator_cpu_pct >= GENERATOR_SATURATED * 100 * r.generator_threads)
     reasons.push(`generator at ${r.generator_cpu_pct.toFixed(0)} % of ${r.generator_threads * 100} %: it was the bottleneck`);
   if (other_cpu_pct > OTHER_CPU_LIMIT_PCT) {
-    const named = r.others?.length ? ` (${r.others.map((o) => `${o.name} ${o.pct.toFixed(0)} %`).join(', ')})` : '';
+    // The busiest three by name, the rest together, and what no process still there at the round's
+    // end was charged with: processes that ended meanwhile (a test run, a cron job).
+    const all = r.others ?? [];
+    const top = all.filter((o) => o.pct >= 1).slice(0, 3);
+    const sum = (xs: readonly { pct: number }[]) => xs.reduce((n, o) => n + o.pct, 0);
+    const rest = sum(all) - sum(top);
+    const unnamed = other_cpu_pct - sum(all);
+    const parts = [
+      ...top.map((o) => `${o.name} ${o.pct.toFixed(0)} %`),
+      ...(rest >= 1 ? [`${rest.toFixed(0)} % by others`] : []),
+      ...(r.others && unnamed >= 5 ? [`${unnamed.toFixed(0)} % by processes that ended meanwhile`] : []),
+    ];
+    const named = parts.length ? ` (${parts.join(', ')})` : '';
     reasons.push(`other processes used ${other_cpu_pct.toFixed(0)} % of a core${named}`);
   }
   return {

@@ -224,6 +224,11 @@ describe("a probed round and the server's waits for a core", () => {
       expect(p.max_core_wait_ms).toBeGreaterThanOrEqual(0);
       // Bracketed by samples a millisecond or so apart: the wait is within the probe and those gaps.
       expect(p.max_core_wait_ms!).toBeLessThanOrEqual(p.max_ms + 50);
+      // Who else used the CPU meanwhile, busiest first.
+      for (const [i, o] of x.others.entries()) {
+        expect(o.pct).toBeGreaterThan(0);
+        if (i > 0) expect(o.pct).toBeLessThanOrEqual(x.others[i - 1]!.pct);
+      }
     } finally {
       server.stop(true);
     }
