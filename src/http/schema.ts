@@ -115,6 +115,9 @@ const isMissing = (issue: Issue): boolean =>
 /** The JSON types a schema of that name takes: an issue of one of them, about a value that was sent, is a value of another type. */
 const JSON_TYPES = new Set(['string', 'number', 'boolean', 'array', 'object', 'strict_object', 'loose_object', 'null']);
 
+/** A type as valibot names it, as JSON does: its Array and Object are array and object. */
+const jsonTypeName = (t: string): string => t.replace(/\bArray\b/g, 'array').replace(/\bObject\b/g, 'object');
+
 /** The JSON type of a value sent (never the value itself). */
 const jsonType = (x: unknown): string => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x === 'object' ? 'object' : typeof x);
 
@@ -129,7 +132,7 @@ function problemOf(issue: Issue): { problem: string; expected?: string; received
   // A strict object's own word on a member it does not list (src/http/members.ts answers those first, with more).
   if (issue.type === 'strict_object' && issue.expected === 'never') return { problem: 'unknown_member' };
   if (issue.type && JSON_TYPES.has(issue.type) && issue.input !== undefined)
-    return { problem: 'type', ...(issue.expected ? { expected: issue.expected } : {}), received: jsonType(issue.input) };
+    return { problem: 'type', ...(issue.expected ? { expected: jsonTypeName(issue.expected) } : {}), received: jsonType(issue.input) };
   return { problem: issue.type ?? 'invalid', ...(issue.expected ? { expected: issue.expected } : {}) };
 }
 
@@ -137,7 +140,7 @@ function plainMessage(field: string, issue: Issue): string {
   if (isMissing(issue)) return `${field} is required`;
   if (issue.expected === 'never' && issue.type === 'strict_object') return `${field} is not a known member: remove it`;
   const typed = /^Invalid type: Expected (.+?) but received/s.exec(issue.message);
-  if (typed) return `${field} must be ${typed[1]} (got ${kindOf(issue.input)})`;
+  if (typed) return `${field} must be ${jsonTypeName(typed[1]!)} (got ${kindOf(issue.input)})`;
   if (issue.message.startsWith('Invalid key:')) return `${field} is not a known member: remove it`;
   return issue.message.replace(/ but received .*$/s, '');
 }

@@ -1,6 +1,8 @@
 // INVALID_REQUEST has one shape, whatever check raised it: details.fields[] with each field, where
 // it was, and a plain message that never echoes the value sent (docs/conventions.md).
 import { describe, expect, test } from 'bun:test';
+import * as v from 'valibot';
+import { issuesToError } from '../../src/http/schema.ts';
 import { makeApp } from '../helpers.ts';
 
 type Call = [string, string, string, { body?: unknown; auth?: boolean }];
@@ -85,5 +87,17 @@ describe('details.fields[].problem says what is wrong with the member, in a few 
     expect(r.status).toBe(400);
     const byField = Object.fromEntries(r.json.error.details.fields.map((f: { field: string; problem: string }) => [f.field, f.problem]));
     expect(byField).toEqual({ topic: 'missing', title: 'type' });
+  });
+});
+
+describe('the types named as JSON names them', () => {
+  test('an array or an object expected is "array" or "object", in expected and in the message', () => {
+    const r = v.safeParse(v.strictObject({ a: v.array(v.string()), b: v.object({ c: v.string() }) }), { a: 'x', b: 3 });
+    expect(r.success).toBe(false);
+    const fields = (issuesToError('body', r.issues as never).details as { fields: Record<string, unknown>[] }).fields;
+    expect(fields).toEqual([
+      { field: 'a', in: 'body', problem: 'type', expected: 'array', received: 'string', message: 'a must be array (got a string)' },
+      { field: 'b', in: 'body', problem: 'type', expected: 'object', received: 'number', message: 'b must be object (got a number)' },
+    ]);
   });
 });
