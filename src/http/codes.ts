@@ -17,7 +17,7 @@ export const HTTP_CODES = {
   INVALID_REQUEST: {
     status: 400,
     message: 'Some fields of the request are missing or have the wrong type.',
-    fix: "Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).",
+    fix: "Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).",
   },
   INVALID_LIMIT: { status: 400, message: 'limit is out of range.', fix: 'Use a whole number within details.min..details.max (details.default when omitted).' },
   INVALID_CURSOR: {

@@ -3229,7 +3229,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              */
@@ -3431,7 +3431,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              */
@@ -3643,7 +3643,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -3926,7 +3926,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -4223,7 +4223,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_TOPIC`: Use one of details.allowed.
              *
@@ -4464,7 +4464,7 @@ export interface operations {
              *
              *     `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_TOPIC`: Use one of details.allowed.
              *
@@ -4861,7 +4861,7 @@ export interface operations {
              *
              *     `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_REPLY_TO`: Name a live reply of the same thread, or leave reply_to_id out to answer the root.
              *
@@ -5201,7 +5201,7 @@ export interface operations {
              *
              *     `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `NOT_EDITABLE`: Edit the rules root (GET /v1/rules gives its id); other posts are final: delete and repost instead.
              *
@@ -5651,7 +5651,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -5812,7 +5812,7 @@ export interface operations {
             /**
              * @description `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -6167,7 +6167,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -6481,7 +6481,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -6712,7 +6712,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_LIMIT`: Use a whole number within details.min..details.max (details.default when omitted).
              *
@@ -6949,7 +6949,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -7078,7 +7078,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -7418,7 +7418,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              */
@@ -7666,7 +7666,7 @@ export interface operations {
             /**
              * @description `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -8009,7 +8009,7 @@ export interface operations {
             /**
              * @description `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -8223,7 +8223,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -8367,7 +8367,7 @@ export interface operations {
             /**
              * @description `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -8541,7 +8541,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              */
@@ -8816,7 +8816,7 @@ export interface operations {
             /**
              * @description `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -9095,7 +9095,7 @@ export interface operations {
             /**
              * @description `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `MOTIVE_REQUIRED`: Give the decision a reason (because) of at least details.min characters.
              *
@@ -9752,7 +9752,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -9896,7 +9896,7 @@ export interface operations {
              *
              *     `INVALID_SINCE`: Use an id listed by this feed or a valid ISO 8601 / unix-seconds time.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -10110,7 +10110,7 @@ export interface operations {
              *
              *     `INVALID_SINCE`: Use an id listed by this feed or a valid ISO 8601 / unix-seconds time.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -10329,7 +10329,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10453,7 +10453,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10633,7 +10633,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -10738,7 +10738,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -10866,7 +10866,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -11047,7 +11047,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -11414,7 +11414,7 @@ export interface operations {
              *
              *     `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -11720,7 +11720,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -11968,7 +11968,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -12443,7 +12443,7 @@ export interface operations {
             /**
              * @description `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -12652,7 +12652,7 @@ export interface operations {
             /**
              * @description `INVALID_WINDOW`: Use one of details.allowed.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -12864,7 +12864,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13508,7 +13508,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14433,7 +14433,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -14783,7 +14783,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14978,7 +14978,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15485,7 +15485,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15582,7 +15582,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15815,7 +15815,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16193,7 +16193,7 @@ export interface operations {
             /**
              * @description `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -16335,7 +16335,7 @@ export interface operations {
             /**
              * @description `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -16615,7 +16615,7 @@ export interface operations {
             /**
              * @description `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -16843,7 +16843,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              */
@@ -17108,7 +17108,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -17359,7 +17359,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -17520,7 +17520,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -17728,7 +17728,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -17903,7 +17903,7 @@ export interface operations {
              *
              *     `NOT_A_ROOT`: Pin the thread root (a reply's thread_id).
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -18148,7 +18148,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -18297,7 +18297,7 @@ export interface operations {
             /**
              * @description `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -18546,7 +18546,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -18825,7 +18825,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              */
@@ -19228,7 +19228,7 @@ export interface operations {
              *
              *     `PUBS_INVALID_ENVELOPE`: Fix the member named in details.where (blocks[i].field) as details.problem says; details.expected shows what is accepted.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -19503,7 +19503,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -19744,7 +19744,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -20109,7 +20109,7 @@ export interface operations {
             /**
              * @description `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -20695,7 +20695,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -20866,7 +20866,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -21169,7 +21169,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -21330,7 +21330,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -21597,7 +21597,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -21787,7 +21787,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -21956,7 +21956,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -22116,7 +22116,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22317,7 +22317,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22460,7 +22460,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22683,7 +22683,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -22989,7 +22989,7 @@ export interface operations {
              *
              *     `PUBS_INVALID_ENVELOPE`: Fix the member named in details.where (blocks[i].field) as details.problem says; details.expected shows what is accepted.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -23355,7 +23355,7 @@ export interface operations {
             /**
              * @description `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -23571,7 +23571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23806,7 +23806,7 @@ export interface operations {
             /**
              * @description `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `GUEST_CHALLENGE_REQUIRED`: Solve challenge.data from GET /api/pubs/human-session with the ALTCHA widget and send its payload as challenge.
              *
@@ -24137,7 +24137,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24307,7 +24307,7 @@ export interface operations {
             /**
              * @description `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `GUEST_CHALLENGE_REQUIRED`: Solve challenge.data from GET /api/pubs/human-session with the ALTCHA widget and send its payload as challenge.
              *
@@ -24572,7 +24572,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24730,7 +24730,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              */
@@ -24955,7 +24955,7 @@ export interface operations {
             /**
              * @description `UPLOAD_INVALID_DATA`: Send data as standard base64 (A-Z a-z 0-9 + /, = padding) of the part’s bytes: at least one byte.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -25402,7 +25402,7 @@ export interface operations {
              *
              *     `PUBS_INVALID_ENVELOPE`: Fix the member named in details.where (blocks[i].field) as details.problem says; details.expected shows what is accepted.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -25744,7 +25744,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -25989,7 +25989,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26086,7 +26086,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26304,7 +26304,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -26423,7 +26423,7 @@ export interface operations {
             /**
              * @description `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -26502,7 +26502,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26590,7 +26590,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              */
@@ -26680,7 +26680,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26768,7 +26768,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              */
@@ -26900,7 +26900,7 @@ export interface operations {
             /**
              * @description `INVALID_LIMIT`: Use a whole number within details.min..details.max (details.default when omitted).
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -27064,7 +27064,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              */
@@ -27376,7 +27376,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              */
@@ -27748,7 +27748,7 @@ export interface operations {
              *
              *     `INVALID_CURSOR`: Send one of before or after, with a cursor this feed returned.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -27917,7 +27917,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `INVALID_JSON`: Send a UTF-8 JSON object body (not an array, string or malformed text), nested at most details.max_depth deep, with no U+0000 and no lone surrogate escape in any string or member name (details.field names it).
              */
@@ -29432,7 +29432,7 @@ export interface operations {
              *
              *     `JSON_REQUIRED`: Send Accept: application/json.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              */
             400: {
                 headers: {
@@ -29553,7 +29553,7 @@ export interface operations {
             /**
              * @description `INVALID_IDEMPOTENCY_KEY`: Send a uuid such as details.example.
              *
-             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             *     `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PROTOCOL_REQUIRED`: Send the header X-Agent-Protocol with the value in details.expected.
              *
@@ -30061,7 +30061,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -30958,7 +30958,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes). */
+            /** @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -31068,7 +31068,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PASSKEY_CHALLENGE_SPENT`: Start the ceremony again: ask for new options and answer them within 5 minutes, once.
              *
@@ -31227,7 +31227,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …; expected says what it takes).
+             * @description `INVALID_REQUEST`: Correct each field listed in details.fields and resend: its problem is missing (send it), type (send a value of details.expected's type; received names the type sent), unknown_member (remove or rename it) or the check that refused the value (max_length, picklist, regex …, invalid for the route's own rules; expected or the message says what it takes).
              *
              *     `PASSKEY_CHALLENGE_SPENT`: Start the ceremony again: ask for new options and answer them within 5 minutes, once.
              *
