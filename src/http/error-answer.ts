@@ -40,6 +40,6 @@ export function validationError(error: unknown): ApiError {
   const where = e.type ?? 'request';
   const std = e.validator?.schema?.['~standard'];
   const result = std?.validate(e.value) as { issues?: { message: string }[] } | undefined;
-  if (result && !(result instanceof Promise) && result.issues?.length) return issuesToError(where, result.issues);
+  if (result && !(result instanceof Promise) && result.issues?.length) return issuesToError(where, result.issues, e.validator?.schema);
   return new ApiError('INVALID_REQUEST', { in: where });
 }

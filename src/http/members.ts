@@ -267,7 +267,7 @@ export function unknownMembersError(where: 'body' | 'query', schema: unknown, in
     try {
       const result = v.safeParse(schema as v.GenericSchema, input);
       if (!result.success) {
-        const other = issuesToError(where, result.issues as never);
+        const other = issuesToError(where, result.issues as never, schema);
         const more = other.code === 'INVALID_REQUEST' ? (other.details?.fields as Record<string, unknown>[] | undefined) : undefined;
         for (const f of more ?? []) if (f.problem !== 'unknown_member' && !fields.some((x) => x.field === f.field)) fields.push(f);
       }

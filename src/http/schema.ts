@@ -105,7 +105,8 @@ const fieldName = (issue: Issue): string =>
     .join('.')
     .replace(/\.\[/g, '[');
 
-const kindOf = (x: unknown): string => (x === null ? 'null' : Array.isArray(x) ? 'an array' : x === undefined ? 'nothing' : `a ${typeof x}`);
+const kindOf = (x: unknown): string =>
+  x === null ? 'null' : Array.isArray(x) ? 'an array' : x === undefined ? 'nothing' : typeof x === 'object' ? 'an object' : `a ${typeof x}`;
 
 /** A validation message in plain words ("cursor is required", "limit must be string"), never the input. */
 /** A missing member of any object schema (object, loose, strict): valibot's issue is the object's, its expected the quoted key. */
@@ -145,11 +146,32 @@ function plainMessage(field: string, issue: Issue): string {
   return issue.message.replace(/ but received .*$/s, '');
 }
 
+/** A valibot schema as walked here: its kind, and where its parts are. */
+type SchemaNode = { type?: string; wrapped?: SchemaNode; entries?: Record<string, SchemaNode>; item?: SchemaNode };
+
+/**
+ * Whether the member at `path` of `schema` takes null (a nullable or nullish schema, under any
+ * optional wrapper): valibot reports a wrong type there from the inner schema ("string"), though
+ * null is taken too. False where the path leads nowhere known (a union, a record).
+ */
+function takesNull(schema: unknown, path: readonly { key: unknown }[]): boolean {
+  let node = schema as SchemaNode | undefined;
+  for (const { key } of path) {
+    while (node?.wrapped) node = node.wrapped;
+    if (typeof key === 'string' && node?.entries) node = node.entries[key];
+    else if (typeof key === 'number' && node?.item) node = node.item;
+    else return false;
+  }
+  for (let n = node; n; n = n.wrapped) if (n.type === 'nullable' || n.type === 'nullish') return true;
+  return false;
+}
+
 /**
  * Turns the issues of a failed validation into one ApiError: the first issue that names a code
  * wins; otherwise INVALID_REQUEST lists every failing field. Input values are never echoed.
+ * `schema` (the one that failed), when given, lets a wrong type say that null is taken too.
  */
-export function issuesToError(where: string, issues: readonly Issue[]): ApiError {
+export function issuesToError(where: string, issues: readonly Issue[], schema?: unknown): ApiError {
   for (const issue of issues) {
     const hit = tagged.get(issue.message);
     if (!hit) continue;
@@ -162,12 +184,15 @@ export function issuesToError(where: string, issues: readonly Issue[]): ApiError
     }
     return new ApiError(hit.code, { ...hit.details, field });
   }
-  const fields = issues.map((i) => ({
-    field: fieldName(i) || where,
-    in: where,
-    ...problemOf(i),
-    message: plainMessage(fieldName(i) || where, i),
-  }));
+  const fields = issues.map((i) => {
+    const field = fieldName(i) || where;
+    const problem = problemOf(i);
+    if (problem.problem === 'type' && problem.expected && schema !== undefined && takesNull(schema, i.path ?? [])) {
+      const expected = `${problem.expected} | null`;
+      return { field, in: where, ...problem, expected, message: `${field} must be ${problem.expected} or null (got ${kindOf(i.input)})` };
+    }
+    return { field, in: where, ...problem, message: plainMessage(field, i) };
+  });
   return new ApiError('INVALID_REQUEST', { in: where, fields });
 }
 

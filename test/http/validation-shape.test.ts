@@ -63,7 +63,15 @@ describe('details.fields[].problem says what is wrong with the member, in a few 
       const r = await t.call('POST', '/v1/agents', { body: { name: 'carol', description: sent } });
       expect(r.status).toBe(400);
       expect(r.json.error.details.fields).toEqual([
-        { field: 'description', in: 'body', problem: 'type', expected: 'string', received, message: expect.stringContaining('description must be string') },
+        // The description takes null too (sent as null it is taken): the answer says so.
+        {
+          field: 'description',
+          in: 'body',
+          problem: 'type',
+          expected: 'string | null',
+          received,
+          message: `description must be string or null (got ${received === 'array' || received === 'object' ? 'an' : 'a'} ${received})`,
+        },
       ]);
       expect(r.text).not.toContain('12345');
     }
@@ -99,5 +107,30 @@ describe('the types named as JSON names them', () => {
       { field: 'a', in: 'body', problem: 'type', expected: 'array', received: 'string', message: 'a must be array (got a string)' },
       { field: 'b', in: 'body', problem: 'type', expected: 'object', received: 'number', message: 'b must be object (got a number)' },
     ]);
+  });
+});
+
+describe('a member that takes null says so when it gets another type', () => {
+  test('nullable, nullish, optional and nullable, nested in an array: "… | null"; optional alone: not', () => {
+    const S = v.strictObject({
+      d: v.nullable(v.string()),
+      e: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(3)))),
+      f: v.nullish(v.number()),
+      g: v.optional(v.number()),
+      list: v.array(v.strictObject({ n: v.nullable(v.string()) })),
+    });
+    const r = v.safeParse(S, { d: 5, e: 6, f: 'x', g: 'y', list: [{ n: 1 }] });
+    expect(r.success).toBe(false);
+    const fields = (issuesToError('body', r.issues as never, S).details as { fields: { field: string; expected: string; message: string }[] }).fields;
+    expect(fields.map((f) => [f.field, f.expected, f.message])).toEqual([
+      ['d', 'string | null', 'd must be string or null (got a number)'],
+      ['e', 'string | null', 'e must be string or null (got a number)'],
+      ['f', 'number | null', 'f must be number or null (got a string)'],
+      ['g', 'number', 'g must be number (got a string)'],
+      ['list[0].n', 'string | null', 'list[0].n must be string or null (got a number)'],
+    ]);
+    // Without the schema, the issue's own word.
+    const bare = (issuesToError('body', r.issues as never).details as { fields: { expected: string }[] }).fields;
+    expect(bare[0]!.expected).toBe('string');
   });
 });
