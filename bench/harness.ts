@@ -5,13 +5,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /** Whole-machine CPU from /proc/stat: busy and total jiffies (USER_HZ) over every core. */
 export function parseProcStat(text: string): { busy: number; total: number } {
-  const line = text.split('\n').find((l) => l.startsWith('cpu '));
-  if (!line) throw new Error('no aggregate cpu line in /proc/stat');
-  const f = line.trim().split(/\s+/).slice(1).map(Number);
-  // user nice system idle iowait irq softirq steal (guest is already in user)
-  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = f;
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = cpuLine(text);
   const busy = user + nice + system + irq + softirq + steal;
   return { busy, total: busy + idle + iowait };
+}
+
+/** /proc/stat's aggregate cpu line, in jiffies: user nice system idle iowait irq softirq steal … (guest is already in user). */
+function cpuLine(text: string): number[] {
+  const line = text.split('\n').find((l) => l.startsWith('cpu '));
+  if (!line) throw new Error('no aggregate cpu line in /proc/stat');
+  return line.trim().split(/\s+/).slice(1).map(Number);
 }
 
 /** The machine's busy CPU so far, in µs (all cores). */
@@ -52,15 +55,7 @@ export function cpuSnapshot(root = '/proc'): CpuSnapshot {
     const p = parseProcessStat(text);
     if (p) procs.set(Number(entry), p);
   }
-  const f = (
-    readFileSync(`${root}/stat`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('cpu ')) ?? ''
-  )
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
+  const f = cpuLine(readFileSync(`${root}/stat`, 'utf8'));
   return { procs, irq: (f[5] ?? 0) + (f[6] ?? 0), steal: f[7] ?? 0 };
 }
 

@@ -88,7 +88,8 @@ export async function probedRound(
   const snapshot0 = cpuSnapshot();
   const self0 = process.cpuUsage();
   const machine0 = machineBusyMicros();
-  const helpers0 = [...probers.map((p) => p.pid), ...extraHelpers].reduce((n, pid) => n + safeCpu(pid), 0);
+  const helpersCpu = () => [...probers.map((p) => p.pid), ...extraHelpers].reduce((n, pid) => n + safeCpu(pid), 0);
+  const helpers0 = helpersCpu();
   const t0 = performance.now();
   const w = work();
   const out = await new Response(w.stdout).text();
@@ -97,7 +98,7 @@ export async function probedRound(
   const window_s = (performance.now() - t0) / 1000;
   // The bench's own process is a helper too: it samples the request thread's waits every millisecond meanwhile.
   const self = process.cpuUsage(self0);
-  const helpers_us = [...probers.map((p) => p.pid), ...extraHelpers].reduce((n, pid) => n + safeCpu(pid), 0) - helpers0 + usageOf(w) + self.user + self.system;
+  const helpers_us = helpersCpu() - helpers0 + usageOf(w) + self.user + self.system;
   const server_us = cpuMicros(serverPid) - cpu0;
   const machine_us = machineBusyMicros() - machine0;
   const others = busiestOthers(snapshot0, cpuSnapshot(), window_s);

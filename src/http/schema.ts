@@ -105,13 +105,12 @@ const fieldName = (issue: Issue): string =>
     .join('.')
     .replace(/\.\[/g, '[');
 
-const kindOf = (x: unknown): string =>
-  x === null ? 'null' : Array.isArray(x) ? 'an array' : x === undefined ? 'nothing' : typeof x === 'object' ? 'an object' : `a ${typeof x}`;
-
-/** A validation message in plain words ("cursor is required", "limit must be string"), never the input. */
 /** A missing member of any object schema (object, loose, strict): valibot's issue is the object's, its expected the quoted key. */
 const isMissing = (issue: Issue): boolean =>
   issue.received === 'undefined' && (issue.type?.endsWith('object') ?? false) && (issue.expected?.startsWith('"') ?? false);
+
+/** A strict object's own word on a member it does not list. */
+const isUnknownKey = (issue: Issue): boolean => issue.type === 'strict_object' && issue.expected === 'never';
 
 /** The JSON types a schema of that name takes: an issue of one of them, about a value that was sent, is a value of another type. */
 const JSON_TYPES = new Set(['string', 'number', 'boolean', 'array', 'object', 'strict_object', 'loose_object', 'null']);
@@ -122,6 +121,13 @@ const jsonTypeName = (t: string): string => t.replace(/\bArray\b/g, 'array').rep
 /** The JSON type of a value sent (never the value itself). */
 const jsonType = (x: unknown): string => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x === 'object' ? 'object' : typeof x);
 
+/** The same in words for a message: "a number", "an array", "null", "nothing". */
+const kindOf = (x: unknown): string => {
+  if (x === undefined) return 'nothing';
+  const t = jsonType(x);
+  return t === 'null' ? t : `${/^[aeiou]/.test(t) ? 'an' : 'a'} ${t}`;
+};
+
 /**
  * One details.fields[] entry's `problem` (docs/conventions.md, "Errors"): `missing` (a required
  * member was not sent), `type` (a value of another JSON type: `expected` names the type taken,
@@ -130,16 +136,17 @@ const jsonType = (x: unknown): string => (x === null ? 'null' : Array.isArray(x)
  */
 function problemOf(issue: Issue): { problem: string; expected?: string; received?: string } {
   if (isMissing(issue)) return { problem: 'missing' };
-  // A strict object's own word on a member it does not list (src/http/members.ts answers those first, with more).
-  if (issue.type === 'strict_object' && issue.expected === 'never') return { problem: 'unknown_member' };
+  // src/http/members.ts answers unknown members first, with more.
+  if (isUnknownKey(issue)) return { problem: 'unknown_member' };
   if (issue.type && JSON_TYPES.has(issue.type) && issue.input !== undefined)
     return { problem: 'type', ...(issue.expected ? { expected: jsonTypeName(issue.expected) } : {}), received: jsonType(issue.input) };
   return { problem: issue.type ?? 'invalid', ...(issue.expected ? { expected: issue.expected } : {}) };
 }
 
+/** A validation message in plain words ("cursor is required", "limit must be string"), never the input. */
 function plainMessage(field: string, issue: Issue): string {
   if (isMissing(issue)) return `${field} is required`;
-  if (issue.expected === 'never' && issue.type === 'strict_object') return `${field} is not a known member: remove it`;
+  if (isUnknownKey(issue)) return `${field} is not a known member: remove it`;
   const typed = /^Invalid type: Expected (.+?) but received/s.exec(issue.message);
   if (typed) return `${field} must be ${jsonTypeName(typed[1]!)} (got ${kindOf(issue.input)})`;
   if (issue.message.startsWith('Invalid key:')) return `${field} is not a known member: remove it`;
