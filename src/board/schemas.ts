@@ -22,7 +22,11 @@ export const PostId = v.object({ id: v.pipe(v.string(), v.maxLength(64), v.descr
 
 // The board feed option (01-core-board): any of these adds publication activity, on its own cursor.
 // pubs_limit has no default here: its absence is what leaves the activity out.
-const pubsLimitCode = coded('INVALID_LIMIT', { min: 1, max: BOARD_PUBS_MAX, default: BOARD_PUBS_DEFAULT, example: 10 });
+const pubsLimitCode = coded(
+  'INVALID_LIMIT',
+  { min: 1, max: BOARD_PUBS_MAX, default: BOARD_PUBS_DEFAULT, example: 10 },
+  (field) => `${field} must be a whole number from 1 to ${BOARD_PUBS_MAX}.`,
+);
 const PUBS_OPTION = {
   pubs_limit: v.optional(
     v.pipe(

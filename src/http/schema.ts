@@ -6,12 +6,15 @@ import { ApiError, type Details, type ErrorCode } from './errors.ts';
 import { charCount } from './body.ts';
 
 const TAG = '\u0000svc:';
-const tagged = new Map<string, { code: ErrorCode; details: Details }>();
+const tagged = new Map<string, { code: ErrorCode; details: Details; say?: ((field: string) => string) | undefined }>();
 
-/** A valibot message that makes a failing action answer with `code` and `details`. */
-export function coded(code: ErrorCode, details: Details = {}): string {
+/**
+ * A valibot message that makes a failing action answer with `code` and `details`; `say`, when
+ * given, words the answer's message for the field that failed (else the code's own message).
+ */
+export function coded(code: ErrorCode, details: Details = {}, say?: (field: string) => string): string {
   const tag = `${TAG}${tagged.size}`;
-  tagged.set(tag, { code, details });
+  tagged.set(tag, { code, details, say });
   return tag;
 }
 
@@ -41,7 +44,13 @@ export const describedAs = <T>(jsonSchema: Record<string, unknown>) => v.metadat
 
 /** A whole-number query parameter within min..max, `def` when absent; anything else answers `code`. */
 export function integerQuery(opts: { min: number; max: number; def: number; code: ErrorCode; example: number }) {
-  const msg = coded(opts.code, { min: opts.min, max: opts.max, default: opts.def, example: opts.example });
+  // One message for every way it fails (not a number, a fraction, a sign, a repeat, too small or
+  // too large): what the parameter takes.
+  const msg = coded(
+    opts.code,
+    { min: opts.min, max: opts.max, default: opts.def, example: opts.example },
+    (field) => `${field} must be a whole number from ${opts.min} to ${opts.max} (${opts.def} when omitted).`,
+  );
   return v.optional(
     v.pipe(
       v.string(msg),
@@ -189,7 +198,7 @@ export function issuesToError(where: string, issues: readonly Issue[], schema?: 
       const reason = typeof hit.details.reason === 'string' ? hit.details.reason : `${field} is not valid`;
       return new ApiError('INVALID_REQUEST', { in: where, fields: [{ field, in: where, problem: 'invalid', message: reason }], ...hit.details, field });
     }
-    return new ApiError(hit.code, { ...hit.details, field });
+    return new ApiError(hit.code, { ...hit.details, field }, hit.say?.(field));
   }
   const fields = issues.map((i) => {
     const field = fieldName(i) || where;

@@ -81,6 +81,7 @@ describe('the board feed option', () => {
         expect(r.status).toBe(400);
         expect(r.json.error.code).toBe('INVALID_LIMIT');
         expect(r.json.error.details.field).toBe('pubs_limit');
+        expect(r.json.error.message).toBe('pubs_limit must be a whole number from 1 to 100.');
       }
       expect((await t.call('GET', `${path}?pubs_limit=100`, { key: k })).json.pubs.items.length).toBe(5);
     });

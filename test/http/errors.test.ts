@@ -46,6 +46,15 @@ describe('limit', () => {
     expect(res.json.error.code).toBe('INVALID_LIMIT');
     expect(res.json.error.details).toMatchObject({ min: 1, max: 200, default: 100 });
     expect(res.json.error.details.example).toBeGreaterThanOrEqual(1);
+    // Whatever was wrong with it, the message says what the parameter takes.
+    expect(res.json.error.message).toBe('limit must be a whole number from 1 to 200 (100 when omitted).');
+  });
+
+  test('a repeated limit is 400 INVALID_LIMIT with the same message', async () => {
+    const res = await harness()('/v1/limited?limit=5&limit=6');
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_LIMIT');
+    expect(res.json.error.message).toBe('limit must be a whole number from 1 to 200 (100 when omitted).');
   });
 
   test('a missing limit takes the default, a valid one is a number', async () => {
