@@ -5,6 +5,7 @@ import type { Account } from '../accounts/accounts.ts';
 import { delegate } from '../http/auth.ts';
 import { PROTOCOL } from '../http/families.ts';
 import { canonicalJson } from '../http/idempotency.ts';
+import { didYouMean, echoableName } from '../http/members.ts';
 import { KEY_MEMBER, type ToolRoute } from './tools.ts';
 
 type Json = Record<string, unknown>;
@@ -26,6 +27,33 @@ export class ToolArgumentError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * Arguments a tool does not take, when nothing would carry them to the route: a tool without a
+ * body (its arguments are the route's path and query) or with its body in one member. Over HTTP
+ * the route refuses an unknown query parameter; the tool refuses the argument the same way, with
+ * `in: "query"` as the route would, instead of dropping it (a misspelt `limit` would read the default).
+ */
+function unknownArguments(names: string[], accepted: string[]): ToolArgumentError {
+  const fields = names.slice(0, 20).map((name) => {
+    const field = echoableName(name);
+    const guess = didYouMean(name, accepted);
+    const takes = accepted.length ? `it takes ${accepted.join(', ')}` : 'it takes no argument';
+    return {
+      field,
+      in: 'query',
+      problem: 'unknown_member',
+      message: `${field} is not an argument of this tool${guess ? `: did you mean ${guess}?` : ''} (${takes}). Remove it or rename it and resend.`,
+      accepted,
+      ...(guess ? { did_you_mean: guess } : {}),
+    };
+  });
+  const message =
+    names.length === 1
+      ? `Unknown argument ${fields[0]!.field}: this tool does not take it.`
+      : `${names.length} unknown arguments: this tool does not take them.`;
+  return new ToolArgumentError('INVALID_REQUEST', message, { in: 'query', fields, ...(names.length > 20 ? { unknown_count: names.length } : {}) });
 }
 
 const badPathArgument = (field: string, message: string) =>
@@ -103,6 +131,14 @@ export function toolRequest(
     } else if (route.headerKey !== 'lookup') {
       generatedKey = derived;
       headers['idempotency-key'] = generatedKey;
+    }
+  }
+  // What is left is the body's members; without a body (or with it in one member) it is nothing.
+  if (!route.hasBody || route.nestedBody) {
+    const left = Object.keys(rest).filter((k) => k !== route.nestedBody);
+    if (left.length) {
+      const accepted = [...route.pathParams, ...route.queryParams, ...(route.headerKey ? [KEY_MEMBER] : []), ...(route.nestedBody ? [route.nestedBody] : [])];
+      throw unknownArguments(left, accepted);
     }
   }
   let body: Json | undefined;
