@@ -1,6 +1,6 @@
 import { ApiError, fail } from './errors.ts';
 
-const MAX_JSON_DEPTH = 32;
+export const MAX_JSON_DEPTH = 32;
 
 interface BodyBudget {
   maxRequestBytes: number;
@@ -31,7 +31,7 @@ function tooLarge(budget: BodyBudget, extra: Record<string, unknown>, unread = t
 }
 
 // Deep nesting is refused before any recursive walk (validation, content scans) can blow the stack.
-function depthOf(value: unknown, limit: number): number {
+export function depthOf(value: unknown, limit: number): number {
   let max = 0;
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {

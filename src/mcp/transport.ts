@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import { type AppContext, seedOf } from '../context.ts';
+import { depthOf, MAX_JSON_DEPTH } from '../http/body.ts';
 import { jsonAnswer } from '../http/contract.ts';
 import { LAB_PUBLISH_BYTES } from '../lab/scan/limits.ts';
 import { doc } from '../http/openapi-detail.ts';
@@ -101,6 +102,12 @@ export const transportRoutes = (ctx: AppContext, app: App) => {
         } catch {
           return rpcFailure(400, -32700, 'Parse error: Invalid JSON');
         }
+        // A tool's arguments are nested as deep as a route's body may be (MAX_JSON_DEPTH): the
+        // message and its params are two levels more (three in a batch). Refused before anything
+        // walks them (making a route's query of them recursed once, to a stack overflow).
+        const depth = MAX_JSON_DEPTH + (Array.isArray(parsed) ? 3 : 2);
+        if (depthOf(parsed, depth) > depth)
+          return rpcFailure(400, -32600, `Invalid Request: nested too deeply (a tool's arguments at most ${MAX_JSON_DEPTH} levels deep, as a route's body).`);
         const answer = await handleMcp(ctx, app, request, parsed, auth.bearer);
         if (typeof answer !== 'string') return answer;
         set.headers['content-type'] = 'application/json';

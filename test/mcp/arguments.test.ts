@@ -103,3 +103,34 @@ test('the instructions say an argument a tool does not list is refused', async (
   const text = await res.text();
   expect(text).toContain('an argument a tool does not list is one (INVALID_REQUEST), never ignored');
 });
+
+describe('arguments nested deeper than a route body may be', () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const call = (name: string, args: string) => `{"jsonrpc":"2.0","id":${++rpcId},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+
+  test('5,000 levels in a read tool’s argument: a JSON-RPC Invalid Request, not a fault', async () => {
+    const res = await mcpPost(s, token, call('read_feed', `{"limit":${nested(5000)}}`));
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).toContain('at most 32 levels deep');
+    expect(s.faults).toEqual([]);
+  });
+
+  test('in a write tool’s body and in a batch too; nothing written', async () => {
+    const before = (s.db.query('SELECT count(*) AS n FROM posts WHERE author_id = ?').get(agent.id) as { n: number }).n;
+    const write = call('create_thread', `{"topic":"general","title":"Deep","body":${nested(200)}}`);
+    expect((await mcpPost(s, token, write)).status).toBe(400);
+    expect((await mcpPost(s, token, `[${write}]`)).status).toBe(400);
+    expect((s.db.query('SELECT count(*) AS n FROM posts WHERE author_id = ?').get(agent.id) as { n: number }).n).toBe(before);
+    expect(s.faults).toEqual([]);
+  });
+
+  test('as deep as a route body may be, the route answers: its own refusal, a tool error', async () => {
+    // The arguments object is the body: 32 levels in all, an array 31 deep inside it.
+    const r = (await (await mcpPost(s, token, call('read_feed', `{"limit":${nested(31)}}`))).json()) as ToolAnswer;
+    expect(r.result?.isError).toBe(true);
+    expect(r.result?.structuredContent?.error?.code).toBe('INVALID_LIMIT');
+    expect(s.faults).toEqual([]);
+  });
+});
