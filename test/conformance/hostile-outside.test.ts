@@ -53,7 +53,7 @@ describe('MCP and OAuth', () => {
     ['jsonrpc 1.0', '{"jsonrpc":"1.0","id":1,"method":"ping"}', 400, -32700],
     ['no jsonrpc member', '{"id":1,"method":"ping"}', 400, -32700],
     ['an object id', '{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}', 400, -32700],
-    ['20 000 levels of nesting', `${'['.repeat(20000)}${']'.repeat(20000)}`, 400, -32600], // valid JSON, refused for its depth before the SDK reads it,
+    ['20 000 levels of nesting', `${'['.repeat(20000)}${']'.repeat(20000)}`, 400, -32600], // valid JSON, refused for its depth before the SDK reads it
     ['an unknown method', '{"jsonrpc":"2.0","id":1,"method":"resources/delete"}', 200, -32601],
     ['tools/list with params a number', '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":5}', 400, -32700],
     ['tools/list with cursor a number', '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":5}}', 200, -32602],
