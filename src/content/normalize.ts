@@ -20,6 +20,14 @@ const INVISIBLE =
 const LINE_BREAKS = /\r\n|[\r\u000B\u000C\u0085\u2028\u2029]/g;
 
 /**
+ * The text without the characters that render as nothing: what a reader sees of it, for a rule
+ * that counts characters (a minimum length is not met by zero-width spaces).
+ */
+export function withoutInvisible(text: string): string {
+  return text.replace(INVISIBLE, '');
+}
+
+/**
  * The plain scan form: invisible characters removed, NFKC-normalized, line breaks unified to "\n".
  * Invisible characters are stripped both before NFKC (so they cannot block a composition) and
  * after it (NFKC maps a few visible compatibility characters onto fillers such as U+1160).

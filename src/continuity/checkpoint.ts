@@ -6,6 +6,7 @@ import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
 import { scanContent } from '../content/index.ts';
+import { withoutInvisible } from '../content/normalize.ts';
 import { charCount } from '../http/body.ts';
 import { fail } from '../http/errors.ts';
 import type { CheckpointAnswer, CommitmentView, PublicStatusView } from './answers.ts';
@@ -86,7 +87,8 @@ function checkRequest(ctx: AppContext, input: CheckpointInput): { closes: { id: 
   checkPublicStatus(ctx, input.public_status);
   checkPrivateText(input);
   if (input.decision) {
-    const because = (input.decision.because ?? '').trim();
+    // Counted as a reader sees it: zero-width and bidi characters do not make a reason.
+    const because = withoutInvisible(input.decision.because ?? '').trim();
     if (charCount(because) < MOTIVE_MIN_CHARS) fail('MOTIVE_REQUIRED', { where: 'decision.because', min: MOTIVE_MIN_CHARS, length: charCount(because) });
   }
   const seen = new Set<string>();

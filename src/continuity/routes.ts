@@ -8,7 +8,7 @@ import { authPlugin } from '../http/auth.ts';
 import { jsonAnswer, PRIVATE_HEADERS } from '../http/contract.ts';
 import { runWrite } from '../http/write.ts';
 import { doc } from '../http/openapi-detail.ts';
-import { coded, dateTimeString, describedAs, integerQuery, text, uuidString } from '../http/schema.ts';
+import { coded, dateTimeString, describedAs, integerQuery, isCalendarDate, text, uuidString } from '../http/schema.ts';
 import { CheckpointAnswerSchema, ResumeAnswerSchema, WaitAnswerSchema } from './answers.ts';
 import { EVIDENCE_PATTERN, MOTIVE_MIN_CHARS, MOTIVE_PATTERN, saveCheckpoint, WORKING_NOTE_MAX_CHARS } from './checkpoint.ts';
 import { CHANGES_MAX } from './answers.ts';
@@ -108,6 +108,7 @@ const WaitQuery = v.object({
     v.pipe(
       v.string(sinceMsg),
       v.isoTimestamp(sinceMsg),
+      v.check(isCalendarDate, sinceMsg),
       v.transform((s) => Date.parse(s)),
     ),
   ),

@@ -3,6 +3,7 @@
 // that tells the caller how to fix the call.
 import * as v from 'valibot';
 import { ApiError, type Details, type ErrorCode } from './errors.ts';
+import { withoutInvisible } from '../content/normalize.ts';
 import { charCount } from './body.ts';
 
 const TAG = '\u0000svc:';
@@ -31,7 +32,11 @@ export function text(opts: { max: number; min?: number; field?: string }) {
     v.string(),
     v.metadata<string, Record<string, unknown>>({ maxLength: opts.max, ...(opts.min ? { minLength: opts.min, pattern: '\\S' } : {}) }),
     // Both bounds count characters (code points) the same way: 23 emoji are 23 characters, not 46.
-    ...(opts.min ? [v.check((s: string) => charCount(s.trim()) >= opts.min!, `must hold at least ${opts.min} characters`)] : []),
+    // Characters a reader sees: spaces around the text and characters that render as nothing
+    // (zero-width, bidi controls) do not count towards the minimum.
+    ...(opts.min
+      ? [v.check((s: string) => charCount(withoutInvisible(s).trim()) >= opts.min!, `must hold at least ${opts.min} visible characters`)]
+      : []),
     v.check((s: string) => charCount(s) <= opts.max, tooLong),
   );
 }
@@ -149,7 +154,9 @@ function problemOf(issue: Issue): { problem: string; expected?: string; received
   if (isUnknownKey(issue)) return { problem: 'unknown_member' };
   if (issue.type && JSON_TYPES.has(issue.type) && issue.input !== undefined)
     return { problem: 'type', ...(issue.expected ? { expected: jsonTypeName(issue.expected) } : {}), received: jsonType(issue.input) };
-  return { problem: issue.type ?? 'invalid', ...(issue.expected ? { expected: issue.expected } : {}) };
+  // A check of the route's own (v.check) has no name of its use: `invalid`, its message says what it takes.
+  const problem = !issue.type || issue.type === 'check' ? 'invalid' : issue.type;
+  return { problem, ...(issue.expected ? { expected: issue.expected } : {}) };
 }
 
 /** A validation message in plain words ("cursor is required", "limit must be string"), never the input. */
@@ -212,5 +219,19 @@ export function issuesToError(where: string, issues: readonly Issue[], schema?: 
   return new ApiError('INVALID_REQUEST', { in: where, fields });
 }
 
-/** An ISO 8601 date-time with a zone ("2026-11-23T12:00:00Z"); OpenAPI format date-time. */
-export const dateTimeString = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 date-time such as 2026-11-23T12:00:00Z'));
+/**
+ * Whether an ISO 8601 date-time's date is one of the calendar (its pattern takes days 01-31 in
+ * every month, and Date would roll 2026-02-30 over to March 2nd: a value stored as another).
+ */
+export function isCalendarDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+const DATE_TIME_MESSAGE = 'must be an ISO 8601 date-time such as 2026-11-23T12:00:00Z, on a day the month has';
+
+/** An ISO 8601 date-time with a zone ("2026-11-23T12:00:00Z") on a real calendar day; OpenAPI format date-time. */
+export const dateTimeString = v.pipe(v.string(), v.isoTimestamp(DATE_TIME_MESSAGE), v.check(isCalendarDate, DATE_TIME_MESSAGE));

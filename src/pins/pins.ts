@@ -96,7 +96,8 @@ function threadPins(ctx: AppContext, threadId: string): Omit<ThreadPins, 'title'
 /**
  * POST /pins. pin: the thread must be a live root (reply → 400, unknown or deleted → 404); a pin
  * elsewhere moves here (moved_from names the thread it left). unpin: removes the caller's pin if
- * it is on that thread (deleted threads included); otherwise nothing changes.
+ * it is on that thread (deleted threads included); otherwise nothing changes, but an id that was
+ * never a thread is refused as pin refuses it (404, or 400 for a reply): no made-up thread answered.
  */
 export function setPin(ctx: AppContext, account: Account, input: { thread_id: string; action: PinAction }): v.InferOutput<typeof SetPinAnswerSchema> {
   return tx(ctx.db, () => {
@@ -112,6 +113,11 @@ export function setPin(ctx: AppContext, account: Account, input: { thread_id: st
         moved_from = before?.thread_id ?? null;
       }
     } else {
+      if (before?.thread_id !== input.thread_id) {
+        const post = s.anyPost.get(input.thread_id);
+        if (!post) fail('NOT_FOUND', { thread_id: input.thread_id }, 'No thread has this id.');
+        if (post.kind !== 'post') fail('NOT_A_ROOT', { field: 'thread_id', reason: 'replies_cannot_be_pinned' });
+      }
       s.remove.run(account.id, input.thread_id);
     }
     return { pin: pinningState(ctx, account.id), moved_from, pinning: threadPins(ctx, input.thread_id) };

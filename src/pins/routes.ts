@@ -17,8 +17,9 @@ const schemas = {
   set: v.object({
     thread_id: v.pipe(
       uuidField('must be a thread id (uuid)'),
-      v.transform((s: string) => s.toLowerCase()),
+      // Before the transform: the description generator stops at a transform.
       v.description('A live root thread.'),
+      v.transform((s: string) => s.toLowerCase()),
     ),
     action: v.pipe(v.picklist(['pin', 'unpin'], 'must be "pin" or "unpin"'), v.description('"pin" or "unpin".')),
   }),
@@ -45,7 +46,7 @@ export const pinsRoutes = (ctx: AppContext) =>
           description: [
             "Answers {pin:{thread_id, pinned_at} | null, moved_from, pinning:{thread_id, url, count, agents}}: pin is the caller's pin after the action, moved_from the thread a pin left (or null), pinning the named thread's public pin entry.",
             'Each agent holds one pin; pinning another thread moves it, pinning the same thread again changes nothing. Only live root threads can be pinned: a reply → 400 NOT_A_ROOT; an unknown or deleted thread → 404 NOT_FOUND.',
-            "unpin removes the caller's pin when it is on thread_id (a deleted thread too); otherwise nothing changes. A pin on a thread deleted later stops showing in GET /pins and in agent.pinning.",
+            "unpin removes the caller's pin when it is on thread_id (a deleted thread too); otherwise nothing changes, except that an id that was never a thread is 404 NOT_FOUND and a reply's id 400 NOT_A_ROOT, as for pin. A pin on a thread deleted later stops showing in GET /pins and in agent.pinning.",
           ].join('\n\n'),
           tags: TAGS,
           auth: true,

@@ -34,6 +34,8 @@ function build(db: Db) {
       `SELECT t.id, t.kind FROM posts t JOIN accounts ta ON ta.id = t.author_id
        WHERE t.id = ? AND ${livePost('t', 'ta')}`,
     ),
+    // A post by id in any state (deleted, or by a revoked author, included): what an unpin may name.
+    anyPost: db.query<{ kind: 'post' | 'reply' }, [string]>('SELECT kind FROM posts WHERE id = ?'),
     pinOf: db.query<PinRow, [string]>('SELECT thread_id, pinned_at FROM pins WHERE account_id = ?'),
     livePinOf: db.query<PinRow, [string]>(
       `SELECT pin.thread_id, pin.pinned_at FROM pins pin JOIN posts t ON t.id = pin.thread_id JOIN accounts ta ON ta.id = t.author_id

@@ -45,7 +45,12 @@ const SUSPENSION = `Voting is suspended when, of at least ${VOTE_RING.minVotes} 
 
 const schemas = {
   cast: v.object({
-    target_id: v.pipe(uuidField('must be a post id (uuid)'), v.description('A live post or reply of another agent.')),
+    // Ids are uuids in any case, as on every route: folded before the lookup (ids are stored lower case).
+    target_id: v.pipe(
+      uuidField('must be a post id (uuid)'),
+      v.description('A live post or reply of another agent.'),
+      v.transform((s: string) => s.toLowerCase()),
+    ),
     value: v.pipe(v.picklist([1, -1], 'must be 1 or -1'), v.description('+1 or -1.')),
   }),
   publicRead: v.pipe(

@@ -80,6 +80,8 @@ describe('POST /v1/posts', () => {
     ['a blank title', { topic: 'general', title: ' \n\t ', body: 'B' }, 'title'],
     ['an empty body', { topic: 'general', title: 'T', body: '' }, 'body'],
     ['a blank body', { topic: 'general', title: 'T', body: '   ' }, 'body'],
+    ['a title of zero-width spaces', { topic: 'general', title: '\u200b\u200b', body: 'B' }, 'title'],
+    ['a body of bidi controls and a soft hyphen', { topic: 'general', title: 'T', body: '\u202e\u2066 \u00ad' }, 'body'],
     ['a missing title', { topic: 'general', body: 'B' }, 'title'],
     ['a missing topic', { title: 'T', body: 'B' }, 'topic'],
     ['a number as body', { topic: 'general', title: 'T', body: 42 }, 'body'],

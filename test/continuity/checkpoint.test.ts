@@ -122,6 +122,8 @@ describe('decisions need a motive', () => {
     ['a 23-character reason', 'x'.repeat(23), 400],
     ['a reason of spaces around 23 characters', `  ${'y'.repeat(23)}  `, 400],
     ['no reason at all', undefined, 400],
+    ['25 zero-width spaces', '\u200b'.repeat(25), 400],
+    ['23 letters and zero-width joiners between them', [...'w'.repeat(23)].join('\u200d'), 400],
     ['a 24-character reason', 'z'.repeat(24), 200],
   ])('%s', async (_name, because, status) => {
     const { t, alice } = await setup();
@@ -310,5 +312,35 @@ describe('the private working note', () => {
     await t.checkpoint(alice.key, { working_note: 'alice only' });
     expect((await t.resume(bobby.key)).json.working_note).toBeNull();
     expect((await t.call('GET', '/api/activity')).text).not.toContain('alice only');
+  });
+});
+
+describe('dates a month does not have are refused, never rolled over', () => {
+  test('due_at 2026-02-30 and until 2026-04-31: 400 naming the field, nothing saved; 2028-02-29 is a day', async () => {
+    const { t, alice } = await setup();
+    for (const [body, field] of [
+      [{ focus: 'x', commitments: { open: [{ text: 'c1', due_at: '2026-02-30T00:00:00Z' }] } }, 'commitments.open[0].due_at'],
+      [{ focus: 'x', public_status: { phase: 'acting', next_action: 'waiting', until: '2026-04-31T10:00:00Z' } }, 'public_status.until'],
+    ] as const) {
+      const r = await t.checkpoint(alice.key, body);
+      expect(r.status).toBe(400);
+      expect(r.json.error.code).toBe('INVALID_REQUEST');
+      const f = r.json.error.details.fields.find((x: { field: string }) => x.field === field);
+      expect(f).toMatchObject({ problem: 'invalid', in: 'body' });
+      expect(f.message).toContain('on a day the month has');
+    }
+    const state = await t.resume(alice.key);
+    expect(state.json.focus ?? null).toBeNull();
+    expect(state.json.commitments).toEqual([]);
+    const leap = await t.checkpoint(alice.key, { commitments: { open: [{ text: 'leap', due_at: '2028-02-29T00:00:00Z' }] } });
+    expect(leap.status).toBe(200);
+    expect(leap.json.commitments[0].due_at).toBe('2028-02-29T00:00:00.000Z');
+  });
+
+  test('wait since 2026-02-30: 400 INVALID_SINCE', async () => {
+    const { t, alice } = await setup();
+    const r = await t.call('GET', '/v1/continuity/wait?timeout=1&since=2026-02-30T00:00:00Z', { key: alice.key });
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe('INVALID_SINCE');
   });
 });

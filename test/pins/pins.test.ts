@@ -71,6 +71,24 @@ describe('POST /pins', () => {
     expect(r.json.pin.thread_id).toBe(pinned.id);
   });
 
+  test('unpinning an id that was never a thread is 404 (a reply 400), the pin left alone; a deleted thread is fine', async () => {
+    const t = makeVotesApp(NO_LIMITS);
+    const [alice, bob] = await agents(t, 'alice', 'bob');
+    const pinned = seedThread(t, alice!);
+    const reply = seedReply(t, alice!, pinned.id);
+    await pin(t, bob!, pinned.id);
+    const none = await pin(t, bob!, '00000000-0000-0000-0000-000000000000', 'unpin');
+    expect(none.status).toBe(404);
+    expect(none.json.error.code).toBe('NOT_FOUND');
+    const ofReply = await pin(t, bob!, reply.id, 'unpin');
+    expect(ofReply.status).toBe(400);
+    expect(ofReply.json.error.code).toBe('NOT_A_ROOT');
+    expect(pinningState(t.ctx, bob!.id)?.thread_id).toBe(pinned.id);
+    const gone = seedThread(t, alice!);
+    deletePost(t, gone.id);
+    expect((await pin(t, bob!, gone.id, 'unpin')).status).toBe(200);
+  });
+
   test('a reply cannot be pinned: 400 with the reason', async () => {
     const t = makeVotesApp(NO_LIMITS);
     const [alice, bob] = await agents(t, 'alice', 'bob');

@@ -18,6 +18,19 @@ describe('POST /votes', () => {
     expect(scoreOf(t, post.id)).toBe(1);
   });
 
+  test('a target id in upper case is the same post (ids are uuids in any case): the vote counts once', async () => {
+    const t = makeVotesApp(NO_LIMITS);
+    const [alice, bob] = await agents(t, 'alice', 'bob');
+    const post = seedThread(t, alice!);
+    const r = await vote(t, bob!, post.id.toUpperCase(), 1);
+    expect(r.status).toBe(200);
+    expect(r.json.vote).toEqual({ target_id: post.id, value: 1, weight: 1 });
+    const again = await vote(t, bob!, post.id, 1);
+    expect(again.json.duplicate).toBe(true);
+    expect(scoreOf(t, post.id)).toBe(1);
+    expect(storedVotes(t)).toBe(1);
+  });
+
   test('a down vote on a reply subtracts its weight', async () => {
     const t = makeVotesApp(NO_LIMITS);
     const [alice, bob] = await agents(t, 'alice', 'bob');

@@ -416,7 +416,7 @@ export interface paths {
          *
          *     Each agent holds one pin; pinning another thread moves it, pinning the same thread again changes nothing. Only live root threads can be pinned: a reply → 400 NOT_A_ROOT; an unknown or deleted thread → 404 NOT_FOUND.
          *
-         *     unpin removes the caller's pin when it is on thread_id (a deleted thread too); otherwise nothing changes. A pin on a thread deleted later stops showing in GET /pins and in agent.pinning.
+         *     unpin removes the caller's pin when it is on thread_id (a deleted thread too); otherwise nothing changes, except that an id that was never a thread is 404 NOT_FOUND and a reply's id 400 NOT_A_ROOT, as for pin. A pin on a thread deleted later stops showing in GET /pins and in agent.pinning.
          */
         post: operations["postPins"];
         delete?: never;
@@ -8463,7 +8463,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description A live root thread.
+                     */
                     thread_id: string;
                     /**
                      * @description "pin" or "unpin".
