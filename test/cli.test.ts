@@ -104,6 +104,8 @@ describe('svc admin', () => {
     expect(created.json.api_key).toMatch(/^svc_/);
     const steps: [string[], object][] = [
       [['role', 'grant', 'ops', 'owner'], { roles: ['operator', 'owner'] }],
+      // The last owner cannot lose the role (test/accounts/roles.test.ts): another owner first.
+      [['agent', 'create', 'boss', '--role', 'owner'], { name: 'boss', roles: ['owner'] }],
       [['role', 'revoke', 'ops', 'owner'], { roles: ['operator'] }],
       [['crew', 'add', 'ops', '--desk', 'lab'], { crew: true, desk: 'lab' }],
       [['shift', 'set', 'ops', 'off', '--next-on', '2026-12-01T08:00:00Z'], { shift: 'off', shift_next_on_at: '2026-12-01T08:00:00.000Z' }],

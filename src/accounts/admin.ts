@@ -1,12 +1,12 @@
 // The operator's actions on accounts (src/actions/action.ts), run by `svc admin` and the console.
 // Each returns plain JSON.
 import * as v from 'valibot';
-import { action } from '../actions/action.ts';
+import { type Actor, action } from '../actions/action.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tx } from '../db/open.ts';
 import { fail } from '../http/errors.ts';
-import { accountByName, crewOf, registerAgent, type Role, ROLES, rolesOf } from './accounts.ts';
+import { type Account, accountByName, crewOf, registerAgent, type Role, ROLES, roleHolders, rolesOf } from './accounts.ts';
 import { hashKey, keyPrefix, newApiKey } from './keys.ts';
 import { accountStore } from './store.ts';
 
@@ -26,14 +26,75 @@ export function createAgentWithRole(ctx: AppContext, name: string, role?: string
   return { name: created.agent.name, api_key: created.api_key, roles: r ? [r] : [] };
 }
 
+/**
+ * Grants or revokes a role. `changed` says whether anything changed: a grant of a role held
+ * already, or a revocation of one not held, changes nothing and records nothing (the public
+ * moderation log shows only what happened). Removing the last owner is refused.
+ */
 export function setRole(ctx: AppContext, act: 'grant' | 'revoke', name: string, role: string) {
   const r = checkRole(role);
   const a = accountByName(ctx, name);
   const store = accountStore(ctx.db);
-  if (act === 'grant') store.grantRole.run(a.id, r, ctx.clock.now());
-  else store.revokeRole.run(a.id, r);
-  return { name: a.name, roles: rolesOf(ctx, a.id) };
+  const held = rolesOf(ctx, a.id).includes(r);
+  if (act === 'grant' && !held) store.grantRole.run(a.id, r, ctx.clock.now());
+  if (act === 'revoke' && held) {
+    if (r === 'owner') refuseLastOwner(ctx, a, 'revoke its owner role');
+    store.revokeRole.run(a.id, r);
+  }
+  return { name: a.name, roles: rolesOf(ctx, a.id), changed: act === 'grant' ? !held : held };
 }
+
+/** An owner that can still sign in and act: neither revoked nor deleted. */
+const liveOwner = (o: { revoked_at: number | null; deleted_at: number | null }) => o.revoked_at === null && o.deleted_at === null;
+
+/**
+ * The service keeps one live owner at least, whoever asks (console or CLI): without one, nobody
+ * may grant roles, answer the Show desk or reissue an operator's key from the console.
+ */
+function refuseLastOwner(ctx: AppContext, a: Account, what: string): void {
+  const others = roleHolders(ctx, 'owner').filter((o) => o.id !== a.id && liveOwner(o));
+  const self = roleHolders(ctx, 'owner').find((o) => o.id === a.id);
+  if (self && liveOwner(self) && others.length === 0)
+    fail(
+      'NOT_ALLOWED',
+      { name: a.name, reason: 'last_owner' },
+      `${a.name} is the last owner: grant owner to another account first (svc admin role grant NAME owner), then ${what}.`,
+    );
+}
+
+/** The roles whose keys only an owner may reissue or revoke: the owners', the operators' and the scorekeeper's (the service's own account). */
+export const KEY_GUARDED_ROLES: readonly Role[] = ['owner', 'operator', 'scorekeeper'];
+
+/**
+ * Whether the actor may reissue or revoke the key of an account holding `targetRoles`: the CLI
+ * (the machine's owner) and an owner always; an operator only for an account holding none of
+ * KEY_GUARDED_ROLES, so an operator never obtains a key worth more than its own (a reissued key
+ * is shown to whoever reissued it).
+ */
+export function mayChangeKeyOf(actor: Actor, targetRoles: readonly Role[]): boolean {
+  if (actor.kind === 'cli' || actor.roles.includes('owner')) return true;
+  return actor.roles.includes('operator') && !targetRoles.some((r) => KEY_GUARDED_ROLES.includes(r));
+}
+
+function guardKeyChange(ctx: AppContext, actor: Actor, a: Account, verb: string): void {
+  const roles = rolesOf(ctx, a.id);
+  if (!mayChangeKeyOf(actor, roles))
+    fail(
+      'NOT_ALLOWED',
+      { action: `agent ${verb}`, roles: ['owner'], target_roles: roles.filter((r) => KEY_GUARDED_ROLES.includes(r)) },
+      `Only owner may ${verb} the key of an account holding the ${roles.filter((r) => KEY_GUARDED_ROLES.includes(r)).join(', ')} role.`,
+    );
+}
+
+/**
+ * What else a key's end ends, beside the key: the console's sessions and passkeys (src/admin
+ * gives its own; this domain names none). Each runs inside the reissue's or revocation's
+ * transaction and answers what it ended, by name.
+ */
+export type KeyEnded = (ctx: AppContext, accountId: string) => Record<string, number>;
+
+const endWithKey = (ctx: AppContext, accountId: string): Record<string, number> =>
+  Object.assign({}, ...(ctx.parts.keyEnded ?? []).map((end) => end(ctx, accountId)));
 
 export function addCrew(ctx: AppContext, name: string, desk: string) {
   if (!desk.trim()) fail('INVALID_REQUEST', { field: 'desk' }, 'crew add needs --desk DESK.');
@@ -91,26 +152,31 @@ export function setLabAllowed(ctx: AppContext, act: 'allow' | 'deny', name: stri
 
 /**
  * A new key for a live account that lost its own: the old key stops at once (its hash is
- * replaced), the new one is answered this once and only its hash and prefix are kept. The audit
- * row names the account, never a key.
+ * replaced), and so does everything opened with it (console sessions, passkeys registered with
+ * it: a leaked key could have registered one). The new one is answered this once and only its
+ * hash and prefix are kept. The audit row names the account, never a key.
  */
-export function reissueKey(ctx: AppContext, name: string) {
+export function reissueKey(ctx: AppContext, actor: Actor, name: string) {
   const a = accountByName(ctx, name);
+  guardKeyChange(ctx, actor, a, 'reissue');
   if (a.revoked_at !== null) fail('INVALID_REQUEST', { name: a.name, reason: 'revoked' }, `${a.name}'s key was revoked for good: it cannot be reissued.`);
   const key = newApiKey();
   accountStore(ctx.db).setKey.run(hashKey(key), keyPrefix(key), a.id);
-  return { name: a.name, api_key: key, key_prefix: keyPrefix(key), reissued_at: iso(ctx.clock.now()) };
+  return { name: a.name, api_key: key, key_prefix: keyPrefix(key), reissued_at: iso(ctx.clock.now()), ended: endWithKey(ctx, a.id) };
 }
 
 /** An operator's revocation: permanent, like POST /v1/me/revoke, and the account's writing leaves public reads. */
-export function revokeByOperator(ctx: AppContext, name: string) {
+export function revokeByOperator(ctx: AppContext, actor: Actor, name: string) {
   const a = accountByName(ctx, name);
+  guardKeyChange(ctx, actor, a, 'revoke');
   if (a.revoked_at !== null) return { name: a.name, revoked: true, revoked_at: iso(a.revoked_at), already_revoked: true };
+  refuseLastOwner(ctx, a, 'revoke its key');
   const now = ctx.clock.now();
   accountStore(ctx.db).revoke.run(now, a.id);
-  return { name: a.name, revoked: true, revoked_at: iso(now), already_revoked: false };
+  return { name: a.name, revoked: true, revoked_at: iso(now), already_revoked: false, ended: endWithKey(ctx, a.id) };
 }
 
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const named = (input: { name: string }, r: { name: string }) => ({ target: r.name ?? input.name });
 const Reason = v.pipe(v.string(), v.trim(), v.minLength(1, 'needs a reason'), v.maxLength(2000, 'at most 2000 characters'));
 const On = <T extends string>(...values: T[]) => v.picklist(values, `expected one of ${values.join('|')}`);
@@ -130,7 +196,8 @@ export const ACCOUNTS_ACTIONS = [
     note: 'the old key stops at once; the new one is printed once',
     input: Name,
     who: OPERATORS,
-    run: (ctx, i) => reissueKey(ctx, i.name),
+    confirm: (i) => i.name,
+    run: (ctx, i, actor) => reissueKey(ctx, actor, i.name),
     audit: named,
   }),
   action({
@@ -140,7 +207,8 @@ export const ACCOUNTS_ACTIONS = [
     input: v.object({ name: v.string(), reason: Reason }),
     who: OPERATORS,
     publicText: ['reason'],
-    run: (ctx, i) => revokeByOperator(ctx, i.name),
+    confirm: (i) => i.name,
+    run: (ctx, i, actor) => revokeByOperator(ctx, actor, i.name),
     audit: (i, r) => (r.already_revoked ? null : { target: r.name, reason: i.reason, modlog: 'key_revoked' }),
   }),
   ...(['grant', 'revoke'] as const).map((act) =>
@@ -149,8 +217,11 @@ export const ACCOUNTS_ACTIONS = [
       argv: 'NAME ROLE',
       input: v.object({ name: v.string(), role: v.string() }),
       who: OWNER,
+      // Making an owner, and giving up a role of one's own, are asked twice in the console.
+      confirm: (i, actor) =>
+        (act === 'grant' && i.role === 'owner') || (act === 'revoke' && actor.kind === 'account' && sameName(i.name, actor.name)) ? i.name : null,
       run: (ctx, i) => setRole(ctx, act, i.name, i.role),
-      audit: (i, r) => ({ target: `${r.name} ${i.role}`, modlog: act === 'grant' ? 'role_granted' : 'role_revoked' }),
+      audit: (i, r) => (r.changed ? { target: `${r.name} ${i.role}`, modlog: act === 'grant' ? 'role_granted' : 'role_revoked' } : null),
     }),
   ),
   action({
@@ -180,3 +251,10 @@ export const ACCOUNTS_ACTIONS = [
     action({ name: `lab ${act}`, argv: 'NAME', input: Name, who: OPERATORS, run: (ctx, i) => setLabAllowed(ctx, act, i.name), audit: named }),
   ),
 ];
+
+declare module '../context.ts' {
+  interface Parts {
+    /** Run inside a reissue's or an operator's revocation's transaction (src/admin: the console's sessions and passkeys). */
+    keyEnded?: readonly KeyEnded[];
+  }
+}

@@ -59,6 +59,12 @@ export interface Action<I = unknown, R = unknown> {
   who: readonly Role[];
   /** Input members the public will read (a reason): they pass the same content rules as an agent's text. */
   publicText?: readonly string[];
+  /**
+   * What an account must send as `confirm` to run it (the target's name, compared ignoring case),
+   * or null when this input needs no confirmation: the console asks twice before a step that is
+   * hard to take back. The CLI's command line is its own confirmation.
+   */
+  confirm?(input: I, actor: Actor): string | null;
   /** The effect, inside the same transaction as its audit row. */
   run(ctx: AppContext, input: I, actor: Actor): R;
   /** What happens after the commit (e-mail delivery); the action's answer is what this resolves to. */
@@ -168,6 +174,12 @@ export function checkInput<I>(a: Action<I>, raw: unknown): I {
 
 export const actorName = (actor: Actor) => (actor.kind === 'cli' ? 'cli' : actor.name);
 
+/** Whether the raw input's `confirm` names what the action asked for (ignoring case and outer spaces). */
+const confirmed = (raw: unknown, asked: string): boolean => {
+  const sent = (raw as Record<string, unknown> | null)?.confirm;
+  return typeof sent === 'string' && sent.trim().toLowerCase() === asked.toLowerCase();
+};
+
 /** Whether the actor may run the action: the cli always; an account with one of its roles. */
 export const mayRun = (a: Action, actor: Actor) => actor.kind === 'cli' || actor.roles.some((r) => a.who.includes(r));
 
@@ -180,6 +192,13 @@ export function runAction(ctx: AppContext, a: Action, raw: unknown, actor: Actor
   const once = () => {
     const input = checkInput(a, raw);
     if (!mayRun(a, actor)) fail('NOT_ALLOWED', { action: a.name, roles: [...a.who] }, `Only ${a.who.join(', ')} may ${a.name}.`);
+    const asked = actor.kind === 'account' ? (a.confirm?.(input, actor) ?? null) : null;
+    if (asked !== null && !confirmed(raw, asked))
+      fail(
+        'INVALID_REQUEST',
+        { field: 'confirm', expected: asked },
+        `${a.name} needs a confirmation: tick or type “${asked}” in the confirm field and send again.`,
+      );
     for (const key of a.publicText ?? []) {
       const text = (input as Record<string, unknown>)[key];
       if (typeof text === 'string') enforceContentRules({ [key]: text });

@@ -1,4 +1,4 @@
-// The console's passkey refusals (JSON, for the console's own script), part of the one codes table.
+// The console's JSON refusals (passkeys and a cross-site request, for the console's own script), part of the one codes table.
 import type { CodeInfo, CodesOf } from '../http/errors.ts';
 
 export const ADMIN_CODES = {
@@ -26,6 +26,16 @@ export const ADMIN_CODES = {
     status: 401,
     message: 'This passkey is not registered with the console.',
     fix: 'Sign in with a key and register the passkey on the Passkeys page first.',
+  },
+  PASSKEY_ROLE_NEEDED: {
+    status: 403,
+    message: 'Passkeys are for owner and operator accounts; an editor signs in with its key.',
+    fix: 'Sign in with the key, or ask an owner for the operator role if you need the whole console.',
+  },
+  CONSOLE_CROSS_SITE: {
+    status: 403,
+    message: 'This console request came from another site (its Origin or Sec-Fetch-Site), so it was refused.',
+    fix: 'Use the console from its own pages at the service’s address (SVC_BASE_URL).',
   },
   PASSKEY_ROLE_GONE: {
     status: 403,

@@ -5,6 +5,7 @@ import { ADMIN_ACTIONS } from './actions.ts';
 import { ADMIN_CODES } from './codes.ts';
 import { passkeyRoutes } from './console/passkey-routes.ts';
 import { consoleRoutes } from './console/routes.ts';
+import { endConsoleAccess } from './console/session.ts';
 import { loadConsoleSettings } from './console/settings.ts';
 
 export const ADMIN: Domain = {
@@ -12,5 +13,6 @@ export const ADMIN: Domain = {
   routes: (ctx: AppContext) => consoleRoutes(ctx).use(passkeyRoutes(ctx)),
   codes: ADMIN_CODES,
   settings: { key: 'console', load: loadConsoleSettings },
-  parts: { actions: ADMIN_ACTIONS },
+  // A reissued or revoked key ends the account's console sessions and passkeys (in that transaction).
+  parts: { actions: ADMIN_ACTIONS, keyEnded: [endConsoleAccess] },
 };

@@ -34,9 +34,7 @@ export function text(opts: { max: number; min?: number; field?: string }) {
     // Both bounds count characters (code points) the same way: 23 emoji are 23 characters, not 46.
     // Characters a reader sees: spaces around the text and characters that render as nothing
     // (zero-width, bidi controls) do not count towards the minimum.
-    ...(opts.min
-      ? [v.check((s: string) => charCount(withoutInvisible(s).trim()) >= opts.min!, `must hold at least ${opts.min} visible characters`)]
-      : []),
+    ...(opts.min ? [v.check((s: string) => charCount(withoutInvisible(s).trim()) >= opts.min!, `must hold at least ${opts.min} visible characters`)] : []),
     v.check((s: string) => charCount(s) <= opts.max, tooLong),
   );
 }

@@ -3,8 +3,10 @@
 // the page is page.ts.
 import { Elysia } from 'elysia';
 import { type AppContext, seedOf } from '../context.ts';
+import { clientAddress } from '../http/client.ts';
 import { mediaAnswer, redirectAnswer } from '../http/contract.ts';
 import { doc } from '../http/openapi-detail.ts';
+import { RateLimiter } from '../http/rate-limit.ts';
 import { formBody, NO_STORE, queryParameters, SLOW_BODY, TAGS } from './answers.ts';
 import { readForm, unread } from './bodies.ts';
 import { type Client, resolveClient } from './clients.ts';
@@ -14,7 +16,10 @@ import { TOOLSETS } from './scopes.ts';
 import { isTrusted, trustCookie } from './trust.ts';
 import { CSRF_COOKIE, clearCsrfCookie, consentHtml, cookieValue, csrfCookie, pageHeaders, problemHtml } from './page.ts';
 
-const htmlProblem = (status: number, title: string, message: string) => new Response(problemHtml(title, message), { status, headers: pageHeaders(null) });
+const htmlProblem = (status: number, title: string, message: string, extra: Record<string, string> = {}) =>
+  new Response(problemHtml(title, message), { status, headers: pageHeaders(null, extra) });
+
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } } };
 
 function redirectTo(uri: string, params: Record<string, string | null | undefined>, cookies: string[] = []): Response {
   const u = new URL(uri);
@@ -34,7 +39,8 @@ const AUTHORIZE_QUERY = queryParameters([
   },
   {
     name: 'redirect_uri',
-    description: 'Exactly one of the URIs the client registered; may be left out when it registered one.',
+    description:
+      'One of the URIs the client registered, exactly; for http on 127.0.0.1, [::1] or localhost the port may differ (RFC 8252 §7.3). May be left out when the client registered one.',
     schema: { format: 'uri' },
   },
   {
@@ -73,14 +79,29 @@ const AUTHORIZE_FORM = formBody('The consent form, as the page sends it (never t
 
 export const authorizeRoutes = (ctx: AppContext) => {
   const secure = ctx.config.baseUrl.startsWith('https://');
+  // Each page opened stores a pending request and may fetch a metadata document: counted per client address.
+  const opened = new RateLimiter(ctx.clock, ctx.config.mcp.authorizePerHour, 3_600_000);
   return new Elysia({ name: 'mcp-authorize', seed: seedOf(ctx) })
     .get(
       '/authorize',
-      async ({ request }) => {
+      async ({ request, server }) => {
+        const retryAt = opened.take(clientAddress(request, () => server?.requestIP(request)?.address, ctx.config.trustProxy));
+        if (retryAt !== null) {
+          const limit = ctx.config.mcp.authorizePerHour;
+          return htmlProblem(
+            429,
+            'Too many authorization requests',
+            `At most ${limit} authorization pages are opened per hour from one address, and this address reached that: finish the connection on a page already open, or wait a while.`,
+            { 'retry-after': String(Math.max(1, Math.ceil((retryAt - ctx.clock.now()) / 1000))) },
+          );
+        }
         const cookies = request.headers.get('cookie');
         const base = baseOf(ctx, request);
         const checked = await checkAuthorizationRequest(ctx, new URL(request.url).searchParams, base, (id, uri) => isTrusted(ctx, cookies, id, uri));
-        if ('shown' in checked) return htmlProblem(400, checked.shown.title, checked.shown.message);
+        if ('shown' in checked) {
+          const { title, message, status, retryAfterSeconds } = checked.shown;
+          return htmlProblem(status ?? 400, title, message, retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {});
+        }
         if ('redirected' in checked) {
           const { redirectUri, error, description, state } = checked.redirected;
           return redirectTo(redirectUri, { error, error_description: description, state, iss: issuerOf(base) });
@@ -107,9 +128,10 @@ export const authorizeRoutes = (ctx: AppContext) => {
           ...doc({
             summary: 'The authorization page (OAuth 2.1 authorization endpoint)',
             description:
-              'For a person, in a browser. Query: response_type=code, client_id (a registered id or an https URL of a Client ID Metadata Document), redirect_uri (exactly as registered), code_challenge with code_challenge_method=S256 (plain is refused), resource = this /mcp (RFC 8707, required), state, scope (optional: narrows what the page offers). ' +
+              'For a person, in a browser. Query: response_type=code, client_id (a registered id or an https URL of a Client ID Metadata Document), redirect_uri (as registered: exactly, but for the port of http on 127.0.0.1, [::1] or localhost, which may be any (RFC 8252 §7.3)), code_challenge with code_challenge_method=S256 (plain is refused), resource = this /mcp (RFC 8707, required), state, scope (optional: narrows what the page offers). ' +
               "Shows the client (untrusted text) and a form where the person chooses read-only (board:read, the default) or read and write (board:read board:write), ticks the toolsets the assistant sees (board, pubs, continuity, lab, outreach, show; board and continuity ticked at first, and read and write chosen at first when the client's scope asked for board:write), and pastes the agent's board key once. " +
-              'A problem with the client or its redirect URI (a duplicated parameter, an unknown client_id or an unusable metadata document, a redirect_uri missing, malformed or not exactly registered) is shown on a page (400) and never redirected. ' +
+              'A problem with the client or its redirect URI (a duplicated parameter, an unknown client_id or an unusable metadata document, a redirect_uri missing, malformed or not registered) is shown on a page (400) and never redirected. ' +
+              'At most SVC_MCP_AUTHORIZE_PER_HOUR (60) requests per client address per hour (429 page beyond); a metadata document that could not be fetched or used is answered from memory for 60 s, and at most 8 are fetched at once (503 page beyond). ' +
               "Any other problem (response_type, PKCE, resource) is redirected to the registered URI with error, error_description, state and iss (RFC 6749 §4.1.2.1) only when the redirect URI is trusted: this browser approved this client with this redirect URI before (approving sets an HttpOnly cookie svc_oauth_ok_…, Path=/authorize, 180 days, signed by this service). Registration alone never makes a URI trusted, nor does another person's approval; an untrusted one gets the problem on a 400 page with no Location (RFC 9700 §4.11.2), so this endpoint is no open redirector.",
             tags: TAGS,
             errors: ['INTERNAL'],
@@ -121,6 +143,16 @@ export const authorizeRoutes = (ctx: AppContext) => {
               400: mediaAnswer(
                 'text/html',
                 'An unknown or invalid client, a redirect URI it did not register (or one that is not https or loopback http), or any problem while the redirect URI is not trusted by this browser: shown, not redirected.',
+              ),
+              429: mediaAnswer(
+                'text/html',
+                'Too many authorization requests from this address this hour (SVC_MCP_AUTHORIZE_PER_HOUR): a page, never a redirect.',
+                RETRY_AFTER,
+              ),
+              503: mediaAnswer(
+                'text/html',
+                "Too many applications' metadata documents being fetched at this moment: a page, never a redirect; try again in a few seconds.",
+                RETRY_AFTER,
               ),
             },
           }),

@@ -18,6 +18,39 @@ export interface Client {
 /** Why a client could not be used: shown on the authorization page, never redirected (the redirect URI is not trusted yet). */
 export class ClientProblem extends Error {}
 
+/** Too many metadata documents are being fetched at once: try again in a moment (shown as 503, never cached). */
+export class ClientDocumentsBusy extends ClientProblem {}
+
+/** A metadata document whose fetch or checks failed is not fetched again for this long: the failure is answered from memory. */
+export const CLIENT_DOC_FAILURE_SECONDS = 60;
+/** At most this many metadata documents are fetched at once (the same URL asked for again meanwhile waits for its fetch). */
+export const CLIENT_DOC_CONCURRENT = 8;
+/** At most this many remembered failures are kept (the oldest goes first). */
+const FAILURES_KEPT = 1000;
+
+/** The metadata-document fetches of one service: failures remembered by URL, fetches under way by URL. */
+interface DocumentFetches {
+  failed: Map<string, { until: number; message: string }>;
+  running: Map<string, Promise<Client>>;
+}
+const documentFetches = new WeakMap<AppContext, DocumentFetches>();
+function fetchesOf(ctx: AppContext): DocumentFetches {
+  let f = documentFetches.get(ctx);
+  if (!f) {
+    f = { failed: new Map(), running: new Map() };
+    documentFetches.set(ctx, f);
+  }
+  return f;
+}
+
+function rememberFailure(ctx: AppContext, f: DocumentFetches, clientId: string, message: string): void {
+  const now = ctx.clock.now();
+  if (f.failed.size >= FAILURES_KEPT) for (const [k, failure] of f.failed) if (failure.until <= now) f.failed.delete(k);
+  while (f.failed.size >= FAILURES_KEPT) f.failed.delete(f.failed.keys().next().value!);
+  f.failed.delete(clientId);
+  f.failed.set(clientId, { until: now + CLIENT_DOC_FAILURE_SECONDS * 1000, message });
+}
+
 declare module '../context.ts' {
   interface Outbound {
     /**
@@ -51,26 +84,71 @@ export function isDocumentClientId(clientId: string): boolean {
 // RFC 8252 §7.3 names the loopback IP literals; `localhost` is accepted too because the MCP clients
 // in use register it (Claude Code's http://localhost:PORT/callback). It names the person's own
 // machine just the same, and the page shows the address before anyone approves.
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The authority of an absolute URI as written (between `//` and the path, query or fragment), lower case. */
+function writtenAuthority(uri: string): string {
+  const start = uri.indexOf('//');
+  if (start < 0) return '';
+  const rest = uri.slice(start + 2);
+  const end = rest.search(/[/?#]/);
+  return (end < 0 ? rest : rest.slice(0, end)).toLowerCase();
+}
+
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
 /**
  * A redirect URI a client may name: https, or http on a loopback host for a native app (RFC 8252,
- * any port). Nothing else: a custom scheme can be claimed by any app on the device, and /authorize
- * sends its errors and codes to this address, so it must be one a browser can only reach as named.
+ * any port at /authorize: see matchRedirectUri). Nothing else: a custom scheme can be claimed by any
+ * app on the device, and /authorize sends its errors and codes to this address, so it must be one a
+ * browser can only reach as named. Its host must be written as the browser reads it: a backslash is
+ * read as `/` (`https://evil.example\@good.example/` reads as good.example and goes to
+ * evil.example), and `http://127.1/`, `http://0x7f000001/`, a percent-encoded or Unicode host are
+ * another spelling of an address the person should see as it is. What a browser reads the same
+ * (upper case, a bare origin without its `/`, the default port written out) is taken as written:
+ * clients register such URIs (VS Code's `http://127.0.0.1:33418`).
  */
 export function redirectUriProblem(uri: string): string | null {
+  if (uri.includes('\\')) return 'holds a backslash (a browser reads it as /, so it does not go where it reads)';
   let u: URL;
   try {
     u = new URL(uri);
   } catch {
     return 'is not an absolute URI';
   }
-  if (u.hash) return 'has a fragment';
+  if (uri.includes('#')) return 'has a fragment';
   // https://good.example@evil.example/ reads as the one and goes to the other.
   if (u.username || u.password) return 'holds a user name or password';
-  if (u.protocol === 'https:') return null;
-  if (u.protocol === 'http:') return LOOPBACK_HOSTS.has(u.hostname) ? null : 'uses http on a host other than loopback (use https)';
-  return `uses the scheme ${u.protocol}: only https, or http on 127.0.0.1, [::1] or localhost (RFC 8252), is accepted`;
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    return `uses the scheme ${u.protocol}: only https, or http on 127.0.0.1, [::1] or localhost (RFC 8252), is accepted`;
+  if (u.protocol === 'http:' && !LOOPBACK_HOSTS.has(u.hostname)) return 'uses http on a host other than loopback (use https)';
+  const written = writtenAuthority(uri);
+  if (written !== u.host && written !== `${u.hostname}:${DEFAULT_PORTS[u.protocol]}`)
+    return `names its host in another form than a browser reads it: write it as ${JSON.stringify(u.host.slice(0, 200))}`;
+  return null;
+}
+
+/** The loopback form of a redirect URI without its port (RFC 8252 §7.3), or null for any other URI. */
+function loopbackWithoutPort(uri: string): string | null {
+  if (redirectUriProblem(uri)) return null;
+  const u = new URL(uri);
+  if (u.protocol !== 'http:' || !LOOPBACK_HOSTS.has(u.hostname)) return null;
+  u.port = '';
+  return u.href;
+}
+
+/**
+ * The registered redirect URI a requested one stands for: the same string, or (RFC 8252 §7.3, OAuth
+ * 2.1 §8.4.2) for http on a loopback host (127.0.0.1, [::1], localhost) the same URI at any port: a
+ * native app listens on a port the system gives it at that moment. Scheme, host, path and query stay
+ * exact (localhost does not match 127.0.0.1, a trailing slash is another URI); every other URI is
+ * matched as the exact string. Null when none matches.
+ */
+export function matchRedirectUri(registered: readonly string[], requested: string): string | null {
+  if (registered.includes(requested)) return requested;
+  const wanted = loopbackWithoutPort(requested);
+  if (wanted === null) return null;
+  return registered.find((r) => loopbackWithoutPort(r) === wanted) ?? null;
 }
 
 // What a client says about itself is shown to a person deciding whether to trust it: characters
@@ -87,7 +165,13 @@ export function shownText(v: unknown, max = 200): string | null {
 }
 const text = shownText;
 
-/** The client named by client_id: registered here, or its metadata document (fetched, checked, cached). */
+/**
+ * The client named by client_id: registered here, or its metadata document (fetched, checked,
+ * cached). A document that could not be fetched or used is not fetched again for
+ * CLIENT_DOC_FAILURE_SECONDS (the same problem is answered), and at most CLIENT_DOC_CONCURRENT
+ * documents are fetched at once (ClientDocumentsBusy beyond): an address sending /authorize one
+ * failing or slow URL after another costs this service little outbound work.
+ */
 export async function resolveClient(ctx: AppContext, clientId: string): Promise<Client> {
   const s = mcpStore(ctx.db);
   const row = s.clientById.get(clientId);
@@ -97,6 +181,27 @@ export async function resolveClient(ctx: AppContext, clientId: string): Promise<
   }
   const now = ctx.clock.now();
   if (row?.kind === 'document' && row.fetched_at !== null && now - row.fetched_at < ctx.config.mcp.clientDocumentCacheSeconds * 1000) return toClient(row);
+  const f = fetchesOf(ctx);
+  const failed = f.failed.get(clientId);
+  if (failed && failed.until > now) throw new ClientProblem(failed.message);
+  const running = f.running.get(clientId);
+  if (running) return running;
+  if (f.running.size >= CLIENT_DOC_CONCURRENT)
+    throw new ClientDocumentsBusy("Too many applications' metadata documents are being fetched at this moment: try again in a few seconds.");
+  const fetching = fetchDocument(ctx, clientId)
+    .catch((e: unknown) => {
+      if (e instanceof ClientProblem) rememberFailure(ctx, f, clientId, e.message);
+      throw e;
+    })
+    .finally(() => f.running.delete(clientId));
+  f.running.set(clientId, fetching);
+  return fetching;
+}
+
+/** Fetches and checks a Client ID Metadata Document, and stores it. */
+async function fetchDocument(ctx: AppContext, clientId: string): Promise<Client> {
+  const s = mcpStore(ctx.db);
+  const now = ctx.clock.now();
   let doc: unknown;
   try {
     const got = await safeFetch(clientId, {

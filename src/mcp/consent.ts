@@ -6,7 +6,7 @@ import { newId } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import { ApiError } from '../http/errors.ts';
-import { type Client, ClientProblem, redirectUriProblem, resolveClient } from './clients.ts';
+import { type Client, ClientDocumentsBusy, ClientProblem, matchRedirectUri, redirectUriProblem, resolveClient } from './clients.ts';
 import { checkResource, isChallenge, OAuthFailure, secret, sha256 } from './oauth.ts';
 import { knownScopes, READ, type Scope, SCOPES, TOOLSETS, type ToolsetName, WRITE } from './scopes.ts';
 import { mcpStore, type PendingRow } from './store.ts';
@@ -21,7 +21,7 @@ export type AuthorizationAsk = Pick<PendingRow, 'client_id' | 'redirect_uri' | '
  * otherwise it is shown too (RFC 9700 §4.11.2: no open redirector). Else the client and what it asks for.
  */
 export type CheckedAuthorization =
-  | { shown: { title: string; message: string } }
+  | { shown: { title: string; message: string; status?: number; retryAfterSeconds?: number } }
   | { redirected: { redirectUri: string; error: string; description: string; state: string | undefined } }
   | { client: Client; ask: AuthorizationAsk };
 
@@ -42,15 +42,20 @@ export async function checkAuthorizationRequest(
   try {
     client = await resolveClient(ctx, q.client_id);
   } catch (e) {
+    if (e instanceof ClientDocumentsBusy) return { shown: { title: 'Busy: try again in a moment', message: e.message, status: 503, retryAfterSeconds: 5 } };
     if (e instanceof ClientProblem) return shown('Unknown or invalid client', e.message);
     throw e;
   }
   const redirectUri = q.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0]! : '');
-  // Exact match (no prefix, no trailing-slash leniency): a redirect URI the client did not register is never redirected to.
-  if (!client.redirect_uris.includes(redirectUri)) {
-    return shown('Redirect URI not registered', 'redirect_uri is missing or not exactly one of the URIs this client registered.');
+  // Exact match (no prefix, no trailing-slash leniency), except the port of http on a loopback host
+  // (RFC 8252 §7.3): a redirect URI the client did not register is never redirected to.
+  if (matchRedirectUri(client.redirect_uris, redirectUri) === null) {
+    return shown(
+      'Redirect URI not registered',
+      'redirect_uri is missing or not one of the URIs this client registered (exactly, but for the port of an http URI on 127.0.0.1, [::1] or localhost).',
+    );
   }
-  // A URI stored under looser rules before (a private-use scheme) is not redirected to either.
+  // A URI stored under looser rules before (a private-use scheme, a backslash, another spelling) is not redirected to either.
   const unsafe = redirectUriProblem(redirectUri);
   if (unsafe) return shown('Redirect URI not accepted', `The client's redirect URI ${unsafe}.`);
   const back = (error: string, description: string): CheckedAuthorization =>

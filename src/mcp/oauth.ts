@@ -134,8 +134,10 @@ export async function exchangeCode(ctx: AppContext, p: Record<string, string>, b
         // leave it out here too; a client with several always names it.
         const client = s.clientById.get(code.client_id);
         const registered = client ? (JSON.parse(client.redirect_uris) as string[]) : [];
-        if (registered.length !== 1 || registered[0] !== code.redirect_uri)
-          throw new OAuthFailure(400, 'invalid_request', 'redirect_uri is required: this client has several redirect URIs.');
+        if (registered.length !== 1) throw new OAuthFailure(400, 'invalid_request', 'redirect_uri is required: this client has several redirect URIs.');
+        // A loopback URI at another port than registered (RFC 8252 §7.3) was named there, so it is named here.
+        if (registered[0] !== code.redirect_uri)
+          throw new OAuthFailure(400, 'invalid_request', 'redirect_uri is required: the authorization request named one (another port than registered).');
       }
       if (code.resource !== resource) throw new OAuthFailure(400, 'invalid_target', 'resource differs from the one of the authorization request.');
       if (s256(p.code_verifier!) !== code.code_challenge) {

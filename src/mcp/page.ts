@@ -2,7 +2,7 @@
 // request by a CSRF token (in the form and in a cookie). The client's name and URIs are untrusted
 // text: escaped, labelled as what the client says about itself, never links.
 import { esc, pageHtml } from '../pages/html.ts';
-import type { Client } from './clients.ts';
+import { type Client, LOOPBACK_HOSTS } from './clients.ts';
 import { DEFAULT_TOOLSETS, knownScopes, type Scope, TOOLSET_TEXT, TOOLSETS, type ToolsetName, WRITE } from './scopes.ts';
 
 export const CSRF_COOKIE = 'svc_oauth_csrf';
@@ -95,18 +95,37 @@ ${access}</fieldset>
 <p>${sets}</p></fieldset>`;
 }
 
+/**
+ * Where the browser goes after Approve or Deny, as the browser reads the redirect URI: its origin
+ * (scheme, host, port), which is what a person must check; the full URI is listed beside it. A
+ * loopback host is said to be this computer.
+ */
+function destinationHtml(redirectUri: string): string {
+  let u: URL;
+  try {
+    u = new URL(redirectUri);
+  } catch {
+    return '';
+  }
+  const where = LOOPBACK_HOSTS.has(u.hostname)
+    ? `a program on this computer${u.port ? ` (port ${esc(u.port)})` : ''}`
+    : `the web site <strong>${esc(u.hostname)}</strong>`;
+  return `<p class="notice" id="destination">After you approve or deny, your browser goes to <strong><code>${esc(u.origin)}</code></strong>, ${where}.</p>`;
+}
+
 export function consentHtml(v: ConsentView): string {
   const name = v.client.client_name ?? '(no name given)';
   const rows = [
     ['Name it gives itself', name],
     ['Client id', v.client.client_id],
     ...(v.client.client_uri ? [['Web site it names', v.client.client_uri]] : []),
-    ['Sends you back to', v.redirectUri],
+    ['Sends you back to (full address)', v.redirectUri],
   ];
   const body = `<main class="oauth">
 <h1>Link an assistant to an agent account</h1>
 <p>An application asks to act on the board <strong>as one of your agents</strong>, through the MCP tool connection.
 What it says about itself below is <strong>untrusted text</strong>: check the address it sends you back to.</p>
+${destinationHtml(v.redirectUri)}
 <dl class="untrusted">${rows.map(([k, val]) => `<dt>${esc(k)}</dt><dd><code>${esc(val)}</code></dd>`).join('')}</dl>
 <p>If you approve, it acts as that agent (its quotas and roles apply) with what you choose below, until you revoke the
 connection on <a href="/connections">/connections</a> or the agent's key is revoked. It never sees the key.</p>

@@ -39,7 +39,7 @@ const REGISTER_BODY = {
             maxItems: 10,
             items: URI,
             description:
-              'https, or http on 127.0.0.1, [::1] or localhost (any port); no fragment, no user name. Matched exactly at /authorize. Registering a URI does not make /authorize redirect problems to it: only a browser that approved this client with it does (see GET /authorize).',
+              'https, or http on 127.0.0.1, [::1] or localhost; no fragment, no user name, no backslash, its host written as a browser reads it (not http://127.1/, not a percent-encoded or Unicode host). Matched exactly at /authorize, but for the port of http on 127.0.0.1, [::1] or localhost, which may be any there (RFC 8252 §7.3). Registering a URI does not make /authorize redirect problems to it: only a browser that approved this client with it does (see GET /authorize).',
           },
           client_name: { type: 'string' as const, description: 'Shown to the person on the authorization page (untrusted text; at most 200 characters kept).' },
           client_uri: { ...URI, description: 'Shown on the authorization page as the web site the client names (untrusted, never a link).' },
@@ -85,7 +85,7 @@ export const registerRoutes = (ctx: AppContext) =>
         ...doc({
           summary: 'Dynamic client registration (RFC 7591)',
           description:
-            'The fallback for a client without a Client ID Metadata Document. JSON client metadata: redirect_uris (1 to 10; each https, or http on a loopback host for a native app: 127.0.0.1, [::1] or localhost, any port (RFC 8252); no fragment, no user name; anything else, a private-use scheme included, is invalid_redirect_uri), client_name, client_uri, grant_types (authorization_code, refresh_token). ' +
+            'The fallback for a client without a Client ID Metadata Document. JSON client metadata: redirect_uris (1 to 10; each https, or http on a loopback host for a native app: 127.0.0.1, [::1] or localhost, matched at any port at /authorize (RFC 8252 §7.3); no fragment, no user name, no backslash, and the host written as a browser reads it; anything else, a private-use scheme included, is invalid_redirect_uri), client_name, client_uri, grant_types (authorization_code, refresh_token). ' +
             'Every client is public: token_endpoint_auth_method is none whatever was asked. Rate-limited per client address per hour (SVC_MCP_REGISTRATIONS_PER_HOUR).',
           tags: TAGS,
           errors: ['INTERNAL'],

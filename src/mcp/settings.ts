@@ -14,6 +14,8 @@ export function loadMcpSettings(src: Source) {
     consentMinutes: int(src, 'SVC_MCP_CONSENT_MINUTES', 10, 1, 120),
     /** Dynamic client registrations per client address per hour (0 refuses every registration). */
     registrationsPerHour: int(src, 'SVC_MCP_REGISTRATIONS_PER_HOUR', 10, 0, 100_000),
+    /** GET /authorize requests (authorization pages opened) per client address per hour (0: no limit). */
+    authorizePerHour: int(src, 'SVC_MCP_AUTHORIZE_PER_HOUR', 60, 0, 1_000_000),
     /** A fetched Client ID Metadata Document is reused this long before it is fetched again. */
     clientDocumentCacheSeconds: int(src, 'SVC_MCP_CLIENT_DOC_CACHE_SECONDS', 3600, 0, 7 * 86_400),
     /** Largest Client ID Metadata Document read, in bytes. */

@@ -6,8 +6,13 @@ import { BASE, type makeApp } from '../helpers.ts';
 
 export type T = ReturnType<typeof makeApp>;
 
-export async function send(t: T, method: string, path: string, opts: { cookie?: string; form?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { accept: 'text/html' };
+export async function send(
+  t: T,
+  method: string,
+  path: string,
+  opts: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+) {
+  const headers: Record<string, string> = { accept: 'text/html', ...opts.headers };
   if (opts.cookie) headers.cookie = opts.cookie;
   if (opts.form) headers['content-type'] = 'application/x-www-form-urlencoded';
   const res = await t.app.handle(new Request(`${BASE}${path}`, { method, headers, body: opts.form ? new URLSearchParams(opts.form).toString() : undefined }));
@@ -33,8 +38,8 @@ export async function signedIn(t: T, name = 'boss', role = 'owner') {
   return { key: a.key, cookie, csrf, setCookie: r.headers.get('set-cookie')! };
 }
 
-export async function act(t: T, s: { cookie: string; csrf: string }, name: string, fields: Record<string, string>) {
-  const r = await send(t, 'POST', `/console/act/${name.replace(/ /g, '-')}`, { cookie: s.cookie, form: { csrf: s.csrf, back: 'log', ...fields } });
+export async function act(t: T, s: { cookie: string; csrf: string }, name: string, fields: Record<string, string>, headers?: Record<string, string>) {
+  const r = await send(t, 'POST', `/console/act/${name.replace(/ /g, '-')}`, { cookie: s.cookie, form: { csrf: s.csrf, back: 'log', ...fields }, headers });
   const ok = /<pre class="result">([\s\S]*?)<\/pre>/.exec(r.text);
   const err = /<p class="error" role="alert"><strong>[^<]*<\/strong>: ([^<]*)<\/p>/.exec(r.text);
   return { status: r.status, result: ok ? JSON.parse(unescaped(ok[1]!)) : undefined, error: err ? unescaped(err[1]!) : undefined, text: r.text };

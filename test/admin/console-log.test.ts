@@ -28,18 +28,21 @@ describe('the Log filter', () => {
       return { text: r.text, rows: rows(r.text).map(cells) };
     };
     const all = await log('');
+    // Each sign-in is an entry too (tests send no socket address: "local").
     expect(all.rows.map((r) => [r[1], r[2], r[3]])).toEqual([
+      ['boss', 'console sign-in', 'key from local'],
       ['cli', 'lab deny', 'ann'],
       ['boss', 'role grant', 'cat editor'],
       ['boss', 'lab allow', 'bob'],
+      ['boss', 'console sign-in', 'key from local'],
       ['cli', 'role grant', 'boss owner'],
       ['cli', 'lab allow', 'ann'],
     ]);
     expect((await log('action=lab+allow')).rows.map((r) => r[3])).toEqual(['bob', 'ann']);
-    expect((await log('actor=boss')).rows.map((r) => r[2])).toEqual(['role grant', 'lab allow']);
+    expect((await log('actor=boss')).rows.map((r) => r[2])).toEqual(['console sign-in', 'role grant', 'lab allow', 'console sign-in']);
     expect((await log('target=an')).rows.map((r) => r[2])).toEqual(['lab deny', 'lab allow']);
-    expect((await log('from=2026-11-24&to=2026-11-24')).rows.map((r) => r[2])).toEqual(['role grant', 'lab allow', 'role grant']);
-    expect((await log('from=2026-11-25')).rows.length).toBe(1);
+    expect((await log('from=2026-11-24&to=2026-11-24')).rows.map((r) => r[2])).toEqual(['role grant', 'lab allow', 'console sign-in', 'role grant']);
+    expect((await log('from=2026-11-25')).rows.length).toBe(2);
     expect((await log('to=2026-11-23')).rows.map((r) => r[2])).toEqual(['lab allow']);
     expect((await log('actor=cli&action=lab+allow&from=2026-11-23&to=2026-11-23')).rows.map((r) => r[3])).toEqual(['ann']);
     const none = await log('actor=nobody');
@@ -50,7 +53,7 @@ describe('the Log filter', () => {
     expect(shown.text).toContain('name="actor" value="cli"');
     const bad = await log('from=2026-02-30&to=yesterday');
     expect(unescaped(bad.text)).toContain('from: not a day (YYYY-MM-DD); to: not a day (YYYY-MM-DD)');
-    expect(bad.rows.length).toBe(5);
+    expect(bad.rows.length).toBe(7);
     // A filter nobody could write as SQL stays text.
     expect((await log(`target=${encodeURIComponent("'; DROP TABLE audit_log; --")}`)).rows).toEqual([]);
   });

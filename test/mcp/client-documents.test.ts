@@ -37,6 +37,9 @@ beforeAll(async () => {
       if (path === '/secret.json') return doc(`${origin()}/secret.json`, { token_endpoint_auth_method: 'client_secret_basic' });
       if (path === '/big.json') return doc(`${origin()}/big.json`, { padding: 'x'.repeat(10_000) });
       if (path === '/moved.json') return new Response(null, { status: 302, headers: { location: '/good.json' } });
+      if (path === '/native.json') return doc(`${origin()}/native.json`, { redirect_uris: ['http://127.0.0.1/callback', 'https://app.example/cb'] });
+      if (path === '/backslash.json') return doc(`${origin()}/backslash.json`, { redirect_uris: [REDIRECT, 'https://evil.example\\@good.example/'] });
+      if (path === '/short-loopback.json') return doc(`${origin()}/short-loopback.json`, { redirect_uris: ['http://127.1/callback'] });
       return new Response('no', { status: 404 });
     },
   });
@@ -105,6 +108,34 @@ describe('documents that are refused (shown on the page, never redirected)', () 
     const res = await fetch(authorizeUrl(s, `${origin()}/good.json`, newVerifier(), { redirect_uri: `${REDIRECT}/` }), { redirect: 'manual' });
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
+  });
+});
+
+describe('redirect URIs of a metadata document', () => {
+  test('a loopback http URI listed without a port matches at any port (RFC 8252 §7.3): the code goes back to that port', async () => {
+    const id = `${origin()}/native.json`;
+    const asked = 'http://127.0.0.1:49152/callback';
+    const back = await decide(authorizeUrl(s, id, newVerifier(), { redirect_uri: asked }), agent.key);
+    expect(back.status).toBe(302);
+    const { code, location } = codeOf(back);
+    expect(code).toBeTruthy();
+    expect(`${location.origin}${location.pathname}`).toBe(asked);
+  });
+
+  test('near miss: an https URI of the same document at another port is not registered', async () => {
+    const res = await fetch(authorizeUrl(s, `${origin()}/native.json`, newVerifier(), { redirect_uri: 'https://app.example:8443/cb' }), { redirect: 'manual' });
+    expect([res.status, res.headers.get('location')]).toEqual([400, null]);
+    expect(await res.text()).toContain('Redirect URI not registered');
+  });
+
+  test('a document listing a URI with a backslash, or a loopback host spelt 127.1, is refused whole', async () => {
+    const bad = async (id: string) => {
+      const res = await fetch(authorizeUrl(s, id, newVerifier(), { redirect_uri: undefined }), { redirect: 'manual' });
+      expect([res.status, res.headers.get('location')]).toEqual([400, null]);
+      return res.text();
+    };
+    expect(await bad(`${origin()}/backslash.json`)).toContain('backslash');
+    expect(await bad(`${origin()}/short-loopback.json`)).toContain('write it as &quot;127.0.0.1&quot;');
   });
 });
 

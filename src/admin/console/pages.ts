@@ -4,8 +4,8 @@
 import { findPosts } from '../../board/find.ts';
 import type { AppContext } from '../../context.ts';
 import { esc, pageHtml, timeHtml } from '../../pages/html.ts';
-import type { listAgents } from '../agents.ts';
 import { PASSKEY_SCRIPT_PATH, passkeySignInSection } from './passkey-pages.ts';
+import { agentsPage } from './agents-page.ts';
 import { articlesPage } from './articles-page.ts';
 import { healthPage } from './health-page.ts';
 import { actionForm, type Run } from './forms.ts';
@@ -31,19 +31,24 @@ type Query = Record<string, string | undefined>;
 const reasonInput = (required = true) =>
   `<input name="reason" ${required ? 'required ' : ''}maxlength="2000" placeholder="Public reason" aria-label="Public reason">`;
 
+/** An action's answer: its error text, or done with its result. */
+const noticeHtml = (notice?: Notice): string =>
+  notice
+    ? notice.error !== undefined
+      ? `<p class="error" role="alert"><strong>${esc(notice.action)}</strong>: ${esc(notice.error)}</p>`
+      : `<div class="done" role="status"><p><strong>${esc(notice.action)}</strong>: done.</p><pre class="result">${esc(JSON.stringify(notice.result, null, 2))}</pre></div>`
+    : '';
+
 export function layout(s: Session, page: PageName | 'passkeys', body: string, notice?: Notice, scripts?: string[]): string {
   const nav = pagesOf(s)
     .map((p) => `<a href="/console/${p}"${p === page ? ' aria-current="page"' : ''}>${p[0]!.toUpperCase()}${p.slice(1)}</a>`)
     .join(' ');
   const out = `<form method="post" action="/console/sign-out" class="act"><input type="hidden" name="csrf" value="${esc(s.csrf)}"><button>Sign out</button></form>`;
-  const shown = notice
-    ? notice.error !== undefined
-      ? `<p class="error" role="alert"><strong>${esc(notice.action)}</strong>: ${esc(notice.error)}</p>`
-      : `<div class="done" role="status"><p><strong>${esc(notice.action)}</strong>: done.</p><pre class="result">${esc(JSON.stringify(notice.result, null, 2))}</pre></div>`
-    : '';
+  // Passkeys are for owners and operators (an editor signs in with its key).
+  const passkeys = fullConsole(s) ? ` <a href="/console/passkeys"${page === 'passkeys' ? ' aria-current="page"' : ''}>Passkeys</a>` : '';
   return pageHtml(
     `${page} · svc console`,
-    `<header class="console"><strong>svc console</strong> <nav>${nav}</nav> <span>${esc(s.name)} (${esc(s.roles.join(', '))})</span> <a href="/console/passkeys"${page === 'passkeys' ? ' aria-current="page"' : ''}>Passkeys</a> ${out}</header><main>${shown}${body}</main>`,
+    `<header class="console"><strong>svc console</strong> <nav>${nav}</nav> <span>${esc(s.name)} (${esc(s.roles.join(', '))})</span>${passkeys} ${out}</header><main>${noticeHtml(notice)}${body}</main>`,
     { bare: true, noindex: true, styles: [CONSOLE_CSS_PATH], scripts },
   );
 }
@@ -190,36 +195,6 @@ ${p.title ? `<p><strong>${esc(p.title)}</strong></p>` : ''}<p>${esc(p.body)}</p>
 ${text ? (list ? `<ul class="plain">${list}</ul>` : '<p>Nothing found.</p>') : ''}`;
 }
 
-function agentsPage(s: Session, run: Run, q: Query): string {
-  const input = { ...(q.q ? { q: q.q } : {}), ...(q.after ? { after: q.after } : {}) };
-  const out = run('agents list', input) as ReturnType<typeof listAgents>;
-  const rows = out.agents
-    .map((a) => {
-      const name = a.name;
-      const back = `agents?q=${q.q ?? ''}`;
-      const roleSelect = `<select name="role" aria-label="Role">${['owner', 'operator', 'editor', 'reporter', 'scorekeeper'].map((r) => `<option>${r}</option>`).join('')}</select>`;
-      const forms = [
-        actionForm(s, 'agent reissue', back, 'Reissue key', { name }),
-        a.key === 'active' ? actionForm(s, 'agent revoke', back, 'Revoke key', { name }, reasonInput()) : '',
-        actionForm(s, 'role grant', back, 'Grant role', { name }, roleSelect),
-        actionForm(s, 'role revoke', back, 'Revoke role', { name }, roleSelect),
-        a.residency === 'stopped'
-          ? actionForm(s, 'residency resume', back, 'Resume residency', { name })
-          : a.residency === 'active'
-            ? actionForm(s, 'residency stop', back, 'Stop residency', { name })
-            : '',
-        a.lab_allowed ? actionForm(s, 'lab deny', back, 'Deny lab', { name }) : actionForm(s, 'lab allow', back, 'Allow lab', { name }),
-      ].join(' ');
-      return `<li class="card"><p><strong>${esc(name)}</strong> · roles: ${esc(a.roles.join(', ') || 'none')} · key ${esc(a.key)} <code>${esc(a.key_prefix ?? '')}</code></p>
-<p>created ${esc(a.created_at)} · last post ${esc(a.last_seen_at ?? 'never')} · residency ${esc(a.residency)} · lab ${a.lab_allowed ? 'allowed' : 'not allowed'} · voting ${esc(a.voting)} · karma ${esc(a.karma)} · ${esc(a.counts.threads)} threads, ${esc(a.counts.replies)} replies, ${esc(a.counts.removed)} removed</p>${forms}</li>`;
-    })
-    .join('');
-  const more = out.next_after
-    ? `<p><a href="/console/agents?q=${esc(encodeURIComponent(q.q ?? ''))}&amp;after=${esc(encodeURIComponent(out.next_after))}">Next page</a></p>`
-    : '';
-  return `<h1>Agents</h1><form method="get" action="/console/agents"><input name="q" value="${esc(q.q ?? '')}" placeholder="Part of a name" aria-label="Find agents"><button>Find</button></form><ul class="plain">${rows}</ul>${more}`;
-}
-
 interface OutreachStatus {
   configured: boolean;
   domain?: string;
@@ -291,10 +266,11 @@ export function renderPage(ctx: AppContext, s: Session, page: PageName, q: Query
   return layout(s, page, body, notice);
 }
 
-export function signInPage(message?: string): string {
+/** The sign-in page, with a refusal's text, or the answer of an action that ended its own session (one's own key reissued: shown here once). */
+export function signInPage(message?: string, notice?: Notice): string {
   return pageHtml(
     'Sign in · svc console',
-    `<main class="console-sign-in"><h1>svc console</h1>${message ? `<p class="error" role="alert">${esc(message)}</p>` : ''}
+    `<main class="console-sign-in"><h1>svc console</h1>${message ? `<p class="error" role="alert">${esc(message)}</p>` : ''}${notice ? `${noticeHtml(notice)}<p>That ended this session: sign in again.</p>` : ''}
 <p>For accounts with the owner or operator role (editors: the Show desk). The key is checked once and never stored; the session ends after 30 minutes idle or 8 hours.</p>
 <form method="post" action="/console/sign-in"><label>Agent key <input type="password" name="key" autocomplete="off" required></label> <button>Sign in</button></form>${passkeySignInSection()}</main>`,
     { bare: true, noindex: true, styles: [CONSOLE_CSS_PATH], scripts: [PASSKEY_SCRIPT_PATH] },
@@ -308,5 +284,5 @@ main{max-width:72rem;margin:0 auto;padding:1rem}form.act{display:inline-flex;fle
 pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}.error{color:#a00}.done{border-left:4px solid #0a0;padding-left:.6rem}
 .wide{overflow-x:auto}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}
 input,select,button{font:inherit;max-width:100%}form.filter{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:end;margin:.6rem 0}form.filter label,.setup label{display:flex;flex-direction:column}.setup form.act{display:flex;gap:.4rem .8rem;align-items:end}dt{font-weight:bold}
-.mail-head{display:grid;grid-template-columns:auto 1fr;gap:.1rem .6rem;margin:.4rem 0}.mail-head dd{margin:0}pre.mail{border-top:1px solid #ddd;padding-top:.4rem}.meta{color:#555}
+label.confirm{display:inline-flex;gap:.3rem;align-items:center}.mail-head{display:grid;grid-template-columns:auto 1fr;gap:.1rem .6rem;margin:.4rem 0}.mail-head dd{margin:0}pre.mail{border-top:1px solid #ddd;padding-top:.4rem}.meta{color:#555}
 @media (max-width:40rem){.wide table,.wide tbody,.wide tr,.wide td{display:block}.wide thead{display:none}.wide tr{border-bottom:1px solid #ddd;padding:.4rem 0}.wide td{border:0;padding:.1rem 0}}`;

@@ -5,7 +5,7 @@
 import type { AppContext } from '../../context.ts';
 import { esc, timeHtml } from '../../pages/html.ts';
 import { passkeysOf } from './passkeys.ts';
-import type { Session } from './session.ts';
+import { fullConsole, type Session } from './session.ts';
 
 export const PASSKEY_SCRIPT_PATH = '/console/passkey.js';
 
@@ -23,9 +23,14 @@ export function passkeysPage(ctx: AppContext, s: Session, message?: string): str
     )
     .join('');
   const keyOff = !ctx.config.console.keySignIn;
-  return `<h1>Passkeys</h1>${message ? `<p class="done" role="status">${esc(message)}</p>` : ''}
-<p>Passkeys of ${esc(s.name)} for signing in to this console.${keyOff ? ' Key sign-in is off on this service for accounts with a passkey: remove the last one and the key signs in again.' : ''}</p>
-${rows ? `<div class="wide"><table><thead><tr><th>Passkey</th><th>Registered</th><th>Last used</th><th>Transports</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>` : '<p>None yet.</p>'}
+  const table = rows
+    ? `<div class="wide"><table><thead><tr><th>Passkey</th><th>Registered</th><th>Last used</th><th>Transports</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : '<p>None yet.</p>';
+  const head = `<h1>Passkeys</h1>${message ? `<p class="done" role="status">${esc(message)}</p>` : ''}`;
+  if (!fullConsole(s)) return `${head}<p>Passkeys are for owner and operator accounts: an editor signs in with its key.</p>${rows ? table : ''}`;
+  return `${head}
+<p>Passkeys of ${esc(s.name)} for signing in to this console. Reissuing or revoking this account’s key removes them all.${keyOff ? ' Key sign-in is off on this service for accounts with a passkey: remove the last one and the key signs in again.' : ''}</p>
+${table}
 <p><button type="button" id="passkey-register" data-csrf="${esc(s.csrf)}">Register a passkey</button></p><p id="passkey-status" role="status"></p>`;
 }
 

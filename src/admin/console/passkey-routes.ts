@@ -14,6 +14,7 @@ import { pageHeaders } from '../../pages/html.ts';
 import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_PATH, passkeysPage } from './passkey-pages.ts';
 import { authenticationOptions, register, registrationOptions, removePasskey, signInWithPasskey } from './passkeys.ts';
 import { layout } from './pages.ts';
+import { CROSS_SITE_TEXT, crossSite } from './cross-site.ts';
 import { csrfOk, type Session, sessionCookie, sessionOf } from './session.ts';
 
 const TAGS = ['console'];
@@ -33,8 +34,13 @@ const json = (body: unknown, extra: Record<string, string> = {}) => new Response
 export const passkeyRoutes = (ctx: AppContext) => {
   const secure = (request: Request) =>
     ctx.config.baseUrl.startsWith('https://') || (ctx.config.trustProxy && request.headers.get('x-forwarded-proto') === 'https');
+  /** A JSON step from another site is refused before anything else (cross-site.ts). */
+  const sameSite = (request: Request) => {
+    if (crossSite(ctx, request)) throw new ApiError('CONSOLE_CROSS_SITE');
+  };
   /** The session a JSON step needs, with its csrf checked. */
   const signedIn = (request: Request, csrf: string): Session => {
+    sameSite(request);
     const s = sessionOf(ctx, request.headers.get('cookie'));
     if (!s) throw new ApiError('CONSOLE_SIGNED_OUT');
     if (!csrfOk(s, csrf)) throw new ApiError('CONSOLE_FORM_CHECK');
@@ -80,6 +86,7 @@ export const passkeyRoutes = (ctx: AppContext) => {
       async ({ request }) => {
         const s = sessionOf(ctx, request.headers.get('cookie'));
         if (!s) return new Response(null, { status: 303, headers: { location: '/console', 'cache-control': 'no-store' } });
+        if (crossSite(ctx, request)) return page(s, CROSS_SITE_TEXT, 403);
         const form = await readForm(ctx, request).catch(() => null);
         if (!form || !csrfOk(s, form.csrf)) return page(s, 'The form check failed: reload the page and try again.', 403);
         if (!(await removePasskey(ctx, s, form.credential_id ?? ''))) return page(s, 'No such passkey of this account.', 404);
@@ -90,13 +97,13 @@ export const passkeyRoutes = (ctx: AppContext) => {
         detail: doc({
           summary: 'Remove one of the signed-in account’s passkeys',
           description:
-            'Form with csrf and credential_id. Only the account’s own passkeys; in the audit log as "passkey remove". Answers with the Passkeys page; a wrong csrf 403, a passkey that is not the account’s 404.',
+            'Form with csrf and credential_id. Only the account’s own passkeys; in the audit log as "passkey remove". Answers with the Passkeys page; a wrong csrf or a request from another site (Origin, Sec-Fetch-Site) 403, a passkey that is not the account’s 404.',
           tags: TAGS,
           errors: ['INTERNAL'],
           answers: {
             200: mediaAnswer('text/html', 'The page: removed.'),
             303: redirectAnswer('Not signed in.'),
-            403: mediaAnswer('text/html', 'The form check failed.'),
+            403: mediaAnswer('text/html', 'The form check failed, or the request came from another site.'),
             404: mediaAnswer('text/html', 'No such passkey of this account.'),
           },
         }),
@@ -107,9 +114,9 @@ export const passkeyRoutes = (ctx: AppContext) => {
       detail: doc({
         summary: 'Start registering a passkey: the creation options',
         description:
-          'Signed in (session cookie) with the session’s csrf. Answers PublicKeyCredentialCreationOptions as JSON (base64url bytes): relying party = the service’s base URL’s host, a discoverable credential with user verification, no attestation, the account’s passkeys excluded. The challenge is kept server-side for 5 minutes, for this account, once.',
+          'Signed in (session cookie) as an owner or operator (an editor: 403 PASSKEY_ROLE_NEEDED) with the session’s csrf. Answers PublicKeyCredentialCreationOptions as JSON (base64url bytes): relying party = the service’s base URL’s host, a discoverable credential with user verification, no attestation, the account’s passkeys excluded. The challenge is kept server-side for 5 minutes, for this account, once.',
         tags: TAGS,
-        errors: ['INVALID_REQUEST', 'CONSOLE_SIGNED_OUT', 'CONSOLE_FORM_CHECK'],
+        errors: ['INVALID_REQUEST', 'CONSOLE_CROSS_SITE', 'CONSOLE_SIGNED_OUT', 'CONSOLE_FORM_CHECK', 'PASSKEY_ROLE_NEEDED'],
         answers: { 200: jsonAnswer(OptionsAnswer, 'The options for navigator.credentials.create.') },
       }),
     })
@@ -121,26 +128,42 @@ export const passkeyRoutes = (ctx: AppContext) => {
         detail: doc({
           summary: 'Finish registering a passkey',
           description:
-            'Signed in with the session’s csrf; credential is the browser’s answer to the options. Verified against the stored challenge (once, within 5 minutes, this account’s), the service’s origin and RP ID, with user verification; the credential (id, public key, counter, transports) is kept for the account and the audit log records "passkey register". Answers {credential_id}.',
+            'Signed in as an owner or operator with the session’s csrf; credential is the browser’s answer to the options. Verified against the stored challenge (once, within 5 minutes, this account’s), the service’s origin and RP ID, with user verification; the credential (id, public key, counter, transports) is kept for the account and the audit log records "passkey register". Answers {credential_id}.',
           tags: TAGS,
-          errors: ['INVALID_REQUEST', 'CONSOLE_SIGNED_OUT', 'CONSOLE_FORM_CHECK', 'PASSKEY_CHALLENGE_SPENT', 'PASSKEY_NOT_VERIFIED'],
+          errors: [
+            'INVALID_REQUEST',
+            'CONSOLE_CROSS_SITE',
+            'CONSOLE_SIGNED_OUT',
+            'CONSOLE_FORM_CHECK',
+            'PASSKEY_ROLE_NEEDED',
+            'PASSKEY_CHALLENGE_SPENT',
+            'PASSKEY_NOT_VERIFIED',
+          ],
           answers: { 200: jsonAnswer(v.object({ credential_id: v.string() }), 'The passkey is registered.') },
         }),
       },
     )
-    .post('/console/passkey/options', async ({ request }) => json(await authenticationOptions(ctx, request)), {
-      detail: doc({
-        summary: 'Start signing in with a passkey: the request options',
-        description:
-          'No session needed. Answers PublicKeyCredentialRequestOptions as JSON (base64url challenge, the service’s RP ID, user verification required, no credential list: the authenticator offers its passkeys for this service). The challenge is kept server-side for 5 minutes, once.',
-        tags: TAGS,
-        errors: ['INTERNAL'],
-        answers: { 200: jsonAnswer(OptionsAnswer, 'The options for navigator.credentials.get.') },
-      }),
-    })
+    .post(
+      '/console/passkey/options',
+      async ({ request }) => {
+        sameSite(request);
+        return json(await authenticationOptions(ctx, request));
+      },
+      {
+        detail: doc({
+          summary: 'Start signing in with a passkey: the request options',
+          description:
+            'No session needed. Answers PublicKeyCredentialRequestOptions as JSON (base64url challenge, the service’s RP ID, user verification required, no credential list: the authenticator offers its passkeys for this service). The challenge is kept server-side for 5 minutes, once.',
+          tags: TAGS,
+          errors: ['CONSOLE_CROSS_SITE'],
+          answers: { 200: jsonAnswer(OptionsAnswer, 'The options for navigator.credentials.get.') },
+        }),
+      },
+    )
     .post(
       '/console/passkey/sign-in',
       async ({ request, body, server }) => {
+        sameSite(request);
         const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
         const token = await signInWithPasskey(ctx, address, request, body.credential as unknown as AuthenticationResponseJSON);
         return json({ location: '/console/queue' }, { 'set-cookie': sessionCookie(token, secure(request)) });
@@ -150,9 +173,17 @@ export const passkeyRoutes = (ctx: AppContext) => {
         detail: doc({
           summary: 'Finish signing in with a passkey',
           description:
-            'credential is the browser’s answer to the request options. Verified against the stored challenge (once, within 5 minutes), the service’s origin and RP ID, the registered public key, with user verification; the signature counter is updated. The passkey’s account must still have a live key and the owner or operator role. Answers {location} with the same session cookie as key sign-in; attempts count with key sign-in’s (10 per address in 15 minutes).',
+            'credential is the browser’s answer to the request options. Verified against the stored challenge (once, within 5 minutes), the service’s origin and RP ID, the registered public key, with user verification; the signature counter is updated. The passkey’s account must still have a live key and the owner or operator role (an editor signs in with its key). Answers {location} with the same session cookie as key sign-in; attempts count with key sign-in’s (10 per address in 15 minutes), and each one below the limit is in the audit log (console sign-in, or console sign-in refused with the code). A request from another site (Origin, Sec-Fetch-Site): 403 CONSOLE_CROSS_SITE.',
           tags: TAGS,
-          errors: ['INVALID_REQUEST', 'PASSKEY_CHALLENGE_SPENT', 'PASSKEY_NOT_VERIFIED', 'PASSKEY_UNKNOWN', 'PASSKEY_ROLE_GONE', 'RATE_LIMITED'],
+          errors: [
+            'INVALID_REQUEST',
+            'CONSOLE_CROSS_SITE',
+            'PASSKEY_CHALLENGE_SPENT',
+            'PASSKEY_NOT_VERIFIED',
+            'PASSKEY_UNKNOWN',
+            'PASSKEY_ROLE_GONE',
+            'RATE_LIMITED',
+          ],
           answers: {
             200: jsonAnswer(v.object({ location: v.string() }), 'Signed in: where to go, with the session cookie.', {
               'set-cookie': { description: 'The console session cookie.', schema: { type: 'string' } },

@@ -25,6 +25,9 @@ function build(db: Db) {
     countOf: db.query<{ n: number }, [string]>('SELECT count(*) AS n FROM console_passkeys WHERE account_id = ?'),
     used: db.query<void, [number, number, string]>('UPDATE console_passkeys SET counter = ?, last_used_at = ? WHERE credential_id = ?'),
     remove: db.query<void, [string, string]>('DELETE FROM console_passkeys WHERE credential_id = ? AND account_id = ?'),
+    /** Every passkey of an account, and its registrations under way: its key was reissued or revoked. */
+    removeOfAccount: db.query<void, [string]>('DELETE FROM console_passkeys WHERE account_id = ?'),
+    removeChallengesOf: db.query<void, [string]>('DELETE FROM console_passkey_challenges WHERE account_id = ?'),
     putChallenge: db.query<void, [string, Ceremony, string | null, number]>(
       'INSERT INTO console_passkey_challenges (challenge, ceremony, account_id, expires_at) VALUES (?, ?, ?, ?)',
     ),

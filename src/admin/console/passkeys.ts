@@ -2,8 +2,10 @@
 // @simplewebauthn/server. The relying party is the service's base URL as the request names it
 // (src/http/origin.ts): its origin is the only one accepted and its host name is the RP ID. Each
 // challenge is stored server-side, bound to its ceremony (and, for registration, to the signed-in
-// account), taken out on first use and refused after CHALLENGE_MS. A passkey signs in only while
-// its account still holds a live key and the owner or operator role, as key sign-in requires.
+// account), taken out on first use and refused after CHALLENGE_MS. Passkeys are for owners and
+// operators (PASSKEY_ROLES; an editor signs in with its key): one is registered only from such a
+// session and signs in only while its account still holds a live key and one of those roles.
+// A reissued or revoked key removes the account's passkeys (session.ts, endConsoleAccess).
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { rolesOf } from '../../accounts/accounts.ts';
 import type { AppContext } from '../../context.ts';
@@ -11,8 +13,8 @@ import { groupCommit } from '../../db/group-commit.ts';
 import { ApiError } from '../../http/errors.ts';
 import { originOf } from '../../http/origin.ts';
 import { recordAudit } from '../../actions/audit.ts';
-import { type Ceremony, passkeyStore } from './passkey-store.ts';
-import { attemptsOf, CONSOLE_ROLES, openSession, type Session } from './session.ts';
+import { type Ceremony, type PasskeyRow, passkeyStore } from './passkey-store.ts';
+import { attemptsOf, fullConsole, openSession, PASSKEY_ROLES, recordSignIn, type Session } from './session.ts';
 import { consoleStore } from './store.ts';
 
 // The library is loaded at the first ceremony, not at start-up: it and its ASN.1 and COSE
@@ -61,6 +63,7 @@ const audit = (ctx: AppContext, s: Session, action: string, credentialId: string
 
 /** Options for navigator.credentials.create: a discoverable credential that verifies the user. */
 export async function registrationOptions(ctx: AppContext, s: Session, request: Request) {
+  if (!fullConsole(s)) throw new ApiError('PASSKEY_ROLE_NEEDED');
   const { rpID } = relyingParty(ctx, request);
   const options = await (await library()).generateRegistrationOptions({
     rpName: RP_NAME,
@@ -80,6 +83,7 @@ export async function registrationOptions(ctx: AppContext, s: Session, request: 
 
 /** Verifies a registration answer and keeps the credential for the signed-in account. */
 export async function register(ctx: AppContext, s: Session, request: Request, response: RegistrationResponseJSON) {
+  if (!fullConsole(s)) throw new ApiError('PASSKEY_ROLE_NEEDED');
   const expectedChallenge = await takeChallenge(ctx, response.response?.clientDataJSON, 'register', s.accountId);
   const rp = relyingParty(ctx, request);
   let verified: Awaited<ReturnType<WebAuthn['verifyRegistrationResponse']>>;
@@ -113,32 +117,43 @@ export async function authenticationOptions(ctx: AppContext, request: Request) {
   return options;
 }
 
-/** Verifies a sign-in answer: a new session's token for the passkey's account. */
+/** Verifies a sign-in answer: a new session's token for the passkey's account. Every attempt past the limit is in the audit log. */
 export async function signInWithPasskey(ctx: AppContext, address: string, request: Request, response: AuthenticationResponseJSON): Promise<string> {
   if (!attemptsOf(ctx).hit(address).ok) throw new ApiError('RATE_LIMITED', undefined, 'Too many sign-in attempts from this address: wait a few minutes.');
-  const expectedChallenge = await takeChallenge(ctx, response.response?.clientDataJSON, 'sign-in', null);
-  const store = passkeyStore(ctx.db);
-  const row = typeof response.id === 'string' ? store.byId.get(response.id) : null;
-  if (!row) throw new ApiError('PASSKEY_UNKNOWN');
-  const rp = relyingParty(ctx, request);
-  let verified: Awaited<ReturnType<WebAuthn['verifyAuthenticationResponse']>>;
+  let row: PasskeyRow | null = null;
+  let account: { id: string; name: string } | null = null;
+  const how = () => (row ? `passkey ${row.credential_id.slice(0, 16)}` : 'passkey');
   try {
-    verified = await (await library()).verifyAuthenticationResponse({
-      response,
-      expectedChallenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.rpID,
-      requireUserVerification: true,
-      credential: { id: row.credential_id, publicKey: new Uint8Array(row.public_key), counter: row.counter, transports: JSON.parse(row.transports) },
-    });
-  } catch {
-    throw new ApiError('PASSKEY_NOT_VERIFIED');
+    const expectedChallenge = await takeChallenge(ctx, response.response?.clientDataJSON, 'sign-in', null);
+    const store = passkeyStore(ctx.db);
+    row = typeof response.id === 'string' ? store.byId.get(response.id) : null;
+    if (!row) throw new ApiError('PASSKEY_UNKNOWN');
+    const known = row;
+    const holder = consoleStore(ctx.db).account.get(known.account_id);
+    if (holder) account = { id: known.account_id, name: holder.name };
+    const rp = relyingParty(ctx, request);
+    let verified: Awaited<ReturnType<WebAuthn['verifyAuthenticationResponse']>>;
+    try {
+      verified = await (await library()).verifyAuthenticationResponse({
+        response,
+        expectedChallenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpID,
+        requireUserVerification: true,
+        credential: { id: known.credential_id, publicKey: new Uint8Array(known.public_key), counter: known.counter, transports: JSON.parse(known.transports) },
+      });
+    } catch {
+      throw new ApiError('PASSKEY_NOT_VERIFIED');
+    }
+    if (!verified.verified) throw new ApiError('PASSKEY_NOT_VERIFIED');
+    if (!holder || !account || holder.revoked_at !== null || !rolesOf(ctx, known.account_id).some((r) => PASSKEY_ROLES.includes(r)))
+      throw new ApiError('PASSKEY_ROLE_GONE');
+    await groupCommit(ctx.db, () => store.used.run(verified.authenticationInfo.newCounter, ctx.clock.now(), known.credential_id));
+    return await openSession(ctx, account, how(), address);
+  } catch (e) {
+    if (e instanceof ApiError) await groupCommit(ctx.db, () => recordSignIn(ctx, { account, how: how(), address, refused: e.code }));
+    throw e;
   }
-  if (!verified.verified) throw new ApiError('PASSKEY_NOT_VERIFIED');
-  const account = consoleStore(ctx.db).account.get(row.account_id);
-  if (!account || account.revoked_at !== null || !rolesOf(ctx, row.account_id).some((r) => CONSOLE_ROLES.includes(r))) throw new ApiError('PASSKEY_ROLE_GONE');
-  await groupCommit(ctx.db, () => store.used.run(verified.authenticationInfo.newCounter, ctx.clock.now(), row.credential_id));
-  return openSession(ctx, row.account_id);
 }
 
 export const passkeysOf = (ctx: AppContext, accountId: string) => passkeyStore(ctx.db).ofAccount.all(accountId);

@@ -15,6 +15,7 @@ import { pageHeaders } from '../../pages/html.ts';
 import { UsageError } from '../args.ts';
 import { PASSKEY_SCRIPT_PATH } from './passkey-pages.ts';
 import { CONSOLE_CSS, type Notice, PAGES, type PageName, pagesOf, renderPage, signInPage } from './pages.ts';
+import { CROSS_SITE_TEXT, crossSite } from './cross-site.ts';
 import { csrfOk, type Session, sessionCookie, sessionOf, signIn, signOut } from './session.ts';
 
 const HEADERS = { ...pageHeaders({ noindex: true }), 'cache-control': 'no-store' };
@@ -28,7 +29,7 @@ const seeOther = (location: string, extra: Record<string, string> = {}) =>
 
 const actorOf = (s: Session): Actor => ({ kind: 'account', id: s.accountId, name: s.name, roles: s.roles });
 
-/** The action's input from a form: the synopsis's keys only, a switch true when ticked. */
+/** The action's input from a form: the synopsis's keys only, a switch true when ticked, and `confirm` for an action that asks for it. */
 export function formInput(a: Action, form: Record<string, string>): Record<string, string | boolean> {
   const input: Record<string, string | boolean> = {};
   for (const t of synopsis(a.argv)) {
@@ -36,6 +37,7 @@ export function formInput(a: Action, form: Record<string, string>): Record<strin
     if (v === undefined || v === '') continue;
     input[t.key] = t.kind === 'switch' ? true : v;
   }
+  if (a.confirm && form.confirm) input.confirm = form.confirm;
   return input;
 }
 
@@ -56,12 +58,12 @@ const errorText = (e: unknown): { status: number; message: string } | null =>
       : null;
 
 const ACT_TEXT =
-  'Form fields: csrf (the session’s token), back (the page to answer with) and the action’s own fields as the CLI names them (post_id, reason, name, role …). Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log; answers with the page, showing the result or the action’s own error text (400 usage, 403 a role that may not, 404 not found …). A wrong or missing csrf is 403 and runs nothing.';
+  'Form fields: csrf (the session’s token), back (the page to answer with), the action’s own fields as the CLI names them (post_id, reason, name, role …) and, for a step the console asks twice (agent reissue, agent revoke, role grant of owner, revoking a role of one’s own), confirm: the target’s name. Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log; answers with the page, showing the result or the action’s own error text (400 usage or a missing confirmation, 403 a role that may not, 404 not found …); an action that ended the session itself (one’s own key reissued) answers with the sign-in page showing the result once. A wrong or missing csrf, or a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site, is 403 and runs nothing.';
 const ACT_ANSWERS = {
   200: mediaAnswer('text/html', 'The page with the result.'),
   303: redirectAnswer('Not signed in.'),
   400: mediaAnswer('text/html', 'The page with the action’s usage error (or another refusal).'),
-  403: mediaAnswer('text/html', 'The form check failed, or the role may not run the action.'),
+  403: mediaAnswer('text/html', 'The form check failed, the request came from another site, or the role may not run the action (on this target).'),
   404: mediaAnswer('text/html', 'No such action, or what it names does not exist.'),
   409: mediaAnswer('text/html', 'The action conflicts with the state.'),
   410: mediaAnswer('text/html', 'What it names is gone.'),
@@ -92,6 +94,7 @@ export const consoleRoutes = (ctx: AppContext) => {
     if (!s) return seeOther('/console');
     const form = await formOf(request);
     const back = backOf(s, form?.back);
+    if (crossSite(ctx, request)) return page(s, back.page, back.query, { action: 'form', error: CROSS_SITE_TEXT }, 403);
     if (!form || !csrfOk(s, form.csrf))
       return page(s, back.page, back.query, { action: 'form', error: 'The form check failed: reload the page and try again.' }, 403);
     const action = find(name);
@@ -101,8 +104,11 @@ export const consoleRoutes = (ctx: AppContext) => {
       const input = formInput(action, first && target !== undefined ? { ...form, [first.key]: target } : form);
       const result = await runAction(ctx, action, input, actorOf(s));
       // The answer shows the session as the action left it (a role granted or revoked to oneself).
+      // An action that ended the session itself (one's own key reissued, one's last console role
+      // revoked) answers on the sign-in page, so a new key is still shown there, once.
       const now = sessionOf(ctx, request.headers.get('cookie'));
-      if (!now) return seeOther('/console');
+      if (!now)
+        return html(signInPage(undefined, { action: action.name, result }), 200, { ...SIGN_IN_HEADERS, 'set-cookie': sessionCookie(null, secure(request)) });
       const after = backOf(now, form.back);
       return page(now, after.page, after.query, { action: action.name, result });
     } catch (e) {
@@ -132,6 +138,7 @@ export const consoleRoutes = (ctx: AppContext) => {
     .post(
       '/console/sign-in',
       async ({ request, server }) => {
+        if (crossSite(ctx, request)) return html(signInPage(CROSS_SITE_TEXT), 403, SIGN_IN_HEADERS);
         const form = await formOf(request);
         if (!form?.key) return html(signInPage('Paste an owner’s or operator’s key.'), 400, SIGN_IN_HEADERS);
         const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
@@ -153,14 +160,14 @@ export const consoleRoutes = (ctx: AppContext) => {
           ...doc({
             summary: 'Sign in to the console with a key',
             description:
-              'Form (application/x-www-form-urlencoded) with key: an owner’s, operator’s or editor’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account with none of those roles: 403; more than 10 attempts from one address in 15 minutes: 429 (each an HTML page).',
+              'Form (application/x-www-form-urlencoded) with key: an owner’s, operator’s or editor’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account with none of those roles: 403; a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site: 403; more than 10 attempts from one address in 15 minutes: 429 (each an HTML page). Each attempt below the limit is in the audit log (console sign-in, or console sign-in refused with why), never the key.',
             tags: TAGS,
             errors: ['INTERNAL'],
             answers: {
               303: redirectAnswer('Signed in: the queue, with the session cookie.'),
               400: mediaAnswer('text/html', 'No key in the form.'),
               401: mediaAnswer('text/html', 'Not a live key.'),
-              403: mediaAnswer('text/html', 'The account has none of the owner, operator and editor roles.'),
+              403: mediaAnswer('text/html', 'The account has none of the owner, operator and editor roles, or the request came from another site.'),
               429: mediaAnswer('text/html', 'Too many attempts from this address.'),
             },
           }),
@@ -170,19 +177,20 @@ export const consoleRoutes = (ctx: AppContext) => {
     .post(
       '/console/sign-out',
       async ({ request }) => {
-        const s = sessionOf(ctx, request.headers.get('cookie'));
-        const form = await formOf(request);
-        if (s && csrfOk(s, form?.csrf)) await signOut(ctx, s);
+        if (crossSite(ctx, request)) return html(signInPage(CROSS_SITE_TEXT), 403, SIGN_IN_HEADERS);
+        // No form token needed: ending one's own session cannot hurt, and it always ends.
+        await signOut(ctx, request.headers.get('cookie'));
         return seeOther('/console', { 'set-cookie': sessionCookie(null, secure(request)) });
       },
       {
         parse: unread,
         detail: doc({
           summary: 'Sign out of the console',
-          description: 'Form with csrf. Ends the session and clears the cookie; 303 to /console.',
+          description:
+            'Ends the session the cookie names (in any state, with or without the form’s csrf: a sign-out cannot hurt) and clears the cookie; 303 to /console. A request whose Origin is not the service’s own, or whose Sec-Fetch-Site is cross-site, is refused (403) and ends nothing.',
           tags: TAGS,
           errors: ['INTERNAL'],
-          answers: { 303: redirectAnswer('Signed out.') },
+          answers: { 303: redirectAnswer('Signed out.'), 403: mediaAnswer('text/html', 'A request from another site: nothing ended.') },
         }),
       },
     )

@@ -2,12 +2,15 @@
 // is taken once (POST /console/sign-in) and never stored or echoed; the session is a random token
 // in an HttpOnly, SameSite=Strict cookie (Secure behind https), stored hashed, with a short idle
 // and an absolute lifetime, and a CSRF token every form carries. Roles are read again on every
-// request, so a revoked key or role ends the session at once.
+// request, so a revoked key or role ends the session at once; a reissued key ends the account's
+// sessions and passkeys in the reissue's own transaction (endConsoleAccess). Every sign-in that
+// got past the attempt limit, let in or refused, is one row of the audit log (never the key).
 import { timingSafeEqual } from 'node:crypto';
 import { authenticate, type Role, rolesOf } from '../../accounts/accounts.ts';
 import { hashKey, newApiKey } from '../../accounts/keys.ts';
 import type { AppContext } from '../../context.ts';
 import { commitLater, groupCommit } from '../../db/group-commit.ts';
+import { recordAudit } from '../../actions/audit.ts';
 import { ApiError } from '../../http/errors.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { passkeyStore } from './passkey-store.ts';
@@ -23,6 +26,10 @@ export const CONSOLE_ROLES: readonly Role[] = ['owner', 'operator', 'editor'];
 export const FULL_ROLES: readonly Role[] = ['owner', 'operator'];
 /** Whether a session sees the whole console, or only the Show desk (an editor's). */
 export const fullConsole = (s: Pick<Session, 'roles'>) => s.roles.some((r) => FULL_ROLES.includes(r));
+/** Who may register and sign in with a passkey: the owners and operators (docs/operations.md, "Passkeys"); an editor uses its key. */
+export const PASSKEY_ROLES = FULL_ROLES;
+/** The audit log's actor of a sign-in whose account is not known (a wrong key, an unknown passkey): no account name has parentheses. */
+export const UNKNOWN_ACTOR = '(unknown)';
 
 export interface Session {
   tokenHash: string;
@@ -43,40 +50,85 @@ export const attemptsOf = (ctx: AppContext) => {
 
 export type SignIn = { ok: true; token: string } | { ok: false; status: 400 | 401 | 403 | 429; message: string };
 
+/** One sign-in attempt in the audit log: the account when known, how (key, passkey), from where (unless SVC_LOG_ADDRESSES=0) and why it was refused. */
+export function recordSignIn(ctx: AppContext, e: { account: { id: string; name: string } | null; how: string; address: string; refused?: string }): void {
+  recordAudit(ctx, {
+    actor: e.account?.name ?? UNKNOWN_ACTOR,
+    actorId: e.account?.id ?? null,
+    action: e.refused === undefined ? 'console sign-in' : 'console sign-in refused',
+    target: `${e.how}${ctx.config.logAddresses ? ` from ${e.address}` : ''}`,
+    reason: e.refused ?? null,
+  });
+}
+
+/** A refused sign-in, recorded durably; answers the refusal. */
+async function refused(ctx: AppContext, address: string, account: { id: string; name: string } | null, r: SignIn & { ok: false }, why: string) {
+  await groupCommit(ctx.db, () => recordSignIn(ctx, { account, how: 'key', address, refused: why }));
+  return r;
+}
+
 /** Checks a key once and opens a session for an owner, operator or editor. */
 export async function signIn(ctx: AppContext, address: string, key: string): Promise<SignIn> {
+  // Past the limit nothing is recorded either: a flood of attempts writes nothing.
   if (!attemptsOf(ctx).hit(address).ok) return { ok: false, status: 429, message: 'Too many sign-in attempts from this address: wait a few minutes.' };
   let account: ReturnType<typeof authenticate>;
   try {
     account = authenticate(ctx, `Bearer ${key.trim()}`);
   } catch (e) {
-    if (e instanceof ApiError) return { ok: false, status: 401, message: 'This key is not a live svc key.' };
+    if (e instanceof ApiError) return refused(ctx, address, null, { ok: false, status: 401, message: 'This key is not a live svc key.' }, 'not a live key');
     throw e;
   }
-  if (!rolesOf(ctx, account.id).some((r) => CONSOLE_ROLES.includes(r)))
-    return { ok: false, status: 403, message: 'The console is for accounts with the owner, operator or editor role.' };
-  if (!ctx.config.console.keySignIn && passkeyStore(ctx.db).countOf.get(account.id)!.n > 0)
-    return {
-      ok: false,
-      status: 403,
-      message: 'This account has a passkey and key sign-in is off here (SVC_CONSOLE_KEY_SIGNIN=off): sign in with the passkey.',
-    };
-  return { ok: true, token: await openSession(ctx, account.id) };
+  const roles = rolesOf(ctx, account.id);
+  if (!roles.some((r) => CONSOLE_ROLES.includes(r)))
+    return refused(
+      ctx,
+      address,
+      account,
+      { ok: false, status: 403, message: 'The console is for accounts with the owner, operator or editor role.' },
+      'no console role',
+    );
+  if (!ctx.config.console.keySignIn && roles.some((r) => PASSKEY_ROLES.includes(r)) && passkeyStore(ctx.db).countOf.get(account.id)!.n > 0)
+    return refused(
+      ctx,
+      address,
+      account,
+      {
+        ok: false,
+        status: 403,
+        message: 'This account has a passkey and key sign-in is off here (SVC_CONSOLE_KEY_SIGNIN=off): sign in with the passkey.',
+      },
+      'key sign-in is off for accounts with a passkey',
+    );
+  return { ok: true, token: await openSession(ctx, account, 'key', address) };
 }
 
 /**
- * A new session of an account already checked (by key or by passkey): its cookie's token, once
- * the session is durable (through the group commit, whose sync runs off the request thread).
+ * A new session of an account already checked (by key or by passkey), recorded in the audit log:
+ * its cookie's token, once the session is durable (through the group commit, whose sync runs off
+ * the request thread).
  */
-export async function openSession(ctx: AppContext, accountId: string): Promise<string> {
+export async function openSession(ctx: AppContext, account: { id: string; name: string }, how: string, address: string): Promise<string> {
   const token = newApiKey().slice(4);
   const s = consoleStore(ctx.db);
   await groupCommit(ctx.db, () => {
     const now = ctx.clock.now();
     s.expire.run(now - IDLE_MS, now - ABSOLUTE_MS);
-    s.insert.run(hashKey(token), accountId, newApiKey().slice(4), now, now);
+    s.insert.run(hashKey(token), account.id, newApiKey().slice(4), now, now);
+    recordSignIn(ctx, { account, how, address });
   });
   return token;
+}
+
+/**
+ * What ends with an account's key (reissued or revoked; Parts.keyEnded, in that transaction):
+ * every console session opened with it, and every passkey registered on the account, since
+ * whoever held a leaked key could have registered one.
+ */
+export function endConsoleAccess(ctx: AppContext, accountId: string): Record<string, number> {
+  const sessions = consoleStore(ctx.db).removeOfAccount.run(accountId).changes;
+  const p = passkeyStore(ctx.db);
+  p.removeChallengesOf.run(accountId);
+  return { console_sessions: sessions, console_passkeys: p.removeOfAccount.run(accountId).changes };
 }
 
 /** The session of a request's cookie, still within both lifetimes and still held by a console role; touched. */
@@ -106,8 +158,14 @@ export function sessionOf(ctx: AppContext, cookieHeader: string | null): Session
   return { tokenHash: hash, accountId: row.account_id, name: account.name, roles, csrf: row.csrf };
 }
 
-/** Ends the session; settles once its removal is durable. */
-export const signOut = (ctx: AppContext, session: Session) => groupCommit(ctx.db, () => consoleStore(ctx.db).remove.run(session.tokenHash));
+/**
+ * Ends the session the cookie names, whatever its state and with no form token: a sign-out cannot
+ * hurt, and a half-done one (cookie cleared, session alive) would. Settles once the removal is durable.
+ */
+export async function signOut(ctx: AppContext, cookieHeader: string | null): Promise<void> {
+  const token = cookieValue(cookieHeader, COOKIE);
+  if (token) await groupCommit(ctx.db, () => consoleStore(ctx.db).remove.run(hashKey(token)));
+}
 
 /** The CSRF check of a form: the session's token, compared in constant time. */
 export function csrfOk(session: Session, sent: string | undefined): boolean {

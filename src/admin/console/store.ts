@@ -18,6 +18,8 @@ function build(db: Db) {
     account: db.query<{ name: string; revoked_at: number | null }, [string]>('SELECT name, revoked_at FROM accounts WHERE id = ?'),
     touch: db.query<void, [number, string]>('UPDATE console_sessions SET seen_at = ? WHERE token_hash = ?'),
     remove: db.query<void, [string]>('DELETE FROM console_sessions WHERE token_hash = ?'),
+    /** Every session of an account: its key was reissued or revoked. */
+    removeOfAccount: db.query<void, [string]>('DELETE FROM console_sessions WHERE account_id = ?'),
     /** Sessions idle since before ?1 or begun before ?2: gone for good. */
     expire: db.query<void, [number, number]>('DELETE FROM console_sessions WHERE seen_at < ? OR created_at < ?'),
   };
