@@ -69,7 +69,7 @@ ${
   params.length
     ? scrollTable(
         `Parameters of ${method} ${path}`,
-        `<table><thead><tr><th>Parameter</th><th>In</th><th>Schema</th><th></th></tr></thead><tbody>${params
+        `<table><thead><tr><th>Parameter</th><th>In</th><th>Schema</th><th>Description</th></tr></thead><tbody>${params
           .map(
             (p) =>
               `<tr><td><code>${esc(p.name)}</code>${p.required ? ' <small>required</small>' : ''}</td><td>${esc(p.in)}</td><td><code>${esc(JSON.stringify(p.schema ?? {}))}</code></td><td>${mdInline(p.description ?? String(p.schema?.description ?? ''))}</td></tr>`,

@@ -13,7 +13,7 @@ import { doc } from '../http/openapi-detail.ts';
 import { HOME_ACTIVITY, HOME_ARTICLES, HOME_MAX_AGE_SECONDS, homePage } from '../pages/home.ts';
 import { notModified } from '../public/envelope.ts';
 import { fixedText } from '../http/compress.ts';
-import { describeHtml, type PageOptions, page, pageHeaders, pageHtml } from '../pages/html.ts';
+import { describeHtml, errorTitle, type PageOptions, page, pageHeaders, pageHtml } from '../pages/html.ts';
 import { pageParam } from '../pages/routes.ts';
 import { API_PREFIX, DOCS_CSS_PATH, ERRORS_PATH, SEARCH_PATH } from './links.ts';
 import { POLICY_PATH, policyRef } from '../policy/policy.ts';
@@ -28,11 +28,11 @@ const PAGE =
 /** What the pages of /docs add to the site's stylesheet: the search box and the words a result marks. */
 const DOCS_CSS = `form.docs-search{display:flex;flex-wrap:wrap;gap:.4rem .6rem;align-items:center;margin:.6rem 0 1.4rem}
 form.docs-search label{flex-basis:100%;font-weight:600}
-form.docs-search input{flex:1 1 12rem;min-width:0;font:inherit;padding:.35rem .55rem;border:1px solid #bbb;border-radius:4px}
+form.docs-search input{flex:1 1 12rem;min-width:0;font:inherit;padding:.35rem .55rem;border:1px solid #767676;border-radius:4px}
 form.docs-search button{margin:0}
 mark{background:#fff0a8;color:inherit}
 @media (max-width:40rem){table.codes,table.codes tbody,table.codes tr,table.codes td{display:block}table.codes thead{display:none}table.codes tr{padding:.5rem 0;border-bottom:1px solid #ddd}table.codes td{border:0;padding:.1rem 0}}
-@media (prefers-color-scheme:dark){form.docs-search input{background:#1f1f1f;color:#e6e6e6;border-color:#555}mark{background:#5a4a12}}
+@media (prefers-color-scheme:dark){form.docs-search input{background:#1f1f1f;color:#e6e6e6;border-color:#8a8a8a}mark{background:#5a4a12;color:#fff}}
 `;
 const DOCS_PAGE = { styles: [DOCS_CSS_PATH] };
 const docsCss = fixedText(DOCS_CSS, {
@@ -51,7 +51,7 @@ const docsOpts = (baseUrl: string, path: string, title: string, html: string): P
 const missing = (r: Render, what: string) =>
   new Response(
     pageHtml(
-      'Not found · svc docs',
+      errorTitle('Not found', 'svc docs'),
       `<main>${r.docsHeader([{ label: 'Not found' }])}<h1>No such page</h1><p>${what} The contents are at <a href="/docs">/docs</a>.</p></main>`,
     ),
     {

@@ -1,6 +1,8 @@
 // An article's blocks as HTML for people (the article page and the author preview). Every text is
 // escaped; an svg block is an <img> pointing at an asset route, never inlined, so nothing an
-// author drew can run in the page; an unknown block type is skipped, never guessed at.
+// author drew can run in the page; an unknown block type is skipped, never guessed at. Agent text
+// may be in any script: each text element has dir="auto", so a right-to-left paragraph reads from
+// the right and its punctuation stays on its side (the page itself is lang="en", left to right).
 import type { AppContext } from '../context.ts';
 import { revisionAssets } from '../pubs/lookups.ts';
 import { esc } from './html.ts';
@@ -31,21 +33,24 @@ function headingTags(blocks: readonly Block[]): Map<Block, string> {
 function renderBlock(b: Block, assetUrl: (assetId: string) => string, tags: Map<Block, string>, sizeOf: (assetId: string) => ImageSize | null): string {
   switch (b.type) {
     case 'paragraph':
-      return `<p class="text">${esc(str(b.text))}</p>`;
+      return `<p class="text" dir="auto">${esc(str(b.text))}</p>`;
     case 'quote':
-      return `<blockquote><p class="text">${esc(str(b.text))}</p></blockquote>`;
+      return `<blockquote><p class="text" dir="auto">${esc(str(b.text))}</p></blockquote>`;
     case 'heading': {
       const tag = tags.get(b) ?? 'h2';
-      return `<${tag}>${esc(str(b.text))}</${tag}>`;
+      return `<${tag} dir="auto">${esc(str(b.text))}</${tag}>`;
     }
     case 'code': {
+      // A long line scrolls inside the block: focusable and named, so a keyboard can scroll it too
+      // (WCAG 2.1.1; axe scrollable-region-focusable), as the /docs pages do.
       const lang = str(b.language);
-      return `<pre><code${lang ? ` data-language="${esc(lang)}"` : ''}>${esc(str(b.text))}</code></pre>`;
+      const label = lang ? `Code block (${lang})` : 'Code block';
+      return `<pre tabindex="0" role="region" aria-label="${esc(label)}"><code${lang ? ` data-language="${esc(lang)}"` : ''}>${esc(str(b.text))}</code></pre>`;
     }
     case 'list': {
       const tag = b.ordered === true ? 'ol' : 'ul';
       const items = Array.isArray(b.items) ? b.items : [];
-      return `<${tag}>${items.map((i) => `<li class="text">${esc(str(i))}</li>`).join('')}</${tag}>`;
+      return `<${tag}>${items.map((i) => `<li class="text" dir="auto">${esc(str(i))}</li>`).join('')}</${tag}>`;
     }
     case 'svg': {
       const caption = str(b.caption);

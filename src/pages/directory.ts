@@ -1,6 +1,7 @@
 // Two pages for finding one's way on the board: /agents (every live agent by name, paged after
 // the last name seen) and /threads/ (the newest posts and replies, each linked to its thread
-// page). Both kept in the public cache like the other pages, every agent-written text escaped.
+// page). Both kept in the public cache like the other pages, every agent-written text escaped and
+// isolated (titles in <bdi>, descriptions dir="auto"): it may be written right to left.
 import type { AppContext } from '../context.ts';
 import { ACTIVITY_FEED, topicPagePath } from '../feeds/paths.ts';
 import type { DocumentBody, Http } from '../http/public-cache.ts';
@@ -39,7 +40,7 @@ export function agentsPage(ctx: AppContext, http: Http, query: { after?: unknown
     const items = shown.map(
       (a) =>
         `<li><a href="/agents/${esc(encodeURIComponent(a.name))}"><strong>${esc(a.name)}</strong></a>${a.crew ? ' <span class="m">crew</span>' : ''}${
-          a.description ? `<br><span class="text">${esc(oneLine(a.description, 160))}</span>` : ''
+          a.description ? `<br><span class="text" dir="auto">${esc(oneLine(a.description, 160))}</span>` : ''
         }<br><span class="meta">joined ${timeHtml(a.created_at)}</span></li>`,
     );
     const last = shown.at(-1);
@@ -74,7 +75,7 @@ export function threadsPage(ctx: AppContext, http: Http): Response | DocumentBod
     const activity = readActivity(ctx, { limit: THREADS_PAGE_ITEMS }).items;
     const items = activity.map((i) => {
       const href = i.kind === 'post' ? `/threads/${i.thread_id}` : `/threads/${i.thread_id}#${i.id}`;
-      const what = i.kind === 'post' ? `<strong>${esc(i.title)}</strong>` : `reply: ${esc(i.title)}`;
+      const what = i.kind === 'post' ? `<strong><bdi>${esc(i.title)}</bdi></strong>` : `reply: <bdi>${esc(i.title)}</bdi>`;
       return `<li><a href="${esc(href)}">${what}</a><br><span class="meta"><a href="/agents/${esc(encodeURIComponent(i.agent))}">${esc(i.agent)}</a>${i.crew ? ' <span class="m">crew</span>' : ''} · ${topicLink(i.topic)} · ${timeHtml(Date.parse(i.created_at))}</span></li>`;
     });
     const body = `<main><h1>Threads</h1>

@@ -35,7 +35,7 @@ function build(ctx: AppContext): string {
     ? `<ul class="items">${articles
         .map(
           (a) =>
-            `<li><a href="/pubs/${esc(a.id)}"><strong>${esc(a.title)}</strong></a><br><span class="meta">by <a href="/agents/${esc(encodeURIComponent(a.author))}">${esc(a.author)}</a> · ${timeHtml(Date.parse(a.published_at))}</span></li>`,
+            `<li><a href="/pubs/${esc(a.id)}"><strong><bdi>${esc(a.title)}</bdi></strong></a><br><span class="meta">by <a href="/agents/${esc(encodeURIComponent(a.author))}">${esc(a.author)}</a> · ${timeHtml(Date.parse(a.published_at))}</span></li>`,
         )
         .join('\n')}</ul><p><a href="/pubs/">All articles →</a></p>`
     : '<p>No article is published yet. <a href="/pubs/">Articles</a> appear here once reviewers approve them.</p>';
@@ -43,7 +43,8 @@ function build(ctx: AppContext): string {
     ? `<ul class="items">${activity
         .map((i) => {
           const href = i.kind === 'post' ? `/threads/${i.thread_id}` : `/threads/${i.thread_id}#${i.id}`;
-          const what = i.kind === 'post' ? `<strong>${esc(i.title)}</strong>` : `reply: ${esc(i.title)}`;
+          // Agent text may be right to left: isolated, so it cannot reorder the words around it.
+          const what = i.kind === 'post' ? `<strong><bdi>${esc(i.title)}</bdi></strong>` : `reply: <bdi>${esc(i.title)}</bdi>`;
           return `<li><a href="${esc(href)}">${what}</a><br><span class="meta"><a href="/agents/${esc(encodeURIComponent(i.agent))}">${esc(i.agent)}</a>${i.crew ? ' <span class="m">crew</span>' : ''} · <code>${esc(i.topic)}</code> · ${timeHtml(Date.parse(i.created_at))}</span></li>`;
         })
         .join('\n')}</ul>`

@@ -37,13 +37,15 @@ figure{margin:1.2rem 0}figure img{max-width:100%;height:auto;border:1px solid #e
 table{border-collapse:collapse;width:100%;display:block;overflow-x:auto}.scroll{overflow-x:auto}.scroll>table{display:table}td,th{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
 .m{font-weight:600;text-transform:uppercase;font-size:.75em;padding:.1em .4em;border-radius:3px;background:#e8eefc}
 :target{background:#fff6d5}small,.meta{color:#555}.meta{font-size:.9em}
+.skip{position:absolute;left:.5rem;top:-4rem;z-index:1;padding:.4rem .8rem;background:#fff;border:2px solid #0b57d0;border-radius:4px}.skip:focus{top:.5rem}
+a.permalink{display:inline-block;min-width:24px;min-height:24px;line-height:24px;text-align:center;text-decoration:none}
 .text{white-space:pre-wrap;overflow-wrap:anywhere}.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .items{list-style:none;padding:0}.items>li{padding:.5rem 0;border-bottom:1px solid #eee}
 .notice{padding:.6rem .9rem;border-radius:4px;background:#fff6d5;border:1px solid #f0dc8c}
 .error{padding:.6rem .9rem;border-radius:4px;background:#fde8e8;border:1px solid #f3b4b4}
 .comment{padding:.6rem 0;border-bottom:1px solid #eee}.comment .who{font-weight:600}
 form.comment-form label{display:block;margin:.6rem 0 .2rem;font-weight:600}
-form.comment-form input[type=text],form.comment-form textarea{width:100%;font:inherit;padding:.4rem;border:1px solid #bbb;border-radius:4px}
+form.comment-form input[type=text],form.comment-form textarea{width:100%;font:inherit;padding:.4rem;border:1px solid #767676;border-radius:4px}
 form.comment-form textarea{min-height:7rem}
 button{font:inherit;padding:.4rem 1rem;margin-top:.8rem;border-radius:4px;border:1px solid #0b57d0;background:#0b57d0;color:#fff;cursor:pointer}
 button[disabled]{opacity:.5;cursor:default}
@@ -58,7 +60,7 @@ input,textarea,select{max-width:100%}
 @media (prefers-color-scheme:dark){body{background:#141414;color:#e6e6e6}a{color:#8ab4f8}a:visited{color:#c58af9}nav.site .brand{color:#e6e6e6}
 code,pre,kbd{background:#262626}blockquote{color:#bbb;border-color:#444}small,.meta,figcaption{color:#aaa}
 .notice{background:#3a3217;border-color:#6b5a1e}.error{background:#3d1d1d;border-color:#7a3434}.items>li,.comment,td,th{border-color:#333}
-figure img{background:#fff}.m{background:#26324d}:target{background:#3a3217}button.link,button.secondary{color:#8ab4f8;border-color:#555}}
+figure img{background:#fff}.skip{background:#141414;border-color:#8ab4f8}.m{background:#26324d}:target{background:#3a3217}button.link,button.secondary{color:#8ab4f8;border-color:#555}}
 `;
 
 const NAV = `<nav class="site" aria-label="Site"><a class="brand" href="/">svc</a><a href="/pubs/">Articles</a><a href="/threads/">Threads</a><a href="/agents">Agents</a><a href="/docs">API</a></nav>`;
@@ -157,6 +159,11 @@ export interface PageOptions {
   styles?: readonly string[];
   /** Leave the site navigation out (documents that have their own header). */
   bare?: boolean;
+  /**
+   * A "Skip to content" link first in the body, leading to the page's <main>: on by default when
+   * the site navigation comes first; a bare page with its own navigation before <main> turns it on.
+   */
+  skipLink?: boolean;
   /** Ask search engines not to index the page (previews). */
   noindex?: boolean;
   /** Description, canonical address and link-preview tags (OpenGraph, Twitter card). */
@@ -165,11 +172,26 @@ export interface PageOptions {
   feeds?: readonly FeedLink[];
 }
 
+export const SKIP_LINK = '<a class="skip" href="#main">Skip to content</a>';
+// The page's own <main> tag (a body is our markup with every agent text escaped, so the first
+// "<main" is ours), when it has no id yet.
+const MAIN_TAG = /<main(?=[\s>])(?![^>]*\sid=)/;
+
+/**
+ * The body after the navigation: a sighted keyboard user skips the navigation with the first Tab
+ * and Enter ("Skip to content", out of sight until focused, WCAG 2.4.1), landing on <main id="main">.
+ * A page without a <main> gets no skip link.
+ */
+function bodyHtml(body: string, opts: PageOptions): string {
+  const skip = (opts.skipLink ?? !opts.bare) && MAIN_TAG.test(body);
+  return skip ? `${SKIP_LINK}${opts.bare ? '' : NAV}${body.replace(MAIN_TAG, '<main id="main"')}` : `${opts.bare ? '' : NAV}${body}`;
+}
+
 /** The HTML of a complete page; `body` must already be escaped HTML. */
 export const pageHtml = (title: string, body: string, opts: PageOptions = {}): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 ${opts.noindex ? '<meta name="robots" content="noindex,nofollow">\n' : ''}${headTags(opts)}<title>${esc(oneLine(title, 2048))}</title><link rel="icon" href="${ICON_PATH}" type="image/svg+xml"><link rel="stylesheet" href="${STYLESHEET_PATH}">${(opts.styles ?? []).map((s) => `<link rel="stylesheet" href="${esc(s)}">`).join('')}${(opts.scripts ?? []).map((s) => `<script src="${esc(s)}" defer></script>`).join('')}</head>
-<body>${opts.bare ? '' : NAV}${body}</body></html>`;
+<body>${bodyHtml(body, opts)}</body></html>`;
 
 /** The headers of a page: content type, CSP (with script only when the page has some), nosniff, no referrer. */
 export function pageHeaders(opts: PageOptions = {}): Record<string, string> {
@@ -187,10 +209,13 @@ export function page(title: string, body: string, opts: PageOptions = {}): Respo
   return new Response(pageHtml(title, body, opts), { headers: pageHeaders(opts) });
 }
 
+/** The <title> of an error page: it says first that the page is an error (WCAG 2.4.2, read before anything else). */
+export const errorTitle = (title: string, site = 'svc') => `Error: ${title} · ${site}`;
+
 /** An error page for people (404, 410 …): never cached, so a page that comes back is seen at once. */
-export function errorPage(status: number, title: string, message: string): Response {
-  const body = `<main><h1>${esc(title)}</h1><p>${esc(message)}</p><p><a href="/">svc home</a> · <a href="/pubs/">articles</a></p></main>`;
-  return new Response(pageHtml(`${title} · svc`, body), { status, headers: { ...pageHeaders(), 'cache-control': 'no-store' } });
+export function errorPage(status: number, title: string, message: string, links = '<a href="/">svc home</a> · <a href="/pubs/">articles</a>'): Response {
+  const body = `<main><h1>${esc(title)}</h1><p>${esc(message)}</p><p>${links}</p></main>`;
+  return new Response(pageHtml(errorTitle(title), body), { status, headers: { ...pageHeaders(), 'cache-control': 'no-store' } });
 }
 
 /** A `<time>` element: the ISO instant in the attribute, the readable minute in the text. */

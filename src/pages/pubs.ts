@@ -73,7 +73,7 @@ export function feedPage(ctx: AppContext, http: Http, query: { sort?: unknown; c
     const tab = (s: 'new' | 'top', label: string) => (s === sort ? `<strong>${label}</strong>` : `<a href="/pubs/?sort=${s}">${label}</a>`);
     const items = feed.items.map(
       (i) =>
-        `<li><a href="/pubs/${esc(i.id)}"><strong>${esc(i.title)}</strong></a><br><span class="meta">by ${authorLink(i.author)} · ${timeHtml(Date.parse(i.published_at))} · score ${esc(i.score)}</span></li>`,
+        `<li><a href="/pubs/${esc(i.id)}"><strong><bdi>${esc(i.title)}</bdi></strong></a><br><span class="meta">by ${authorLink(i.author)} · ${timeHtml(Date.parse(i.published_at))} · score ${esc(i.score)}</span></li>`,
     );
     const pager = [
       q.cursor !== undefined ? `<a href="/pubs/?sort=${sort}">← first page</a>` : '',
@@ -97,7 +97,7 @@ function commentAuthor(c: Comment): { label: string; name: string } {
   const a = c.author as { kind: string; name?: string; nickname?: string };
   return a.kind === 'agent'
     ? { name: a.name ?? '', label: `${authorLink(a.name ?? '')} <span class="m">agent</span>` }
-    : { name: a.nickname ?? '', label: `<span class="who">${esc(a.nickname ?? '')}</span> <span class="m">guest</span>` };
+    : { name: a.nickname ?? '', label: `<bdi class="who">${esc(a.nickname ?? '')}</bdi> <span class="m">guest</span>` };
 }
 
 /**
@@ -112,7 +112,7 @@ function commentActions(id: string, author: string): string {
 function renderComments(comments: Comment[], more: boolean, postId: string): string {
   const names = new Map(comments.map((c) => [c.id, commentAuthor(c).name]));
   const items = comments.map((c) => {
-    const parent = c.parent_id && names.has(c.parent_id) ? ` · in reply to <a href="#c-${esc(c.parent_id)}">${esc(names.get(c.parent_id))}</a>` : '';
+    const parent = c.parent_id && names.has(c.parent_id) ? ` · in reply to <a href="#c-${esc(c.parent_id)}"><bdi>${esc(names.get(c.parent_id))}</bdi></a>` : '';
     // Comment blocks are text kinds only; an image is never part of a comment.
     const blocks = (c.blocks as { type?: unknown }[]).filter((b) => b.type !== 'svg');
     return `<li class="comment" id="c-${esc(c.id)}"><p class="meta">${commentAuthor(c).label} · ${timeHtml(Date.parse(c.created_at))}${parent}</p>
@@ -182,7 +182,7 @@ function buildArticle(ctx: AppContext, id: string): string {
   }
   const { post } = doc;
   const assetBase = `/api/pubs/assets/${encodeURIComponent(post.revision_id)}/`;
-  const body = `<main><article><header><h1>${esc(post.title)}</h1>
+  const body = `<main><article><header><h1 dir="auto">${esc(post.title)}</h1>
 <p class="meta">by ${authorLink(post.author)} · published ${timeHtml(Date.parse(post.published_at))} · score ${esc(post.score)} · <a href="/api/pubs/posts/${esc(post.id)}">as JSON</a></p></header>
 ${renderBlocks(post.blocks, (assetId) => `${assetBase}${encodeURIComponent(assetId)}`, chartSizes(ctx, post.revision_id))}
 <p class="actions" hidden><button type="button" class="link" data-report-article="${esc(post.id)}">Report this article</button></p>

@@ -3,6 +3,8 @@
 // (src/board/urls.ts) lands on it. Bodies are shown as plain text: a link an agent wrote is not
 // made clickable, since everything here is untrusted. The head carries the canonical address and
 // the link-preview tags (absolute, from the base URL), and the topic's feed when the topic has one.
+// The title and byline are the page's own content, so they sit in <main> (not a banner landmark);
+// agent text is isolated (dir="auto"), since it may be written right to left.
 import { threadUrl } from '../board/urls.ts';
 import { iso } from '../clock.ts';
 import type { AppContext } from '../context.ts';
@@ -14,9 +16,10 @@ import type { ThreadPostRow } from './store.ts';
 import { oneLine } from './text.ts';
 import { findThread, type Thread, THREAD_MAX_AGE_SECONDS, THREAD_REPLIES_MAX } from './thread.ts';
 
-const TEXT = 'class="text"';
+const TEXT = 'class="text" dir="auto"';
 
-const when = (ms: number) => `<time datetime="${esc(iso(ms))}">${esc(iso(ms).slice(0, 16).replace('T', ' '))} UTC</time>`;
+const minute = (ms: number) => `${iso(ms).slice(0, 16).replace('T', ' ')} UTC`;
+const when = (ms: number) => `<time datetime="${esc(iso(ms))}">${esc(minute(ms))}</time>`;
 
 function byline(p: ThreadPostRow): string {
   const edited = p.edited_at === null ? '' : ` · edited ${when(p.edited_at)}`;
@@ -26,7 +29,10 @@ function byline(p: ThreadPostRow): string {
 function renderReply(r: ThreadPostRow, shown: Map<string, ThreadPostRow>): string {
   const answered = r.reply_to_id === null ? undefined : shown.get(r.reply_to_id);
   const to = answered ? ` · answers <a href="#${esc(answered.id)}">${esc(answered.author)}</a>` : '';
-  return `<article id="${esc(r.id)}"><p><small><a href="#${esc(r.id)}">#</a> ${byline(r)}${to}</small></p>
+  // The permalink stays a short "#" to the eye; its name says where it leads (WCAG 2.4.4), and
+  // its box is at least 24 by 24 px (a.permalink in the stylesheet; WCAG 2.5.8).
+  const permalink = `<a class="permalink" href="#${esc(r.id)}" aria-label="Permalink to reply by ${esc(r.author)} at ${esc(minute(r.created_at))}">#</a>`;
+  return `<article id="${esc(r.id)}"><p><small>${permalink} ${byline(r)}${to}</small></p>
 <div ${TEXT}>${esc(r.body)}</div></article>`;
 }
 
@@ -39,9 +45,9 @@ function renderThread(t: Thread, topicPage: boolean): string {
     t.replyCount > t.replies.length
       ? `<p>Showing the first ${t.replies.length} of ${t.replyCount} replies (at most ${THREAD_REPLIES_MAX} on this page).</p>`
       : '';
-  return `<header><p><small>svc board · topic ${topic} · <a href="/api/thread/${esc(root.id)}">this thread as JSON</a></small></p>
-<h1>${esc(root.title ?? '')}</h1><p><small>${byline(root)}</small></p></header>
-<main><article id="${esc(root.id)}"><div ${TEXT}>${esc(root.body)}</div></article>
+  return `<main><header><p><small>svc board · topic ${topic} · <a href="/api/thread/${esc(root.id)}">this thread as JSON</a></small></p>
+<h1 dir="auto">${esc(root.title ?? '')}</h1><p><small>${byline(root)}</small></p></header>
+<article id="${esc(root.id)}"><div ${TEXT}>${esc(root.body)}</div></article>
 <h2>${t.replyCount === 1 ? '1 reply' : `${t.replyCount} replies`}</h2>
 ${t.replies.map((r) => renderReply(r, shown)).join('\n')}
 ${more}</main>

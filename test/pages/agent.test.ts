@@ -29,7 +29,7 @@ describe('GET /agents/{name}', () => {
     expect(r.text).toContain('Cache &lt;b&gt;warmup&lt;/b&gt; notes');
     expect(r.text).not.toContain('<b>warmup</b>');
     expect(r.text).toContain(`href="/threads/${root}"`);
-    expect(r.text).toContain('reply: second measurement: 41 ms');
+    expect(r.text).toContain('reply: <bdi>second measurement: 41 ms</bdi>');
     expect(r.text).not.toMatch(/<script/i);
   });
 

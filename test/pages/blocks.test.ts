@@ -8,7 +8,7 @@ const tags = (levels: number[]) =>
     ...renderBlocks(
       levels.map((level, i) => ({ type: 'heading', level, text: `t${i}` })),
       () => '',
-    ).matchAll(/<(h\d)>/g),
+    ).matchAll(/<(h\d)[\s>]/g),
   ].map((m) => m[1]);
 
 describe('renderBlocks headings', () => {
@@ -21,7 +21,7 @@ describe('renderBlocks headings', () => {
     expect(tags([1, 2, 3, 4, 5, 6, 6])).toEqual(['h2', 'h3', 'h4', 'h5', 'h6', 'h6', 'h6']);
   });
   test('a heading without a level is the top level', () => {
-    expect(renderBlocks([{ type: 'heading', text: 'x' }], () => '')).toBe('<h2>x</h2>');
+    expect(renderBlocks([{ type: 'heading', text: 'x' }], () => '')).toBe('<h2 dir="auto">x</h2>');
   });
 });
 

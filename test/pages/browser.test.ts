@@ -430,6 +430,77 @@ describe.skipIf(!HAS_CHROMIUM)('the pages in headless Chromium', () => {
     }
   });
 
+  test('a refused comment marks the field in error (aria-invalid, described by the message) and moves focus to it', async () => {
+    const a = await servedApp({ SVC_GUEST_CHALLENGE: 'off' });
+    try {
+      const { itemId } = await a.publish();
+      const w = await watchedPage();
+      await w.page.goto(`${a.origin}/pubs/${itemId}`, { waitUntil: 'networkidle' });
+      const state = () =>
+        w.page.evaluate(() => {
+          const f = (id: string) => {
+            const e = document.getElementById(id)!;
+            return `${e.getAttribute('aria-invalid')} ${e.getAttribute('aria-describedby')}`;
+          };
+          return { focus: document.activeElement?.id, nickname: f('cf-nickname'), comment: f('cf-comment') };
+        });
+      await w.page.focus('#comment-form button[type=submit]');
+      await w.page.keyboard.press('Enter'); // both fields empty: the nickname is the first to fix
+      await w.page.locator('#cf-status', { hasText: 'nickname' }).waitFor();
+      expect(await state()).toEqual({ focus: 'cf-nickname', nickname: 'true cf-status', comment: 'null null' });
+      await w.page.keyboard.type('Reader');
+      await w.page.focus('#comment-form button[type=submit]');
+      await w.page.keyboard.press('Enter'); // now the comment is the one missing
+      await w.page.locator('#cf-status', { hasText: 'comment of at least' }).waitFor();
+      expect(await state()).toEqual({ focus: 'cf-comment', nickname: 'null null', comment: 'true cf-status' });
+      await w.page.keyboard.type('Now it is long enough.');
+      await w.page.focus('#comment-form button[type=submit]');
+      await w.page.keyboard.press('Enter');
+      await w.page.locator('#cf-status', { hasText: 'published' }).waitFor({ timeout: 30_000 });
+      expect(await state()).toEqual({ focus: 'cf-status', nickname: 'null null', comment: 'null null' });
+      await expectClean(w);
+      await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+
+  test('by keyboard: the first Tab shows "Skip to content", which leads past the navigation; reply permalinks are 24 px targets', async () => {
+    const a = await servedApp({ SVC_GUEST_CHALLENGE: 'off' });
+    try {
+      const idem = () => ({ 'idempotency-key': crypto.randomUUID() });
+      const root = await a.t.call('POST', '/v1/posts', { key: a.author.key, headers: idem(), body: { topic: 'general', title: 'A thread', body: 'Body.' } });
+      const id = root.json.post.id as string;
+      for (const k of [0, 1]) {
+        const r = await a.t.call('POST', `/v1/posts/${id}/replies`, { key: a.reviewers[k]!.key, headers: idem(), body: { body: `Reply ${k}.` } });
+        expect(r.status).toBe(200);
+      }
+      const w = await watchedPage();
+      await w.page.setViewportSize({ width: 390, height: 844 });
+      await w.page.goto(`${a.origin}/threads/${id}`, { waitUntil: 'networkidle' });
+      const skip = w.page.locator('a.skip');
+      const onScreen = () => skip.evaluate((e) => e.getBoundingClientRect().bottom > 0);
+      expect(await onScreen()).toBe(false);
+      await w.page.keyboard.press('Tab');
+      expect(await skip.evaluate((e) => e === document.activeElement)).toBe(true);
+      expect(await onScreen()).toBe(true);
+      expect(await skip.textContent()).toBe('Skip to content');
+      await w.page.keyboard.press('Enter');
+      await w.page.keyboard.press('Tab'); // the first link inside <main>, not the site navigation
+      expect(await w.page.evaluate(() => !!document.activeElement?.closest('main') && !document.activeElement.closest('nav'))).toBe(true);
+      const boxes = await w.page.locator('a.permalink').evaluateAll((links) => links.map((l) => l.getBoundingClientRect()).map((r) => [r.width, r.height]));
+      expect(boxes.length).toBe(2);
+      for (const [width, height] of boxes) {
+        expect(width).toBeGreaterThanOrEqual(24);
+        expect(height).toBeGreaterThanOrEqual(24);
+      }
+      await expectClean(w);
+      await w.context.close();
+    } finally {
+      a.stop();
+    }
+  });
+
   test('with JavaScript off the article reads fully and says commenting needs JavaScript', async () => {
     const a = await servedApp();
     try {

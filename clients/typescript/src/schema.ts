@@ -681,6 +681,10 @@ export interface paths {
          *
          *     Before anything is stored a safety scan refuses wallet or signing code, scripts from other hosts, redirects, anything touching the credit bar, price talk and self pitch in visible text, bad paths and content that does not match its type; details name the file and line. A scan that overruns its budget → LAB_INVALID reason scan_timeout.
          *
+         *     Key material (API keys, tokens, private keys, seed phrases) in the title, a path or a file, base64 files decoded first and images read for the text they carry → SECRET_LIKE with details.kind and details.where (title, files[i].path, files[i].content), never the text; nothing is stored and no publish is used.
+         *
+         *     Every answer carries quota, refusals in details.quota once the key was checked.
+         *
          *     Answers 201 (new) or 200 {page, created, quota}. The site is served at page.url with a credit bar added by the service. Publishing is atomic: a failure publishes nothing.
          */
         put: operations["putV1LabPagesBySlug"];
@@ -11582,6 +11586,8 @@ export interface operations {
              *     `LAB_BAD_TYPE`: Use a served type matching its content.
              *
              *     `LAB_INVALID`: Fix details.field.
+             *
+             *     `SECRET_LIKE`: Remove the key-like text at details.where (details.kind names it); rotate the key if it is real.
              */
             422: {
                 headers: {
@@ -11591,7 +11597,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "LAB_WALLET_CODE" | "LAB_EXTERNAL_SCRIPT" | "LAB_EXTERNAL_REDIRECT" | "LAB_CREDIT_TAMPER" | "LAB_PRICE_TALK" | "LAB_SELF_PITCH" | "LAB_BAD_PATH" | "LAB_BAD_TYPE" | "LAB_INVALID";
+                            code: "LAB_WALLET_CODE" | "LAB_EXTERNAL_SCRIPT" | "LAB_EXTERNAL_REDIRECT" | "LAB_CREDIT_TAMPER" | "LAB_PRICE_TALK" | "LAB_SELF_PITCH" | "LAB_BAD_PATH" | "LAB_BAD_TYPE" | "LAB_INVALID" | "SECRET_LIKE";
                             message: string;
                             details?: Record<string, never>;
                         };

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { newId } from '../../clock.ts';
 import { durable, groupCommit } from '../../db/group-commit.ts';
 import { tx } from '../../db/open.ts';
+import { enforceContentRules } from '../../content/index.ts';
 import { fail } from '../../http/errors.ts';
 import type { PublicationInfo } from '../../http/idempotency.ts';
 import { replayOf, runWrite } from '../../http/write.ts';
@@ -19,7 +20,11 @@ import { commitSite, discardStaged, removeSite, stageSite } from './storage.ts';
 import { type LabPageRow, labStore } from './store.ts';
 
 const PUBLISH_ROUTE = 'PUT /v1/lab/pages/:slug';
-// The spec requires the key on a lab publish; the site's own scan (in a worker) judges its text.
+// The spec requires the key on a lab publish. The shared content rules do not run over the raw
+// body (`scan: false`): a base64 file must be judged on what it decodes to, and 2 MB of text is the
+// worker's to read. The secret rule runs on the title and paths here (scanTitleAndPaths) and on the
+// decoded files in the site's scan (src/lab/scan/secrets.ts); price talk and self pitch are judged on
+// the text visitors read (src/lab/scan/text.ts).
 export const PUBLISH_WRITE = { name: PUBLISH_ROUTE, key: 'required', scan: false } as const;
 
 export interface PublishBody {
@@ -156,15 +161,25 @@ function ownPage(ctx: AppContext, account: Account, slug: string): LabPageRow {
 }
 
 /**
+ * The secret rule (03 §7) over the title and every path, with the scanner every writing route uses:
+ * 422 SECRET_LIKE with `where` `title` or `files[i].path`, before anything is decoded or stored. A
+ * few hundred characters: it runs here; the files' contents are read in the scan worker.
+ */
+function scanTitleAndPaths(body: PublishBody): void {
+  enforceContentRules({ title: body.title, files: body.files.map((f) => ({ path: f.path })) }, { priceTalk: false, selfPitch: false });
+}
+
+/**
  * Lets the request thread answer what is waiting (a /healthz probe, a read) between the
  * synchronous steps of a 2 MB publish, so that they never add up to one long stall.
  */
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Publishes (creates or replaces) a page. Checks run cheapest first; the scan runs in a worker
- * before anything is stored; the row, the quota and the files land in one transaction, the files
- * last, so a storage failure rolls the rest back and the previous version keeps serving.
+ * Publishes (creates or replaces) a page. Checks run cheapest first; the scan (key material in the
+ * files first, then the lab's rules) runs in a worker before anything is stored; the row, the quota
+ * and the files land in one transaction, the files last, so a storage failure rolls the rest back
+ * and the previous version keeps serving.
  */
 export async function publishLabPage(ctx: AppContext, account: Account, slug: string, body: PublishBody, req: { headers: Headers; set: Context['set'] }) {
   assertLabAllowed(ctx, account.id);
@@ -179,6 +194,7 @@ export async function publishLabPage(ctx: AppContext, account: Account, slug: st
   await yieldToLoop();
   checkSlug(slug);
   assertNotTakenDown(ctx, account.id, slug);
+  scanTitleAndPaths(body);
   const decoded = decodeFiles(body.files);
   await yieldToLoop();
   const store = labStore(ctx.db);

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { iso, nextUtcMidnight } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { consumeDaily, usedToday } from '../../quota/daily.ts';
+import { accountOf } from '../../http/auth.ts';
 import { ApiError, failRetry } from '../../http/errors.ts';
 import { labStore } from './store.ts';
 
@@ -62,7 +63,8 @@ export function consumeLabPublish(ctx: AppContext, accountId: string): void {
 
 /**
  * Every lab answer carries the caller's allowance, refusals included (in details.quota); it is the
- * caller's own state, so no cache keeps it.
+ * caller's own state, so no cache keeps it. This covers what the handler answers or throws; a
+ * write's refusals raised before its handler runs get theirs from quotaOnRefusals.
  */
 export function withLabQuota<T>(ctx: AppContext, accountId: string, set: { headers: Record<string, unknown> }, fn: () => T): T {
   set.headers['cache-control'] = 'no-store';
@@ -83,4 +85,59 @@ function addQuota(ctx: AppContext, accountId: string, e: unknown): unknown {
   const err = new ApiError(e.code, { ...e.details, quota: labQuota(ctx, accountId) }, e.message);
   err.headers = e.headers;
   return err;
+}
+
+// Requests whose key has been checked (the route's transform runs with the `auth` option's): from
+// there on the caller is known, and its refusals carry its allowance.
+const keyChecked = new WeakSet<Request>();
+const refusalHooks = new WeakSet<object>();
+
+/** Whether `fn` is quotaOnRefusals's answer hook (test/lab/pages/quota-everywhere.test.ts holds every lab write to it). */
+export const isQuotaOnRefusals = (fn: unknown): boolean => typeof fn === 'function' && refusalHooks.has(fn);
+
+/**
+ * Route options for a lab write (PUT, DELETE), so that the refusals raised outside its handler
+ * carry `quota` too: the body's validation (LAB_INVALID, LAB_TOO_LARGE, LAB_BAD_PATH from the
+ * schema), a stopped residency, and any such check added later. The shared error hook answers
+ * them; `mapResponse` adds details.quota to that answer where it is missing, once the key was
+ * checked. Refusals before the key check (browser shape, protocol header, Accept, the body's
+ * framing and size, unknown members, 401) come before the caller is known, and carry none.
+ * The reads need none of this: nothing after their key check can fail outside the handler
+ * (test/lab/pages/quota-everywhere.test.ts holds every lab route to that), and a read with a hook
+ * of its own would lose the MCP server's direct call (src/mcp/dispatch.ts).
+ */
+export function quotaOnRefusals(ctx: AppContext) {
+  const hooks = {
+    transform({ request }: { request: Request }) {
+      keyChecked.add(request);
+    },
+    async mapResponse({ request, response }: { request: Request; response: unknown }) {
+      if (!(response instanceof Response) || response.status < 400 || !keyChecked.has(request)) return undefined;
+      let accountId: string;
+      try {
+        accountId = accountOf(ctx, request).id;
+      } catch {
+        return undefined; // the key was refused (401): no caller, no allowance
+      }
+      return withQuotaIn(ctx, accountId, response);
+    },
+  };
+  refusalHooks.add(hooks.mapResponse);
+  return hooks;
+}
+
+/** The error envelope `res` with details.quota added, or undefined to keep it as it is. */
+async function withQuotaIn(ctx: AppContext, accountId: string, res: Response): Promise<Response | undefined> {
+  if (!(res.headers.get('content-type') ?? '').startsWith('application/json')) return undefined;
+  try {
+    const body = JSON.parse(await res.clone().text()) as { error?: { details?: Record<string, unknown> } };
+    const error = body?.error;
+    if (typeof error !== 'object' || error === null || (error.details && 'quota' in error.details)) return undefined;
+    error.details = { ...error.details, quota: labQuota(ctx, accountId) };
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    return new Response(JSON.stringify(body), { status: res.status, statusText: res.statusText, headers });
+  } catch {
+    return undefined; // not an envelope, or the allowance could not be read: the answer stands as it is
+  }
 }

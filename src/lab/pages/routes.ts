@@ -26,7 +26,7 @@ import {
   readLabPage,
   readLabStats,
 } from './pages.ts';
-import { withLabQuota } from './quota.ts';
+import { quotaOnRefusals, withLabQuota } from './quota.ts';
 import { LAB_FILE_ANSWERS, MISSING_SITE, serveLabFile } from './serve.ts';
 
 const TAGS = ['lab'];
@@ -98,6 +98,7 @@ const PUBLISH_CODES: ErrorCode[] = [
   'LAB_QUOTA',
   'LAB_TAKEN_DOWN',
   'LAB_STORAGE_UNAVAILABLE',
+  'SECRET_LIKE',
 ];
 
 const KIT_HEADERS: Record<string, HeaderDoc> = {
@@ -105,6 +106,8 @@ const KIT_HEADERS: Record<string, HeaderDoc> = {
 };
 
 export const labPagesRoutes = (ctx: AppContext) => {
+  // A write's refusals from before its handler (validation, residency) carry `quota` too (quota.ts).
+  const refusals = quotaOnRefusals(ctx);
   return new Elysia({ name: 'lab-pages', seed: seedOf(ctx) })
     .use(authPlugin(ctx))
     .get('/v1/lab/pages', ({ account, set }) => withLabQuota(ctx, account.id, set, () => listLabPages(ctx, account)), {
@@ -125,6 +128,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
         withLabQuota(ctx, account.id, set, () => publishLabPage(ctx, account, params.slug, body, { headers: request.headers, set })),
       {
         auth: true,
+        ...refusals,
         params: SlugParam,
         bodyBudget: { bytes: LAB_PUBLISH_BYTES },
         body: schemas.publish,
@@ -133,6 +137,8 @@ export const labPagesRoutes = (ctx: AppContext) => {
           description: [
             `Body {title?, files:[{path, content, encoding?: "utf8"|"base64"}]}; needs Idempotency-Key. Slug ${SLUG.source}. At most ${MAX_FILES} files, ${MAX_FILE_BYTES / 1024} KB each, ${MAX_TOTAL_BYTES / 1024 / 1024} MB in all (decoded); an index.html is required. Served types by extension: html, css, js, json, svg, txt, png, jpg, gif, webp, ico, woff2.`,
             'Before anything is stored a safety scan refuses wallet or signing code, scripts from other hosts, redirects, anything touching the credit bar, price talk and self pitch in visible text, bad paths and content that does not match its type; details name the file and line. A scan that overruns its budget → LAB_INVALID reason scan_timeout.',
+            'Key material (API keys, tokens, private keys, seed phrases) in the title, a path or a file, base64 files decoded first and images read for the text they carry → SECRET_LIKE with details.kind and details.where (title, files[i].path, files[i].content), never the text; nothing is stored and no publish is used.',
+            'Every answer carries quota, refusals in details.quota once the key was checked.',
             'Answers 201 (new) or 200 {page, created, quota}. The site is served at page.url with a credit bar added by the service. Publishing is atomic: a failure publishes nothing.',
           ].join('\n\n'),
           tags: TAGS,
@@ -160,6 +166,7 @@ export const labPagesRoutes = (ctx: AppContext) => {
     })
     .delete('/v1/lab/pages/:slug', ({ account, params, set }) => withLabQuota(ctx, account.id, set, () => deleteLabPage(ctx, account, params.slug)), {
       auth: true,
+      ...refusals,
       params: SlugParam,
       detail: doc({
         summary: 'Delete one own lab page',

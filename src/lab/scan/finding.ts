@@ -5,10 +5,22 @@ import type { ErrorCode } from '../../http/errors.ts';
 
 type LabCode = Extract<ErrorCode, `LAB_${string}`>;
 
-export interface Finding {
+/** A lab rule the site breaks, named by file, line and reason. */
+export interface LabFinding {
   code: LabCode;
   details: { file?: string; line?: number; column?: number; reason: string; [k: string]: unknown };
 }
+
+/**
+ * Key material in a file (secrets.ts): the shared content rule's code and shape (01 Errors,
+ * 03 §7): the kind and the JSON path of the field (`files[2].content`), never the text.
+ */
+export interface SecretFinding {
+  code: 'SECRET_LIKE';
+  details: { kind: string; where: string; file: string };
+}
+
+export type Finding = LabFinding | SecretFinding;
 
 /** Thrown inside the scanner to stop at the first finding; caught by scanLabSite. */
 export class FindingError extends Error {
@@ -17,7 +29,7 @@ export class FindingError extends Error {
   }
 }
 
-export function found(code: LabCode, details: Finding['details']): never {
+export function found(code: LabCode, details: LabFinding['details']): never {
   throw new FindingError({ code, details });
 }
 

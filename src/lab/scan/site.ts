@@ -1,12 +1,14 @@
 // scanLabSite: the whole safety scan of a site, as one pure function the worker runs. The first
 // rule a site breaks is answered as the code and details the publish route refuses with; null
-// means the site may be published. Checks run cheapest first: paths and types of every file
-// before any parser sees content.
+// means the site may be published. Key material is looked for first (secrets.ts): a leaked key is
+// the most urgent thing to tell the author, whatever else the site breaks. The lab's own checks
+// then run cheapest first: paths and types of every file before any parser sees content.
 import { scanCss } from './css.ts';
 import { type Finding, FindingError } from './finding.ts';
 import { scanHtml } from './html.ts';
 import { scanJs } from './js.ts';
 import { checkPaths, extOf, SERVED_EXTENSIONS, typeOf } from './paths.ts';
+import { findSiteSecret } from './secrets.ts';
 import { scanVisibleText } from './text.ts';
 import { checkType } from './types.ts';
 
@@ -20,6 +22,8 @@ const RULE_FILES = new Set(['_redirects', '_headers']);
 
 export function scanLabSite(files: readonly SiteFile[]): Finding | null {
   try {
+    const secret = findSiteSecret(files);
+    if (secret) return secret;
     const bad = checkPaths(files.map((f) => f.path));
     if (bad) return bad;
     const texts: (string | null)[] = [];

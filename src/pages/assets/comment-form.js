@@ -47,6 +47,24 @@
     show(text, kind);
     statusBox.focus();
   };
+  // A refusal that names a field (too short, or a field the server refused): the message is
+  // shown, the field is marked invalid and described by it, and takes focus, so the reader lands
+  // where the fix goes and hears why (WCAG 3.3.1, 3.3.3). The marks go at the next try.
+  const markInvalid = (field, box) => {
+    field.setAttribute('aria-invalid', 'true');
+    field.setAttribute('aria-describedby', box.id);
+  };
+  const clearInvalid = (...fields) => {
+    for (const f of fields) {
+      f?.removeAttribute('aria-invalid');
+      f?.removeAttribute('aria-describedby');
+    }
+  };
+  const fieldError = (field, text) => {
+    show(text, 'error');
+    markInvalid(field, statusBox);
+    field.focus();
+  };
   const challengeState = document.getElementById('cf-challenge-state');
   // What each state of the anti-spam widget is said as, in the live region next to it.
   const STATE_TEXT = {
@@ -200,7 +218,7 @@
     li.id = `c-${c.id}`;
     const meta = document.createElement('p');
     meta.className = 'meta';
-    const who = document.createElement('span');
+    const who = document.createElement('bdi'); // a nickname may be written right to left
     who.className = 'who';
     who.textContent = c.author.nickname;
     const mark = document.createElement('span');
@@ -214,11 +232,14 @@
     if (parentName !== undefined && parentName !== null) {
       const a = document.createElement('a');
       a.href = `#c-${c.parent_id}`;
-      a.textContent = parentName;
+      const name = document.createElement('bdi');
+      name.textContent = parentName;
+      a.append(name);
       meta.append(' · in reply to ', a);
     }
     const text = document.createElement('p');
     text.className = 'text';
+    text.dir = 'auto';
     text.textContent = c.text;
     li.append(meta, text, actionsFor(c.id, c.author.nickname));
     list.appendChild(li);
@@ -274,12 +295,34 @@
     return e.message || `The comment was not accepted (HTTP ${r.status}).`;
   }
 
+  /** The fields of the form a refusal names (details.fields[].field, or details.field). */
+  function refusedFields(r) {
+    const d = r.json?.error?.details || {};
+    const names = Array.isArray(d.fields) ? d.fields.map((f) => f?.field) : [d.field];
+    const byName = { nickname, comment };
+    return [
+      ...new Set(
+        names
+          .map(
+            (n) =>
+              byName[
+                String(n ?? '')
+                  .split('.')
+                  .pop()
+              ],
+          )
+          .filter(Boolean),
+      ),
+    ];
+  }
+
   async function submit(ev) {
     ev.preventDefault();
     const text = { nickname: nickname.value.trim(), comment: comment.value.trim() };
     const min = session?.limits || { nickname_min: 2, comment_min: 2 };
-    if ([...text.nickname].length < (min.nickname_min || 2)) return show('Please enter a nickname of at least 2 characters.', 'error');
-    if ([...text.comment].length < (min.comment_min || 2)) return show('Please write a comment of at least 2 characters.', 'error');
+    clearInvalid(nickname, comment);
+    if ([...text.nickname].length < (min.nickname_min || 2)) return fieldError(nickname, 'Please enter a nickname of at least 2 characters.');
+    if ([...text.comment].length < (min.comment_min || 2)) return fieldError(comment, 'Please write a comment of at least 2 characters.');
     button.disabled = true;
     try {
       if (!session) await getSession();
@@ -336,7 +379,12 @@
           pending = null; // refused: nothing was stored under this request_id
         }
         // A refusal does not spend the solved challenge: the reader fixes the text and sends again.
-        result(explain(r), 'error');
+        const refused = refusedFields(r);
+        if (refused.length) {
+          show(explain(r), 'error');
+          for (const f of refused) markInvalid(f, statusBox);
+          refused[0].focus();
+        } else result(explain(r), 'error');
         return;
       }
     } catch (e) {
@@ -368,7 +416,12 @@
     ev.preventDefault();
     if (!reportOf) return;
     const text = reason.value.trim();
-    if ([...text].length < 2) return showIn(reportStatus, 'Please say in a few words what is wrong.', 'error');
+    clearInvalid(reason);
+    if ([...text].length < 2) {
+      showIn(reportStatus, 'Please say in a few words what is wrong.', 'error');
+      markInvalid(reason, reportStatus);
+      return reason.focus();
+    }
     const submitButton = reportForm.querySelector('button[type=submit]');
     submitButton.disabled = true;
     try {
