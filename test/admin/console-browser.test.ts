@@ -1,6 +1,8 @@
 // The console in a real headless Chromium (Debian's chromium driven by playwright-core, flags as
 // in test/pages/browser.test.ts): sign in with the form, remove a thread from the Board page,
 // see it in the Log; every page fits 390 and 1280 px without sideways scrolling and breaks no CSP.
+// The first Tab reaches the skip link; on a phone each Log cell shows its column's name, and the
+// column headers stay in the accessibility tree at both widths.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
 import { runAdmin } from '../../src/admin/cli.ts';
@@ -85,6 +87,18 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
         await page.fill('input[name=key]', boss.key);
         await Promise.all([page.waitForURL(`${origin}/console/queue`), page.click('button:text("Sign in")')]);
         await fits('queue');
+        // The first Tab reaches "Skip to content", shown while focused; Enter leads past the
+        // console's navigation: the next Tab is in <main>.
+        await page.keyboard.press('Tab');
+        const skip = await page.evaluate(() => {
+          const a = document.activeElement as HTMLElement;
+          const r = a.getBoundingClientRect();
+          return { text: a.textContent, href: a.getAttribute('href'), inView: r.top >= 0 && r.bottom <= innerHeight && r.width > 1 && r.height > 1 };
+        });
+        expect(skip).toEqual({ text: 'Skip to content', href: '#main', inView: true });
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => [location.hash, !!document.activeElement?.closest('main#main')])).toEqual(['#main', true]);
         // The owner picks and approves from the browser: the editor role first (a Pick counts from it).
         await Promise.all([page.waitForEvent('load'), page.click('button:text("Make boss an editor")')]);
         await fits('queue-drafts');
@@ -118,6 +132,33 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
         await page.goto(`${origin}/console/log`);
         expect(await page.textContent('table')).toContain('Spam: ticket selling.');
         await fits('log');
+        // Each value shows its column's name before it on a phone (the header row is out of sight
+        // there), and only there: on a desktop the header row shows it.
+        const cells = await page.$$eval('.wide tbody td', (tds) =>
+          tds.map((td) => ({
+            label: td.getAttribute('data-label'),
+            before: getComputedStyle(td, '::before').content,
+            shown: getComputedStyle(td).display !== 'none',
+            empty: td.textContent === '',
+          })),
+        );
+        expect(cells.length).toBeGreaterThan(6);
+        for (const c of cells) {
+          if (width === 390) expect(c).toEqual({ label: c.label, before: `"${c.label}: "`, shown: !c.empty, empty: c.empty });
+          else expect([c.before, c.shown]).toEqual(['none', true]);
+        }
+        expect(cells.filter((c) => c.shown && c.label === 'Reason').length).toBeGreaterThan(0);
+        const head = await page.$eval('.wide thead', (el) => {
+          const r = el.getBoundingClientRect();
+          return { display: getComputedStyle(el).display, visible: r.width > 1 && r.height > 1 };
+        });
+        expect(head).toEqual({ display: width === 390 ? 'block' : 'table-header-group', visible: width !== 390 });
+        // A screen reader still gets the column headers at both widths (Chromium's own accessibility tree).
+        const cdp = await context.newCDPSession(page);
+        const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value: string }; name?: { value: string } }[] };
+        const headers = nodes.filter((n) => n.role?.value === 'columnheader').map((n) => n.name?.value);
+        expect(headers).toEqual(['Time', 'Actor', 'Action', 'Target', 'Reason', 'Moderation log']);
+        await cdp.detach();
         await page.selectOption('select[name=action]', 'posts remove');
         await page.fill('input[name=actor]', 'boss');
         await Promise.all([page.waitForURL(/action=posts\+remove/), page.click('button:text("Filter")')]);

@@ -91,8 +91,9 @@ describe('an operator reissues or revokes only the keys of accounts holding no o
     const opal = await signedIn(t, 'opal', 'operator');
     await t.register('eve');
     const forms = (html: string, name: string) => {
-      const row = new RegExp(`<li class="card"><p><strong>${name}</strong>[\\s\\S]*?</li>`).exec(html)![0];
-      return [...row.matchAll(/<button>([^<]+)<\/button>/g)].map((m) => m[1]);
+      const row = new RegExp(`<li class="card"><h2>${name}</h2>[\\s\\S]*?</li>`).exec(html)![0];
+      // The visible word of each button (its name goes on: "Reissue key of eve").
+      return [...row.matchAll(/<button>([^<]+)<span class="visually-hidden">/g)].map((m) => m[1]);
     };
     const seenByOpal = (await send(t, 'GET', '/console/agents', { cookie: opal.cookie })).text;
     expect(forms(seenByOpal, 'boss')).toEqual(['Allow lab']);
@@ -184,13 +185,14 @@ describe('the console asks twice before a step that is hard to take back', () =>
     const boss = await signedIn(t);
     await t.register('eve');
     const page = (await send(t, 'GET', '/console/agents', { cookie: boss.cookie })).text;
-    expect(page).toContain('<select name="role" required aria-label="Role"><option value="">Choose a role</option><option>owner</option>');
+    expect(page).toContain('<label class="field">Role to grant <select name="role" required><option value="">Choose a role</option><option>owner</option>');
+    expect(page).toContain('<label class="field">Role to revoke <select name="role" required><option value="">Choose a role</option><option>owner</option>');
     expect(page).not.toContain('<option selected');
-    const eveRow = /<strong>eve<\/strong>[\s\S]*?<\/li>/.exec(page)![0];
+    const eveRow = /<h2>eve<\/h2>[\s\S]*?<\/li>/.exec(page)![0];
     expect(eveRow).toMatch(/agent-reissue"[\s\S]*?<input type="checkbox" name="confirm" value="eve" required>[\s\S]*?Reissue key/);
     expect(eveRow).toMatch(/agent-revoke"[\s\S]*?<input type="checkbox" name="confirm" value="eve" required>[\s\S]*?Revoke key/);
     expect(eveRow).toMatch(/role-grant"[\s\S]*?<input type="checkbox" name="confirm" value="eve">[\s\S]*?Grant role/);
-    const bossRow = /<strong>boss<\/strong>[\s\S]*?<\/li>/.exec(page)![0];
+    const bossRow = /<h2>boss<\/h2>[\s\S]*?<\/li>/.exec(page)![0];
     expect(unescaped(bossRow)).toMatch(/role-revoke"[\s\S]*?<input type="checkbox" name="confirm" value="boss" required>/);
   });
 });

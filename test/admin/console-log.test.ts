@@ -5,8 +5,8 @@ import { runAdmin } from '../../src/admin/cli.ts';
 import { makeApp } from '../helpers.ts';
 import { act, send, signedIn, unescaped } from './console-harness.ts';
 
-const rows = (html: string) => [...html.matchAll(/<tr><td>[\s\S]*?<\/tr>/g)].map((m) => m[0]);
-const cells = (row: string) => [...row.matchAll(/<td>([\s\S]*?)<\/td>/g)].map((m) => unescaped(m[1]!.replace(/<[^>]+>/g, '')));
+const rows = (html: string) => [...html.matchAll(/<tr><td[ >][\s\S]*?<\/tr>/g)].map((m) => m[0]);
+const cells = (row: string) => [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => unescaped(m[1]!.replace(/<[^>]+>/g, '')));
 
 describe('the Log filter', () => {
   test('action, actor, target, date range; paging keeps the filters', async () => {

@@ -1,7 +1,7 @@
 // The console's Articles page: the newest articles in every state (`svc admin pubs articles`), each
 // with its hide or unhide form, and the form that hides a comment by its id (`pubs comments hide`).
 import { esc } from '../../pages/html.ts';
-import { actionForm, type Run } from './forms.ts';
+import { actionForm, labelled, quoted, reasonField, type Run } from './forms.ts';
 import type { Session } from './session.ts';
 
 interface ArticleView {
@@ -13,18 +13,17 @@ interface ArticleView {
   last_takedown: { action: string; reason: string | null; at: string } | null;
 }
 
-const REASON = '<input name="reason" maxlength="2000" placeholder="Public reason" aria-label="Public reason">';
-
 function articleCard(s: Session, a: ArticleView): string {
   const act =
     a.state === 'hidden'
-      ? actionForm(s, 'pubs unhide', 'articles', 'Unhide', { post_id: a.post_id }, REASON)
-      : actionForm(s, 'pubs hide', 'articles', 'Hide', { post_id: a.post_id }, REASON);
+      ? actionForm(s, 'pubs unhide', 'articles', 'Unhide', { post_id: a.post_id }, reasonField(false), `article ${quoted(a.title)}`)
+      : actionForm(s, 'pubs hide', 'articles', 'Hide', { post_id: a.post_id }, reasonField(false), `article ${quoted(a.title)}`);
   const last = a.last_takedown
     ? `<p class="meta">last takedown: ${esc(a.last_takedown.action)} ${esc(a.last_takedown.at)}${a.last_takedown.reason ? `: ${esc(a.last_takedown.reason)}` : ''}</p>`
     : '';
   const link = a.state === 'published' ? `<a href="/pubs/${esc(a.post_id)}">${esc(a.title)}</a>` : esc(a.title);
-  return `<li class="card"><p><strong>${link}</strong> by <strong>${esc(a.author)}</strong> · <em>${esc(a.state)}</em></p><p><code>${esc(a.post_id)}</code></p>${last}${act}</li>`;
+  // The title is the card's heading: a screen reader jumps from article to article.
+  return `<li class="card"><h2>${link}</h2><p>by <strong>${esc(a.author)}</strong> · <em>${esc(a.state)}</em></p><p><code>${esc(a.post_id)}</code></p>${last}${act}</li>`;
 }
 
 export function articlesPage(s: Session, run: Run): string {
@@ -35,7 +34,7 @@ export function articlesPage(s: Session, run: Run): string {
     'articles',
     'Hide comment',
     {},
-    '<input name="comment_id" required maxlength="64" placeholder="Comment id" aria-label="Comment id">',
+    labelled('Comment id', '<input name="comment_id" required maxlength="64">'),
   );
   return `<h1>Articles</h1><p>The 50 newest articles in every state. Hiding takes one out of every list and feed (410 by id) and is in the <a href="/modlog">moderation log</a> with its reason.</p>
 ${articles.length ? `<ul class="plain">${articles.map((a) => articleCard(s, a)).join('')}</ul>` : '<p>No article yet.</p>'}

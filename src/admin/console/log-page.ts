@@ -37,6 +37,8 @@ const keep = (q: Query, extra: Record<string, string>) =>
     Object.entries({ ...q, ...extra }).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '' && e[0] !== 'before'),
   ).toString();
 
+// Each cell carries its column's name (data-label): on a phone the header row is out of sight and
+// the console's stylesheet shows the name before the value (pages.ts, CONSOLE_CSS).
 export function logPage(ctx: AppContext, q: Query): string {
   const before = Number(q.before ?? Number.MAX_SAFE_INTEGER);
   const { filter: f, problems } = logFilter(q);
@@ -45,7 +47,7 @@ export function logPage(ctx: AppContext, q: Query): string {
   const body = shown
     .map(
       (r) =>
-        `<tr><td>${timeHtml(r.at)}</td><td>${esc(r.actor)}</td><td>${esc(r.action)}</td><td><code>${esc(r.target)}</code></td><td>${esc(r.reason ?? '')}</td><td>${r.modlog ? 'public' : ''}</td></tr>`,
+        `<tr><td data-label="Time">${timeHtml(r.at)}</td><td data-label="Actor">${esc(r.actor)}</td><td data-label="Action">${esc(r.action)}</td><td data-label="Target"><code>${esc(r.target)}</code></td><td data-label="Reason">${esc(r.reason ?? '')}</td><td data-label="Moderation log">${r.modlog ? 'public' : ''}</td></tr>`,
     )
     .join('');
   const more = rows.length > PAGE ? `<p><a href="/console/log?${esc(keep(q, { before: '' }))}&amp;before=${shown.at(-1)!.seq}">Older</a></p>` : '';
@@ -59,5 +61,5 @@ export function logPage(ctx: AppContext, q: Query): string {
 ${field('actor', 'Actor')} ${field('target', 'Target contains')} ${field('from', 'From', 'date')} ${field('to', 'To', 'date')} <button>Filter</button> <a href="/console/log">All</a></form>`;
   const errors = problems.length ? `<p class="error" role="alert">${esc(problems.join('; '))}</p>` : '';
   return `<h1>Log</h1><p>Every operator action that changed something, from the shell (actor cli) and from here. Public ones are also in the <a href="/modlog">moderation log</a>.</p>
-${form}${errors}<div class="wide"><table><thead><tr><th>Time</th><th>Actor</th><th>Action</th><th>Target</th><th>Reason</th><th></th></tr></thead><tbody>${body}</tbody></table></div>${shown.length ? '' : '<p>No entries match.</p>'}${more}`;
+${form}${errors}<div class="wide"><table><thead><tr><th>Time</th><th>Actor</th><th>Action</th><th>Target</th><th>Reason</th><th><span class="visually-hidden">Moderation log</span></th></tr></thead><tbody>${body}</tbody></table></div>${shown.length ? '' : '<p>No entries match.</p>'}${more}`;
 }

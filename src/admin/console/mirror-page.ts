@@ -1,7 +1,7 @@
 // The console's Mirror page: the newest mirror posts (`svc admin mirror list`) with the audited read
 // of an original and withdrawal, and the fetcher's credentials (ids and dates only) with revocation.
 import { esc } from '../../pages/html.ts';
-import { actionForm, type Run } from './forms.ts';
+import { actionForm, reasonField, type Run } from './forms.ts';
 import type { Session } from './session.ts';
 
 interface MirrorPost {
@@ -22,18 +22,8 @@ interface Credential {
 }
 
 function postCard(s: Session, p: MirrorPost): string {
-  const original = actionForm(s, 'mirror original', 'mirror', 'Read original (audited)', { post_id: p.id });
-  const withdraw =
-    p.state === 'live'
-      ? actionForm(
-          s,
-          'mirror withdraw',
-          'mirror',
-          'Withdraw',
-          { post_id: p.id },
-          '<input name="reason" required maxlength="2000" placeholder="Public reason" aria-label="Public reason">',
-        )
-      : '';
+  const original = actionForm(s, 'mirror original', 'mirror', 'Read original (audited)', { post_id: p.id }, '', `of post ${p.id}`);
+  const withdraw = p.state === 'live' ? actionForm(s, 'mirror withdraw', 'mirror', 'Withdraw', { post_id: p.id }, reasonField(true), `post ${p.id}`) : '';
   return `<li class="card"><p><code>${esc(p.id)}</code> · ${esc(p.kind)} by <strong>${esc(p.author ?? 'unknown')}</strong> · ${esc(p.created_at)} · <em>${
     p.state === 'live' ? 'live' : `withdrawn ${esc(p.withdrawn_at ?? '')}`
   }</em></p><p>${esc(p.text)}</p>${original} ${withdraw}</li>`;
@@ -47,7 +37,9 @@ export function mirrorPage(s: Session, run: Run): string {
     .map(
       (c) =>
         `<li class="card"><p><code>${esc(c.credential_id)}</code> · created ${esc(c.created_at)} · <em>${c.state === 'active' ? 'active' : `revoked ${esc(c.revoked_at ?? '')}`}</em></p>${
-          c.state === 'active' && owner ? actionForm(s, 'fetcher revoke', 'mirror', 'Revoke', { credential_id: c.credential_id }) : ''
+          c.state === 'active' && owner
+            ? actionForm(s, 'fetcher revoke', 'mirror', 'Revoke', { credential_id: c.credential_id }, '', `credential ${c.credential_id}`)
+            : ''
         }</li>`,
     )
     .join('');

@@ -3,13 +3,13 @@
 // every change is a form posting to /console/act/<action> with the session's CSRF token.
 import { findPosts } from '../../board/find.ts';
 import type { AppContext } from '../../context.ts';
-import { esc, pageHtml, timeHtml } from '../../pages/html.ts';
+import { errorTitle, esc, pageHtml, timeHtml } from '../../pages/html.ts';
 import { PASSKEY_SCRIPT_PATH, passkeySignInSection } from './passkey-pages.ts';
 import { agentsPage } from './agents-page.ts';
 import { articlesPage } from './articles-page.ts';
 import { healthPage } from './health-page.ts';
-import { actionForm, type Run } from './forms.ts';
-import { logPage } from './log-page.ts';
+import { actionForm, labelled, quoted, reasonField, type Run } from './forms.ts';
+import { logFilter, logPage } from './log-page.ts';
 import { mirrorPage } from './mirror-page.ts';
 import { fullConsole, type Session } from './session.ts';
 
@@ -28,8 +28,8 @@ export interface Notice {
 
 type Query = Record<string, string | undefined>;
 
-const reasonInput = (required = true) =>
-  `<input name="reason" ${required ? 'required ' : ''}maxlength="2000" placeholder="Public reason" aria-label="Public reason">`;
+/** A page's name as its h1 and its title say it ("Queue"). */
+const pageLabel = (page: PageName | 'passkeys') => `${page[0]!.toUpperCase()}${page.slice(1)}`;
 
 /** An action's answer: its error text, or done with its result. */
 const noticeHtml = (notice?: Notice): string =>
@@ -39,19 +39,35 @@ const noticeHtml = (notice?: Notice): string =>
       : `<div class="done" role="status"><p><strong>${esc(notice.action)}</strong>: done.</p><pre class="result">${esc(JSON.stringify(notice.result, null, 2))}</pre></div>`
     : '';
 
-export function layout(s: Session, page: PageName | 'passkeys', body: string, notice?: Notice, scripts?: string[]): string {
+/**
+ * A console page: the console's header (navigation, account, sign-out), then <main> with the
+ * notice and the body. "Skip to content" comes first (the header holds ten links and a button).
+ * The title uses the h1's words; a page that shows an error says so first ("Error: …", WCAG 2.4.2).
+ */
+export function layout(s: Session, page: PageName | 'passkeys' | null, body: string, notice?: Notice, scripts?: string[], failed = false): string {
   const nav = pagesOf(s)
-    .map((p) => `<a href="/console/${p}"${p === page ? ' aria-current="page"' : ''}>${p[0]!.toUpperCase()}${p.slice(1)}</a>`)
+    .map((p) => `<a href="/console/${p}"${p === page ? ' aria-current="page"' : ''}>${pageLabel(p)}</a>`)
     .join(' ');
   const out = `<form method="post" action="/console/sign-out" class="act"><input type="hidden" name="csrf" value="${esc(s.csrf)}"><button>Sign out</button></form>`;
   // Passkeys are for owners and operators (an editor signs in with its key).
   const passkeys = fullConsole(s) ? ` <a href="/console/passkeys"${page === 'passkeys' ? ' aria-current="page"' : ''}>Passkeys</a>` : '';
+  const label = page ? pageLabel(page) : 'Not found';
+  const title =
+    notice?.error !== undefined
+      ? errorTitle(`${notice.action} · ${label}`, 'svc console')
+      : failed
+        ? errorTitle(label, 'svc console')
+        : `${label} · svc console`;
   return pageHtml(
-    `${page} · svc console`,
-    `<header class="console"><strong>svc console</strong> <nav>${nav}</nav> <span>${esc(s.name)} (${esc(s.roles.join(', '))})</span>${passkeys} ${out}</header><main>${noticeHtml(notice)}${body}</main>`,
-    { bare: true, noindex: true, styles: [CONSOLE_CSS_PATH], scripts },
+    title,
+    `<header class="console"><strong>svc console</strong> <nav aria-label="Console">${nav}</nav> <span>${esc(s.name)} (${esc(s.roles.join(', '))})</span>${passkeys} ${out}</header><main>${noticeHtml(notice)}${body}</main>`,
+    { bare: true, skipLink: true, noindex: true, styles: [CONSOLE_CSS_PATH], scripts },
   );
 }
+
+/** A console address that is no page, for a signed-in account: the console's header, and a way back. */
+export const notFoundPage = (s: Session): string =>
+  layout(s, null, '<h1>Not found</h1><p>No such console page.</p><p><a href="/console/queue">The queue</a></p>', undefined, undefined, true);
 
 interface QueuedMail {
   message_id: string;
@@ -72,10 +88,11 @@ function mailCard(s: Session, m: QueuedMail): string {
     ['To', `an address at ${m.outlet}`],
     ['Subject', m.subject],
   ];
-  return `<article class="card mail"><p class="meta">${esc(m.kind)} written by <strong>${esc(m.sender)}</strong> · queued ${esc(m.created_at)}</p>
+  const about = `e-mail ${quoted(m.subject)}`;
+  return `<article class="card mail"><h3>${esc(m.subject)}</h3><p class="meta">${esc(m.kind)} written by <strong>${esc(m.sender)}</strong> · queued ${esc(m.created_at)}</p>
 <dl class="mail-head">${head.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
 <pre class="mail">${esc(m.body.trim())}\n\n${esc(m.footer)}</pre>
-${actionForm(s, 'outreach approve', 'queue', 'Approve and send', { message_id: m.message_id })} ${actionForm(s, 'outreach reject', 'queue', 'Reject', { message_id: m.message_id })}</article>`;
+${actionForm(s, 'outreach approve', 'queue', 'Approve and send', { message_id: m.message_id }, '', about)} ${actionForm(s, 'outreach reject', 'queue', 'Reject', { message_id: m.message_id }, '', about)}</article>`;
 }
 
 interface ShowQueued {
@@ -90,10 +107,10 @@ interface ShowQueued {
   desk_picks: { by: string; at: string; text: string | null }[];
 }
 
-/** The card of a Show root: id, author and side, format, time, the thread, its title and text. */
+/** The card of a Show root: its title (the card's heading), id, author and side, format, time, the thread, its text. */
 const rootCard = (r: ShowQueued | ShowDraft, rest: string) =>
-  `<article class="card"><p class="meta"><code>${esc(r.root_id)}</code> · by <strong>${esc(r.author)}</strong> (${r.outside ? 'outside agent' : 'house crew'}) · ${esc(r.format)} · ${esc(r.created_at)} · <a href="${esc(r.url)}">thread</a></p>
-<p><strong>${esc(r.title)}</strong></p><pre class="mail">${esc(r.body)}</pre>${rest}</article>`;
+  `<article class="card"><h3>${esc(r.title)}</h3><p class="meta"><code>${esc(r.root_id)}</code> · by <strong>${esc(r.author)}</strong> (${r.outside ? 'outside agent' : 'house crew'}) · ${esc(r.format)} · ${esc(r.created_at)} · <a href="${esc(r.url)}">thread</a></p>
+<pre class="mail">${esc(r.body)}</pre>${rest}</article>`;
 
 type ShowDraft = Omit<ShowQueued, 'desk_picks'>;
 
@@ -120,7 +137,8 @@ function showDrafts(s: Session, run: Run): string {
               'queue',
               'Pick (Pick:)',
               { root_id: r.root_id },
-              '<input name="note" maxlength="2000" placeholder="Public note (optional)" aria-label="Public note">',
+              labelled('Note (public, optional)', '<input name="note" maxlength="2000">'),
+              quoted(r.title),
             )
           : '',
       ),
@@ -137,7 +155,7 @@ function showDesk(s: Session, run: Run): string {
     .map((r) => {
       const picks = r.desk_picks.map((p) => `<li>${esc(p.by)} · ${esc(p.at)}: ${p.text === null ? '<em>(reply deleted)</em>' : esc(p.text)}</li>`).join('');
       const forms = owner
-        ? `${actionForm(s, 'show approve', 'queue', 'Approve (Picked:)', { root_id: r.root_id })} ${actionForm(s, 'show reject', 'queue', 'Reject (Veto:)', { root_id: r.root_id }, reasonInput())}`
+        ? `${actionForm(s, 'show approve', 'queue', 'Approve (Picked:)', { root_id: r.root_id }, '', quoted(r.title))} ${actionForm(s, 'show reject', 'queue', 'Reject (Veto:)', { root_id: r.root_id }, reasonField(true), quoted(r.title))}`
         : '<p>The owner approves or rejects.</p>';
       return rootCard(r, `<p>Desk picks:</p><ul>${picks}</ul>${forms}`);
     })
@@ -160,13 +178,13 @@ function queuePage(s: Session, run: Run): string {
   const rep = reports
     .map(
       (r) => `<li>${esc(r.article?.title ?? r.post_id)}${r.comment_id ? ` (comment ${esc(r.comment_id)})` : ''}: ${esc(r.reason)}
-${actionForm(s, 'pubs hide', 'queue', 'Hide article', { post_id: r.post_id }, reasonInput(false))} ${actionForm(s, 'pubs reports resolve', 'queue', 'Resolve', { report_id: r.report_id })}</li>`,
+${actionForm(s, 'pubs hide', 'queue', 'Hide article', { post_id: r.post_id }, reasonField(false), quoted(r.article?.title ?? r.post_id))} ${actionForm(s, 'pubs reports resolve', 'queue', 'Resolve', { report_id: r.report_id }, '', `report on ${quoted(r.article?.title ?? r.post_id)}`)}</li>`,
     )
     .join('');
   const app = appeals
     .map(
       (a) => `<li>${esc(a.title)} by ${esc(a.author)}: ${esc(a.reason)}
-${actionForm(s, 'pubs appeals resolve', 'queue', 'Resolve', { revision_id: a.revision_id }, '<input name="resolution" required maxlength="2000" placeholder="Resolution" aria-label="Resolution">')}</li>`,
+${actionForm(s, 'pubs appeals resolve', 'queue', 'Resolve', { revision_id: a.revision_id }, labelled('Resolution', '<input name="resolution" required maxlength="2000">'), `appeal of ${quoted(a.title)}`)}</li>`,
     )
     .join('');
   return `<h1>Queue</h1><h2>E-mails awaiting approval (${mails.length})</h2>${mail || '<p>None.</p>'}
@@ -181,17 +199,28 @@ function boardPage(ctx: AppContext, s: Session, q: Query): string {
   const list = rows
     .map((p) => {
       const state = p.removal_id ? 'removed by an operator' : p.deleted_at !== null ? 'deleted by its author' : 'live';
+      // The card's heading: the thread's title, or who wrote the reply; the buttons say which post.
+      const name = p.title ? p.title : `${p.kind === 'post' ? 'Thread' : 'Reply'} by ${p.author}`;
+      const about = p.title ? quoted(p.title) : `by ${p.author} (${p.id})`;
       const act =
         p.removal_id === p.id
-          ? actionForm(s, 'posts restore', `board?q=${text}`, 'Restore', { post_id: p.id })
+          ? actionForm(s, 'posts restore', `board?q=${text}`, 'Restore', { post_id: p.id }, '', about)
           : p.deleted_at === null
-            ? actionForm(s, 'posts remove', `board?q=${text}`, p.kind === 'post' ? 'Remove thread' : 'Remove reply', { post_id: p.id }, reasonInput())
+            ? actionForm(
+                s,
+                'posts remove',
+                `board?q=${text}`,
+                p.kind === 'post' ? 'Remove thread' : 'Remove reply',
+                { post_id: p.id },
+                reasonField(true),
+                about,
+              )
             : '';
-      return `<li class="card"><p><code>${esc(p.id)}</code> · ${esc(p.kind)} by <strong>${esc(p.author)}</strong> · ${timeHtml(p.created_at)} · <em>${esc(state)}</em></p>
-${p.title ? `<p><strong>${esc(p.title)}</strong></p>` : ''}<p>${esc(p.body)}</p>${act}</li>`;
+      return `<li class="card"><h2>${esc(name)}</h2><p><code>${esc(p.id)}</code> · ${esc(p.kind)} by <strong>${esc(p.author)}</strong> · ${timeHtml(p.created_at)} · <em>${esc(state)}</em></p>
+<p>${esc(p.body)}</p>${act}</li>`;
     })
     .join('');
-  return `<h1>Board</h1><form method="get" action="/console/board"><input name="q" value="${esc(text)}" placeholder="Post id, author name or words" aria-label="Find posts"><button>Find</button></form>
+  return `<h1>Board</h1><form method="get" action="/console/board" class="find">${labelled('Find posts', `<input name="q" value="${esc(text)}" placeholder="Post id, author name or words">`)} <button>Find</button></form>
 ${text ? (list ? `<ul class="plain">${list}</ul>` : '<p>Nothing found.</p>') : ''}`;
 }
 
@@ -237,8 +266,8 @@ function outreachPage(s: Session, run: Run): string {
     .map((ch) => {
       const set = st.channels.find((c) => c.channel === ch);
       return `<li class="card"><p>Channel <strong>${ch}</strong>: ${set ? `set ${esc(set.set_at)}` : 'not set'}</p>
-${actionForm(s, 'outreach channel set', 'outreach', set ? 'Replace' : 'Set', { channel: ch }, '<input name="url" type="url" required placeholder="https://… webhook URL" aria-label="Webhook URL">')}
-${set ? actionForm(s, 'outreach channel clear', 'outreach', 'Clear', { channel: ch }) : ''}</li>`;
+${actionForm(s, 'outreach channel set', 'outreach', set ? 'Replace' : 'Set', { channel: ch }, labelled('Webhook URL', '<input name="url" type="url" required placeholder="https://…">'), `channel ${ch}`)}
+${set ? actionForm(s, 'outreach channel clear', 'outreach', 'Clear', { channel: ch }, '', `channel ${ch}`) : ''}</li>`;
     })
     .join('');
   return `<h1>Outreach</h1><dl>${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>
@@ -263,26 +292,36 @@ export function renderPage(ctx: AppContext, s: Session, page: PageName, q: Query
                 : page === 'log'
                   ? logPage(ctx, q)
                   : healthPage(ctx, run);
-  return layout(s, page, body, notice);
+  // The Log's own refusal (a date that is no day) is an error the title says too.
+  return layout(s, page, body, notice, undefined, page === 'log' && logFilter(q).problems.length > 0);
 }
 
 /** The sign-in page, with a refusal's text, or the answer of an action that ended its own session (one's own key reissued: shown here once). */
 export function signInPage(message?: string, notice?: Notice): string {
+  // The key is a password a manager may fill (autocomplete current-password); pasting works too.
   return pageHtml(
-    'Sign in · svc console',
-    `<main class="console-sign-in"><h1>svc console</h1>${message ? `<p class="error" role="alert">${esc(message)}</p>` : ''}${notice ? `${noticeHtml(notice)}<p>That ended this session: sign in again.</p>` : ''}
+    message ? errorTitle('Sign in', 'svc console') : 'Sign in · svc console',
+    `<main class="console-sign-in"><h1>Sign in to the svc console</h1>${message ? `<p class="error" role="alert">${esc(message)}</p>` : ''}${notice ? `${noticeHtml(notice)}<p>That ended this session: sign in again.</p>` : ''}
 <p>For accounts with the owner or operator role (editors: the Show desk). The key is checked once and never stored; the session ends after 30 minutes idle or 8 hours.</p>
-<form method="post" action="/console/sign-in"><label>Agent key <input type="password" name="key" autocomplete="off" required></label> <button>Sign in</button></form>${passkeySignInSection()}</main>`,
-    { bare: true, noindex: true, styles: [CONSOLE_CSS_PATH], scripts: [PASSKEY_SCRIPT_PATH] },
+<form method="post" action="/console/sign-in"><label>Agent key <input type="password" name="key" autocomplete="current-password" required></label> <button>Sign in</button></form>${passkeySignInSection()}</main>`,
+    { bare: true, skipLink: true, noindex: true, styles: [CONSOLE_CSS_PATH], scripts: [PASSKEY_SCRIPT_PATH] },
   );
 }
 
+// On a phone (below 40rem) a table's rows become blocks: the header row is out of sight but stays
+// for screen readers (the cells keep their column headers), and each cell shows its column's name
+// before its value (data-label), so "cli" reads "Actor: cli". Empty cells are left out there.
+// In a dark colour scheme (site.css turns dark) the console's greys and reds are lightened to 4.5:1.
 export const CONSOLE_CSS = `header.console{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.5rem 1rem;border-bottom:1px solid #ccc}
 header.console nav a{margin-right:.6rem}header.console nav a[aria-current]{font-weight:bold}
-main{max-width:72rem;margin:0 auto;padding:1rem}form.act{display:inline-flex;flex-wrap:wrap;gap:.3rem;margin:.2rem 0}
+main{max-width:72rem;margin:0 auto;padding:1rem}form.act{display:inline-flex;flex-wrap:wrap;gap:.3rem .5rem;margin:.3rem 0;align-items:end;vertical-align:bottom}form.act button,form.find button{margin-top:0}
 .card{border:1px solid #ddd;border-radius:6px;padding:.6rem;margin:.6rem 0;list-style:none;overflow-wrap:anywhere}ul.plain{padding:0}
+.card h2,.card h3{font-size:1.1rem;margin:0 0 .3rem}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}.error{color:#a00}.done{border-left:4px solid #0a0;padding-left:.6rem}
-.wide{overflow-x:auto}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}
+.wide{overflow-x:auto}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}.wide td{overflow-wrap:break-word}.wide td[data-label=Target],.wide td[data-label=Reason]{overflow-wrap:anywhere}
 input,select,button{font:inherit;max-width:100%}form.filter{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:end;margin:.6rem 0}form.filter label,.setup label{display:flex;flex-direction:column}.setup form.act{display:flex;gap:.4rem .8rem;align-items:end}dt{font-weight:bold}
+label.field{display:inline-flex;flex-direction:column;gap:.1rem;font-size:.9em}form.find{display:flex;flex-wrap:wrap;gap:.3rem;align-items:end}
 label.confirm{display:inline-flex;gap:.3rem;align-items:center}.mail-head{display:grid;grid-template-columns:auto 1fr;gap:.1rem .6rem;margin:.4rem 0}.mail-head dd{margin:0}pre.mail{border-top:1px solid #ddd;padding-top:.4rem}.meta{color:#555}
-@media (max-width:40rem){.wide table,.wide tbody,.wide tr,.wide td{display:block}.wide thead{display:none}.wide tr{border-bottom:1px solid #ddd;padding:.4rem 0}.wide td{border:0;padding:.1rem 0}}`;
+@media (max-width:40rem){.wide table,.wide tbody,.wide tr,.wide td{display:block}.wide thead{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+.wide tr{border-bottom:1px solid #ddd;padding:.4rem 0}.wide td{border:0;padding:.1rem 0}.wide td:empty{display:none}.wide td[data-label]::before{content:attr(data-label) ": ";font-weight:bold}}
+@media (prefers-color-scheme:dark){.meta{color:#aaa}.error{color:#ff8a8a}.card,td,th,pre.mail,header.console,.wide tr{border-color:#444}}`;

@@ -14,17 +14,20 @@ export const passkeySignInSection = (): string =>
   `<section class="passkey"><h2>Passkey</h2><p>An owner or operator who registered a passkey can use it instead of the key.</p>
 <p><button type="button" id="passkey-sign-in">Sign in with a passkey</button></p><p id="passkey-status" role="status"></p></section>`;
 
-/** The Passkeys page: the account's passkeys with a remove form each, and the register button. */
+/**
+ * The Passkeys page: the account's passkeys with a remove form each (its button names the passkey),
+ * and the register button. Each cell carries its column's name for the phone layout (data-label).
+ */
 export function passkeysPage(ctx: AppContext, s: Session, message?: string): string {
   const rows = passkeysOf(ctx, s.accountId)
     .map(
       (p) =>
-        `<tr><td><code>${esc(p.credential_id.slice(0, 16))}…</code></td><td>${timeHtml(p.created_at)}</td><td>${p.last_used_at === null ? 'never' : timeHtml(p.last_used_at)}</td><td>${esc((JSON.parse(p.transports) as string[]).join(', '))}</td><td><form method="post" action="/console/passkeys/remove" class="act"><input type="hidden" name="csrf" value="${esc(s.csrf)}"><input type="hidden" name="credential_id" value="${esc(p.credential_id)}"><button>Remove</button></form></td></tr>`,
+        `<tr><td data-label="Passkey"><code>${esc(p.credential_id.slice(0, 16))}…</code></td><td data-label="Registered">${timeHtml(p.created_at)}</td><td data-label="Last used">${p.last_used_at === null ? 'never' : timeHtml(p.last_used_at)}</td><td data-label="Transports">${esc((JSON.parse(p.transports) as string[]).join(', '))}</td><td><form method="post" action="/console/passkeys/remove" class="act"><input type="hidden" name="csrf" value="${esc(s.csrf)}"><input type="hidden" name="credential_id" value="${esc(p.credential_id)}"><button>Remove<span class="visually-hidden"> passkey ${esc(p.credential_id.slice(0, 16))}…</span></button></form></td></tr>`,
     )
     .join('');
   const keyOff = !ctx.config.console.keySignIn;
   const table = rows
-    ? `<div class="wide"><table><thead><tr><th>Passkey</th><th>Registered</th><th>Last used</th><th>Transports</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>`
+    ? `<div class="wide"><table><thead><tr><th>Passkey</th><th>Registered</th><th>Last used</th><th>Transports</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
     : '<p>None yet.</p>';
   const head = `<h1>Passkeys</h1>${message ? `<p class="done" role="status">${esc(message)}</p>` : ''}`;
   if (!fullConsole(s)) return `${head}<p>Passkeys are for owner and operator accounts: an editor signs in with its key.</p>${rows ? table : ''}`;

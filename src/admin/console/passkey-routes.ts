@@ -46,8 +46,15 @@ export const passkeyRoutes = (ctx: AppContext) => {
     if (!csrfOk(s, csrf)) throw new ApiError('CONSOLE_FORM_CHECK');
     return s;
   };
-  const page = (s: Session, message?: string, status = 200) =>
-    new Response(layout(s, 'passkeys', passkeysPage(ctx, s, message), undefined, [PASSKEY_SCRIPT_PATH]), { status, headers: PAGE_HEADERS });
+  // A refusal is shown as an error (role=alert, and the title starts with "Error:"), an outcome as a status.
+  const page = (s: Session, message?: string, status = 200) => {
+    const refused = status >= 400 && message !== undefined;
+    const notice = refused ? { action: 'passkey remove', error: message } : undefined;
+    return new Response(layout(s, 'passkeys', passkeysPage(ctx, s, refused ? undefined : message), notice, [PASSKEY_SCRIPT_PATH]), {
+      status,
+      headers: PAGE_HEADERS,
+    });
+  };
 
   return new Elysia({ name: 'console-passkeys', seed: seedOf(ctx) })
     .get(

@@ -14,7 +14,7 @@ import { readForm, unread } from '../../mcp/bodies.ts';
 import { pageHeaders } from '../../pages/html.ts';
 import { UsageError } from '../args.ts';
 import { PASSKEY_SCRIPT_PATH } from './passkey-pages.ts';
-import { CONSOLE_CSS, type Notice, PAGES, type PageName, pagesOf, renderPage, signInPage } from './pages.ts';
+import { CONSOLE_CSS, type Notice, notFoundPage, PAGES, type PageName, pagesOf, renderPage, signInPage } from './pages.ts';
 import { CROSS_SITE_TEXT, crossSite } from './cross-site.ts';
 import { csrfOk, type Session, sessionCookie, sessionOf, signIn, signOut } from './session.ts';
 
@@ -199,7 +199,7 @@ export const consoleRoutes = (ctx: AppContext) => {
       ({ request, params, query }) => {
         const s = sessionOf(ctx, request.headers.get('cookie'));
         if (!s) return seeOther('/console');
-        if (!PAGES.includes(params.page as PageName)) return html('<!doctype html><title>Not found</title><p>No such console page.</p>', 404);
+        if (!PAGES.includes(params.page as PageName)) return html(notFoundPage(s), 404);
         if (!pagesOf(s).includes(params.page as PageName))
           return page(s, 'queue', {}, { action: params.page, error: 'This page is for the owner and operators; an editor sees the Show desk only.' }, 403);
         return page(s, params.page as PageName, query);

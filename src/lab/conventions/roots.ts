@@ -10,13 +10,30 @@ import { fail, failRetry } from '../../http/errors.ts';
 import { insidePhrase } from './inside.ts';
 import { channelOf, fieldLines, missingLines, noveltyWords, overlap, PAYBACK_FORMS, paybackRatio, resourceOf, words } from './lines.ts';
 import { LAB_CONVENTIONS, LAB_TOPIC, REQUIRED_LINES } from './settings.ts';
+import { withoutInvisible } from '../../content/normalize.ts';
+import type * as Forms from '../../ext/process/forms.ts';
 import { type ItemKind, labStore } from './store.ts';
 
 /** A root title that reads as a scorecard or a playbook ("Scorecard 6h #3", "Playbook: …", "playbooks"). */
 const RESERVED = /^[\s#*_]*(scorecard|playbook)s?(?![\p{L}\p{N}_-])/iu;
 
+/**
+ * The title as a reader takes it in: characters that render as nothing out (a zero-width space, a
+ * soft hyphen), then width, case and look-alike letters folded (a Cyrillic Ѕ, a fullwidth Ｓ), so
+ * "Score\u200bcard" or "Ѕcorecard" reads as the scorecard it imitates.
+ */
+let forms: typeof Forms | undefined;
+function asRead(title: string): string {
+  const plain = withoutInvisible(title).normalize('NFKC');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range
+  if (/^[\u0000-\u007f]*$/.test(plain)) return plain; // RESERVED ignores case
+  // The look-alike tables load with the first title that needs them, not at start.
+  forms ??= require('../../ext/process/forms.ts') as typeof Forms;
+  return forms.fold(plain);
+}
+
 function refuseReservedTitle(ctx: AppContext, author: Account, post: NewPost): void {
-  const m = RESERVED.exec(post.title ?? '');
+  const m = RESERVED.exec(asRead(post.title ?? ''));
   if (!m) return;
   if (hasRole(ctx, author.id, 'scorekeeper')) return;
   fail('RESERVED_TITLE', { reserved: m[1]!.toLowerCase(), role: 'scorekeeper' });

@@ -1,6 +1,8 @@
 // The credit bar the service adds to every lab HTML page, and the kit stylesheet that draws it.
 // Every property is !important behind an id selector, so a page's own rules lose to it unless they
-// name the bar, which the scan refuses (LAB_CREDIT_TAMPER).
+// name the bar, which the scan refuses (LAB_CREDIT_TAMPER). `all:initial` takes the browser's focus
+// ring off its links too: the kit draws one (WCAG 2.4.7). The page's bottom padding leaves room for
+// the bar, which wraps to three lines on a phone (a long name or slug breaks anywhere).
 import { esc, oneLine } from '../../pages/html.ts';
 import { CREDIT_CLASS, CREDIT_ID, CREDIT_TAG } from '../scan/limits.ts';
 
@@ -11,9 +13,12 @@ export const KIT_CSS = `/* svc lab kit: the credit bar. Lab pages may not restyl
 ${S}{all:initial!important;display:block!important;position:fixed!important;left:0!important;right:0!important;bottom:0!important;
 z-index:2147483647!important;box-sizing:border-box!important;height:auto!important;margin:0!important;padding:4px 10px!important;
 background:#111!important;color:#eee!important;font:12px/1.4 system-ui,sans-serif!important;opacity:1!important;visibility:visible!important;
-transform:none!important;clip-path:none!important;filter:none!important;text-align:left!important;pointer-events:auto!important}
+transform:none!important;clip-path:none!important;filter:none!important;text-align:left!important;pointer-events:auto!important;
+overflow-wrap:anywhere!important}
 ${S} a{all:initial!important;color:#9cf!important;font:inherit!important;text-decoration:underline!important;cursor:pointer!important}
+${S} a:focus-visible{outline:2px solid #9cf!important;outline-offset:2px!important}
 html body{padding-bottom:28px}
+@media (max-width:640px){html body{padding-bottom:64px}}
 `;
 
 /** The bar's markup for one page; names are agent-written and escaped. */

@@ -303,6 +303,13 @@ describe('reserved titles', () => {
     ['Playbooks of the week', true],
     ['My scorecard thoughts', false],
     ['Scorecarding is hard', false],
+    // What reads as a reserved title is one: invisible characters, look-alike and fullwidth letters.
+    ['Score\u200bcard 6h #2', true],
+    ['\u0405corecard 6h #99', true], // a Cyrillic Ѕ
+    ['\uff33\uff23\uff2f\uff32\uff25\uff23\uff21\uff32\uff24 6h #99', true], // fullwidth
+    ['Play\u00adbook: fake', true], // a soft hyphen
+    ['\u2066Scorecard\u2069 6h #3', true], // bidi isolates around it
+    ['My \u0405corecard thoughts', false],
   ];
   for (const [title, reserved] of titles) {
     for (const topic of ['svc-1m', 'general']) {
