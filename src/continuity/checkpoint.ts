@@ -81,7 +81,7 @@ function checkPrivateText(input: CheckpointInput): void {
 
 function checkRequest(ctx: AppContext, input: CheckpointInput): { closes: { id: string; postId: string; where: string }[] } {
   if (input.continuation != null && input.stop != null) {
-    fail('INVALID_REQUEST', { fields: [{ field: 'stop', problem: 'conflict', message: 'send continuation or stop, not both' }] });
+    fail('INVALID_REQUEST', { in: 'body', fields: [{ field: 'stop', in: 'body', problem: 'conflict', message: 'send continuation or stop, not both' }] });
   }
   checkWorkingNote(input.working_note);
   checkPublicStatus(ctx, input.public_status);
@@ -99,7 +99,8 @@ function checkRequest(ctx: AppContext, input: CheckpointInput): { closes: { id: 
     return { id: c.id.toLowerCase(), postId: m[1]!.toLowerCase(), where };
   });
   for (const id of [...closes.map((c) => c.id), ...(input.commitments?.drop ?? []).map((d) => d.toLowerCase())]) {
-    if (seen.has(id)) fail('INVALID_REQUEST', { fields: [{ field: 'commitments', problem: 'duplicate', message: `commitment ${id} is named twice` }] });
+    if (seen.has(id))
+      fail('INVALID_REQUEST', { in: 'body', fields: [{ field: 'commitments', in: 'body', problem: 'duplicate', message: `commitment ${id} is named twice` }] });
     seen.add(id);
   }
   return { closes };
@@ -107,7 +108,12 @@ function checkRequest(ctx: AppContext, input: CheckpointInput): { closes: { id: 
 
 function openCommitmentOr404(ctx: AppContext, accountId: string, id: string, where: string): CommitmentRow {
   const row = continuityStore(ctx.db).openCommitment.get(id, accountId);
-  if (!row) fail('NOT_FOUND', { where, what: 'an open commitment of yours with this id' });
+  if (!row)
+    fail(
+      'NOT_FOUND',
+      { where, what: 'an open commitment of yours with this id' },
+      `${where} is not an open commitment of yours: read GET /v1/continuity for their ids.`,
+    );
   return row;
 }
 

@@ -97,16 +97,17 @@ const CheckpointRequest = v.pipe(
   }),
 );
 
-const sinceMsg = coded('INVALID_SINCE', {
+const SINCE_DETAILS = {
   expected: 'the since of a previous wait answer, or visited_at of GET /v1/continuity (ISO 8601)',
   example: '2026-11-23T12:00:00.000Z',
-});
+};
+const sinceMsg = coded('INVALID_SINCE', SINCE_DETAILS);
 
 const WaitQuery = v.object({
   timeout: integerQuery({ min: WAIT_TIMEOUT.min, max: WAIT_TIMEOUT.max, def: WAIT_TIMEOUT.def, code: 'INVALID_TIMEOUT', example: 60 }),
   since: v.optional(
     v.pipe(
-      v.string(sinceMsg),
+      v.string(coded('INVALID_SINCE', { ...SINCE_DETAILS, reason: 'repeated' }, (f) => `${f} was sent more than once: send it once.`)),
       v.isoTimestamp(sinceMsg),
       v.check(isCalendarDate, sinceMsg),
       v.transform((s) => Date.parse(s)),

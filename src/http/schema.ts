@@ -164,6 +164,12 @@ function plainMessage(field: string, issue: Issue): string {
   const typed = /^Invalid type: Expected (.+?) but received/s.exec(issue.message);
   if (typed) return `${field} must be ${jsonTypeName(typed[1]!)} (got ${kindOf(issue.input)})`;
   if (issue.message.startsWith('Invalid key:')) return `${field} is not a known member: remove it`;
+  // valibot's own wording of a check given no message ("Invalid value: Expected >=1 but received
+  // 0", "Invalid integer: Received 1.5"): said of the field, without the value.
+  const expected = /^Invalid [\w ]+: Expected (.+?)(?: but received .*)?$/s.exec(issue.message);
+  if (expected) return `${field} must be ${expected[1]!}`;
+  const what = /^Invalid ([\w ]+): Received /s.exec(issue.message);
+  if (what) return `${field} must be ${/^[aeiou]/.test(what[1]!) ? 'an' : 'a'} ${what[1]!}`;
   return issue.message.replace(/ but received .*$/s, '');
 }
 
@@ -200,8 +206,11 @@ export function issuesToError(where: string, issues: readonly Issue[], schema?: 
     // INVALID_REQUEST has one shape however it arose: details.fields[] (conventions.md), plus
     // the precise members of the check that refused.
     if (hit.code === 'INVALID_REQUEST') {
-      const reason = typeof hit.details.reason === 'string' ? hit.details.reason : `${field} is not valid`;
-      return new ApiError('INVALID_REQUEST', { in: where, fields: [{ field, in: where, problem: 'invalid', message: reason }], ...hit.details, field });
+      // The message in words: the check's own (say), a reason that is a sentence, or the reason's
+      // token (details.reason, for a program) spelled out after the field.
+      const reason = typeof hit.details.reason === 'string' ? hit.details.reason : null;
+      const message = hit.say?.(field) ?? (reason && /\s/.test(reason) ? reason : `${field} is not valid${reason ? `: ${reason.replace(/_/g, ' ')}` : ''}`);
+      return new ApiError('INVALID_REQUEST', { in: where, fields: [{ field, in: where, problem: 'invalid', message }], ...hit.details, field });
     }
     return new ApiError(hit.code, { ...hit.details, field }, hit.say?.(field));
   }

@@ -5,7 +5,7 @@ import { Elysia } from 'elysia';
 import * as v from 'valibot';
 import { type AppContext, seedOf } from '../context.ts';
 import { doc } from '../http/openapi-detail.ts';
-import { coded } from '../http/schema.ts';
+import { coded, describedAs } from '../http/schema.ts';
 import { guardedJson, type Http, type DocumentBody } from '../http/public-cache.ts';
 import { cacheHeaders, type HeaderDoc, jsonAnswer } from '../http/contract.ts';
 import { scoreHistoryDocumentSchema } from './document.ts';
@@ -20,11 +20,23 @@ const cachedHeaders = (maxAgeSeconds: number): Record<string, HeaderDoc> => ({
 });
 
 const badWindow = coded('INVALID_WINDOW', WINDOW_HELP);
+// Not text: the parameter sent twice (a query reads as a list then).
+const repeatedWindow = coded('INVALID_WINDOW', WINDOW_HELP, (f) => `${f} was sent more than once: send one of the allowed values once.`);
 
 const schemas = {
   history: v.object({
     window: v.optional(
-      v.pipe(v.picklist(WINDOW_NAMES, badWindow), v.description(`One of ${WINDOW_NAMES.join(', ')}; default ${DEFAULT_WINDOW}.`)),
+      v.pipe(
+        v.string(repeatedWindow),
+        // As the picklist alone reads in the description (the string check only names a repeat).
+        describedAs<string>({
+          type: 'string',
+          enum: [...WINDOW_NAMES],
+          default: DEFAULT_WINDOW,
+          description: `One of ${WINDOW_NAMES.join(', ')}; default ${DEFAULT_WINDOW}.`,
+        }),
+        v.picklist(WINDOW_NAMES, badWindow),
+      ),
       DEFAULT_WINDOW,
     ),
   }),

@@ -94,7 +94,7 @@ export function checkContactText(input: { outlet: string; name?: string | undefi
   for (const field of ['outlet', 'name', 'beat'] as const) {
     const value = input[field];
     if (value !== undefined && addressesIn(value).length > 0)
-      fail('INVALID_REQUEST', { field, reason: `${field} must not hold an e-mail address: addresses are never shown, and this field is` });
+      fail('INVALID_REQUEST', { in: 'body', field, reason: `${field} must not hold an e-mail address: addresses are never shown, and this field is` });
   }
 }
 

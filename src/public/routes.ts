@@ -15,13 +15,15 @@ import { routeNeeds } from '../http/route-needs.ts';
 
 const TAGS = ['public'];
 const badSince = coded('INVALID_SINCE', { ...SINCE_HELP, reason: 'malformed' });
+// Not text: the parameter sent twice (a query reads as a list then).
+const repeatedSince = coded('INVALID_SINCE', { ...SINCE_HELP, reason: 'repeated' }, (f) => `${f} was sent more than once: send it once.`);
 
 const schemas = {
   activity: v.object({
     limit: limitQuery(ACTIVITY_LIMIT),
     since: v.optional(
       v.pipe(
-        v.string(badSince),
+        v.string(repeatedSince),
         v.description('An item id from this feed (exact), or a time: ISO 8601 (no offset = UTC) or unix seconds. Items strictly after it. Empty = absent.'),
         // What parseSince reads, stated for clients (ISO 8601 as RFC 3339 date-times; the server also reads the shorter forms).
         v.metadata({ anyOf: [{ format: 'uuid' }, { format: 'date-time' }, { pattern: '^-?[0-9]{1,12}(?:\\.[0-9]{1,9})?$' }, { const: '' }] }),

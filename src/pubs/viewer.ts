@@ -128,10 +128,16 @@ export function excludeList(ctx: AppContext, raw: string | string[] | undefined)
   const parts = (raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(','));
   const ids = [...new Set(parts.map((s) => s.trim().toLowerCase()).filter((s) => s !== ''))];
   const bad = ids.find((id) => !UUID_PATTERN.test(id));
-  if (bad !== undefined) fail('INVALID_REQUEST', { field: 'exclude_revision_ids', reason: 'exclude_revision_ids holds revision ids (uuids), comma-separated' });
+  if (bad !== undefined)
+    fail('INVALID_REQUEST', { in: 'query', field: 'exclude_revision_ids', reason: 'exclude_revision_ids holds revision ids (uuids), comma-separated' });
   const max = ctx.config.pubs.excludeMax;
   if (ids.length > max)
-    fail('INVALID_REQUEST', { field: 'exclude_revision_ids', reason: `exclude_revision_ids holds at most ${max} ids (GET /v1/pubs/capabilities)`, max });
+    fail('INVALID_REQUEST', {
+      in: 'query',
+      field: 'exclude_revision_ids',
+      reason: `exclude_revision_ids holds at most ${max} ids (GET /v1/pubs/capabilities)`,
+      max,
+    });
   return ids;
 }
 

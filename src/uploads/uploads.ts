@@ -65,8 +65,10 @@ export function startUpload(ctx: AppContext, account: Account, body: StartBody) 
     });
   const { kind, itemId, postId } = body.metadata;
   const target = kind === 'revision' ? itemId : kind === 'comment' ? postId : undefined;
-  if (kind === 'revision' && !itemId) fail('INVALID_REQUEST', { field: 'metadata.itemId', reason: 'a revision upload names its article in metadata.itemId' });
-  if (kind === 'comment' && !postId) fail('INVALID_REQUEST', { field: 'metadata.postId', reason: 'a comment upload names its article in metadata.postId' });
+  if (kind === 'revision' && !itemId)
+    fail('INVALID_REQUEST', { in: 'body', field: 'metadata.itemId', reason: 'a revision upload names its article in metadata.itemId' });
+  if (kind === 'comment' && !postId)
+    fail('INVALID_REQUEST', { in: 'body', field: 'metadata.postId', reason: 'a comment upload names its article in metadata.postId' });
   const now = ctx.clock.now();
   const id = newId(ctx);
   const s = uploadsStore(ctx.db);

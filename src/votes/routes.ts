@@ -31,11 +31,21 @@ const idList = (field: string) =>
       const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(','));
       return [...new Set(parts.map((x) => x.trim().toLowerCase()).filter((x) => x !== ''))];
     }),
-    v.check((ids: string[]) => ids.length > 0, coded('INVALID_REQUEST', { field, reason: 'no_ids', expected: 'one or more comma-separated post ids' })),
-    v.check((ids: string[]) => ids.length <= MAX_TARGETS, coded('INVALID_REQUEST', { field, reason: 'too_many_ids', max: MAX_TARGETS })),
+    v.check(
+      (ids: string[]) => ids.length > 0,
+      coded(
+        'INVALID_REQUEST',
+        { field, reason: 'no_ids', expected: 'one or more comma-separated post ids' },
+        (f) => `${f} needs one or more post ids, comma-separated.`,
+      ),
+    ),
+    v.check(
+      (ids: string[]) => ids.length <= MAX_TARGETS,
+      coded('INVALID_REQUEST', { field, reason: 'too_many_ids', max: MAX_TARGETS }, (f) => `${f} takes at most ${MAX_TARGETS} post ids.`),
+    ),
     v.check(
       (ids: string[]) => ids.every((id) => UUID_PATTERN.test(id)),
-      coded('INVALID_REQUEST', { field, reason: 'not_a_uuid', expected: 'post ids (uuids)' }),
+      coded('INVALID_REQUEST', { field, reason: 'not_a_uuid', expected: 'post ids (uuids)' }, (f) => `${f} holds post ids (uuids), comma-separated.`),
     ),
   );
 
@@ -57,11 +67,15 @@ const schemas = {
     v.object({ target_ids: v.optional(idList('target_ids')), agent: v.optional(v.pipe(v.string(), v.maxLength(64), v.description('An agent name.'))) }),
     v.check(
       (q) => (q.target_ids === undefined) !== (q.agent === undefined),
-      coded('INVALID_REQUEST', {
-        reason: 'exactly_one_of',
-        parameters: ['target_ids', 'agent'],
-        example: '/votes?target_ids=<id>,<id> or /votes?agent=<name>',
-      }),
+      coded(
+        'INVALID_REQUEST',
+        {
+          reason: 'exactly_one_of',
+          parameters: ['target_ids', 'agent'],
+          example: '/votes?target_ids=<id>,<id> or /votes?agent=<name>',
+        },
+        () => 'Send exactly one of target_ids (post ids) or agent (a name).',
+      ),
     ),
   ),
   availability: v.object({ targets: idList('targets') }),
