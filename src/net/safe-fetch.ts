@@ -7,7 +7,11 @@
 // header and in TLS `serverName`, so SNI and the certificate check still use the name); no proxy (a
 // proxy would resolve the name itself); redirects are followed by hand, each hop checked again; one
 // deadline for the whole call (5 s) and a byte cap enforced while reading (1 MB).
-// `allowLoopback` (config.fetchAllowLoopback, tests only) also admits loopback addresses, on any port.
+// `allowLoopback` (config.fetchAllowLoopback, tests only) also admits loopback addresses, on any port
+// (and over plain http with `allowHttp`). `localhost` and the names under it are loopback whatever a resolver says
+// (RFC 6761). A POST (the outreach channel's webhook) takes `method` and `body`; `discardBody` ends
+// the call at the status, the answer's body never read. Messages name the host and the address,
+// never the URL's path or query (a webhook's token lives there).
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
@@ -22,6 +26,13 @@ export interface SafeFetchOptions {
   maxBytes?: number;
   headers?: Record<string, string>;
   maxRedirects?: number;
+  method?: 'GET' | 'POST';
+  /** The request's body (a POST). */
+  body?: string;
+  /** Answer the status and headers only: the body is cancelled unread. */
+  discardBody?: boolean;
+  /** tests only, with allowLoopback: plain http to a loopback address (the tests' local webhook receivers). */
+  allowHttp?: boolean;
   /** tests only: extra CA for a loopback https server */
   ca?: string;
   /** tests only: a resolver used instead of the system one (every address it returns is checked). */
@@ -121,7 +132,9 @@ async function checkTarget(raw: string | URL, opts: SafeFetchOptions, signal: Ab
   } catch {
     throw new SafeFetchError('scheme', 'not a valid absolute URL');
   }
-  if (url.protocol !== 'https:') throw new SafeFetchError('scheme', `only https URLs are fetched, not ${url.protocol}`);
+  const allowLoopback = opts.allowLoopback === true;
+  // http is judged after the addresses (an http URL at a private address is refused for that).
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SafeFetchError('scheme', `only https URLs are fetched, not ${url.protocol}`);
   if (url.username !== '' || url.password !== '') {
     throw new SafeFetchError('userinfo', 'a URL with a user name or password is not fetched');
   }
@@ -131,6 +144,8 @@ async function checkTarget(raw: string | URL, opts: SafeFetchOptions, signal: Ab
   let addresses: string[];
   if (isLiteral) {
     addresses = [host];
+  } else if (host === 'localhost' || host.endsWith('.localhost')) {
+    addresses = ['127.0.0.1'];
   } else {
     let found: LookupAddress[];
     try {
@@ -142,17 +157,15 @@ async function checkTarget(raw: string | URL, opts: SafeFetchOptions, signal: Ab
     addresses = found.map((a) => a.address);
     if (addresses.length === 0) throw new SafeFetchError('dns', `the host ${host} has no address`);
   }
-  const allowLoopback = opts.allowLoopback === true;
   for (const a of addresses) {
     if (!ipaddr.isValid(a)) throw new SafeFetchError('dns', `the host ${host} resolved to an unreadable address`);
     if (!isPublicAddress(a, allowLoopback)) {
       throw new SafeFetchError('private_address', `${host} resolves to ${a}, which is not a public address`);
     }
   }
-  if (url.port !== '' && url.port !== '443') {
-    const allLoopback = allowLoopback && addresses.every((a) => addressRange(a).range === 'loopback');
-    if (!allLoopback) throw new SafeFetchError('port', `only port 443 is fetched, not ${url.port}`);
-  }
+  const allLoopback = allowLoopback && addresses.every((a) => addressRange(a).range === 'loopback');
+  if (url.protocol === 'http:' && !(opts.allowHttp === true && allLoopback)) throw new SafeFetchError('scheme', 'only https URLs are fetched, not http:');
+  if (url.port !== '' && url.port !== '443' && !allLoopback) throw new SafeFetchError('port', `only port 443 is fetched, not ${url.port}`);
   return { url, host, address: addresses[0] as string, isLiteral };
 }
 
@@ -191,7 +204,7 @@ async function readCapped(res: Response, maxBytes: number, signal: AbortSignal):
   return out;
 }
 
-/** GET `url` under the SSRF rules above. Throws SafeFetchError (with a reason) for every refusal or failure. */
+/** GET (or POST) `url` under the SSRF rules above. Throws SafeFetchError (with a reason) for every refusal or failure. */
 export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promise<SafeFetchResult> {
   const timeoutMs = opts.timeoutMs ?? SAFE_FETCH_DEFAULTS.timeoutMs;
   const maxBytes = opts.maxBytes ?? SAFE_FETCH_DEFAULTS.maxBytes;
@@ -211,19 +224,23 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
     let res: Response;
     try {
       res = await fetch(pinned, {
-        method: 'GET',
+        method: opts.method ?? 'GET',
         headers: { ...extra, host: target.url.host },
+        ...(opts.body !== undefined ? { body: opts.body } : {}),
         redirect: 'manual',
         signal,
         proxy: false,
-        tls,
+        ...(target.url.protocol === 'https:' ? { tls } : {}),
       } as BunFetchRequestInit);
     } catch (e) {
       if (signal.aborted) throw new SafeFetchError('timeout', 'the fetch took too long');
-      throw new SafeFetchError('network', `the connection to ${target.host} failed: ${(e as Error).message ?? e}`);
+      // The error's code, not its message: a message may carry the URL, its path and query included.
+      const code = (e as { code?: unknown })?.code;
+      throw new SafeFetchError('network', `the connection to ${target.host} failed${typeof code === 'string' ? ` (${code})` : ''}`);
     }
     if (REDIRECT_STATUSES.has(res.status) && res.headers.has('location')) {
       await res.body?.cancel().catch(() => {});
+      if (maxRedirects === 0) throw new SafeFetchError('redirects', `the server answered ${res.status}; redirects are not followed`);
       if (hop >= maxRedirects) throw new SafeFetchError('redirects', `more than ${maxRedirects} redirects`);
       try {
         next = new URL(res.headers.get('location') as string, target.url);
@@ -232,7 +249,8 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
       }
       continue;
     }
-    const body = await readCapped(res, maxBytes, signal);
+    if (opts.discardBody) await res.body?.cancel().catch(() => {});
+    const body = opts.discardBody ? new Uint8Array(0) : await readCapped(res, maxBytes, signal);
     return {
       url: target.url.toString(),
       status: res.status,

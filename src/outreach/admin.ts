@@ -10,6 +10,7 @@ import { mailboxAddress, outreachConfig } from './access.ts';
 import { approvalRefusal, fleetRemaining } from './email.ts';
 import { deliver, publicFooter } from './mailer.ts';
 import { type Channel, type Mode, outreachStore } from './store.ts';
+import { webhookUrlProblem } from './webhook.ts';
 
 const MODES = ['off', 'review', 'auto'] as const;
 const HOST = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -110,19 +111,17 @@ function clearChannel(ctx: AppContext, which: string) {
   return { channel: ch, set: false };
 }
 
+/**
+ * A channel's webhook: a URL that can never be delivered to (webhook.ts: https, port 443, no
+ * user name, not a literal private address; loopback and plain http to it only with
+ * SVC_FETCH_ALLOW_LOOPBACK, tests only) is refused here; a name is resolved and checked at each
+ * delivery.
+ */
 function setChannel(ctx: AppContext, which: string, url: string) {
   const ch = oneOf(which, ['one', 'two'] as const) as Channel;
-  const s = outreachStore(ctx.db);
-  let u: URL;
-  try {
-    u = new URL(url!);
-  } catch {
-    throw new UsageError('the channel URL must be an https webhook URL');
-  }
-  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))) {
-    throw new UsageError('the channel URL must be an https webhook URL');
-  }
-  s.setChannel.run(ch, u.toString(), ctx.clock.now());
+  const problem = webhookUrlProblem(url, ctx.config.fetchAllowLoopback);
+  if (problem) throw new UsageError(problem);
+  outreachStore(ctx.db).setChannel.run(ch, new URL(url).toString(), ctx.clock.now());
   return { channel: ch, set: true };
 }
 

@@ -1,15 +1,20 @@
 // POST /v1/outreach/post: a post to one of the two owner-created channels (an outgoing webhook of a
 // messaging service). Limits: channel one 6 a UTC day; channel two 8 a UTC day, 1 per agent per 6 h
-// and at most 1 mention (checked with the text). The webhook is owner-set, so a plain fetch with a
-// deadline delivers it; a failed delivery frees its slot and is reported as failed, never as posted.
+// and at most 1 mention (checked with the text). The webhook is owner-set, yet it is delivered under
+// the SSRF rules of every outbound fetch (webhook.ts: public addresses only, pinned, no redirect, 5 s):
+// a set URL must not become a way into loopback or the internal network. A failed or refused
+// delivery frees its slot and is reported as failed, never as posted; the row keeps a short reason
+// (never the answer's body).
 import type { Account } from '../accounts/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
 import { groupCommit } from '../db/group-commit.ts';
 import { fail, failRetry } from '../http/errors.ts';
+import { SafeFetchError } from '../net/safe-fetch.ts';
 import { DAY_MS, utcDayStart } from './settings.ts';
 import { type Channel, type ConfigRow, outreachStore } from './store.ts';
 import { checkPostText, enforceNoSecrets, enforceOutreachContent } from './text.ts';
+import { postWebhook } from './webhook.ts';
 
 export interface PostInput {
   channel: Channel;
@@ -60,19 +65,18 @@ export async function deliverPost(ctx: AppContext, postId: string): Promise<'pos
   const channel = s.channel.get(post.channel);
   let error: string | null = channel ? null : 'channel removed';
   if (channel) {
+    const net = ctx.outbound.outreach;
     try {
       // Telegram's sendMessage reads `text` (chat_id in the URL), Discord's webhooks `content`.
-      const res = await fetch(channel.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ text: post.text, content: post.text, disable_web_page_preview: true, allowed_mentions: { parse: [] } }),
-        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-        redirect: 'error',
-      });
-      await res.body?.cancel().catch(() => {});
-      if (!res.ok) error = `webhook answered ${res.status}`;
+      const status = await postWebhook(
+        channel.url,
+        JSON.stringify({ text: post.text, content: post.text, disable_web_page_preview: true, allowed_mentions: { parse: [] } }),
+        { allowLoopback: ctx.config.fetchAllowLoopback, timeoutMs: WEBHOOK_TIMEOUT_MS, lookup: net.lookup, ca: net.ca },
+      );
+      if (status < 200 || status > 299) error = `webhook answered ${status}`;
     } catch (e) {
-      error = String((e as Error)?.message ?? e).slice(0, 300);
+      // The reason and the refusal's own words (host and address, never the URL's path or a body).
+      error = e instanceof SafeFetchError ? `${e.reason}: ${e.message}`.slice(0, 200) : 'delivery failed';
     }
   }
   if (error !== null) {

@@ -18,6 +18,10 @@ import { routeNeeds } from '../http/route-needs.ts';
 const STOP_BODY =
   'The body is not needed (RFC 8058 sends List-Unsubscribe=One-Click as a form, any body or none is taken); a body sent as application/json that does not parse is 400 INVALID_JSON and suppresses nothing.';
 
+// An unknown token on a POST is a failure like any other: the envelope (a mail reader's one click
+// reads only the status; a person's button press gets a message that says why).
+const STOP_UNKNOWN = 'An unknown or expired token is 404 NOT_FOUND in the error envelope and changes nothing.';
+
 export const outreachPublicRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'outreach-public', seed: seedOf(ctx) })
     .use(routeNeeds)
@@ -67,10 +71,10 @@ export const outreachPublicRoutes = (ctx: AppContext) =>
       params: Token,
       detail: doc({
         summary: 'The stop link, posted',
-        description: `A POST to the stop link suppresses the address too, like the GET. No key, no cookie; the token is the credential. ${STOP_BODY}`,
+        description: `A POST to the stop link suppresses the address too, like the GET. No key, no cookie; the token is the credential. ${STOP_BODY} ${STOP_UNKNOWN}`,
         tags: ['public'],
-        errors: ['INVALID_REQUEST', 'INVALID_JSON', 'EDGE_RATE_LIMIT'],
-        answers: { 200: mediaAnswer('text/plain', 'Unsubscribed.'), 404: mediaAnswer('text/plain', 'Unknown link.') },
+        errors: ['INVALID_REQUEST', 'INVALID_JSON', 'NOT_FOUND', 'EDGE_RATE_LIMIT'],
+        answers: { 200: mediaAnswer('text/plain', 'Unsubscribed.') },
       }),
     })
     .get('/outreach/unsubscribe/:token', ({ params }) => unsubscribeForm(ctx, params.token), {
@@ -90,9 +94,9 @@ export const outreachPublicRoutes = (ctx: AppContext) =>
       params: Token,
       detail: doc({
         summary: 'One-click unsubscribe (RFC 8058)',
-        description: `The POST a mail reader sends for List-Unsubscribe-Post: List-Unsubscribe=One-Click (or the button of the form). Suppresses the address for every agent, for ever. No key, no cookie; the token is the credential. ${STOP_BODY}`,
+        description: `The POST a mail reader sends for List-Unsubscribe-Post: List-Unsubscribe=One-Click (or the button of the form). Suppresses the address for every agent, for ever. No key, no cookie; the token is the credential. ${STOP_BODY} ${STOP_UNKNOWN}`,
         tags: ['public'],
-        errors: ['INVALID_REQUEST', 'INVALID_JSON', 'EDGE_RATE_LIMIT'],
-        answers: { 200: mediaAnswer('text/plain', 'Unsubscribed.'), 404: mediaAnswer('text/plain', 'Unknown link.') },
+        errors: ['INVALID_REQUEST', 'INVALID_JSON', 'NOT_FOUND', 'EDGE_RATE_LIMIT'],
+        answers: { 200: mediaAnswer('text/plain', 'Unsubscribed.') },
       }),
     });

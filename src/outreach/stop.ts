@@ -6,6 +6,7 @@
 // and the POST (the mail reader's one-click, or that button) suppresses.
 import type { AppContext } from '../context.ts';
 import { groupCommit } from '../db/group-commit.ts';
+import { fail } from '../http/errors.ts';
 import { errorPage, esc, page } from '../pages/html.ts';
 import { outreachStore } from './store.ts';
 
@@ -32,11 +33,18 @@ export async function stopPage(ctx: AppContext, token: string): Promise<Response
   return res;
 }
 
+/** What an unknown token's POST is told (the envelope, 404 NOT_FOUND). */
+const UNKNOWN_LINK = 'This stop or unsubscribe link is unknown or expired: it is not one svc sent. Nothing was changed.';
+
+/**
+ * The POST of either URL (RFC 8058's one click, or the form's button): 200 text/plain once the
+ * address is suppressed (RFC 8058 asks only for a success status); an unknown token is a failure
+ * like any other, so it gets the service's envelope, 404 NOT_FOUND (the GETs keep their HTML page).
+ */
 export async function stopOneClick(ctx: AppContext, token: string): Promise<Response> {
   const done = await suppressByToken(ctx, token, 'one_click');
-  const headers = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
-  if (!done) return new Response('unknown link\n', { status: 404, headers });
-  return new Response('unsubscribed\n', { status: 200, headers });
+  if (!done) fail('NOT_FOUND', { reason: 'unknown_link' }, UNKNOWN_LINK);
+  return new Response('unsubscribed\n', { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
 }
 
 /** GET of the List-Unsubscribe URL: changes nothing; a page with one button that POSTs it. */

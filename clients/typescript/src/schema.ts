@@ -2071,7 +2071,7 @@ export interface paths {
         put?: never;
         /**
          * The stop link, posted
-         * @description A POST to the stop link suppresses the address too, like the GET. No key, no cookie; the token is the credential. The body is not needed (RFC 8058 sends List-Unsubscribe=One-Click as a form, any body or none is taken); a body sent as application/json that does not parse is 400 INVALID_JSON and suppresses nothing.
+         * @description A POST to the stop link suppresses the address too, like the GET. No key, no cookie; the token is the credential. The body is not needed (RFC 8058 sends List-Unsubscribe=One-Click as a form, any body or none is taken); a body sent as application/json that does not parse is 400 INVALID_JSON and suppresses nothing. An unknown or expired token is 404 NOT_FOUND in the error envelope and changes nothing.
          */
         post: operations["postOutreachStopByToken"];
         delete?: never;
@@ -2095,7 +2095,7 @@ export interface paths {
         put?: never;
         /**
          * One-click unsubscribe (RFC 8058)
-         * @description The POST a mail reader sends for List-Unsubscribe-Post: List-Unsubscribe=One-Click (or the button of the form). Suppresses the address for every agent, for ever. No key, no cookie; the token is the credential. The body is not needed (RFC 8058 sends List-Unsubscribe=One-Click as a form, any body or none is taken); a body sent as application/json that does not parse is 400 INVALID_JSON and suppresses nothing.
+         * @description The POST a mail reader sends for List-Unsubscribe-Post: List-Unsubscribe=One-Click (or the button of the form). Suppresses the address for every agent, for ever. No key, no cookie; the token is the credential. The body is not needed (RFC 8058 sends List-Unsubscribe=One-Click as a form, any body or none is taken); a body sent as application/json that does not parse is 400 INVALID_JSON and suppresses nothing. An unknown or expired token is 404 NOT_FOUND in the error envelope and changes nothing.
          */
         post: operations["postOutreachUnsubscribeByToken"];
         delete?: never;
@@ -26620,13 +26620,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unknown link. */
+            /** @description `NOT_FOUND`: Check the path and id; deleted posts are gone for good. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": string;
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
                 };
             };
             /** @description `EDGE_RATE_LIMIT`: Honour Retry-After; cached documents change at most every few seconds anyway. */
@@ -26798,13 +26807,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unknown link. */
+            /** @description `NOT_FOUND`: Check the path and id; deleted posts are gone for good. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": string;
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
                 };
             };
             /** @description `EDGE_RATE_LIMIT`: Honour Retry-After; cached documents change at most every few seconds anyway. */
