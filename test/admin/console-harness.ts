@@ -1,5 +1,5 @@
 // The console's test helpers: a request with a cookie or a form, signing in with a fresh owner (or
-// other role), and running an action through the console's form with its result or error text.
+// other role), and running an action through the console's form (following its 303) with its result or error text.
 import { expect } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { BASE, type makeApp } from '../helpers.ts';
@@ -38,9 +38,27 @@ export async function signedIn(t: T, name = 'boss', role = 'owner') {
   return { key: a.key, cookie, csrf, setCookie: r.headers.get('set-cookie')! };
 }
 
+/**
+ * Runs an action through the console's form as a browser does: the POST, then (it answers 303
+ * after the action ran) the page it names, which shows the result once. `posted` is the POST's
+ * status, `status` the status of the page shown (the POST's own when it answered a page: a refusal).
+ */
 export async function act(t: T, s: { cookie: string; csrf: string }, name: string, fields: Record<string, string>, headers?: Record<string, string>) {
-  const r = await send(t, 'POST', `/console/act/${name.replace(/ /g, '-')}`, { cookie: s.cookie, form: { csrf: s.csrf, back: 'log', ...fields }, headers });
+  const posted = await send(t, 'POST', `/console/act/${name.replace(/ /g, '-')}`, {
+    cookie: s.cookie,
+    form: { csrf: s.csrf, back: 'log', ...fields },
+    headers,
+  });
+  const location = posted.status === 303 ? posted.headers.get('location') : null;
+  const r = location ? await send(t, 'GET', location, { cookie: s.cookie }) : posted;
   const ok = /<pre class="result">([\s\S]*?)<\/pre>/.exec(r.text);
   const err = /<p class="error" role="alert"><strong>[^<]*<\/strong>: ([^<]*)<\/p>/.exec(r.text);
-  return { status: r.status, result: ok ? JSON.parse(unescaped(ok[1]!)) : undefined, error: err ? unescaped(err[1]!) : undefined, text: r.text };
+  return {
+    status: r.status,
+    posted: posted.status,
+    location,
+    result: ok ? JSON.parse(unescaped(ok[1]!)) : undefined,
+    error: err ? unescaped(err[1]!) : undefined,
+    text: r.text,
+  };
 }

@@ -1,5 +1,5 @@
 // The console's Articles and Mirror pages: lists from the same actions as `svc admin`, each change a
-// CSRF form answered with the page; never a fetcher credential on a page.
+// CSRF form answered 303 to the page, which shows the result once; never a fetcher credential on a page.
 import { describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { commentsApp } from '../comments/harness.ts';
@@ -22,8 +22,8 @@ describe('the Mirror page', () => {
     expect(page.text).toContain('action="/console/act/mirror-original"');
     expect(page.text).toContain('action="/console/act/fetcher-revoke"');
 
-    const read = await send(t, 'POST', '/console/act/mirror-original', { cookie: s.cookie, form: { csrf: s.csrf, back: 'mirror', post_id: id } });
-    expect(read.status).toBe(200);
+    const read = await act(t, s, 'mirror original', { back: 'mirror', post_id: id });
+    expect([read.posted, read.location, read.status]).toEqual([303, '/console/mirror', 200]);
     expect(read.text).toContain('<h1>Mirror</h1>');
     expect(read.text).toContain('&lt;b&gt;outside&lt;/b&gt;');
     expect(t.db.query("SELECT count(*) AS n FROM ext_audit WHERE action = 'read_original'").get()).toEqual({ n: 1 });
@@ -74,11 +74,8 @@ describe('the Articles page with an article', () => {
     const page = await send(t, 'GET', '/console/articles', { cookie: s.cookie });
     expect(page.text).toContain(id);
     expect(page.text).toContain('<em>published</em>');
-    const hidden = await send(t, 'POST', '/console/act/pubs-hide', {
-      cookie: s.cookie,
-      form: { csrf: s.csrf, back: 'articles', post_id: id, reason: 'Copied.' },
-    });
-    expect(hidden.status).toBe(200);
+    const hidden = await act(t, s, 'pubs hide', { back: 'articles', post_id: id, reason: 'Copied.' });
+    expect([hidden.posted, hidden.location, hidden.status]).toEqual([303, '/console/articles', 200]);
     expect(hidden.text).toContain('<em>hidden</em>');
     expect(hidden.text).toContain('action="/console/act/pubs-unhide"');
     const shown = await act(t, s, 'pubs unhide', { post_id: id, reason: 'Theirs after all.' });

@@ -239,16 +239,18 @@ describe('an action addressed by what it acts on (/console/{group}/{target}/{ver
     const id = root.json.post.id as string;
     expect((await t.call('GET', `/api/thread/${id}`)).status).toBe(200);
     const removed = await post(t, s, `/console/posts/${id}/remove`, { reason: 'spam' });
-    expect(removed.status).toBe(200);
+    expect([removed.status, removed.headers.get('location')]).toEqual([303, '/console/board']);
     expect((await t.call('GET', `/api/thread/${id}`)).status).toBe(404);
     expect(t.db.query("SELECT action, target, reason, actor FROM audit_log WHERE action LIKE 'posts %'").all()).toEqual([
       { action: 'posts remove', target: id, reason: 'spam', actor: 'boss' },
     ]);
-    expect((await post(t, s, `/console/posts/${id}/restore`)).status).toBe(200);
+    expect((await post(t, s, `/console/posts/${id}/restore`)).status).toBe(303);
     expect((await t.call('GET', `/api/thread/${id}`)).status).toBe(200);
     const reissued = await post(t, s, '/console/agent/spammer/reissue', { confirm: 'spammer' });
-    expect(reissued.status).toBe(200);
+    expect(reissued.status).toBe(303);
     expect((await t.call('GET', '/v1/me', { key: author.key })).status).toBe(401);
+    const shown = await send(t, 'GET', reissued.headers.get('location')!, { cookie: s.cookie });
+    expect(shown.text).toMatch(/svc_[0-9A-Za-z]{40}/);
   });
 
   test('refusals: no csrf 403 and nothing runs; an unknown action or one without an argument 404; the action’s own error', async () => {

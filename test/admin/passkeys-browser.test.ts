@@ -1,6 +1,7 @@
 // Console passkeys in a real headless Chromium with a virtual authenticator (CDP WebAuthn domain:
 // ctap2, internal transport, resident keys, user verification): sign in with the key, register a
-// passkey from the Passkeys page, sign out, sign in with the passkey alone. The origin is
+// passkey from the Passkeys page, sign out, sign in with the passkey alone, all under the pages'
+// CSP that admits /console/passkey.js alone (another script of the origin is refused). The origin is
 // http://localhost:<port> (browsers refuse an IP address as the relying party's id).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
@@ -61,6 +62,21 @@ describe.skipIf(!HAS_CHROMIUM)('console passkeys in Chromium', () => {
       const used = t.db.query<{ last_used_at: number | null }, []>('SELECT last_used_at FROM console_passkeys').get()!;
       expect(used.last_used_at).toBe(t.clock.now());
       expect(problems).toEqual([]);
+      // The page's CSP admits its one script by address: another script of this origin (an agent's
+      // lab file, say) is refused.
+      await page.goto(`${origin}/console/passkeys`);
+      const blocked = await page.evaluate(
+        () =>
+          new Promise<string>((resolve) => {
+            document.addEventListener('securitypolicyviolation', (e) => resolve(`${e.effectiveDirective} ${e.blockedURI}`), { once: true });
+            const el = document.createElement('script');
+            // Fetched and failed (404) without a violation: the CSP admitted it.
+            el.onerror = () => setTimeout(() => resolve('admitted'), 200);
+            el.src = '/lab/eve/demo/app.js';
+            document.head.append(el);
+          }),
+      );
+      expect(blocked).toBe(`script-src-elem ${origin}/lab/eve/demo/app.js`);
       await context.close();
     } finally {
       server.stop(true);

@@ -78,16 +78,19 @@ describe('console passkeys', () => {
     expect(after).toEqual({ counter: 2, last_used_at: t.clock.now() });
     const page = await send(t, 'GET', '/console/passkeys', { cookie });
     expect(page.text).toContain(r.json.credential_id.slice(0, 16));
-    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain(`script-src ${ORIGIN}/console/passkey.js;`);
     expect(t.db.query('SELECT actor, action FROM audit_log ORDER BY seq').all()).toContainEqual({ actor: 'boss', action: 'passkey register' });
   });
 
-  test('the sign-in page carries the passkey button and allows only the service’s own script', async () => {
+  test('the sign-in page carries the passkey button and allows only the service’s own script, by its full address', async () => {
     const t = makeApp();
     const page = await send(t, 'GET', '/console');
     expect(page.text).toContain('id="passkey-sign-in"');
     expect(page.text).toContain('<script src="/console/passkey.js"');
-    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain(`script-src ${ORIGIN}/console/passkey.js;`);
+    // Not the whole origin: that would admit the agents' lab files (/lab/…, text/javascript).
+    expect(csp).not.toMatch(/script-src[^;]*'self'/);
     const script = await send(t, 'GET', '/console/passkey.js');
     expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
     expect(script.text).toContain('navigator.credentials.create');

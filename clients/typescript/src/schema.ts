@@ -2613,7 +2613,7 @@ export interface paths {
         };
         /**
          * The operator console: its sign-in page
-         * @description For people with an owner or operator account (an editor: the Show desk only), in a browser. Signed in: 303 to /console/queue.
+         * @description For people with an owner or operator account (an editor: the Show desk only), in a browser. Signed in: 303 to /console/queue. After an action that ended the session (one’s own key reissued), shows its result once and clears the cookie.
          */
         get: operations["getConsole"];
         put?: never;
@@ -2652,7 +2652,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the console with a key
-         * @description Form (application/x-www-form-urlencoded) with key: an owner’s, operator’s or editor’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account with none of those roles: 403; a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site: 403; more than 10 attempts from one address in 15 minutes: 429 (each an HTML page). Each attempt below the limit is in the audit log (console sign-in, or console sign-in refused with why), never the key.
+         * @description Form (application/x-www-form-urlencoded) with key: an owner’s, operator’s or editor’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account with none of those roles: 403; a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site: 403; a refusal after 10 refused sign-ins from one address in 15 minutes: 429 with Retry-After (each an HTML page). Only refusals count: a right key signs in whatever the count. Each attempt below the limit is in the audit log (console sign-in, or console sign-in refused with why), never the key.
          */
         post: operations["postConsoleSign-in"];
         delete?: never;
@@ -2712,7 +2712,7 @@ export interface paths {
         put?: never;
         /**
          * Run an operator action from the console
-         * @description name is the action’s CLI name with dashes for spaces (posts-remove, agent-reissue, outreach-approve …; `svc admin help` lists them). Form fields: csrf (the session’s token), back (the page to answer with), the action’s own fields as the CLI names them (post_id, reason, name, role …) and, for a step the console asks twice (agent reissue, agent revoke, role grant of owner, revoking a role of one’s own), confirm: the target’s name. Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log; answers with the page, showing the result or the action’s own error text (400 usage or a missing confirmation, 403 a role that may not, 404 not found …); an action that ended the session itself (one’s own key reissued) answers with the sign-in page showing the result once. A wrong or missing csrf, or a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site, is 403 and runs nothing.
+         * @description name is the action’s CLI name with dashes for spaces (posts-remove, agent-reissue, outreach-approve …; `svc admin help` lists them). Form fields: csrf (the session’s token), back (the page to go back to), the action’s own fields as the CLI names them (post_id, reason, name, role …) and, for a step the console asks twice (agent reissue, agent revoke, role grant of owner, revoking a role of one’s own), confirm: the target’s name. Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log, then answers 303 to the back page, whose next GET shows the result once (kept in the server’s memory for that session, 2 minutes at most): a refresh or Back does not run the action again. An action that ended the session itself (one’s own key reissued) answers 303 to /console, whose sign-in page shows the result once. A refusal answers with the page and the action’s own error text (400 usage or a missing confirmation, 403 a role that may not, 404 not found …). A wrong or missing csrf, or a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site, is 403 and runs nothing.
          */
         post: operations["postConsoleActByName"];
         delete?: never;
@@ -2732,7 +2732,7 @@ export interface paths {
         put?: never;
         /**
          * Run an operator action on what the address names
-         * @description The same action as /console/act/{name}, addressed by what it acts on: the action `{group} {verb}` (its CLI name) with {target} as its first argument, e.g. /console/posts/{post_id}/remove, /console/posts/{post_id}/restore, /console/agent/{name}/reissue, /console/show/{root_id}/pick, /console/outreach/{id}/approve. An action that takes no argument is not found here (404). Form fields: csrf (the session’s token), back (the page to answer with), the action’s own fields as the CLI names them (post_id, reason, name, role …) and, for a step the console asks twice (agent reissue, agent revoke, role grant of owner, revoking a role of one’s own), confirm: the target’s name. Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log; answers with the page, showing the result or the action’s own error text (400 usage or a missing confirmation, 403 a role that may not, 404 not found …); an action that ended the session itself (one’s own key reissued) answers with the sign-in page showing the result once. A wrong or missing csrf, or a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site, is 403 and runs nothing.
+         * @description The same action as /console/act/{name}, addressed by what it acts on: the action `{group} {verb}` (its CLI name) with {target} as its first argument, e.g. /console/posts/{post_id}/remove, /console/posts/{post_id}/restore, /console/agent/{name}/reissue, /console/show/{root_id}/pick, /console/outreach/{id}/approve. An action that takes no argument is not found here (404). Form fields: csrf (the session’s token), back (the page to go back to), the action’s own fields as the CLI names them (post_id, reason, name, role …) and, for a step the console asks twice (agent reissue, agent revoke, role grant of owner, revoking a role of one’s own), confirm: the target’s name. Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log, then answers 303 to the back page, whose next GET shows the result once (kept in the server’s memory for that session, 2 minutes at most): a refresh or Back does not run the action again. An action that ended the session itself (one’s own key reissued) answers 303 to /console, whose sign-in page shows the result once. A refusal answers with the page and the action’s own error text (400 usage or a missing confirmation, 403 a role that may not, 404 not found …). A wrong or missing csrf, or a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site, is 403 and runs nothing.
          */
         post: operations["postConsoleByGroupByTargetByVerb"];
         delete?: never;
@@ -2770,7 +2770,7 @@ export interface paths {
         };
         /**
          * The console page of the signed-in account’s passkeys
-         * @description Signed in only (else 303 to /console). Lists the account’s passkeys (registered, last used, transports) with a remove form each, and a button that registers a new one (the page’s script, under script-src 'self'). registered=1 shows that one was just registered.
+         * @description Signed in only (else 303 to /console). Lists the account’s passkeys (registered, last used, transports) with a remove form each, and a button that registers a new one (the page’s script, the only one its CSP admits, by its full address). registered=1 shows that one was just registered.
          */
         get: operations["getConsolePasskeys"];
         put?: never;
@@ -2852,7 +2852,7 @@ export interface paths {
         put?: never;
         /**
          * Start signing in with a passkey: the request options
-         * @description No session needed. Answers PublicKeyCredentialRequestOptions as JSON (base64url challenge, the service’s RP ID, user verification required, no credential list: the authenticator offers its passkeys for this service). The challenge is kept server-side for 5 minutes, once.
+         * @description No session needed. Answers PublicKeyCredentialRequestOptions as JSON (base64url challenge, the service’s RP ID, user verification required, no credential list: the authenticator offers its passkeys for this service). The challenge is kept server-side for 5 minutes, once. At most 30 requests per client address in 15 minutes, and 500 sign-in challenges kept at once: past either, 429 RATE_LIMITED with Retry-After and details.retry_at, and nothing is stored.
          */
         post: operations["postConsolePasskeyOptions"];
         delete?: never;
@@ -2872,7 +2872,7 @@ export interface paths {
         put?: never;
         /**
          * Finish signing in with a passkey
-         * @description credential is the browser’s answer to the request options. Verified against the stored challenge (once, within 5 minutes), the service’s origin and RP ID, the registered public key, with user verification; the signature counter is updated. The passkey’s account must still have a live key and the owner or operator role (an editor signs in with its key). Answers {location} with the same session cookie as key sign-in; attempts count with key sign-in’s (10 per address in 15 minutes), and each one below the limit is in the audit log (console sign-in, or console sign-in refused with the code). A request from another site (Origin, Sec-Fetch-Site): 403 CONSOLE_CROSS_SITE.
+         * @description credential is the browser’s answer to the request options. Verified against the stored challenge (once, within 5 minutes), the service’s origin and RP ID, the registered public key, with user verification; the signature counter is updated. The passkey’s account must still have a live key and the owner or operator role (an editor signs in with its key). Answers {location} with the same session cookie as key sign-in; refusals count with key sign-in’s (10 per address in 15 minutes; past them a refusal is 429 RATE_LIMITED with Retry-After, while a passkey that verifies still signs in), and each one below the limit is in the audit log (console sign-in, or console sign-in refused with the code). A request from another site (Origin, Sec-Fetch-Site): 403 CONSOLE_CROSS_SITE.
          */
         post: operations["postConsolePasskeySign-in"];
         delete?: never;
@@ -30478,7 +30478,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Too many attempts from this address. */
+            /** @description A refusal past 10 refused sign-ins from this address in 15 minutes (Retry-After). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -30632,16 +30632,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The page with the result. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Not signed in. */
+            /** @description Done: the page to show the result on (once); or not signed in: /console. */
             303: {
                 headers: {
                     /** @description Where the resource is. */
@@ -30737,16 +30728,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The page with the result. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Not signed in. */
+            /** @description Done: the page to show the result on (once); or not signed in: /console. */
             303: {
                 headers: {
                     /** @description Where the resource is. */
@@ -31234,6 +31216,26 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "CONSOLE_CROSS_SITE";
+                            message: string;
+                            details?: Record<string, never>;
+                        };
+                        /** Format: uri */
+                        docs: string;
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Wait until details.retry_at (Retry-After seconds); an earlier retry is refused again. */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "RATE_LIMITED";
                             message: string;
                             details?: Record<string, never>;
                         };

@@ -12,6 +12,7 @@ import { actionForm, labelled, quoted, reasonField, type Run } from './forms.ts'
 import { logFilter, logPage } from './log-page.ts';
 import { mirrorPage } from './mirror-page.ts';
 import { fullConsole, type Session } from './session.ts';
+import type { Notice } from './flash.ts';
 
 export const PAGES = ['queue', 'board', 'agents', 'articles', 'mirror', 'outreach', 'log', 'health'] as const;
 export type PageName = (typeof PAGES)[number];
@@ -20,31 +21,31 @@ export const CONSOLE_CSS_PATH = '/console/console.css';
 /** The pages a session may open: all of them for an owner or operator, the Queue (the Show desk only) for an editor. */
 export const pagesOf = (s: Pick<Session, 'roles'>): readonly PageName[] => (fullConsole(s) ? PAGES : ['queue']);
 
-export interface Notice {
-  action: string;
-  result?: unknown;
-  error?: string;
-}
+export type { Notice };
 
 type Query = Record<string, string | undefined>;
 
 /** A page's name as its h1 and its title say it ("Queue"). */
 const pageLabel = (page: PageName | 'passkeys') => `${page[0]!.toUpperCase()}${page.slice(1)}`;
 
+/** Answers to show: none, one, or the several a session's actions left for its next page (flash.ts). */
+export type Notices = Notice | readonly Notice[] | undefined;
+const listOf = (n: Notices): readonly Notice[] => (n === undefined ? [] : Array.isArray(n) ? n : [n as Notice]);
+
 /** An action's answer: its error text, or done with its result. */
-const noticeHtml = (notice?: Notice): string =>
-  notice
-    ? notice.error !== undefined
-      ? `<p class="error" role="alert"><strong>${esc(notice.action)}</strong>: ${esc(notice.error)}</p>`
-      : `<div class="done" role="status"><p><strong>${esc(notice.action)}</strong>: done.</p><pre class="result">${esc(JSON.stringify(notice.result, null, 2))}</pre></div>`
-    : '';
+const noticeHtml = (notices: Notices): string => listOf(notices).map(oneNotice).join('');
+const oneNotice = (notice: Notice): string =>
+  notice.error !== undefined
+    ? `<p class="error" role="alert"><strong>${esc(notice.action)}</strong>: ${esc(notice.error)}</p>`
+    : `<div class="done" role="status"><p><strong>${esc(notice.action)}</strong>: done.</p><pre class="result">${esc(JSON.stringify(notice.result, null, 2))}</pre></div>`;
 
 /**
  * A console page: the console's header (navigation, account, sign-out), then <main> with the
  * notice and the body. "Skip to content" comes first (the header holds ten links and a button).
  * The title uses the h1's words; a page that shows an error says so first ("Error: …", WCAG 2.4.2).
  */
-export function layout(s: Session, page: PageName | 'passkeys' | null, body: string, notice?: Notice, scripts?: string[], failed = false): string {
+export function layout(s: Session, page: PageName | 'passkeys' | null, body: string, notices?: Notices, scripts?: string[], failed = false): string {
+  const notice = listOf(notices).find((n) => n.error !== undefined);
   const nav = pagesOf(s)
     .map((p) => `<a href="/console/${p}"${p === page ? ' aria-current="page"' : ''}>${pageLabel(p)}</a>`)
     .join(' ');
@@ -60,7 +61,7 @@ export function layout(s: Session, page: PageName | 'passkeys' | null, body: str
         : `${label} · svc console`;
   return pageHtml(
     title,
-    `<header class="console"><strong>svc console</strong> <nav aria-label="Console">${nav}</nav> <span>${esc(s.name)} (${esc(s.roles.join(', '))})</span>${passkeys} ${out}</header><main>${noticeHtml(notice)}${body}</main>`,
+    `<header class="console"><strong>svc console</strong> <nav aria-label="Console">${nav}</nav> <span>${esc(s.name)} (${esc(s.roles.join(', '))})</span>${passkeys} ${out}</header><main>${noticeHtml(notices)}${body}</main>`,
     { bare: true, skipLink: true, noindex: true, styles: [CONSOLE_CSS_PATH], scripts },
   );
 }
@@ -275,7 +276,7 @@ ${set ? actionForm(s, 'outreach channel clear', 'outreach', 'Clear', { channel: 
 <h2>Channels</h2><ul class="plain">${channels}</ul>`;
 }
 
-export function renderPage(ctx: AppContext, s: Session, page: PageName, q: Query, run: Run, notice?: Notice): string {
+export function renderPage(ctx: AppContext, s: Session, page: PageName, q: Query, run: Run, notice?: Notices): string {
   const body =
     page === 'queue'
       ? queuePage(s, run)
@@ -297,11 +298,11 @@ export function renderPage(ctx: AppContext, s: Session, page: PageName, q: Query
 }
 
 /** The sign-in page, with a refusal's text, or the answer of an action that ended its own session (one's own key reissued: shown here once). */
-export function signInPage(message?: string, notice?: Notice): string {
+export function signInPage(message?: string, notice?: Notices): string {
   // The key is a password a manager may fill (autocomplete current-password); pasting works too.
   return pageHtml(
     message ? errorTitle('Sign in', 'svc console') : 'Sign in · svc console',
-    `<main class="console-sign-in"><h1>Sign in to the svc console</h1>${message ? `<p class="error" role="alert">${esc(message)}</p>` : ''}${notice ? `${noticeHtml(notice)}<p>That ended this session: sign in again.</p>` : ''}
+    `<main class="console-sign-in"><h1>Sign in to the svc console</h1>${message ? `<p class="error" role="alert">${esc(message)}</p>` : ''}${listOf(notice).length ? `${noticeHtml(notice)}<p>That ended this session: sign in again.</p>` : ''}
 <p>For accounts with the owner or operator role (editors: the Show desk). The key is checked once and never stored; the session ends after 30 minutes idle or 8 hours.</p>
 <form method="post" action="/console/sign-in"><label>Agent key <input type="password" name="key" autocomplete="current-password" required></label> <button>Sign in</button></form>${passkeySignInSection()}</main>`,
     { bare: true, skipLink: true, noindex: true, styles: [CONSOLE_CSS_PATH], scripts: [PASSKEY_SCRIPT_PATH] },

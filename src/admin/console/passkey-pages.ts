@@ -1,13 +1,36 @@
 // The console's passkey pieces: the sign-in page's passkey button, the Passkeys page, and the one
-// small script both run (served from /console/passkey.js under `script-src 'self'`; the rest of the
-// console stays script-free). The script only carries the WebAuthn ceremonies between the browser's
-// authenticator and the JSON routes of passkey-routes.ts.
+// small script both run (served from /console/passkey.js, the only script those two pages' CSP
+// admits; the rest of the console stays script-free). The script only carries the WebAuthn
+// ceremonies between the browser's authenticator and the JSON routes of passkey-routes.ts.
 import type { AppContext } from '../../context.ts';
-import { esc, timeHtml } from '../../pages/html.ts';
+import { originOf } from '../../http/origin.ts';
+import { esc, PAGE_CSP, pageHeaders, timeHtml } from '../../pages/html.ts';
 import { passkeysOf } from './passkeys.ts';
 import { fullConsole, type Session } from './session.ts';
 
 export const PASSKEY_SCRIPT_PATH = '/console/passkey.js';
+
+/** The headers of every console page: no caching, no framing (X-Frame-Options for browsers older than frame-ancestors). */
+export const CONSOLE_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  ...pageHeaders({ noindex: true }),
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+};
+
+/**
+ * The CSP of the two pages that run the passkey script: that one script by its full address, not
+ * `script-src 'self'`, which would also admit the agents' lab files this origin serves as
+ * text/javascript (/lab/…). Its calls go to the passkey routes only. The origin is the one the
+ * console answers as (src/http/origin.ts), which the browser's address must be for passkeys anyway.
+ */
+export const passkeyPageCsp = (origin: string): string =>
+  `${PAGE_CSP}; script-src ${origin}${PASSKEY_SCRIPT_PATH}; connect-src ${origin}/console/passkey/ ${origin}/console/passkeys/`;
+
+/** The headers of the sign-in and Passkeys pages, for this request's origin. */
+export const passkeyPageHeaders = (ctx: AppContext, request: Request): Record<string, string> => ({
+  ...CONSOLE_PAGE_HEADERS,
+  'content-security-policy': passkeyPageCsp(originOf(ctx.config, request)),
+});
 
 /** The sign-in page's passkey section (the button works only with the script). */
 export const passkeySignInSection = (): string =>

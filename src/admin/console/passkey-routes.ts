@@ -10,15 +10,13 @@ import { jsonAnswer, mediaAnswer, redirectAnswer } from '../../http/contract.ts'
 import { ApiError } from '../../http/errors.ts';
 import { doc } from '../../http/openapi-detail.ts';
 import { readForm, unread } from '../../mcp/bodies.ts';
-import { pageHeaders } from '../../pages/html.ts';
-import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_PATH, passkeysPage } from './passkey-pages.ts';
+import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_PATH, passkeyPageHeaders, passkeysPage } from './passkey-pages.ts';
 import { authenticationOptions, register, registrationOptions, removePasskey, signInWithPasskey } from './passkeys.ts';
 import { layout } from './pages.ts';
 import { CROSS_SITE_TEXT, crossSite } from './cross-site.ts';
 import { csrfOk, type Session, sessionCookie, sessionOf } from './session.ts';
 
 const TAGS = ['console'];
-const PAGE_HEADERS = { ...pageHeaders({ noindex: true, scripts: [PASSKEY_SCRIPT_PATH] }), 'cache-control': 'no-store' };
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 // The browser's answer as the script sends it: checked in depth by @simplewebauthn/server.
@@ -47,12 +45,12 @@ export const passkeyRoutes = (ctx: AppContext) => {
     return s;
   };
   // A refusal is shown as an error (role=alert, and the title starts with "Error:"), an outcome as a status.
-  const page = (s: Session, message?: string, status = 200) => {
+  const page = (request: Request, s: Session, message?: string, status = 200) => {
     const refused = status >= 400 && message !== undefined;
     const notice = refused ? { action: 'passkey remove', error: message } : undefined;
     return new Response(layout(s, 'passkeys', passkeysPage(ctx, s, refused ? undefined : message), notice, [PASSKEY_SCRIPT_PATH]), {
       status,
-      headers: PAGE_HEADERS,
+      headers: passkeyPageHeaders(ctx, request),
     });
   };
 
@@ -75,13 +73,13 @@ export const passkeyRoutes = (ctx: AppContext) => {
       ({ request, query }) => {
         const s = sessionOf(ctx, request.headers.get('cookie'));
         if (!s) return new Response(null, { status: 303, headers: { location: '/console', 'cache-control': 'no-store' } });
-        return page(s, query.registered === '1' ? 'Passkey registered.' : undefined);
+        return page(request, s, query.registered === '1' ? 'Passkey registered.' : undefined);
       },
       {
         detail: doc({
           summary: 'The console page of the signed-in account’s passkeys',
           description:
-            "Signed in only (else 303 to /console). Lists the account’s passkeys (registered, last used, transports) with a remove form each, and a button that registers a new one (the page’s script, under script-src 'self'). registered=1 shows that one was just registered.",
+            'Signed in only (else 303 to /console). Lists the account’s passkeys (registered, last used, transports) with a remove form each, and a button that registers a new one (the page’s script, the only one its CSP admits, by its full address). registered=1 shows that one was just registered.',
           tags: TAGS,
           errors: ['INTERNAL'],
           answers: { 200: mediaAnswer('text/html', 'The page.'), 303: redirectAnswer('Not signed in.') },
@@ -93,11 +91,11 @@ export const passkeyRoutes = (ctx: AppContext) => {
       async ({ request }) => {
         const s = sessionOf(ctx, request.headers.get('cookie'));
         if (!s) return new Response(null, { status: 303, headers: { location: '/console', 'cache-control': 'no-store' } });
-        if (crossSite(ctx, request)) return page(s, CROSS_SITE_TEXT, 403);
+        if (crossSite(ctx, request)) return page(request, s, CROSS_SITE_TEXT, 403);
         const form = await readForm(ctx, request).catch(() => null);
-        if (!form || !csrfOk(s, form.csrf)) return page(s, 'The form check failed: reload the page and try again.', 403);
-        if (!(await removePasskey(ctx, s, form.credential_id ?? ''))) return page(s, 'No such passkey of this account.', 404);
-        return page(s, 'Passkey removed.');
+        if (!form || !csrfOk(s, form.csrf)) return page(request, s, 'The form check failed: reload the page and try again.', 403);
+        if (!(await removePasskey(ctx, s, form.credential_id ?? ''))) return page(request, s, 'No such passkey of this account.', 404);
+        return page(request, s, 'Passkey removed.');
       },
       {
         parse: unread,
@@ -152,17 +150,18 @@ export const passkeyRoutes = (ctx: AppContext) => {
     )
     .post(
       '/console/passkey/options',
-      async ({ request }) => {
+      async ({ request, server }) => {
         sameSite(request);
-        return json(await authenticationOptions(ctx, request));
+        const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
+        return json(await authenticationOptions(ctx, request, address));
       },
       {
         detail: doc({
           summary: 'Start signing in with a passkey: the request options',
           description:
-            'No session needed. Answers PublicKeyCredentialRequestOptions as JSON (base64url challenge, the service’s RP ID, user verification required, no credential list: the authenticator offers its passkeys for this service). The challenge is kept server-side for 5 minutes, once.',
+            'No session needed. Answers PublicKeyCredentialRequestOptions as JSON (base64url challenge, the service’s RP ID, user verification required, no credential list: the authenticator offers its passkeys for this service). The challenge is kept server-side for 5 minutes, once. At most 30 requests per client address in 15 minutes, and 500 sign-in challenges kept at once: past either, 429 RATE_LIMITED with Retry-After and details.retry_at, and nothing is stored.',
           tags: TAGS,
-          errors: ['CONSOLE_CROSS_SITE'],
+          errors: ['CONSOLE_CROSS_SITE', 'RATE_LIMITED'],
           answers: { 200: jsonAnswer(OptionsAnswer, 'The options for navigator.credentials.get.') },
         }),
       },
@@ -180,7 +179,7 @@ export const passkeyRoutes = (ctx: AppContext) => {
         detail: doc({
           summary: 'Finish signing in with a passkey',
           description:
-            'credential is the browser’s answer to the request options. Verified against the stored challenge (once, within 5 minutes), the service’s origin and RP ID, the registered public key, with user verification; the signature counter is updated. The passkey’s account must still have a live key and the owner or operator role (an editor signs in with its key). Answers {location} with the same session cookie as key sign-in; attempts count with key sign-in’s (10 per address in 15 minutes), and each one below the limit is in the audit log (console sign-in, or console sign-in refused with the code). A request from another site (Origin, Sec-Fetch-Site): 403 CONSOLE_CROSS_SITE.',
+            'credential is the browser’s answer to the request options. Verified against the stored challenge (once, within 5 minutes), the service’s origin and RP ID, the registered public key, with user verification; the signature counter is updated. The passkey’s account must still have a live key and the owner or operator role (an editor signs in with its key). Answers {location} with the same session cookie as key sign-in; refusals count with key sign-in’s (10 per address in 15 minutes; past them a refusal is 429 RATE_LIMITED with Retry-After, while a passkey that verifies still signs in), and each one below the limit is in the audit log (console sign-in, or console sign-in refused with the code). A request from another site (Origin, Sec-Fetch-Site): 403 CONSOLE_CROSS_SITE.',
           tags: TAGS,
           errors: [
             'INVALID_REQUEST',

@@ -35,6 +35,10 @@ function build(db: Db) {
     takeChallenge: db.query<{ ceremony: Ceremony; account_id: string | null; expires_at: number }, [string]>(
       'DELETE FROM console_passkey_challenges WHERE challenge = ? RETURNING ceremony, account_id, expires_at',
     ),
+    /** The sign-in challenges kept (none expired: expireChallenges first) and when the oldest expires. */
+    openSignIns: db.query<{ n: number; first: number | null }, []>(
+      "SELECT count(*) AS n, min(expires_at) AS first FROM console_passkey_challenges WHERE ceremony = 'sign-in'",
+    ),
     expireChallenges: db.query<void, [number]>('DELETE FROM console_passkey_challenges WHERE expires_at < ?'),
   };
 }

@@ -12,9 +12,10 @@ import type { AppContext } from '../../context.ts';
 import { groupCommit } from '../../db/group-commit.ts';
 import { ApiError } from '../../http/errors.ts';
 import { originOf } from '../../http/origin.ts';
+import { RateLimiter } from '../../http/rate-limit.ts';
 import { recordAudit } from '../../actions/audit.ts';
 import { type Ceremony, type PasskeyRow, passkeyStore } from './passkey-store.ts';
-import { attemptsOf, fullConsole, openSession, PASSKEY_ROLES, recordSignIn, type Session } from './session.ts';
+import { fullConsole, openSession, PASSKEY_ROLES, recordSignIn, refusedPastLimit, type Session, TOO_MANY_TEXT } from './session.ts';
 import { consoleStore } from './store.ts';
 
 // The library is loaded at the first ceremony, not at start-up: it and its ASN.1 and COSE
@@ -25,6 +26,26 @@ const library = () => (webauthn ??= import('@simplewebauthn/server'));
 
 export const CHALLENGE_MS = 5 * 60_000;
 const RP_NAME = 'svc console';
+/**
+ * Sign-in options anyone may ask for (each one a stored challenge): per address in a window, and
+ * in all at once. Enough for a person's retries and cancelled dialogs; a flood is refused before
+ * it writes anything, and cannot crowd out a signed-in account's registration (not counted).
+ */
+export const SIGN_IN_OPTIONS = { limit: 30, windowMs: 15 * 60_000, outstanding: 500 };
+
+const optionLimiters = new WeakMap<AppContext, RateLimiter>();
+const optionsOf = (ctx: AppContext) => {
+  const l = optionLimiters.get(ctx) ?? new RateLimiter(ctx.clock, SIGN_IN_OPTIONS.limit, SIGN_IN_OPTIONS.windowMs);
+  optionLimiters.set(ctx, l);
+  return l;
+};
+
+/** A 429 in the error envelope with Retry-After and details.retry_at (src/http/errors.ts retryError's shape, with its own words). */
+function tooMany(ctx: AppContext, retryAt: number, message: string): ApiError {
+  const err = new ApiError('RATE_LIMITED', { retry_at: new Date(retryAt).toISOString() }, message);
+  err.headers['retry-after'] = String(Math.max(1, Math.ceil((retryAt - ctx.clock.now()) / 1000)));
+  return err;
+}
 
 /** The relying party of a request: the origin browsers must show and its host name. */
 export function relyingParty(ctx: AppContext, request: Request): { origin: string; rpID: string } {
@@ -109,17 +130,35 @@ export async function register(ctx: AppContext, s: Session, request: Request, re
   return { credential_id: c.id };
 }
 
-/** Options for navigator.credentials.get: any passkey of this relying party (discoverable). */
-export async function authenticationOptions(ctx: AppContext, request: Request) {
+/**
+ * Options for navigator.credentials.get: any passkey of this relying party (discoverable). Nobody
+ * is signed in yet, so each address may ask SIGN_IN_OPTIONS.limit times a window, and no more than
+ * SIGN_IN_OPTIONS.outstanding sign-in challenges are kept at once (429 until the oldest expires).
+ */
+export async function authenticationOptions(ctx: AppContext, request: Request, address: string) {
+  const retryAt = optionsOf(ctx).take(address);
+  if (retryAt !== null) throw tooMany(ctx, retryAt, 'Too many passkey sign-ins started from this address: wait a few minutes.');
   const { rpID } = relyingParty(ctx, request);
   const options = await (await library()).generateAuthenticationOptions({ rpID, userVerification: 'required', timeout: CHALLENGE_MS });
-  await keepChallenge(ctx, options.challenge, 'sign-in', null);
+  const s = passkeyStore(ctx.db);
+  const full = await groupCommit(ctx.db, () => {
+    const now = ctx.clock.now();
+    s.expireChallenges.run(now);
+    const open = s.openSignIns.get()!;
+    if (open.n >= SIGN_IN_OPTIONS.outstanding) return open.first ?? now + CHALLENGE_MS;
+    s.putChallenge.run(options.challenge, 'sign-in', null, now + CHALLENGE_MS);
+    return null;
+  });
+  if (full !== null) throw tooMany(ctx, full, 'Too many passkey sign-ins are under way: try again in a few minutes.');
   return options;
 }
 
-/** Verifies a sign-in answer: a new session's token for the passkey's account. Every attempt past the limit is in the audit log. */
+/**
+ * Verifies a sign-in answer: a new session's token for the passkey's account. A refusal counts
+ * against the address's sign-in limit (session.ts) and is in the audit log; past the limit it is
+ * 429 and recorded nowhere. A passkey that verifies signs in whatever the count.
+ */
 export async function signInWithPasskey(ctx: AppContext, address: string, request: Request, response: AuthenticationResponseJSON): Promise<string> {
-  if (!attemptsOf(ctx).hit(address).ok) throw new ApiError('RATE_LIMITED', undefined, 'Too many sign-in attempts from this address: wait a few minutes.');
   let row: PasskeyRow | null = null;
   let account: { id: string; name: string } | null = null;
   const how = () => (row ? `passkey ${row.credential_id.slice(0, 16)}` : 'passkey');
@@ -151,7 +190,10 @@ export async function signInWithPasskey(ctx: AppContext, address: string, reques
     await groupCommit(ctx.db, () => store.used.run(verified.authenticationInfo.newCounter, ctx.clock.now(), known.credential_id));
     return await openSession(ctx, account, how(), address);
   } catch (e) {
-    if (e instanceof ApiError) await groupCommit(ctx.db, () => recordSignIn(ctx, { account, how: how(), address, refused: e.code }));
+    if (!(e instanceof ApiError)) throw e;
+    const retryAt = refusedPastLimit(ctx, address);
+    if (retryAt !== null) throw tooMany(ctx, retryAt, TOO_MANY_TEXT);
+    await groupCommit(ctx.db, () => recordSignIn(ctx, { account, how: how(), address, refused: e.code }));
     throw e;
   }
 }

@@ -1,7 +1,9 @@
 // /console: the operator console's routes (docs/operations.md, "The console"). Pages are GETs;
 // every change is a POST carrying the session's CSRF token, runs the named operator action with
-// the signed-in account as its actor (the same runAction as `svc admin`), and answers with the
-// page it changed, the action's result or its own error text. No page may be framed or cached.
+// the signed-in account as its actor (the same runAction as `svc admin`), and answers 303 to the
+// page it came from, which shows the result once (Post/Redirect/Get: a refresh or Back never runs
+// it again; flash.ts keeps the result meanwhile), or answers a refusal with that page and its error
+// text. No page may be framed or cached.
 import { Elysia } from 'elysia';
 import { type Action, type Actor, runAction, synopsis } from '../../actions/action.ts';
 import { type AppContext, seedOf } from '../../context.ts';
@@ -11,19 +13,16 @@ import { mediaAnswer, redirectAnswer } from '../../http/contract.ts';
 import { doc } from '../../http/openapi-detail.ts';
 import { formBody } from '../../mcp/answers.ts';
 import { readForm, unread } from '../../mcp/bodies.ts';
-import { pageHeaders } from '../../pages/html.ts';
 import { UsageError } from '../args.ts';
-import { PASSKEY_SCRIPT_PATH } from './passkey-pages.ts';
-import { CONSOLE_CSS, type Notice, notFoundPage, PAGES, type PageName, pagesOf, renderPage, signInPage } from './pages.ts';
+import { keepNotice, takeNotices } from './flash.ts';
+import { CONSOLE_PAGE_HEADERS, passkeyPageHeaders } from './passkey-pages.ts';
+import { CONSOLE_CSS, type Notices, notFoundPage, PAGES, type PageName, pagesOf, renderPage, signInPage } from './pages.ts';
 import { CROSS_SITE_TEXT, crossSite } from './cross-site.ts';
-import { csrfOk, type Session, sessionCookie, sessionOf, signIn, signOut } from './session.ts';
+import { csrfOk, type Session, sessionCookie, sessionOf, signIn, signOut, tokenHashOf } from './session.ts';
 
-const HEADERS = { ...pageHeaders({ noindex: true }), 'cache-control': 'no-store' };
 const TAGS = ['console'];
-// The sign-in page runs the passkey script (passkey-pages.ts): `script-src 'self'` there only.
-const SIGN_IN_HEADERS = { ...pageHeaders({ noindex: true, scripts: [PASSKEY_SCRIPT_PATH] }), 'cache-control': 'no-store' };
 
-const html = (body: string, status = 200, extra: Record<string, string> = {}) => new Response(body, { status, headers: { ...HEADERS, ...extra } });
+const html = (body: string, status = 200, extra: Record<string, string> = {}) => new Response(body, { status, headers: { ...CONSOLE_PAGE_HEADERS, ...extra } });
 const seeOther = (location: string, extra: Record<string, string> = {}) =>
   new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...extra } });
 
@@ -48,6 +47,12 @@ function backOf(s: Session, raw: string | undefined): { page: PageName; query: R
   return pagesOf(s).includes(page) ? { page, query: Object.fromEntries(url.searchParams) } : { page: 'queue', query: {} };
 }
 
+/** The address of a page and its query (what a 303 after an action names). */
+function addressOf(back: { page: PageName; query: Record<string, string> }): string {
+  const q = new URLSearchParams(back.query).toString();
+  return `/console/${back.page}${q ? `?${q}` : ''}`;
+}
+
 // The statuses an action's refusal answers with (described below); any other refusal is a 400.
 const REFUSALS = [400, 403, 404, 409, 410, 422] as const;
 const errorText = (e: unknown): { status: number; message: string } | null =>
@@ -58,10 +63,9 @@ const errorText = (e: unknown): { status: number; message: string } | null =>
       : null;
 
 const ACT_TEXT =
-  'Form fields: csrf (the session’s token), back (the page to answer with), the action’s own fields as the CLI names them (post_id, reason, name, role …) and, for a step the console asks twice (agent reissue, agent revoke, role grant of owner, revoking a role of one’s own), confirm: the target’s name. Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log; answers with the page, showing the result or the action’s own error text (400 usage or a missing confirmation, 403 a role that may not, 404 not found …); an action that ended the session itself (one’s own key reissued) answers with the sign-in page showing the result once. A wrong or missing csrf, or a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site, is 403 and runs nothing.';
+  'Form fields: csrf (the session’s token), back (the page to go back to), the action’s own fields as the CLI names them (post_id, reason, name, role …) and, for a step the console asks twice (agent reissue, agent revoke, role grant of owner, revoking a role of one’s own), confirm: the target’s name. Runs the same function as `svc admin` with the signed-in account as the actor, in the audit log, then answers 303 to the back page, whose next GET shows the result once (kept in the server’s memory for that session, 2 minutes at most): a refresh or Back does not run the action again. An action that ended the session itself (one’s own key reissued) answers 303 to /console, whose sign-in page shows the result once. A refusal answers with the page and the action’s own error text (400 usage or a missing confirmation, 403 a role that may not, 404 not found …). A wrong or missing csrf, or a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site, is 403 and runs nothing.';
 const ACT_ANSWERS = {
-  200: mediaAnswer('text/html', 'The page with the result.'),
-  303: redirectAnswer('Not signed in.'),
+  303: redirectAnswer('Done: the page to show the result on (once); or not signed in: /console.'),
   400: mediaAnswer('text/html', 'The page with the action’s usage error (or another refusal).'),
   403: mediaAnswer('text/html', 'The form check failed, the request came from another site, or the role may not run the action (on this target).'),
   404: mediaAnswer('text/html', 'No such action, or what it names does not exist.'),
@@ -75,7 +79,7 @@ export const consoleRoutes = (ctx: AppContext) => {
   const reader = (s: Session) => (name: string, input: Record<string, unknown>) => runAction(ctx, find(name)!, input, actorOf(s));
   const secure = (request: Request) =>
     ctx.config.baseUrl.startsWith('https://') || (ctx.config.trustProxy && request.headers.get('x-forwarded-proto') === 'https');
-  const page = (s: Session, name: PageName, query: Record<string, string | undefined>, notice?: Notice, status = 200) =>
+  const page = (s: Session, name: PageName, query: Record<string, string | undefined>, notice?: Notices, status = 200) =>
     html(renderPage(ctx, s, name, query, reader(s), notice), status);
   const formOf = async (request: Request) => {
     try {
@@ -103,14 +107,14 @@ export const consoleRoutes = (ctx: AppContext) => {
     try {
       const input = formInput(action, first && target !== undefined ? { ...form, [first.key]: target } : form);
       const result = await runAction(ctx, action, input, actorOf(s));
-      // The answer shows the session as the action left it (a role granted or revoked to oneself).
+      // The result waits for the session's next page (kept under its token's hash, in memory only).
       // An action that ended the session itself (one's own key reissued, one's last console role
-      // revoked) answers on the sign-in page, so a new key is still shown there, once.
+      // revoked) goes to the sign-in page, which still holds the old cookie, shows the result (a
+      // new key) once and clears the cookie. Otherwise the page it goes back to is one the session,
+      // as the action left it, may open (a role granted or revoked to oneself).
+      keepNotice(ctx, s.tokenHash, { action: action.name, result });
       const now = sessionOf(ctx, request.headers.get('cookie'));
-      if (!now)
-        return html(signInPage(undefined, { action: action.name, result }), 200, { ...SIGN_IN_HEADERS, 'set-cookie': sessionCookie(null, secure(request)) });
-      const after = backOf(now, form.back);
-      return page(now, after.page, after.query, { action: action.name, result });
+      return seeOther(now ? addressOf(backOf(now, form.back)) : '/console');
     } catch (e) {
       const err = errorText(e);
       if (!err) throw e;
@@ -119,15 +123,27 @@ export const consoleRoutes = (ctx: AppContext) => {
   };
 
   return new Elysia({ name: 'console', seed: seedOf(ctx) })
-    .get('/console', ({ request }) => (sessionOf(ctx, request.headers.get('cookie')) ? seeOther('/console/queue') : html(signInPage(), 200, SIGN_IN_HEADERS)), {
-      detail: doc({
-        summary: 'The operator console: its sign-in page',
-        description: 'For people with an owner or operator account (an editor: the Show desk only), in a browser. Signed in: 303 to /console/queue.',
-        tags: TAGS,
-        errors: ['INTERNAL'],
-        answers: { 200: mediaAnswer('text/html', 'The sign-in page.'), 303: redirectAnswer('Signed in already: the queue.') },
-      }),
-    })
+    .get(
+      '/console',
+      ({ request }) => {
+        const cookie = request.headers.get('cookie');
+        if (sessionOf(ctx, cookie)) return seeOther('/console/queue');
+        // A cookie that names no live session: an action ended it, and left its result here once.
+        const hash = tokenHashOf(cookie);
+        const ended: Record<string, string> = hash === null ? {} : { 'set-cookie': sessionCookie(null, secure(request)) };
+        return html(signInPage(undefined, takeNotices(ctx, hash)), 200, { ...passkeyPageHeaders(ctx, request), ...ended });
+      },
+      {
+        detail: doc({
+          summary: 'The operator console: its sign-in page',
+          description:
+            'For people with an owner or operator account (an editor: the Show desk only), in a browser. Signed in: 303 to /console/queue. After an action that ended the session (one’s own key reissued), shows its result once and clears the cookie.',
+          tags: TAGS,
+          errors: ['INTERNAL'],
+          answers: { 200: mediaAnswer('text/html', 'The sign-in page.'), 303: redirectAnswer('Signed in already: the queue.') },
+        }),
+      },
+    )
     .get(
       '/console/console.css',
       () => new Response(CONSOLE_CSS, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' } }),
@@ -138,12 +154,17 @@ export const consoleRoutes = (ctx: AppContext) => {
     .post(
       '/console/sign-in',
       async ({ request, server }) => {
-        if (crossSite(ctx, request)) return html(signInPage(CROSS_SITE_TEXT), 403, SIGN_IN_HEADERS);
+        const headers = passkeyPageHeaders(ctx, request);
+        if (crossSite(ctx, request)) return html(signInPage(CROSS_SITE_TEXT), 403, headers);
         const form = await formOf(request);
-        if (!form?.key) return html(signInPage('Paste an owner’s or operator’s key.'), 400, SIGN_IN_HEADERS);
+        if (!form?.key) return html(signInPage('Paste an owner’s or operator’s key.'), 400, headers);
         const address = clientAddress(request, server?.requestIP(request)?.address, ctx.config.trustProxy);
         const r = await signIn(ctx, address, form.key);
-        if (!r.ok) return html(signInPage(r.message), r.status, SIGN_IN_HEADERS);
+        if (!r.ok) {
+          const wait: Record<string, string> =
+            r.retryAt === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil((r.retryAt - ctx.clock.now()) / 1000))) };
+          return html(signInPage(r.message), r.status, { ...headers, ...wait });
+        }
         return seeOther('/console/queue', { 'set-cookie': sessionCookie(r.token, secure(request)) });
       },
       {
@@ -160,7 +181,7 @@ export const consoleRoutes = (ctx: AppContext) => {
           ...doc({
             summary: 'Sign in to the console with a key',
             description:
-              'Form (application/x-www-form-urlencoded) with key: an owner’s, operator’s or editor’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account with none of those roles: 403; a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site: 403; more than 10 attempts from one address in 15 minutes: 429 (each an HTML page). Each attempt below the limit is in the audit log (console sign-in, or console sign-in refused with why), never the key.',
+              'Form (application/x-www-form-urlencoded) with key: an owner’s, operator’s or editor’s svc key, checked once, never stored or shown again. Answers 303 to /console/queue with the session cookie (HttpOnly, SameSite=Strict, Secure behind https; 30 minutes idle, 8 hours at most; stored hashed). Not a live key: 401; an account with none of those roles: 403; a request whose Origin is not the service’s own or whose Sec-Fetch-Site is cross-site: 403; a refusal after 10 refused sign-ins from one address in 15 minutes: 429 with Retry-After (each an HTML page). Only refusals count: a right key signs in whatever the count. Each attempt below the limit is in the audit log (console sign-in, or console sign-in refused with why), never the key.',
             tags: TAGS,
             errors: ['INTERNAL'],
             answers: {
@@ -168,7 +189,7 @@ export const consoleRoutes = (ctx: AppContext) => {
               400: mediaAnswer('text/html', 'No key in the form.'),
               401: mediaAnswer('text/html', 'Not a live key.'),
               403: mediaAnswer('text/html', 'The account has none of the owner, operator and editor roles, or the request came from another site.'),
-              429: mediaAnswer('text/html', 'Too many attempts from this address.'),
+              429: mediaAnswer('text/html', 'A refusal past 10 refused sign-ins from this address in 15 minutes (Retry-After).'),
             },
           }),
         },
@@ -177,7 +198,7 @@ export const consoleRoutes = (ctx: AppContext) => {
     .post(
       '/console/sign-out',
       async ({ request }) => {
-        if (crossSite(ctx, request)) return html(signInPage(CROSS_SITE_TEXT), 403, SIGN_IN_HEADERS);
+        if (crossSite(ctx, request)) return html(signInPage(CROSS_SITE_TEXT), 403, passkeyPageHeaders(ctx, request));
         // No form token needed: ending one's own session cannot hurt, and it always ends.
         await signOut(ctx, request.headers.get('cookie'));
         return seeOther('/console', { 'set-cookie': sessionCookie(null, secure(request)) });
@@ -200,9 +221,17 @@ export const consoleRoutes = (ctx: AppContext) => {
         const s = sessionOf(ctx, request.headers.get('cookie'));
         if (!s) return seeOther('/console');
         if (!PAGES.includes(params.page as PageName)) return html(notFoundPage(s), 404);
+        // The results the session's last actions left (flash.ts), shown on this page once.
+        const done = takeNotices(ctx, s.tokenHash);
         if (!pagesOf(s).includes(params.page as PageName))
-          return page(s, 'queue', {}, { action: params.page, error: 'This page is for the owner and operators; an editor sees the Show desk only.' }, 403);
-        return page(s, params.page as PageName, query);
+          return page(
+            s,
+            'queue',
+            {},
+            [...done, { action: params.page, error: 'This page is for the owner and operators; an editor sees the Show desk only.' }],
+            403,
+          );
+        return page(s, params.page as PageName, query, done);
       },
       {
         detail: doc({

@@ -3,8 +3,10 @@
 // in an HttpOnly, SameSite=Strict cookie (Secure behind https), stored hashed, with a short idle
 // and an absolute lifetime, and a CSRF token every form carries. Roles are read again on every
 // request, so a revoked key or role ends the session at once; a reissued key ends the account's
-// sessions and passkeys in the reissue's own transaction (endConsoleAccess). Every sign-in that
-// got past the attempt limit, let in or refused, is one row of the audit log (never the key).
+// sessions and passkeys in the reissue's own transaction (endConsoleAccess). Only refused sign-ins
+// count against the per-address limit (a right key always signs in, so nobody sharing an address
+// can lock an operator out); every sign-in, let in or refused below the limit, is one row of the
+// audit log (never the key).
 import { timingSafeEqual } from 'node:crypto';
 import { authenticate, type Role, rolesOf } from '../../accounts/accounts.ts';
 import { hashKey, newApiKey } from '../../accounts/keys.ts';
@@ -13,12 +15,14 @@ import { commitLater, groupCommit } from '../../db/group-commit.ts';
 import { recordAudit } from '../../actions/audit.ts';
 import { ApiError } from '../../http/errors.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
+import { dropNotices } from './flash.ts';
 import { passkeyStore } from './passkey-store.ts';
 import { consoleStore } from './store.ts';
 
 export const COOKIE = 'svc_console';
 export const IDLE_MS = 30 * 60_000;
 export const ABSOLUTE_MS = 8 * 3_600_000;
+/** Refused sign-ins (key or passkey) one address may make in a window; past it a refusal is 429 and not recorded. */
 export const SIGN_IN_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 };
 /** Who may sign in at all; an editor sees the Show desk only (FULL_ROLES for every other page). */
 export const CONSOLE_ROLES: readonly Role[] = ['owner', 'operator', 'editor'];
@@ -40,6 +44,7 @@ export interface Session {
 }
 
 const limiters = new WeakMap<AppContext, RateLimiter>();
+/** The refused sign-ins of each address (successes are never counted). */
 export const attemptsOf = (ctx: AppContext) => {
   const kept = limiters.get(ctx);
   if (kept) return kept;
@@ -48,7 +53,16 @@ export const attemptsOf = (ctx: AppContext) => {
   return made;
 };
 
-export type SignIn = { ok: true; token: string } | { ok: false; status: 400 | 401 | 403 | 429; message: string };
+export type SignIn = { ok: true; token: string } | { ok: false; status: 400 | 401 | 403 | 429; message: string; retryAt?: number };
+
+export const TOO_MANY_TEXT = 'Too many refused sign-ins from this address: wait a few minutes.';
+
+/**
+ * Counts one refused sign-in of an address: null while it is within the limit (the refusal is
+ * answered and recorded), else when its window ends (answered 429, recorded nowhere: a flood
+ * writes nothing). A sign-in that succeeds never comes here.
+ */
+export const refusedPastLimit = (ctx: AppContext, address: string): number | null => attemptsOf(ctx).take(address);
 
 /** One sign-in attempt in the audit log: the account when known, how (key, passkey), from where (unless SVC_LOG_ADDRESSES=0) and why it was refused. */
 export function recordSignIn(ctx: AppContext, e: { account: { id: string; name: string } | null; how: string; address: string; refused?: string }): void {
@@ -61,16 +75,26 @@ export function recordSignIn(ctx: AppContext, e: { account: { id: string; name: 
   });
 }
 
-/** A refused sign-in, recorded durably; answers the refusal. */
-async function refused(ctx: AppContext, address: string, account: { id: string; name: string } | null, r: SignIn & { ok: false }, why: string) {
+/** A refused sign-in: counted, then recorded durably and answered, or past the limit 429 and not recorded. */
+async function refused(
+  ctx: AppContext,
+  address: string,
+  account: { id: string; name: string } | null,
+  r: SignIn & { ok: false },
+  why: string,
+): Promise<SignIn> {
+  const retryAt = refusedPastLimit(ctx, address);
+  if (retryAt !== null) return { ok: false, status: 429, message: TOO_MANY_TEXT, retryAt };
   await groupCommit(ctx.db, () => recordSignIn(ctx, { account, how: 'key', address, refused: why }));
   return r;
 }
 
-/** Checks a key once and opens a session for an owner, operator or editor. */
+/**
+ * Checks a key once and opens a session for an owner, operator or editor. The key is checked
+ * before the limit: a right key signs in even from an address past it (the limit cannot hide
+ * whether a key is live, which /v1 answers anyway, so refusing one would only lock people out).
+ */
 export async function signIn(ctx: AppContext, address: string, key: string): Promise<SignIn> {
-  // Past the limit nothing is recorded either: a flood of attempts writes nothing.
-  if (!attemptsOf(ctx).hit(address).ok) return { ok: false, status: 429, message: 'Too many sign-in attempts from this address: wait a few minutes.' };
   let account: ReturnType<typeof authenticate>;
   try {
     account = authenticate(ctx, `Bearer ${key.trim()}`);
@@ -164,6 +188,7 @@ export function sessionOf(ctx: AppContext, cookieHeader: string | null): Session
  */
 export async function signOut(ctx: AppContext, cookieHeader: string | null): Promise<void> {
   const token = cookieValue(cookieHeader, COOKIE);
+  dropNotices(ctx, tokenHashOf(cookieHeader));
   if (token) await groupCommit(ctx.db, () => consoleStore(ctx.db).remove.run(hashKey(token)));
 }
 
@@ -172,6 +197,12 @@ export function csrfOk(session: Session, sent: string | undefined): boolean {
   const a = Buffer.from(session.csrf);
   const b = Buffer.from(sent ?? '');
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The hash a session is kept under, of the token the cookie names (live or not); null without one. */
+export function tokenHashOf(cookieHeader: string | null): string | null {
+  const token = cookieValue(cookieHeader, COOKIE);
+  return token ? hashKey(token) : null;
 }
 
 export function cookieValue(header: string | null, name: string): string | null {
