@@ -62,3 +62,16 @@ export async function act(t: T, s: { cookie: string; csrf: string }, name: strin
     text: r.text,
   };
 }
+
+/** A JSON POST to a console route (the passkey routes), with the session's cookie when given. */
+export async function postJson(t: T, path: string, body: unknown, opts: { cookie?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'content-type': 'application/json',
+    ...opts.headers,
+    ...(opts.cookie ? { cookie: opts.cookie } : {}),
+  };
+  const res = await t.app.handle(new Request(`${BASE}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }));
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON the route answered
+  return { status: res.status, headers: res.headers, json: (await res.json()) as any };
+}

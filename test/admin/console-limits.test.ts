@@ -6,24 +6,13 @@ import { describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { SIGN_IN_OPTIONS } from '../../src/admin/console/passkeys.ts';
 import { SIGN_IN_ATTEMPTS } from '../../src/admin/console/session.ts';
-import { BASE, makeApp } from '../helpers.ts';
+import { makeApp } from '../helpers.ts';
 import { SoftPasskey } from './authenticator.ts';
-import { send, signedIn, type T } from './console-harness.ts';
+import { postJson as json, send, signedIn, type T } from './console-harness.ts';
 
 const ORIGIN = 'http://svc.test';
 const signInWith = (t: T, key: string, headers?: Record<string, string>) => send(t, 'POST', '/console/sign-in', { form: { key }, headers });
 const refusedRows = (t: T) => t.db.query("SELECT count(*) AS n FROM audit_log WHERE action = 'console sign-in refused'").get() as { n: number };
-
-async function json(t: T, path: string, body: unknown, opts: { cookie?: string; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'content-type': 'application/json',
-    ...opts.headers,
-    ...(opts.cookie ? { cookie: opts.cookie } : {}),
-  };
-  const res = await t.app.handle(new Request(`${BASE}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }));
-  return { status: res.status, headers: res.headers, json: (await res.json()) as any };
-}
 
 describe('sign-in attempts: only refusals count', () => {
   test('ten wrong keys, then the right key signs in; the next wrong key is 429 with Retry-After and is not recorded', async () => {

@@ -4,24 +4,13 @@
 // operators' (an editor signs in with its key).
 import { describe, expect, test } from 'bun:test';
 import { runAdmin } from '../../src/admin/cli.ts';
-import { BASE, makeApp } from '../helpers.ts';
+import { makeApp } from '../helpers.ts';
 import { SoftPasskey } from './authenticator.ts';
-import { act, send, signedIn, type T } from './console-harness.ts';
+import { act, postJson as json, send, signedIn, type T } from './console-harness.ts';
 
 const ORIGIN = 'http://svc.test';
 const EVIL = { origin: 'https://evil.example' };
 const CROSS = { 'sec-fetch-site': 'cross-site' };
-
-async function json(t: T, path: string, body: unknown, opts: { cookie?: string; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'content-type': 'application/json',
-    ...opts.headers,
-    ...(opts.cookie ? { cookie: opts.cookie } : {}),
-  };
-  const res = await t.app.handle(new Request(`${BASE}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }));
-  return { status: res.status, headers: res.headers, json: (await res.json()) as any };
-}
 
 const signIns = (t: T) => t.db.query("SELECT actor, action, target, reason FROM audit_log WHERE action LIKE 'console sign-in%' ORDER BY seq").all();
 
