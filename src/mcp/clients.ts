@@ -106,7 +106,9 @@ const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' }
  * evil.example), and `http://127.1/`, `http://0x7f000001/`, a percent-encoded or Unicode host are
  * another spelling of an address the person should see as it is. What a browser reads the same
  * (upper case, a bare origin without its `/`, the default port written out) is taken as written:
- * clients register such URIs (VS Code's `http://127.0.0.1:33418`).
+ * clients show and register such URIs (VS Code shows `http://127.0.0.1:33418` for a client id
+ * entered by hand; it registers `http://127.0.0.1/` and `http://127.0.0.1:33418/` and, with that
+ * port taken, asks at another: matchRedirectUri).
  */
 export function redirectUriProblem(uri: string): string | null {
   if (uri.includes('\\')) return 'holds a backslash (a browser reads it as /, so it does not go where it reads)';

@@ -128,7 +128,7 @@ describe('/register: a redirect URI whose host a browser reads otherwise than wr
       'https://app.example/',
       'https://xn--bcher-kva.example/cb',
       'https://app.example/c%20b',
-      // What a browser reads the same is taken as written (VS Code registers http://127.0.0.1:33418).
+      // What a browser reads the same is taken as written (VS Code shows http://127.0.0.1:33418 for a hand-entered client id).
       'https://App.example/cb',
       'https://app.example:443/cb',
       'https://app.example',
