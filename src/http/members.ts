@@ -40,7 +40,7 @@ export interface UnknownMember {
 const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
 const WRAPPERS = new Set(['optional', 'exact_optional', 'nullable', 'nullish', 'undefinedable', 'non_optional', 'non_nullable', 'non_nullish']);
 /** At most this many unknown members are listed (the count says how many there were). */
-const MAX_LISTED = 20;
+export const MAX_LISTED = 20;
 export const MAX_ECHOED_NAME_CHARS = 64;
 
 const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -237,14 +237,24 @@ const pathText = (at: readonly (string | number)[]): string =>
     .join('')
     .replace(/^\./, '');
 
-/** One details.fields[] entry for an unknown member. */
-function fieldOf(where: 'body' | 'query', m: UnknownMember, writes: boolean) {
+/** How an unknown member's place is named in its message: what it is not, and what the place takes when it takes nothing. */
+export interface MemberPlace {
+  container: string;
+  none: string;
+}
+
+/**
+ * One details.fields[] entry for an unknown member, in `where` (body or query). `place` names the
+ * place otherwise than a route's body or query does (an MCP tool's arguments).
+ */
+export function unknownMemberEntry(where: 'body' | 'query', m: UnknownMember, writes: boolean, place?: MemberPlace) {
   const name = echoableName(m.name);
   const parent = pathText(m.at);
   const field = parent ? `${parent}.${name}` : name;
   const guess = didYouMean(m.name, m.accepted);
-  const container = where === 'query' ? 'a query parameter of this route' : parent ? `a member of ${parent}` : 'a member of this body';
-  const accepts = m.accepted.length ? `it takes ${m.accepted.join(', ')}` : where === 'query' ? 'it takes no query parameter' : 'it takes no member here';
+  const container = place?.container ?? (where === 'query' ? 'a query parameter of this route' : parent ? `a member of ${parent}` : 'a member of this body');
+  const none = place?.none ?? (where === 'query' ? 'it takes no query parameter' : 'it takes no member here');
+  const accepts = m.accepted.length ? `it takes ${m.accepted.join(', ')}` : none;
   return {
     field,
     in: where,
@@ -262,7 +272,7 @@ function fieldOf(where: 'body' | 'query', m: UnknownMember, writes: boolean) {
  */
 export function unknownMembersError(where: 'body' | 'query', schema: unknown, input: unknown, found: UnknownMember[], writes = true): ApiError | null {
   if (found.length === 0) return null;
-  const fields: Record<string, unknown>[] = found.slice(0, MAX_LISTED).map((m) => fieldOf(where, m, writes));
+  const fields: Record<string, unknown>[] = found.slice(0, MAX_LISTED).map((m) => unknownMemberEntry(where, m, writes));
   if (schema && typeof schema === 'object' && '~standard' in schema) {
     try {
       const result = v.safeParse(schema as v.GenericSchema, input);

@@ -5,7 +5,7 @@ import type { Account } from '../accounts/accounts.ts';
 import { delegate } from '../http/auth.ts';
 import { PROTOCOL } from '../http/families.ts';
 import { canonicalJson } from '../http/idempotency.ts';
-import { didYouMean, echoableName } from '../http/members.ts';
+import { MAX_LISTED, unknownMemberEntry } from '../http/members.ts';
 import { KEY_MEMBER, type ToolRoute } from './tools.ts';
 
 type Json = Record<string, unknown>;
@@ -36,24 +36,13 @@ export class ToolArgumentError extends Error {
  * `in: "query"` as the route would, instead of dropping it (a misspelt `limit` would read the default).
  */
 function unknownArguments(names: string[], accepted: string[]): ToolArgumentError {
-  const fields = names.slice(0, 20).map((name) => {
-    const field = echoableName(name);
-    const guess = didYouMean(name, accepted);
-    const takes = accepted.length ? `it takes ${accepted.join(', ')}` : 'it takes no argument';
-    return {
-      field,
-      in: 'query',
-      problem: 'unknown_member',
-      message: `${field} is not an argument of this tool${guess ? `: did you mean ${guess}?` : ''} (${takes}). Remove it or rename it and resend.`,
-      accepted,
-      ...(guess ? { did_you_mean: guess } : {}),
-    };
-  });
+  const place = { container: 'an argument of this tool', none: 'it takes no argument' };
+  const fields = names.slice(0, MAX_LISTED).map((name) => unknownMemberEntry('query', { at: [], name, accepted }, false, place));
   const message =
     names.length === 1
       ? `Unknown argument ${fields[0]!.field}: this tool does not take it.`
       : `${names.length} unknown arguments: this tool does not take them.`;
-  return new ToolArgumentError('INVALID_REQUEST', message, { in: 'query', fields, ...(names.length > 20 ? { unknown_count: names.length } : {}) });
+  return new ToolArgumentError('INVALID_REQUEST', message, { in: 'query', fields, ...(names.length > MAX_LISTED ? { unknown_count: names.length } : {}) });
 }
 
 const badPathArgument = (field: string, message: string) =>

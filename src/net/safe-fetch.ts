@@ -93,6 +93,9 @@ export function addressRange(address: string): { range: string; normalized: stri
   return { range: parsed.range(), normalized: parsed.toString() };
 }
 
+/** RFC 6761: `localhost` and every name under it is loopback, whatever a resolver says. */
+export const isLocalhostName = (host: string): boolean => host === 'localhost' || host.endsWith('.localhost');
+
 /** True when the address may be connected to: public unicast, or loopback when allowed. */
 export function isPublicAddress(address: string, allowLoopback = false): boolean {
   if (!ipaddr.isValid(address)) return false;
@@ -144,7 +147,7 @@ async function checkTarget(raw: string | URL, opts: SafeFetchOptions, signal: Ab
   let addresses: string[];
   if (isLiteral) {
     addresses = [host];
-  } else if (host === 'localhost' || host.endsWith('.localhost')) {
+  } else if (isLocalhostName(host)) {
     addresses = ['127.0.0.1'];
   } else {
     let found: LookupAddress[];

@@ -8,7 +8,7 @@
 // `allowLoopback` (config.fetchAllowLoopback, SVC_FETCH_ALLOW_LOOPBACK=1, tests only) also admits
 // loopback addresses, on any port, and plain http to them (the tests' local receivers).
 import { isIP } from 'node:net';
-import { addressRange, isPublicAddress, type LookupAddress, SafeFetchError, safeFetch } from '../net/safe-fetch.ts';
+import { addressRange, isLocalhostName, isPublicAddress, type LookupAddress, SafeFetchError, safeFetch } from '../net/safe-fetch.ts';
 
 export interface WebhookOptions {
   allowLoopback?: boolean;
@@ -20,8 +20,6 @@ export interface WebhookOptions {
 }
 
 const bare = (hostname: string) => (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname).toLowerCase();
-/** RFC 6761: `localhost` and every name under it is loopback, whatever a resolver says. */
-const isLocalhostName = (host: string) => host === 'localhost' || host.endsWith('.localhost');
 const isLoopback = (address: string) => isIP(address) !== 0 && addressRange(address).range === 'loopback';
 
 /**
